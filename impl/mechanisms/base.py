@@ -1,0 +1,62 @@
+"""What every mechanism states about itself, and the ε-or-base parametrisation of its noise."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dpspec.impl.noise import DiscreteLaplaceNoise
+from dpspec.impl.validation import check_base, check_epsilon, rational_at_least, rational_at_most
+
+
+@dataclass(frozen=True)
+class PrivacyLevel:
+    """The guarantee a mechanism gives for one neighbouring pair of its relation.
+
+    ``ratio`` is e^ε: a ``Fraction`` when the mechanism was built from a rational noise base
+    (then every probability of its output is rational and the exact verifiers compare
+    without rounding), else a float. ``exact_sampler`` is False when the guarantee assumes
+    ideal real arithmetic (continuous noise drawn with floating point, open to Mironov's
+    attack); True when only exact integer sampling touches the randomness.
+    """
+
+    epsilon: float
+    ratio: Fraction | float
+    delta: float | Fraction
+    exact_sampler: bool
+    relation: str = "substitute"
+
+
+def discrete_laplace_for(
+    sensitivity: Fraction, epsilon: float | Fraction | None, base: Fraction | None
+) -> tuple[DiscreteLaplaceNoise, PrivacyLevel]:
+    """Discrete Laplace noise calibrated to an integer-lattice sensitivity.
+
+    Either ``epsilon`` (scale = Δ/ε with ε rounded down to a rational, so the noise is at
+    least what ε asks for) or ``base`` = q = e^{−ε/Δ} (exact rational probabilities; then
+    e^ε = q^{−Δ} and Δ must be an integer).
+    """
+    if (epsilon is None) == (base is None):
+        raise ValueError("epsilon: give exactly one of epsilon or base")
+    if base is not None:
+        q = check_base(base)
+        if sensitivity.denominator != 1:
+            raise ValueError(f"sensitivity: must be an integer with a base, got {sensitivity}")
+        d = int(sensitivity)
+        level = PrivacyLevel(
+            epsilon=d * math.log(1 / q), ratio=q ** (-d), delta=0, exact_sampler=True
+        )
+        return DiscreteLaplaceNoise(base=q), level
+    assert epsilon is not None
+    eps = rational_at_most(epsilon, "epsilon")
+    scale = rational_at_least(sensitivity / eps, "scale")
+    eff = float(sensitivity / scale)
+    level = PrivacyLevel(epsilon=eff, ratio=math.exp(eff), delta=0, exact_sampler=True)
+    return DiscreteLaplaceNoise(scale=scale), level
+
+
+def epsilon_rational(epsilon: float | Fraction) -> Fraction:
+    """ε as the largest rational ≤ ε with denominator ≤ 2^32 (checked > 0, finite)."""
+    check_epsilon(epsilon)
+    return rational_at_most(epsilon, "epsilon")

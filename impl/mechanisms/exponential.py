@@ -1,0 +1,106 @@
+"""The exponential mechanism (McSherry–Talwar 2007), with and without the ½.
+
+Correct form: P(a) ∝ exp(ε·s(S, a)/(2Δ)) for a finite candidate set and a score with
+per-candidate sensitivity Δ: both the numerator and the normaliser move by at most e^{ε/2},
+so the ratio is ≤ e^ε (lemma ``exponential_log_weight_shift`` of the CrossHair layer).
+
+The thesis prints the weights as exp(ε·s(S, a)) (``002_9f3104e4a0d86722.txt:L655``, with
+Δ = 1 implicit) and calls that ε-DP: false, it is only 2ε-DP in general. ``half=False``
+builds the printed mechanism so that the exact verifier can exhibit the violation (errata
+registry, ``E-002-L655``).
+
+Sampling is **exact**: candidate i is drawn with P(i) ∝ exp(−γ_i), γ_i = ε(max s − s_i)/(cΔ)
+rational, by integer-only rejection (``categorical_exp_neg``), or with a rational base
+q = e^{−ε/(cΔ)} by ``categorical_base``; c = 2 (correct) or 1 (as printed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
+from dpspec.impl.noise import categorical_base, categorical_exp_neg
+from dpspec.impl.validation import check_base, check_count, check_rng
+
+Scores = Callable[[NDArray[Any]], Any]
+
+
+class ExponentialMechanism:
+    """Pick one of K candidates with P(i) ∝ exp(ε·s_i/(2Δ)) (``half=True``, the correct form).
+
+    ``scores(data)`` returns the K integer scores s(S, a_1..a_K); ``sensitivity`` Δ bounds
+    |s(S, a) − s(S', a)| for neighbours, per candidate.
+    """
+
+    def __init__(
+        self,
+        scores: Scores,
+        sensitivity: int = 1,
+        epsilon: float | Fraction | None = None,
+        *,
+        base: Fraction | None = None,
+        half: bool = True,
+    ) -> None:
+        if not callable(scores):
+            raise ValueError("scores: must be callable")
+        self.scores = scores
+        self.sensitivity = check_count(sensitivity, "sensitivity")
+        self.half = half
+        c = 2 if half else 1
+        if (epsilon is None) == (base is None):
+            raise ValueError("epsilon: give exactly one of epsilon or base")
+        self._base: Fraction | None = None
+        self._eps: Fraction | None = None
+        if base is not None:
+            self._base = check_base(base)
+            ratio = self._base ** (-c * self.sensitivity)
+            self.privacy = PrivacyLevel(
+                epsilon=math.log(ratio), ratio=ratio, delta=0, exact_sampler=True
+            )
+        else:
+            assert epsilon is not None
+            self._eps = epsilon_rational(epsilon)
+            e = float(self._eps)
+            self.privacy = PrivacyLevel(epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True)
+        self._c = c
+
+    def score_vector(self, data: Any) -> NDArray[np.int64]:
+        """The integer scores of all candidates on ``data``."""
+        s = np.asarray(self.scores(np.asarray(data)))
+        if s.ndim != 1 or s.size == 0 or not np.issubdtype(s.dtype, np.integer):
+            raise ValueError("scores: must return a non-empty 1-D integer array")
+        return s.astype(np.int64)
+
+    def _exponents(self, s: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
+        """(a, d) with γ_i = a_i/d = ε(max s − s_i)/(cΔ)."""
+        assert self._eps is not None
+        gap = s.max() - s
+        return gap * self._eps.numerator, self._eps.denominator * self._c * self.sensitivity
+
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        """``n`` independent choices (candidate indices)."""
+        check_rng(rng)
+        n = check_count(n, "n")
+        s = self.score_vector(data)
+        if self._base is not None:
+            return categorical_base(s.max() - s, self._base, n, rng)
+        a, d = self._exponents(s)
+        return categorical_exp_neg(a, d, n, rng)
+
+    def pmf(self, data: Any) -> dict[int, Fraction | float]:
+        """Exact P(i) (Fractions with a rational base, floats otherwise)."""
+        s = self.score_vector(data)
+        gap = [int(g) for g in s.max() - s]
+        if self._base is not None:
+            w: list[Fraction | float] = [self._base**g for g in gap]
+        else:
+            a, d = self._exponents(s)
+            w = [math.exp(-int(x) / d) for x in a]
+        total = sum(w)
+        return {i: wi / total for i, wi in enumerate(w)}

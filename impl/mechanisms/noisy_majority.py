@@ -1,0 +1,96 @@
+"""Per-cell noisy majority vote: the release of PCL (seed 000 Alg 2, ``000_dff3c4dc97cf0e21.txt:L193–206``).
+
+Records are (cell, y) with y ∈ {0, 1}. For every cell C of a public finite partition — empty
+cells included — release the bit h_C = 1[Σ_{i∈C} y_i + w_C > |C|/2], w_C ~ Lap(1/ε)
+independent. Equivalently 1[v_C + w_C > 0] with the centred vote v_C = Σ_{i∈C}(y_i − ½): the
+vector (v_C)_C has L1 sensitivity 1 under substitution (½ under add/remove), so the bits are
+ε-DP by the Laplace mechanism and post-processing (L206).
+
+Default (**exact**): with m_C = 2v_C = 2Σy − |C| (an integer, L1 sensitivity 2) and Z_C exact
+discrete Laplace with P(Z = z) ∝ q^{|z|}, q = e^{−ε/2}: h_C = 1[m_C + Z_C > 0]. Ties
+(m_C + Z_C = 0) give 0, a fixed post-processing rule. ``idealised=True`` is the paper's
+continuous Lap(1/ε) in floating point.
+
+The output law is a product of Bernoullis with P(h_C = 1) = P(Z ≥ 1 − m_C) (a discrete
+Laplace survival value) or P(Lap(1/ε) > −m_C/2): exact verification enumerates it.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
+from dpspec.impl.noise import laplace_sf
+from dpspec.impl.validation import as_finite_array, check_count, check_epsilon, check_rng
+
+
+class NoisyMajorityVote:
+    """The per-cell noisy majority bits over ``cells`` public cells (PCL's release)."""
+
+    def __init__(
+        self,
+        cells: int,
+        epsilon: float | None = None,
+        *,
+        base: Fraction | None = None,
+        idealised: bool = False,
+    ) -> None:
+        self.cells = check_count(cells, "cells")
+        self.idealised = idealised
+        if idealised:
+            if epsilon is None or base is not None:
+                raise ValueError("epsilon: the idealised (paper) version takes epsilon")
+            eps = check_epsilon(epsilon)
+            self.scale = 1.0 / eps
+            self.privacy = PrivacyLevel(eps, math.exp(eps), 0, exact_sampler=False)
+        else:
+            self.noise, self.privacy = discrete_laplace_for(Fraction(2), epsilon, base)
+
+    def margins(self, data: Any) -> NDArray[np.int64]:
+        """m_C = 2·Σ_{i∈C} y_i − |C| for every cell (exact integers)."""
+        arr = as_finite_array(data, "data", ndim=2)
+        if arr.shape[1] != 2 or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError("data: expected an integer array of (cell, label) rows")
+        cell, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
+        if cell.min() < 0 or cell.max() >= self.cells:
+            raise ValueError(f"data: cell ids must be in [0, {self.cells})")
+        if not np.all((y == 0) | (y == 1)):
+            raise ValueError("data: labels must be 0 or 1")
+        return np.bincount(cell, weights=2 * y - 1, minlength=self.cells).astype(np.int64)
+
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.bool_]:
+        """``n`` independent releases of all the cells' bits, shape (n, cells)."""
+        check_rng(rng)
+        n = check_count(n, "n")
+        m = self.margins(data)
+        if self.idealised:
+            w = rng.laplace(0.0, self.scale, size=(n, self.cells))
+            return np.asarray(m[None, :] / 2.0 + w > 0)
+        z = self.noise.sample(n * self.cells, rng).reshape(n, self.cells)
+        return np.asarray(m[None, :] + z > 0)
+
+    def one_probabilities(self, data: Any) -> list[Fraction | float]:
+        """P(h_C = 1) for every cell: exact Fractions with a rational base."""
+        m = self.margins(data)
+        if self.idealised:
+            return [laplace_sf(-int(mc) / 2.0, self.scale) for mc in m]
+        return [self.noise.sf(1 - int(mc)) for mc in m]
+
+    def pmf(self, data: Any) -> dict[tuple[int, ...], Fraction | float]:
+        """Exact law of the bit vector (2^cells outcomes; for small verification instances)."""
+        if self.cells > 16:
+            raise ValueError("cells: pmf enumerates 2^cells outcomes; at most 16 cells")
+        ps = self.one_probabilities(data)
+        out: dict[tuple[int, ...], Fraction | float] = {}
+        for bits in product((0, 1), repeat=self.cells):
+            p: Fraction | float = 1
+            for b, pc in zip(bits, ps, strict=True):
+                p *= pc if b else 1 - pc
+            out[bits] = p
+        return out

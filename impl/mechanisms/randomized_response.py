@@ -1,0 +1,94 @@
+"""Randomized response, binary and k-ary (Warner 1965; the local randomiser of LDP).
+
+On input x ∈ {0, …, k−1} report x with probability e^ε/(e^ε + k − 1) and each other value
+with probability 1/(e^ε + k − 1). Any two inputs have likelihood ratio ≤ e^ε at every output,
+so it is ε-LDP, and applied to every record it is ε-DP under substitution. **Exact**: sampled
+as the exponential mechanism with score 1[y = x] through integer-only rejection
+(``categorical_exp_neg``), or with a rational ``ratio`` = e^ε by a uniform integer draw.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
+from dpspec.impl.noise import categorical_exp_neg
+from dpspec.impl.validation import as_finite_array, check_count, check_rng
+
+
+class RandomizedResponse:
+    """k-ary randomized response with ``epsilon`` or an exact rational ``ratio`` = e^ε > 1."""
+
+    def __init__(
+        self, k: int = 2, epsilon: float | Fraction | None = None, *, ratio: Fraction | None = None
+    ) -> None:
+        self.k = check_count(k, "k", minimum=2)
+        if (epsilon is None) == (ratio is None):
+            raise ValueError("epsilon: give exactly one of epsilon or ratio")
+        self._eps: Fraction | None = None
+        self._ratio: Fraction | None = None
+        if ratio is not None:
+            if isinstance(ratio, bool) or not isinstance(ratio, (int, Fraction)) or ratio <= 1:
+                raise ValueError(f"ratio: must be a rational > 1, got {ratio!r}")
+            self._ratio = Fraction(ratio)
+            self.privacy = PrivacyLevel(
+                epsilon=math.log(self._ratio), ratio=self._ratio, delta=0, exact_sampler=True
+            )
+        else:
+            assert epsilon is not None
+            self._eps = epsilon_rational(epsilon)
+            e = float(self._eps)
+            self.privacy = PrivacyLevel(epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True)
+
+    def _check_values(self, x: Any, name: str) -> NDArray[np.int64]:
+        arr = as_finite_array(x, name)
+        if not np.issubdtype(arr.dtype, np.integer) and not np.all(arr == np.round(arr)):
+            raise ValueError(f"{name}: values must be integers in [0, {self.k})")
+        ints = arr.astype(np.int64)
+        if ints.min() < 0 or ints.max() >= self.k:
+            raise ValueError(f"{name}: values must be in [0, {self.k})")
+        return ints
+
+    def randomise(self, x: Any, rng: np.random.Generator) -> NDArray[np.int64]:
+        """Each user's report: one independent randomisation per entry of ``x`` (any shape)."""
+        check_rng(rng)
+        ints = self._check_values(x, "x")
+        flat = ints.ravel()
+        m = flat.size
+        if self._ratio is not None:
+            r = self._ratio
+            total = r.numerator + (self.k - 1) * r.denominator
+            u = rng.integers(0, total, size=m)
+            keep = u < r.numerator
+            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
+            out = np.where(keep, flat, other)
+        else:
+            assert self._eps is not None
+            # weight of y is exp(−ε·1[y ≠ x]): exponents ε_num·1[y ≠ x] over ε_den
+            mismatch = (np.arange(self.k)[None, :] != flat[:, None]).astype(np.int64)
+            out = categorical_exp_neg(
+                mismatch * self._eps.numerator, self._eps.denominator, m, rng
+            )
+        return out.reshape(ints.shape)
+
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        """``n`` independent randomisations of the whole dataset: shape (n, len(data))."""
+        n = check_count(n, "n")
+        ints = self._check_values(data, "data").ravel()
+        return self.randomise(np.broadcast_to(ints, (n, ints.size)), rng)
+
+    def local_pmf(self, x: int) -> dict[int, Fraction | float]:
+        """Output distribution of the local randomiser on input x (exact with ``ratio``)."""
+        self._check_values([x], "x")
+        r: Fraction | float = self._ratio if self._ratio is not None else self.privacy.ratio
+        denom = r + self.k - 1
+        return {y: (r / denom if y == x else 1 / denom) for y in range(self.k)}
+
+    def local_distributions(self) -> dict[int, dict[int, Fraction | float]]:
+        """The randomiser as a table input → output distribution (for ε-LDP predicates)."""
+        return {x: self.local_pmf(x) for x in range(self.k)}
