@@ -1,0 +1,177 @@
+"""The ``dpspec`` command: ``verify`` (run the registry) and ``prove`` (CrossHair lemmas).
+
+Every command accepts ``--json PATH`` and exits non-zero when any check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from dpspec.proofs.registry import CheckOutcome, Method, VerifyConfig, obligations
+
+
+def _write_json(path: str | None, payload: dict[str, Any]) -> None:
+    if path is None:
+        return
+    target = Path(path)
+    if target.parent and not target.parent.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def run_verify(
+    config: VerifyConfig, only: str | None = None, progress: bool = True
+) -> dict[str, Any]:
+    """Run every registered obligation (or those whose id contains ``only``)."""
+    selected = [ob for ob in obligations() if only is None or only in ob.id]
+    rows: list[dict[str, Any]] = []
+    bar = tqdm(selected, desc="verify", unit="obligation", disable=not progress, file=sys.stderr)
+    for ob in bar:
+        bar.set_postfix_str(ob.id)
+        start = time.perf_counter()
+        if ob.check is None:
+            outcome = CheckOutcome(True, "documented: nothing to run")
+            status = "documented"
+        else:
+            try:
+                outcome = ob.check(config)
+            except Exception as exc:  # a crashing check is a failed obligation, with its trace
+                outcome = CheckOutcome(
+                    False, f"check raised {type(exc).__name__}: {exc}",
+                    {"traceback": traceback.format_exc()},
+                )
+            status = "passed" if outcome.passed else "failed"
+        rows.append(
+            {
+                "id": ob.id,
+                "source": ob.source,
+                "claim": ob.claim,
+                "method": ob.method.value,
+                "status": status,
+                "seconds": round(time.perf_counter() - start, 3),
+                "detail": outcome.detail,
+                "numbers": outcome.numbers,
+            }
+        )
+    return {
+        "obligations": rows,
+        "passed": sum(r["status"] == "passed" for r in rows),
+        "failed": sum(r["status"] == "failed" for r in rows),
+        "documented": sum(r["status"] == "documented" for r in rows),
+        "thorough": config.thorough,
+    }
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    config = VerifyConfig(thorough=args.thorough, crosshair_timeout=args.crosshair_timeout)
+    start = time.perf_counter()
+    report = run_verify(config, args.only, progress=not args.no_progress)
+    report["seconds"] = round(time.perf_counter() - start, 3)
+    width = max((len(r["id"]) for r in report["obligations"]), default=10)
+    for r in report["obligations"]:
+        mark = {"passed": "PASS", "failed": "FAIL", "documented": "DOC "}[r["status"]]
+        print(f"{mark}  {r['id']:<{width}}  {r['method']:<11}  {r['seconds']:7.2f}s  {r['detail']}")
+    print(
+        f"\n{report['passed']} passed, {report['failed']} failed, {report['documented']} "
+        f"documented in {report['seconds']:.1f}s"
+    )
+    _write_json(args.json, report)
+    return 1 if report["failed"] else 0
+
+
+def _cmd_prove(args: argparse.Namespace) -> int:
+    from dpspec.proofs.prove import run_prove
+
+    report = run_prove(
+        modules=tuple(args.module) if args.module else ("dpspec.proofs.lemmas",),
+        per_condition_timeout=args.timeout,
+        progress=not args.no_progress,
+    )
+    payload = report.to_json()
+    for c in payload["conditions"]:
+        print(f"{c['status']:<15} {c['seconds']:7.2f}s  {c['function']}")
+        if c["status"] == "counterexample":
+            print(f"    {c['message']}")
+    print(
+        f"\n{payload['confirmed']} confirmed, {payload['unconfirmed']} unconfirmed, "
+        f"{payload['counterexamples']} counterexamples"
+    )
+    _write_json(args.json, payload)
+    return 1 if payload["counterexamples"] or payload["unconfirmed"] else 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    rows = [
+        {"id": ob.id, "source": ob.source, "claim": ob.claim, "method": ob.method.value,
+         "predicates": list(ob.predicates), "impls": list(ob.impls), "tests": list(ob.tests)}
+        for ob in obligations()
+    ]
+    for r in rows:
+        print(f"{r['id']:<36} {r['method']:<11} {r['source']}")
+    _write_json(args.json, {"obligations": rows})
+    return 0
+
+
+def _cmd_errata(args: argparse.Namespace) -> int:
+    from dpspec.proofs.errata import ERRATA
+
+    rows = [e.__dict__ for e in ERRATA]
+    for e in ERRATA:
+        print(f"{e.id}  {e.source}\n  printed:   {e.printed}\n  corrected: {e.corrected}\n"
+              f"  witness:   {e.counterexample}")
+    _write_json(args.json, {"errata": rows})
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dpspec", description="Executable specification of DP learning guarantees."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    verify = sub.add_parser("verify", help="run every registered obligation")
+    verify.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    verify.add_argument("--thorough", action="store_true", help="larger instances and samples")
+    verify.add_argument("--only", metavar="TEXT", help="only obligations whose id contains TEXT")
+    verify.add_argument("--crosshair-timeout", type=float, default=20.0, metavar="SECONDS")
+    verify.add_argument("--no-progress", action="store_true", help="no progress bar")
+    verify.set_defaults(func=_cmd_verify)
+
+    prove = sub.add_parser("prove", help="run CrossHair on the lemma layer")
+    prove.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    prove.add_argument("--timeout", type=float, default=20.0, help="per-condition timeout (s)")
+    prove.add_argument("--module", action="append", help="module(s) to check")
+    prove.add_argument("--no-progress", action="store_true", help="no progress bar")
+    prove.set_defaults(func=_cmd_prove)
+
+    lst = sub.add_parser("list", help="list the registered obligations")
+    lst.add_argument("--json", metavar="PATH", help="write the list as JSON")
+    lst.set_defaults(func=_cmd_list)
+
+    err = sub.add_parser("errata", help="list the errata found in the seeds")
+    err.add_argument("--json", metavar="PATH", help="write the errata as JSON")
+    err.set_defaults(func=_cmd_errata)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors
+        return int(exc.code or 0)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

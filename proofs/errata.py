@@ -1,0 +1,67 @@
+"""Errata: statements of the seeds that are false as printed, with the check that exhibits it.
+
+Policy: the corrected statement is what dpspec implements; the printed one is pinned by a test
+that shows the counterexample; nothing is silently fixed. Later issues add entries here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dpspec.proofs.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.verifiers import verify_exponential
+
+
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    source: str
+    printed: str
+    corrected: str
+    counterexample: str
+    tests: tuple[str, ...]
+
+
+def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
+    """E-002-L655: weights exp(ε·s) (no ½) are not ε-DP; the exact verifier must find a pair.
+
+    Passes when the printed mechanism is *caught* (a pair with likelihood ratio > e^ε) and the
+    corrected mechanism (weights exp(ε·s/2)) holds on the same instances.
+    """
+    size = 4 if config.thorough else 3
+    printed = verify_exponential(Fraction(1, 2), half=False, max_size=size)
+    corrected = verify_exponential(Fraction(1, 2), half=True, max_size=size)
+    caught = not printed.holds and corrected.holds
+    return CheckOutcome(
+        caught,
+        f"printed: worst ratio {float(printed.worst_ratio):.4f} > e^eps = "
+        f"{float(printed.claimed_ratio):.4f} at {printed.worst_pair}; corrected holds: "
+        f"{corrected.holds}",
+        {
+            "printed_worst_ratio": str(printed.worst_ratio),
+            "printed_claimed_ratio": str(printed.claimed_ratio),
+            "corrected_claimed_ratio": str(corrected.claimed_ratio),
+            "pairs": printed.pairs,
+        },
+    )
+
+
+ERRATA: tuple[Erratum, ...] = (
+    Erratum(
+        id="E-002-L655",
+        source="002_9f3104e4a0d86722.txt:L655 (exponential mechanism, Sec 3.2)",
+        printed="picking a with probability ∝ exp(ε·f(S, a)) is (ε, 0)-DP",
+        corrected=(
+            "with a score of sensitivity Δ the weights must be exp(ε·f(S, a)/(2Δ)); "
+            "exp(ε·f/Δ) is only 2ε-DP"
+        ),
+        counterexample=(
+            "thresholds on {0,1,2} scored by −mistakes, base e^{−ε} = 1/2: datasets "
+            "((0,0),(0,0),(0,0)) and ((0,0),(0,0),(0,1)) have likelihood ratio 25/7 ≈ 3.57 > 2"
+        ),
+        tests=(
+            "tests/test_verifiers.py::test_exponential_without_half_is_caught",
+        ),
+    ),
+)

@@ -1,0 +1,255 @@
+"""The registered obligations of dpspec (foundation: privacy core and basic mechanisms).
+
+Later issues append their theorems here. Each entry's check is in ``proofs/checks.py``
+(or ``proofs/errata.py``, ``proofs/lemma_checks.py``); its proof note in ``proofs/notes/``.
+"""
+
+from __future__ import annotations
+
+from dpspec.proofs import checks, errata
+from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
+from dpspec.proofs.registry import Method, Obligation
+
+S000 = "000_dff3c4dc97cf0e21.txt"
+S002 = "002_9f3104e4a0d86722.txt"
+
+CORE: tuple[Obligation, ...] = (
+    Obligation(
+        id="dp.pure.event-equivalence",
+        source=f"{S000}:L15 (Def 1.1); {S002}:L425 (privacy loss)",
+        claim="for discrete outputs, ε-DP over all events ⇔ the pointwise likelihood-ratio bound",
+        predicates=(
+            "dpspec.spec.privacy.satisfies_pure_dp",
+            "dpspec.spec.privacy.event_level_dp",
+            "dpspec.spec.privacy.max_likelihood_ratio",
+        ),
+        impls=(),
+        method=Method.PROPERTY,
+        tests=(
+            "tests/test_spec_privacy.py::test_pure_dp_agrees_with_event_level",
+            "tests/test_verifiers.py::test_registry_checks_pass[dp.pure.event-equivalence]",
+        ),
+        check=checks.pure_dp_event_equivalence,
+        note="notes/privacy-core.md",
+    ),
+    Obligation(
+        id="dp.approx.hockey-stick",
+        source=f"{S000}:L15 (Def 1.1)",
+        claim="(ε,δ)-DP for one pair ⇔ the hockey-stick divergence H_{e^ε} ≤ δ both ways",
+        predicates=(
+            "dpspec.spec.privacy.hockey_stick",
+            "dpspec.spec.privacy.satisfies_approx_dp",
+            "dpspec.spec.privacy.event_level_dp",
+        ),
+        impls=(),
+        method=Method.PROPERTY,
+        tests=(
+            "tests/test_spec_privacy.py::test_hockey_stick_is_sup_over_events",
+            "tests/test_verifiers.py::test_registry_checks_pass[dp.approx.hockey-stick]",
+        ),
+        check=checks.hockey_stick_event_equivalence,
+        note="notes/privacy-core.md",
+    ),
+    Obligation(
+        id="dp.group-privacy",
+        source=f"{S000}:L15 (Def 1.1, k-fold chaining)",
+        claim="(ε,δ)-DP gives (kε, k e^{(k−1)ε} δ) for datasets k changes apart",
+        predicates=(
+            "dpspec.spec.privacy.group_privacy_parameters",
+            "dpspec.spec.privacy.satisfies_group_privacy",
+        ),
+        impls=("dpspec.impl.mechanisms.randomized_response.RandomizedResponse",),
+        method=Method.PROPERTY,
+        tests=(
+            "tests/test_spec_privacy.py::test_group_privacy_chains",
+            "tests/test_verifiers.py::test_registry_checks_pass[dp.group-privacy]",
+        ),
+        check=checks.group_privacy_chains,
+        note="notes/privacy-core.md",
+    ),
+    Obligation(
+        id="000.thm2.3.discrete-laplace",
+        source=f"{S000}:L117-121 (Def 2.1, Def 2.2, Thm 2.3)",
+        claim="integer query of sensitivity Δ plus discrete Laplace ∝ e^{−ε|z|/Δ} is ε-DP",
+        predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
+        impls=(
+            "dpspec.impl.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",
+            "dpspec.impl.mechanisms.base.discrete_laplace_for",
+            "dpspec.impl.noise.DiscreteLaplaceNoise",
+        ),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[000.thm2.3.discrete-laplace]",
+            "tests/test_verifiers.py::test_discrete_laplace_mutant_is_caught",
+        ),
+        check=checks.discrete_laplace_exact,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="000.thm2.3.laplace-lattice",
+        source=f"{S000}:L117-121 (Def 2.2, Thm 2.3)",
+        claim="the float-safe Laplace mechanism (lattice snap + exact discrete noise) is ε-DP",
+        predicates=("dpspec.spec.loss.discrete_laplace_log_ratio",),
+        impls=("dpspec.impl.mechanisms.laplace.LaplaceMechanism",),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[000.thm2.3.laplace-lattice]",
+        ),
+        check=checks.laplace_lattice_exact,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="impl.laplace.lattice-outputs",
+        source=f"{S000}:L119 (Def 2.2); float safety (Mironov 2012)",
+        claim="the exact Laplace path releases only multiples of γ; the idealised one does not",
+        predicates=(),
+        impls=("dpspec.impl.mechanisms.laplace.LaplaceMechanism",),
+        method=Method.PROPERTY,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[impl.laplace.lattice-outputs]",
+        ),
+        check=checks.laplace_outputs_on_lattice,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="002.L655.exponential",
+        source=f"{S002}:L655 (exponential mechanism, corrected)",
+        claim="P(a) ∝ exp(ε s(S,a)/(2Δ)) over a finite candidate set is ε-DP",
+        predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
+        impls=("dpspec.impl.mechanisms.exponential.ExponentialMechanism",),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[002.L655.exponential]",
+        ),
+        check=checks.exponential_exact,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="E-002-L655",
+        source=f"{S002}:L655 (exponential mechanism, as printed)",
+        claim="ERRATUM: weights exp(ε s) are not ε-DP — the exact verifier exhibits a pair",
+        predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
+        impls=("dpspec.impl.mechanisms.exponential.ExponentialMechanism",),
+        method=Method.EXACT,
+        tests=("tests/test_verifiers.py::test_exponential_without_half_is_caught",),
+        check=errata.exponential_without_half,
+        note="notes/errata.md",
+    ),
+    Obligation(
+        id="002.L429.randomized-response",
+        source=f"{S002}:L429 (local DP; randomized response, Warner 1965)",
+        claim="k-ary randomized response with keep-weight e^ε is ε-LDP",
+        predicates=("dpspec.spec.privacy.satisfies_ldp",),
+        impls=("dpspec.impl.mechanisms.randomized_response.RandomizedResponse",),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[002.L429.randomized-response]",
+        ),
+        check=checks.randomized_response_exact,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="000.alg1.thm2.4.privacy",
+        source=f"{S000}:L125-147 (Alg 1, Thm 2.4)",
+        claim="the stability-based histogram is (ε,δ)-DP (exact δ on small instances)",
+        predicates=("dpspec.spec.privacy.satisfies_approx_dp", "dpspec.spec.privacy.hockey_stick"),
+        impls=(
+            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram",
+            "dpspec.impl.mechanisms.stability_histogram.discrete_threshold",
+        ),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[000.alg1.thm2.4.privacy]",
+        ),
+        check=checks.stability_histogram_exact,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="000.alg1.zero-counts",
+        source=f"{S000}:L125-147 (Alg 1; Thm 2.4: ĉ(x) = 0 when count is 0)",
+        claim="Alg 1 never releases a cell absent from the data; every release is ≥ τ",
+        predicates=(),
+        impls=(
+            "dpspec.impl.mechanisms.stability_histogram.stability_histogram",
+            "dpspec.impl.mechanisms.stability_histogram.paper_threshold",
+        ),
+        method=Method.PROPERTY,
+        tests=("tests/test_verifiers.py::test_registry_checks_pass[000.alg1.zero-counts]",),
+        check=checks.stability_zero_counts,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="000.alg2.L206.noisy-majority",
+        source=f"{S000}:L193-206 (Alg 2, Thm 3.1 proof)",
+        claim="PCL's per-cell noisy majority bits (empty cells included) are ε-DP",
+        predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
+        impls=("dpspec.impl.mechanisms.noisy_majority.NoisyMajorityVote",),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[000.alg2.L206.noisy-majority]",
+        ),
+        check=checks.noisy_majority_exact,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="impl.noise.exact-samplers",
+        source="Canonne–Kamath–Steinke 2020, Alg 1-2 (float-safe noise for every seed mechanism)",
+        claim="the integer-only samplers draw exactly their stated laws",
+        predicates=(),
+        impls=(
+            "dpspec.impl.noise.bernoulli_exp_neg",
+            "dpspec.impl.noise.discrete_laplace",
+            "dpspec.impl.noise.coarsen_up",
+            "dpspec.impl.noise.bernoulli_rational",
+            "dpspec.impl.noise.bernoulli_power",
+            "dpspec.impl.noise.geometric",
+            "dpspec.impl.noise.discrete_laplace_base",
+            "dpspec.impl.noise.categorical_exp_neg",
+            "dpspec.impl.noise.categorical_base",
+            "dpspec.impl.noise.discrete_laplace_pmf",
+            "dpspec.impl.noise.discrete_laplace_sf",
+            "dpspec.impl.noise.laplace_sf",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[impl.noise.exact-samplers]",
+        ),
+        check=checks.exact_samplers_statistical,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="impl.bad-input",
+        source="dpspec standard: bad input gets a ValueError naming the parameter",
+        claim="ε ≤ 0/NaN/inf, δ ∉ [0,1), empty or non-finite data, bad shapes → named ValueError",
+        predicates=(),
+        impls=(
+            "dpspec.impl.validation.check_epsilon",
+            "dpspec.impl.validation.check_delta",
+            "dpspec.impl.validation.check_rng",
+            "dpspec.impl.validation.check_positive",
+            "dpspec.impl.validation.check_count",
+            "dpspec.impl.validation.check_base",
+            "dpspec.impl.validation.rational_at_most",
+            "dpspec.impl.validation.rational_at_least",
+            "dpspec.impl.validation.as_finite_array",
+            "dpspec.impl.mechanisms.base.epsilon_rational",
+            "dpspec.impl.mechanisms.base.PrivacyLevel",
+        ),
+        method=Method.PROPERTY,
+        tests=("tests/test_verifiers.py::test_registry_checks_pass[impl.bad-input]",),
+        check=checks.bad_input_rejected,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="000.thm2.4.accuracy",
+        source=f"{S000}:L145 (Thm 2.4, accuracy part)",
+        claim="E|ĉ(x) − count(x)| ≤ O((1/ε)·min{log(1/δ), count(x)}) (constants unspecified)",
+        predicates=(),
+        impls=("dpspec.impl.mechanisms.stability_histogram.StabilityHistogram",),
+        method=Method.DOCUMENTED,
+        tests=(),
+        note="notes/mechanisms.md",
+    ),
+)
+
+OBLIGATIONS: tuple[Obligation, ...] = CORE + LEMMA_OBLIGATIONS
