@@ -191,8 +191,10 @@ def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generat
     return _categorical_by_rejection(rows, lambda e: bernoulli_exp_neg(e, d, rng), rng)
 
 
-def categorical_base(a: Int64Array, base: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
-    """``size`` indices i with P(i) ∝ q^{a_i} for a rational base q (a as in categorical_exp_neg)."""
+def categorical_base(
+    a: Int64Array, base: Fraction, size: int, rng: np.random.Generator
+) -> Int64Array:
+    """``size`` indices i with P(i) ∝ q^{a_i}, q a rational base (a as in categorical_exp_neg)."""
     check_rng(rng)
     q = check_base(base)
     a = np.asarray(a, dtype=np.int64)

@@ -99,7 +99,7 @@ def randomized_response_exact(config: VerifyConfig) -> CheckOutcome:
     mech = RandomizedResponse(3, ratio=Fraction(3))
     bad = verify_pairs(
         "randomized response k=3 against a smaller claim",
-        lambda d: mech.local_pmf(int(d[0])),
+        lambda d: mech.local_pmf(d[0]),  # type: ignore[arg-type]
         [((0,), (1,)), ((0,), (2,)), ((1,), (2,))],
         Fraction(29, 10),
     )
@@ -283,7 +283,10 @@ def laplace_outputs_on_lattice(config: VerifyConfig) -> CheckOutcome:
     z = ideal.sample(data, 10**3, rng) / ideal.granularity
     off_lattice = bool(np.any(z != np.round(z)))
     return CheckOutcome(
-        on_lattice and off_lattice and exact.privacy.exact_sampler and not ideal.privacy.exact_sampler,
+        on_lattice
+        and off_lattice
+        and exact.privacy.exact_sampler
+        and not ideal.privacy.exact_sampler,
         f"exact path on lattice: {on_lattice}; idealised path leaves it: {off_lattice}",
         {"granularity": exact.granularity},
     )
@@ -317,7 +320,9 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
     q1, q125 = math.exp(-1 / 3), math.exp(-1 / 3.75)
     cases = {
         "discrete_laplace(scale=3)": (
-            lambda r: noise.discrete_laplace(Fraction(3), n, r), dlap_law(q1), dlap_law(q125)
+            lambda r: noise.discrete_laplace(Fraction(3), n, r),
+            dlap_law(q1),
+            dlap_law(q125),
         ),
         "discrete_laplace_base(1/2)": (
             lambda r: noise.discrete_laplace_base(Fraction(1, 2), n, r),
@@ -331,10 +336,14 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
         ),
         "categorical_exp_neg": (
             lambda r: noise.categorical_exp_neg(np.array([0, 1, 3, 6]), 2, n, r),
-            {i: math.exp(-a / 2) / sum(math.exp(-b / 2) for b in (0, 1, 3, 6))
-             for i, a in enumerate((0, 1, 3, 6))},
-            {i: math.exp(-a / 2.5) / sum(math.exp(-b / 2.5) for b in (0, 1, 3, 6))
-             for i, a in enumerate((0, 1, 3, 6))},
+            {
+                i: math.exp(-a / 2) / sum(math.exp(-b / 2) for b in (0, 1, 3, 6))
+                for i, a in enumerate((0, 1, 3, 6))
+            },
+            {
+                i: math.exp(-a / 2.5) / sum(math.exp(-b / 2.5) for b in (0, 1, 3, 6))
+                for i, a in enumerate((0, 1, 3, 6))
+            },
         ),
         "geometric(2/3)": (
             lambda r: noise.geometric(Fraction(2, 3), n, r),
@@ -344,8 +353,11 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
         "randomized_response(eps=1, k=3)": (
             lambda r: RandomizedResponse(3, 1.0).randomise(np.zeros(n, dtype=np.int64), r),
             {0: math.e / (math.e + 2), 1: 1 / (math.e + 2), 2: 1 / (math.e + 2)},
-            {0: 1.1 * math.e / (1.1 * math.e + 2), 1: 1 / (1.1 * math.e + 2),
-             2: 1 / (1.1 * math.e + 2)},
+            {
+                0: 1.1 * math.e / (1.1 * math.e + 2),
+                1: 1 / (1.1 * math.e + 2),
+                2: 1 / (1.1 * math.e + 2),
+            },
         ),
     }
     accepted = rejected_wrong = 0
@@ -381,23 +393,34 @@ def bad_input_rejected(config: VerifyConfig) -> CheckOutcome:
         ("epsilon", lambda: LaplaceMechanism(count, 1.0, float("inf"))),
         ("sensitivity", lambda: LaplaceMechanism(count, -1.0, 1.0)),
         ("data", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([], 3, np.random.default_rng())),
-        ("data", lambda: LaplaceMechanism(count, 1.0, 1.0).sample(
-            [1.0, float("nan")], 3, np.random.default_rng())),
+        (
+            "data",
+            lambda: LaplaceMechanism(count, 1.0, 1.0).sample(
+                [1.0, float("nan")], 3, np.random.default_rng()
+            ),
+        ),
         ("n", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([1.0], 0, np.random.default_rng())),
-        ("rng", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([1.0], 1, 42)),
+        ("rng", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([1.0], 1, 42)),  # type: ignore[arg-type]
         ("epsilon", lambda: DiscreteLaplaceMechanism(count, 1, -2.0)),
         ("epsilon", lambda: DiscreteLaplaceMechanism(count, 1, 1.0, base=Fraction(1, 2))),
         ("base", lambda: DiscreteLaplaceMechanism(count, 1, base=Fraction(3, 2))),
         ("delta", lambda: StabilityHistogram(3, 1.0, 1.5)),
         ("delta", lambda: StabilityHistogram(3, 1.0, 0.0)),
         ("delta", lambda: check_delta(float("nan"))),
-        ("data", lambda: StabilityHistogram(3, 1.0, 1e-3).sample([0, 5], 1, np.random.default_rng())),
+        (
+            "data",
+            lambda: StabilityHistogram(3, 1.0, 1e-3).sample([0, 5], 1, np.random.default_rng()),
+        ),
         ("data", lambda: NoisyMajorityVote(2, 1.0).sample([0, 1], 1, np.random.default_rng())),
         ("data", lambda: NoisyMajorityVote(2, 1.0).sample([[0, 2]], 1, np.random.default_rng())),
         ("x", lambda: RandomizedResponse(2, 1.0).randomise([0, 2], np.random.default_rng())),
         ("k", lambda: RandomizedResponse(1, 1.0)),
-        ("scores", lambda: ExponentialMechanism(
-            lambda d: np.array([0.5, 1.5]), 1, 1.0).sample([1], 1, np.random.default_rng())),
+        (
+            "scores",
+            lambda: ExponentialMechanism(lambda d: np.array([0.5, 1.5]), 1, 1.0).sample(
+                [1], 1, np.random.default_rng()
+            ),
+        ),
         ("epsilon", lambda: check_epsilon(True)),
         ("rng", lambda: check_rng(np.random.RandomState(0))),
     ]

@@ -16,7 +16,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dpspec.proofs.registry import CheckOutcome, Method, VerifyConfig, obligations
+from dpspec.proofs.registry import CheckOutcome, VerifyConfig, obligations
 
 
 def _write_json(path: str | None, payload: dict[str, Any]) -> None:
@@ -46,7 +46,8 @@ def run_verify(
                 outcome = ob.check(config)
             except Exception as exc:  # a crashing check is a failed obligation, with its trace
                 outcome = CheckOutcome(
-                    False, f"check raised {type(exc).__name__}: {exc}",
+                    False,
+                    f"check raised {type(exc).__name__}: {exc}",
                     {"traceback": traceback.format_exc()},
                 )
             status = "passed" if outcome.passed else "failed"
@@ -111,8 +112,15 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     rows = [
-        {"id": ob.id, "source": ob.source, "claim": ob.claim, "method": ob.method.value,
-         "predicates": list(ob.predicates), "impls": list(ob.impls), "tests": list(ob.tests)}
+        {
+            "id": ob.id,
+            "source": ob.source,
+            "claim": ob.claim,
+            "method": ob.method.value,
+            "predicates": list(ob.predicates),
+            "impls": list(ob.impls),
+            "tests": list(ob.tests),
+        }
         for ob in obligations()
     ]
     for r in rows:
@@ -126,8 +134,10 @@ def _cmd_errata(args: argparse.Namespace) -> int:
 
     rows = [e.__dict__ for e in ERRATA]
     for e in ERRATA:
-        print(f"{e.id}  {e.source}\n  printed:   {e.printed}\n  corrected: {e.corrected}\n"
-              f"  witness:   {e.counterexample}")
+        print(
+            f"{e.id}  {e.source}\n  printed:   {e.printed}\n  corrected: {e.corrected}\n"
+            f"  witness:   {e.counterexample}"
+        )
     _write_json(args.json, {"errata": rows})
     return 0
 

@@ -60,8 +60,6 @@ ERRATA: tuple[Erratum, ...] = (
             "thresholds on {0,1,2} scored by −mistakes, base e^{−ε} = 1/2: datasets "
             "((0,0),(0,0),(0,0)) and ((0,0),(0,0),(0,1)) have likelihood ratio 25/7 ≈ 3.57 > 2"
         ),
-        tests=(
-            "tests/test_verifiers.py::test_exponential_without_half_is_caught",
-        ),
+        tests=("tests/test_verifiers.py::test_exponential_without_half_is_caught",),
     ),
 )

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Method(str, Enum):
+class Method(StrEnum):
     CROSSHAIR = "crosshair"
     EXACT = "exact"
     PROPERTY = "property"

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -68,7 +68,8 @@ class ExactReport:
         return (
             f"{self.name}: {self.pairs} pairs ({self.relation}), worst ratio {ratio:.6g} vs "
             f"claimed {float(self.claimed_ratio):.6g}, worst delta {float(self.worst_delta):.3g}"
-            f" vs claimed {float(self.claimed_delta):.3g} -> {'holds' if self.holds else 'VIOLATED'}"
+            f" vs claimed {float(self.claimed_delta):.3g} -> "
+            f"{'holds' if self.holds else 'VIOLATED'}"
         )
 
 
@@ -122,7 +123,9 @@ def verify_discrete_laplace_count(
     )
 
 
-def verify_discrete_laplace_mutant(base: Fraction = Fraction(1, 2), max_size: int = 4) -> ExactReport:
+def verify_discrete_laplace_mutant(
+    base: Fraction = Fraction(1, 2), max_size: int = 4
+) -> ExactReport:
     """Negative control: a query of sensitivity 2 (count counted twice) declared as Δ = 1."""
     mech = DiscreteLaplaceMechanism(lambda d: 2 * int(np.sum(d == 1)), 1, base=base)
     return verify_pairs(
@@ -169,14 +172,16 @@ def verify_randomized_response(ratio: Fraction = Fraction(3), k: int = 3) -> Exa
     pairs = [((a,), (b,)) for a in range(k) for b in range(a + 1, k)]
     return verify_pairs(
         f"randomized response k={k}",
-        lambda d: mech.local_pmf(int(d[0])),
+        lambda d: mech.local_pmf(cast(int, d[0])),
         pairs,
         mech.privacy.ratio,
     )
 
 
 def verify_noisy_majority(
-    base: Fraction = Fraction(1, 2), cells: int = 3, max_size: int = 4,
+    base: Fraction = Fraction(1, 2),
+    cells: int = 3,
+    max_size: int = 4,
     relation: Relation = Relation.SUBSTITUTE,
 ) -> ExactReport:
     """PCL's per-cell noisy majority bits (all cells, empty ones included) are ε-DP."""
@@ -192,7 +197,9 @@ def verify_noisy_majority(
 
 
 def verify_stability_histogram(
-    base: Fraction = Fraction(1, 2), delta: Fraction = Fraction(1, 100), bins: int = 2,
+    base: Fraction = Fraction(1, 2),
+    delta: Fraction = Fraction(1, 100),
+    bins: int = 2,
     max_size: int = 4,
 ) -> ExactReport:
     """Alg 1 (discrete default): exact worst hockey-stick δ over substitution pairs."""
@@ -225,9 +232,7 @@ def verify_laplace_lattice(
     q^{|y−a|−|y−a'|} ≤ q^{−Δ_L} = e^ε (lemma ``discrete_laplace_ratio``): the report's ratio
     is computed from the exact integer gap, e^{ε·gap/Δ_L}.
     """
-    mech = LaplaceMechanism(
-        lambda d: query_scale * float(np.clip(d, 0.0, 1.0).sum()), 1.0, epsilon
-    )
+    mech = LaplaceMechanism(lambda d: query_scale * float(np.clip(d, 0.0, 1.0).sum()), 1.0, epsilon)
     assert mech.noise.scale is not None
     lattice_sensitivity = Fraction(1) / Fraction(mech.granularity) + 1
     start = time.perf_counter()

@@ -15,14 +15,14 @@ multisets in canonical (sorted) order: that covers every neighbouring pair up to
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
-from enum import Enum
+from enum import StrEnum
 from itertools import combinations_with_replacement
 from typing import TypeVar
 
 R = TypeVar("R", bound=Hashable)
 
 
-class Relation(str, Enum):
+class Relation(StrEnum):
     """The neighbouring relations of the seeds."""
 
     ADD_REMOVE = "add-remove"
@@ -49,8 +49,17 @@ def differing_positions(a: Sequence[R], b: Sequence[R]) -> list[int]:
     return [i for i in range(len(a)) if a[i] != b[i]]
 
 
+def _relation(relation: Relation) -> Relation:
+    """The member for ``relation``; its string value (``"add-remove"``, ...) is accepted too."""
+    try:
+        return Relation(relation)
+    except ValueError:
+        raise ValueError(f"relation: unknown neighbouring relation {relation!r}") from None
+
+
 def is_neighbour(a: Sequence[R], b: Sequence[R], relation: Relation) -> bool:
     """Whether ``a`` and ``b`` are neighbours under ``relation`` (symmetric, irreflexive)."""
+    relation = _relation(relation)
     if relation is Relation.ADD_REMOVE:
         return _removes_one(a, b) or _removes_one(b, a)
     if len(a) != len(b):
@@ -78,6 +87,7 @@ def neighbours(
     For ``LABEL`` the domain is the set of (x, y) records; a label change keeps x and picks
     another y that occurs with x in the domain. Each neighbour is yielded once.
     """
+    relation = _relation(relation)
     seen: set[tuple[R, ...]] = set()
     base = list(data)
     out: list[tuple[R, ...]] = []
@@ -91,7 +101,7 @@ def neighbours(
                     continue
                 if relation is Relation.LABEL and not is_neighbour([old], [new], relation):
                     continue
-                out.append(_canonical(base[:i] + [new] + base[i + 1 :]))
+                out.append(_canonical([*base[:i], new, *base[i + 1 :]]))
     for nb in out:
         if nb not in seen:
             seen.add(nb)
@@ -102,6 +112,8 @@ def datasets(domain: Sequence[R], max_size: int, min_size: int = 0) -> Iterator[
     """All multisets over ``domain`` with ``min_size`` ≤ size ≤ ``max_size`` (canonical order)."""
     if min_size < 0 or max_size < min_size:
         raise ValueError("max_size: need 0 <= min_size <= max_size")
+    if len(set(domain)) != len(domain):
+        raise ValueError("domain: records must be distinct")
     for k in range(min_size, max_size + 1):
         for combo in combinations_with_replacement(sorted(domain, key=repr), k):
             yield tuple(combo)

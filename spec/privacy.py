@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
 from itertools import chain, combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 Prob = Fraction | float | int
-Dist = Mapping[Hashable, Prob]
-O = TypeVar("O", bound=Hashable)
+Dist = Mapping[Any, Prob]
+X = TypeVar("X", bound=Hashable)
 
 INFINITY = float("inf")
 
@@ -83,7 +83,7 @@ def _le(a: Prob, b: Prob, rtol: float) -> bool:
     """a ≤ b, with relative slack ``rtol`` (0 = exact on the given numbers)."""
     if rtol == 0:
         return a <= b
-    return a <= b + rtol * abs(b)
+    return float(a) <= float(b) + rtol * abs(float(b))
 
 
 def pure_dp_one_way(p: Dist, q: Dist, ratio: Prob, rtol: float = 0.0) -> bool:
@@ -111,9 +111,7 @@ def hockey_stick(p: Dist, q: Dist, ratio: Prob) -> Prob:
     return total
 
 
-def satisfies_approx_dp(
-    p: Dist, q: Dist, ratio: Prob, delta: Prob, rtol: float = 0.0
-) -> bool:
+def satisfies_approx_dp(p: Dist, q: Dist, ratio: Prob, delta: Prob, rtol: float = 0.0) -> bool:
     """(ε, δ)-DP for one neighbouring pair: H_{e^ε}(p‖q) ≤ δ and H_{e^ε}(q‖p) ≤ δ."""
     _check_delta(delta)
     return _hockey_both_ways_le(p, q, ratio, delta, rtol)
@@ -167,7 +165,7 @@ def satisfies_group_privacy(
     return _hockey_both_ways_le(p, q, gr, gd, rtol)  # gd may exceed 1: then it is vacuous
 
 
-def satisfies_ldp(randomiser: Mapping[O, Dist], ratio: Prob, rtol: float = 0.0) -> bool:
+def satisfies_ldp(randomiser: Mapping[X, Dist], ratio: Prob, rtol: float = 0.0) -> bool:
     """ε-LDP of a randomiser over a finite input set: every pair of inputs is ε-DP.
 
     ``randomiser[x]`` is the output distribution of the local randomiser on input x.

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
+from dpspec.impl.mechanisms.base import discrete_laplace_for
 from dpspec.impl.validation import as_finite_array, check_count, check_rng
 
 Query = Callable[[NDArray[Any]], Any]

@@ -104,7 +104,9 @@ class LaplaceMechanism:
         if self.idealised:
             out = self.value(data)[None, :] + rng.laplace(0.0, self.scale, size=(n, k))
         else:
-            lattice = self.lattice_value(data)[None, :] + self.noise.sample(n * k, rng).reshape(n, k)
+            lattice = self.lattice_value(data)[None, :] + self.noise.sample(n * k, rng).reshape(
+                n, k
+            )
             out = lattice.astype(np.float64) * self.granularity
         return out[:, 0] if k == 1 else out
 

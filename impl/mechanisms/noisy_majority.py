@@ -1,4 +1,6 @@
-"""Per-cell noisy majority vote: the release of PCL (seed 000 Alg 2, ``000_dff3c4dc97cf0e21.txt:L193–206``).
+"""Per-cell noisy majority vote: the release of PCL.
+
+Seed 000 Alg 2, ``000_dff3c4dc97cf0e21.txt:L193–206``.
 
 Records are (cell, y) with y ∈ {0, 1}. For every cell C of a public finite partition — empty
 cells included — release the bit h_C = 1[Σ_{i∈C} y_i + w_C > |C|/2], w_C ~ Lap(1/ε)

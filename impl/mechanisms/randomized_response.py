@@ -71,9 +71,7 @@ class RandomizedResponse:
             assert self._eps is not None
             # weight of y is exp(−ε·1[y ≠ x]): exponents ε_num·1[y ≠ x] over ε_den
             mismatch = (np.arange(self.k)[None, :] != flat[:, None]).astype(np.int64)
-            out = categorical_exp_neg(
-                mismatch * self._eps.numerator, self._eps.denominator, m, rng
-            )
+            out = categorical_exp_neg(mismatch * self._eps.numerator, self._eps.denominator, m, rng)
         return out.reshape(ints.shape)
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:

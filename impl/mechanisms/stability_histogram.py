@@ -45,12 +45,16 @@ TAIL = "tail"
 _FLOAT_SAFETY = 1e-9
 
 
-def discrete_threshold(noise: DiscreteLaplaceNoise, ratio: Fraction | float, delta: float | Fraction) -> int:
+def discrete_threshold(
+    noise: DiscreteLaplaceNoise, ratio: Fraction | float, delta: float | Fraction
+) -> int:
     """Smallest integer τ ≥ 1 with (1 + e^ε) · P(Z ≥ τ) ≤ δ (exact with a rational base)."""
     target = delta if isinstance(noise.q, Fraction) else float(delta) * (1 - _FLOAT_SAFETY)
     if isinstance(noise.q, float):
         q = noise.q
-        guess = max(1, math.floor(math.log(float(target) * (1 + q) / (1 + float(ratio))) / math.log(q)))
+        guess = max(
+            1, math.floor(math.log(float(target) * (1 + q) / (1 + float(ratio))) / math.log(q))
+        )
     else:
         guess = 1
     tau = max(1, guess - 2)
@@ -128,7 +132,9 @@ class StabilityHistogram:
                 epsilon=level.epsilon, ratio=level.ratio, delta=delta, exact_sampler=True
             )
 
-    def release_counts(self, counts: NDArray[np.int64], rng: np.random.Generator) -> NDArray[np.float64]:
+    def release_counts(
+        self, counts: NDArray[np.int64], rng: np.random.Generator
+    ) -> NDArray[np.float64]:
         """Noisy, thresholded counts for an array of counts (zeros stay zero, no noise drawn)."""
         out = np.zeros(counts.shape, dtype=np.float64)
         occupied = np.flatnonzero(counts > 0)
@@ -174,7 +180,9 @@ class StabilityHistogram:
         the ratio q^{|v−c|}/q^{|v−c'|} = q^{c'−c} does not depend on v.
         """
         if self.idealised:
-            raise ValueError("idealised: the continuous release has no pmf; use release_probability")
+            raise ValueError(
+                "idealised: the continuous release has no pmf; use release_probability"
+            )
         tau = int(self.threshold)
         if cap < max(tau, count):
             raise ValueError(f"cap: must be >= max(threshold {tau}, count {count})")

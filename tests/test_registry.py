@@ -1,0 +1,116 @@
+"""Meta-tests: the registry covers every impl module and public algorithm, and every name it
+gives (predicates, impls, tests, notes) exists."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import dpspec.impl
+from dpspec.proofs.errata import ERRATA
+from dpspec.proofs.registry import Method, obligations
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _resolve(dotted: str) -> object:
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(dotted)
+
+
+def _impl_modules() -> list[str]:
+    names = []
+    for info in pkgutil.walk_packages(dpspec.impl.__path__, "dpspec.impl."):
+        if not info.ispkg:
+            names.append(info.name)
+    return names
+
+
+def _public_algorithms() -> list[str]:
+    """Public functions and classes defined in impl modules (not re-exports)."""
+    out = []
+    for mod_name in _impl_modules():
+        mod = importlib.import_module(mod_name)
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            if getattr(obj, "__module__", None) == mod_name:
+                out.append(f"{mod_name}.{name}")
+    return out
+
+
+def _registered_impls() -> set[str]:
+    return {name for ob in obligations() for name in ob.impls}
+
+
+def test_ids_unique() -> None:
+    ids = [ob.id for ob in obligations()]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_impl_module_has_an_entry() -> None:
+    registered = _registered_impls()
+    missing = [m for m in _impl_modules() if not any(r.startswith(m + ".") for r in registered)]
+    assert not missing, f"impl modules without a registry entry: {missing}"
+
+
+def test_every_public_algorithm_has_an_entry() -> None:
+    registered = _registered_impls()
+    missing = [a for a in _public_algorithms() if a not in registered]
+    assert not missing, f"public impl functions/classes without a registry entry: {missing}"
+
+
+@pytest.mark.parametrize("ob", obligations(), ids=[ob.id for ob in obligations()])
+def test_entry_names_exist(ob) -> None:  # type: ignore[no-untyped-def]
+    for dotted in (*ob.predicates, *ob.impls):
+        assert _resolve(dotted) is not None, dotted
+    for node in ob.tests:
+        path, _, func = node.partition("::")
+        func = func.split("[")[0]
+        file = ROOT / path
+        assert file.is_file(), f"{ob.id}: test file {path} does not exist"
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        assert func in defined, f"{ob.id}: {func} is not defined in {path}"
+    if ob.note:
+        assert (ROOT / "proofs" / ob.note).is_file(), f"{ob.id}: note {ob.note} missing"
+    assert ob.source.split(":")[0] and ob.claim
+
+
+@pytest.mark.parametrize("ob", obligations(), ids=[ob.id for ob in obligations()])
+def test_runnable_unless_documented(ob) -> None:  # type: ignore[no-untyped-def]
+    assert (ob.check is None) == (ob.method == Method.DOCUMENTED), ob.id
+    if ob.method != Method.DOCUMENTED:
+        assert ob.tests, f"{ob.id}: a runnable obligation needs tests"
+
+
+def test_seed_citations_point_into_the_seeds() -> None:
+    seeds = ROOT.parent / "shared" / "seeds"
+    if not seeds.is_dir():
+        pytest.fail(f"seed folder {seeds} not found beside the project")
+    for ob in obligations():
+        for part in ob.source.split(";"):
+            name = part.strip().split(":")[0]
+            if name.endswith(".txt"):
+                assert (seeds / name).is_file(), f"{ob.id}: unknown seed {name}"
+
+
+def test_errata_are_registered_obligations() -> None:
+    ids = {ob.id for ob in obligations()}
+    for e in ERRATA:
+        assert e.id in ids, f"erratum {e.id} has no obligation"
+        for node in e.tests:
+            assert (ROOT / node.split("::")[0]).is_file()
