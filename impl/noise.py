@@ -91,14 +91,22 @@ def bernoulli_exp_neg(a: Int64Array, d: int, rng: np.random.Generator) -> BoolAr
 
 
 def _geometric_exp_neg_one(size: int, rng: np.random.Generator) -> Int64Array:
-    """V with P(V = v) = (1 − e^{−1}) e^{−v}: successes of Bernoulli(e^{−1}) before a failure."""
+    """V with P(V = v) = (1 − e^{−1}) e^{−v}: successes of Bernoulli(e^{−1}) before a failure.
+
+    One flat loop over the state (k, v) of every sample: each Bernoulli(e^{−1}) trial is the
+    γ = 1 alternating-series trial (continue at step k w.p. 1/k; the trial succeeds when it
+    stops at an odd k), and a success starts the next trial at k = 1.
+    """
     v = np.zeros(size, dtype=np.int64)
+    k = np.ones(size, dtype=np.int64)
     active = np.arange(size)
-    ones = np.ones(size, dtype=np.int64)
     while active.size:
-        ok = _bernoulli_exp_neg_at_most_one(ones[: active.size], 1, rng)
-        active = active[ok]
-        v[active] += 1
+        ka = k[active]
+        go_on = rng.integers(0, ka) == 0  # A_k ~ Bernoulli(1/k)
+        success = ~go_on & (ka % 2 == 1)  # trial stopped at odd k: one more success
+        k[active] = np.where(go_on, ka + 1, 1)
+        v[active[success]] += 1
+        active = active[go_on | success]
     return v
 
 
@@ -113,7 +121,10 @@ def coarsen_up(scale: Fraction) -> Fraction:
     if ceiling >= _INT64_SAFE // 2**20:
         raise ValueError(f"scale: {float(scale):.3g} is too large for the exact sampler")
     den = max(1, (_INT64_SAFE // 2) // ceiling)
-    return Fraction(math.ceil(scale * den), den)
+    coarse = Fraction(math.ceil(scale * den), den)
+    if coarse - scale > scale / 2**20:  # a tiny scale with a huge denominator
+        raise ValueError(f"scale: {float(scale):.3g} is too small for the exact sampler")
+    return coarse
 
 
 def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
@@ -123,17 +134,20 @@ def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> In
     scale = coarsen_up(rational_at_least(scale, "scale"))
     t, s = scale.numerator, scale.denominator
     out = np.empty(size, dtype=np.int64)
-    pending = np.arange(size)
-    while pending.size:
-        m = pending.size
+    filled = 0
+    while filled < size:
+        # Oversampled rejection: accepted proposals are i.i.d. from the target, so taking the
+        # first ones needed keeps the law exact (acceptance is between 0.32 and 0.7).
+        m = int((size - filled) * 1.25) + 64
         u = rng.integers(0, t, size=m)
         keep_u = bernoulli_exp_neg(u, t, rng)
-        x = u + t * _geometric_exp_neg_one(m, rng)
+        x = u[keep_u] + t * _geometric_exp_neg_one(int(keep_u.sum()), rng)
         y = x // s
-        negative = rng.integers(0, 2, size=m) == 1
-        accept = keep_u & ~(negative & (y == 0))
-        out[pending[accept]] = np.where(negative[accept], -y[accept], y[accept])
-        pending = pending[~accept]
+        negative = rng.integers(0, 2, size=y.size) == 1
+        accept = ~(negative & (y == 0))
+        z = np.where(negative, -y, y)[accept][: size - filled]
+        out[filled : filled + z.size] = z
+        filled += z.size
     return out
 
 
@@ -146,8 +160,11 @@ def bernoulli_rational(p: Fraction, size: int, rng: np.random.Generator) -> Bool
 
 def bernoulli_power(base: Fraction, k: Int64Array, rng: np.random.Generator) -> BoolArray:
     """Exact Bernoulli(q^{k_i}) for rational q: k_i independent Bernoulli(q) all succeed."""
+    check_rng(rng)
     q = check_base(base)
     k = np.asarray(k, dtype=np.int64)
+    if k.ndim != 1 or (k.size and int(k.min()) < 0):
+        raise ValueError("k: expected a 1-D array of integers >= 0")
     out = np.ones(k.shape[0], dtype=np.bool_)
     remaining = k.copy()
     active = np.flatnonzero(remaining > 0)

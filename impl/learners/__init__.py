@@ -1,0 +1,10 @@
+"""Private universally consistent learners of seed 000 (PCL, PCDE, PCL2, PCL2b, semi-supervised).
+
+sklearn-compatible estimators: ``fit`` / ``predict`` / ``score`` / ``get_params`` /
+``set_params`` with a ``random_state``; they implement the public estimator protocol without
+subclassing scikit-learn.
+"""
+
+from dpspec.impl.learners.pcl import PrivateHistogramClassifier
+
+__all__ = ["PrivateHistogramClassifier"]

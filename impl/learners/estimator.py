@@ -1,0 +1,105 @@
+"""The public scikit-learn estimator protocol, written out (no sklearn import needed).
+
+``get_params`` reads the ``__init__`` signature; ``set_params`` sets attributes of the same
+name; ``random_state`` follows sklearn: None (fresh entropy), an int, or a numpy Generator.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.validation import as_finite_array
+
+
+class NotFittedError(ValueError, AttributeError):
+    """Raised when a model is used before ``fit`` (a ValueError, as sklearn's is)."""
+
+
+class EstimatorProtocol:
+    """get_params / set_params / __repr__ from the constructor signature."""
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [
+            p.name
+            for p in sig.parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params: Any) -> EstimatorProtocol:
+        valid = self._param_names()
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"{key}: not a parameter of {type(self).__name__}")
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def __sklearn_tags__(self) -> Any:  # scikit-learn >= 1.6 asks estimators for their tags
+        from sklearn.utils import ClassifierTags, Tags, TargetTags
+
+        tags = Tags(estimator_type=None, target_tags=TargetTags(required=False))
+        if getattr(self, "_estimator_type", None) == "classifier":
+            tags.estimator_type = "classifier"
+            tags.classifier_tags = ClassifierTags(multi_class=False)
+            tags.target_tags.required = True
+        return tags
+
+
+def model_key(random_state: Any) -> int:
+    """A 63-bit key for a model's counter-based noise from sklearn's ``random_state``."""
+    if random_state is None:
+        return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**63 - 1))
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if int(random_state) < 0:
+            raise ValueError(f"random_state: must be >= 0, got {random_state}")
+        return int(random_state)
+    raise ValueError(
+        f"random_state: expected None, an int or a numpy Generator, got {random_state!r}"
+    )
+
+
+def check_binary_labels(y: Any, n: int) -> tuple[NDArray[np.int64], NDArray[Any]]:
+    """Labels as 0/1 and the two classes they stand for (sorted); ValueError otherwise."""
+    if y is None:
+        raise ValueError("y: requires y to be passed, but the target y is None")
+    arr = np.asarray(y)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(f"y: expected a 1-D array of {n} labels, got shape {arr.shape}")
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)):
+            raise ValueError("y: contains NaN or infinite values")
+        if np.unique(arr).size > 2 and not np.all(arr == np.round(arr)):
+            raise ValueError("y: Unknown label type: continuous (binary labels expected)")
+    classes, encoded = np.unique(arr, return_inverse=True)
+    if classes.size > 2:
+        raise ValueError(f"y: binary labels expected, got {classes.size} classes")
+    if classes.size == 1:
+        classes = np.array([classes[0], classes[0]]) if classes[0] != 0 else np.array([0, 1])
+        encoded = (arr == classes[1]).astype(np.int64)
+    return encoded.astype(np.int64), classes
+
+
+def check_unit_cube(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
+    """A 2-D finite float array with every coordinate in [0, 1]."""
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
+    arr = as_finite_array(X, name, ndim=2).astype(np.float64)
+    if d is not None and arr.shape[1] != d:
+        raise ValueError(f"{name}: expected {d} features, got {arr.shape[1]}")
+    if np.any(arr < 0.0) or np.any(arr > 1.0):
+        raise ValueError(f"{name}: points outside [0, 1]^d (PCL's domain; rescale first)")
+    return arr

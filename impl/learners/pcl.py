@@ -1,0 +1,195 @@
+"""PCL — the private universally consistent histogram classifier (seed 000 Alg 2).
+
+``000_dff3c4dc97cf0e21.txt:L193–200``: partition [0,1]^d into cubes of side r = n^{−1/(2d)};
+for every cube C draw w_C ~ Lap(1/ε) once and output the hypothesis
+
+    h(x) = 1[ Σ_{x_i ∈ C(x)} y_i + w_{C(x)} > |C(x)|/2 ].
+
+Thm 3.1 (L204): ε-DP (substitution neighbours; the per-cube centred votes Σ(y − ½) have L1
+sensitivity 1, L206). Thm 3.2 (L208): universally consistent.
+
+Implementation notes:
+
+* Cubes of side 1/m with m = ⌈n^{1/(2d)}⌉ (side ≤ r, so the cubes tile [0,1]^d exactly; the
+  consistency conditions r → 0 and n r^d → ∞ still hold). The grid depends on n, which
+  substitution neighbours share; pass ``cells_per_axis`` for a grid fixed in advance.
+* **Every** cube has noise, empty ones too, and the hypothesis is one fixed function: cube c's
+  noise is a deterministic function of (model key, c) drawn by a counter-based generator
+  (``keyed_noise``), so memory is O(#non-empty cubes) and predicting x twice gives one answer.
+* Default noise is exact (float-safe): h_C = 1[m_C + Z_C > 0] with m_C = 2Σy − |C| and Z_C
+  discrete Laplace with P(Z = z) ∝ e^{−ε|z|/2} — the L1 sensitivity of (m_C) is 2, so this is
+  ε-DP exactly (``NoisyMajorityVote``). ``noise="laplace"`` is the paper's continuous
+  Lap(1/ε), idealised (assumes real arithmetic).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.learners.estimator import (
+    EstimatorProtocol,
+    NotFittedError,
+    check_binary_labels,
+    check_unit_cube,
+    model_key,
+)
+from dpspec.impl.learners.keyed_noise import keyed_values
+from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
+from dpspec.impl.noise import DiscreteLaplaceNoise, laplace_sf
+from dpspec.impl.validation import check_count, check_epsilon
+
+_MAX_CELLS = 2**62
+#: Use a dense bincount over all cubes in ``fit`` when there are at most this many per point.
+_DENSE_FACTOR = 4
+
+
+def cells_per_axis_for(n: int, d: int) -> int:
+    """m = ⌈n^{1/(2d)}⌉: cubes of side 1/m ≤ r = n^{−1/(2d)} (Alg 2, L195)."""
+    return max(1, math.ceil(float(n) ** (1.0 / (2 * d)) - 1e-12))
+
+
+def cube_index(X: NDArray[np.float64], m: int) -> NDArray[np.int64]:
+    """Flat index of the cube of side 1/m containing each row of X ⊂ [0,1]^d (x = 1 → last)."""
+    d = X.shape[1]
+    if m**d >= _MAX_CELLS:
+        raise ValueError(f"cells_per_axis: {m}^{d} cubes exceed 2^62")
+    coords = np.minimum((X * m).astype(np.int64), m - 1)
+    flat = np.zeros(X.shape[0], dtype=np.int64)
+    for j in range(d):  # Horner over the d axes: O(n d) vectorised
+        flat = flat * m + coords[:, j]
+    return flat
+
+
+class PrivateHistogramClassifier(EstimatorProtocol):
+    """PCL (seed 000 Alg 2): ε-DP universally consistent histogram-rule classifier on [0,1]^d.
+
+    Parameters: ``epsilon`` (ε > 0), ``noise`` ("discrete": exact, default; "laplace": the
+    paper's continuous noise, idealised), ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉),
+    ``random_state`` (None, int or numpy Generator: keys the counter-based noise).
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        noise: str = "discrete",
+        cells_per_axis: int | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.noise = noise
+        self.cells_per_axis = cells_per_axis
+        self.random_state = random_state
+
+    # -- the noise of one cube, a fixed function of (key, cube) -------------------------------
+    def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
+        eps = check_epsilon(self.epsilon)
+        if self.noise == "discrete":
+            law, level = discrete_laplace_for(Fraction(2), eps, None)
+            return law, level
+        if self.noise == "laplace":
+            return None, PrivacyLevel(eps, math.exp(eps), 0, exact_sampler=False)
+        raise ValueError(f"noise: expected 'discrete' or 'laplace', got {self.noise!r}")
+
+    def _bits(self, cells: NDArray[np.int64], margins: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """h_C for the given cubes with margins m_C = 2Σy − |C| (0 for empty cubes)."""
+        if self.noise_law_ is not None:
+            law = self.noise_law_
+            z = keyed_values(self.key_, cells, lambda size, g: law.sample(size, g))
+            return np.asarray(margins + z > 0)
+        scale = 1.0 / float(self.epsilon)
+        w = keyed_values(self.key_, cells, lambda size, g: g.laplace(0.0, scale, size))
+        return np.asarray(margins / 2.0 + w > 0)
+
+    def fit(self, X: Any, y: Any) -> PrivateHistogramClassifier:
+        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+            raise ValueError("X: sparse input is not supported; pass a dense array")
+        labels, self.classes_ = check_binary_labels(y, np.shape(X)[0] if np.ndim(X) else -1)
+        X = check_unit_cube(X)
+        n, d = X.shape
+        self.noise_law_, self.privacy_ = self._noise_law()
+        m = (
+            cells_per_axis_for(n, d)
+            if self.cells_per_axis is None
+            else check_count(self.cells_per_axis, "cells_per_axis")
+        )
+        self.m_, self.n_features_in_ = m, d
+        self.key_ = model_key(self.random_state)
+        flat = cube_index(X, m)
+        total = m**d
+        if total <= _DENSE_FACTOR * n:  # dense counting is O(n + m^d) = O(n) here
+            counts = np.bincount(flat, minlength=total)
+            ones = np.bincount(flat, weights=labels, minlength=total)
+            cells = np.flatnonzero(counts).astype(np.int64)
+            margins = (2 * ones[cells] - counts[cells]).astype(np.int64)
+        else:
+            cells, inverse = np.unique(flat, return_inverse=True)
+            margins = np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
+        self.cells_ = cells
+        self.cell_bits_ = self._bits(cells, margins)
+        return self
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "cells_"):
+            raise NotFittedError("self: this PrivateHistogramClassifier is not fitted; call fit")
+
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """The released bit h(x) ∈ {0, 1} for each row of X."""
+        self._check_fitted()
+        X = check_unit_cube(X, d=self.n_features_in_)
+        flat = cube_index(X, self.m_)
+        pos = np.searchsorted(self.cells_, flat)
+        pos = np.minimum(pos, max(self.cells_.size - 1, 0))
+        found = self.cells_[pos] == flat if self.cells_.size else np.zeros(flat.size, bool)
+        bits = np.empty(flat.size, dtype=np.bool_)
+        bits[found] = self.cell_bits_[pos[found]]
+        if not np.all(found):  # empty cubes: h = 1[Z_C > 0], same fixed noise every call
+            empty, inverse = np.unique(flat[~found], return_inverse=True)
+            bits[~found] = self._bits(empty, np.zeros(empty.size, dtype=np.int64))[inverse]
+        return bits
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        self._check_fitted()
+        return np.asarray(self.classes_[self.decision_cells(X).astype(np.int64)])
+
+    def score(self, X: Any, y: Any) -> float:
+        """Accuracy on (X, y)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+    def grid_labels(self) -> NDArray[np.int64]:
+        """The released bit of every cube, shape (m,)*d (for exact error; small grids only)."""
+        self._check_fitted()
+        total = self.m_**self.n_features_in_
+        if total > 2**24:
+            raise ValueError("cells_per_axis: grid too large to list every cube")
+        centres = (
+            np.indices((self.m_,) * self.n_features_in_).reshape(self.n_features_in_, -1).T + 0.5
+        ) / self.m_
+        return (
+            self.decision_cells(centres).astype(np.int64).reshape((self.m_,) * self.n_features_in_)
+        )
+
+    def one_probabilities(self, X: Any, y: Any) -> list[Fraction | float]:
+        """Exact P(h_C = 1) for every cube given the data (its output law is their product).
+
+        The law does not depend on the model key: this is what the exact privacy verifier
+        enumerates on small grids (P(Z ≥ 1 − m_C), or P(Lap(1/ε) > −m_C/2) for 'laplace').
+        """
+        X = check_unit_cube(X)
+        labels, _ = check_binary_labels(y, X.shape[0])
+        law, _ = self._noise_law()
+        m = check_count(self.cells_per_axis, "cells_per_axis") if self.cells_per_axis else None
+        if m is None:
+            raise ValueError("cells_per_axis: the exact law needs a fixed grid")
+        total = m ** X.shape[1]
+        flat = cube_index(X, m)
+        margins = np.bincount(flat, weights=2 * labels - 1, minlength=total).astype(np.int64)
+        if law is not None:
+            return [law.sf(1 - int(mc)) for mc in margins]
+        return [laplace_sf(-int(mc) / 2.0, 1.0 / float(self.epsilon)) for mc in margins]

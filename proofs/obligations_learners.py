@@ -1,0 +1,76 @@
+"""Registered obligations of the private learners of seed 000 (issue: PCL, PCDE, PCL2, …)."""
+
+from __future__ import annotations
+
+from dpspec.proofs import checks_learners
+from dpspec.proofs.registry import Method, Obligation
+
+S000 = "000_dff3c4dc97cf0e21.txt"
+
+_PCL = "dpspec.impl.learners.pcl"
+
+LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
+    Obligation(
+        id="000.alg2.thm3.1.pcl-privacy",
+        source=f"{S000}:L193-206 (Alg 2, Thm 3.1)",
+        claim="PCL's hypothesis (one noisy bit per cube, empty cubes included) is ε-DP",
+        predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
+        impls=(
+            f"{_PCL}.PrivateHistogramClassifier",
+            f"{_PCL}.cube_index",
+            f"{_PCL}.cells_per_axis_for",
+        ),
+        method=Method.EXACT,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[000.alg2.thm3.1.pcl-privacy]",
+            "tests/test_pcl.py::test_exact_privacy_is_tight",
+        ),
+        check=checks_learners.pcl_exact_privacy,
+        note="notes/learners.md",
+    ),
+    Obligation(
+        id="000.alg2.pcl-fixed-function",
+        source=f"{S000}:L193-200 (Alg 2: one noise draw per cube, fixed)",
+        claim="PCL's output is one function: same x → same answer; empty cubes carry noise",
+        predicates=(),
+        impls=(
+            f"{_PCL}.PrivateHistogramClassifier",
+            "dpspec.impl.learners.keyed_noise.keyed_values",
+            "dpspec.impl.learners.keyed_noise.block_generator",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[000.alg2.pcl-fixed-function]",
+            "tests/test_pcl.py::test_predictions_are_one_function",
+        ),
+        check=checks_learners.pcl_fixed_function,
+        note="notes/learners.md",
+    ),
+    Obligation(
+        id="000.alg2.pcl-sampled-law",
+        source=f"{S000}:L193-200 (Alg 2)",
+        claim="the bits PCL draws follow the product-of-Bernoullis law the exact check uses",
+        predicates=(),
+        impls=(f"{_PCL}.PrivateHistogramClassifier",),
+        method=Method.STATISTICAL,
+        tests=("tests/test_verifiers.py::test_registry_checks_pass[000.alg2.pcl-sampled-law]",),
+        check=checks_learners.pcl_sampled_law,
+        note="notes/learners.md",
+    ),
+    Obligation(
+        id="impl.estimator-protocol",
+        source="scikit-learn estimator protocol (fit/predict/score/get_params/set_params)",
+        claim="the learners follow sklearn's public estimator conventions",
+        predicates=(),
+        impls=(
+            "dpspec.impl.learners.estimator.EstimatorProtocol",
+            "dpspec.impl.learners.estimator.model_key",
+            "dpspec.impl.learners.estimator.check_binary_labels",
+            "dpspec.impl.learners.estimator.check_unit_cube",
+        ),
+        method=Method.PROPERTY,
+        tests=("tests/test_pcl.py::test_sklearn_check_estimator",),
+        check=checks_learners.estimator_protocol,
+        note="notes/learners.md",
+    ),
+)
