@@ -33,12 +33,16 @@ X = TypeVar("X", bound=Hashable)
 INFINITY = float("inf")
 
 
-def _check_dist(p: Dist, name: str) -> None:
-    total: Prob = 0
+def _check_probs(p: Dist, name: str) -> None:
+    """Every probability is a number >= 0 (rejects NaN and negatives; the sum is not checked)."""
     for o, v in p.items():
         if not v >= 0:  # also rejects NaN
             raise ValueError(f"{name}: probability of {o!r} is {v!r}, not a number >= 0")
-        total += v
+
+
+def _check_dist(p: Dist, name: str) -> None:
+    _check_probs(p, name)
+    total: Prob = sum(p.values())
     if isinstance(total, float):
         if abs(total - 1.0) > 1e-9:
             raise ValueError(f"{name}: probabilities sum to {total!r}, not 1")
@@ -66,6 +70,8 @@ def max_likelihood_ratio(p: Dist, q: Dist) -> Prob:
 
     This is e^{ε*} for the smallest ε* with p(o) ≤ e^{ε*} q(o) everywhere (one direction).
     """
+    _check_probs(p, "p")
+    _check_probs(q, "q")
     best: Prob = 0
     for o, pv in p.items():
         if pv <= 0:
@@ -89,6 +95,8 @@ def _le(a: Prob, b: Prob, rtol: float) -> bool:
 def pure_dp_one_way(p: Dist, q: Dist, ratio: Prob, rtol: float = 0.0) -> bool:
     """p(o) ≤ ratio · q(o) for every outcome o (one direction of ε-DP, ratio = e^ε)."""
     _check_ratio(ratio)
+    _check_probs(p, "p")
+    _check_probs(q, "q")
     return all(_le(pv, ratio * q.get(o, 0), rtol) for o, pv in p.items())
 
 
@@ -103,6 +111,8 @@ def satisfies_pure_dp(p: Dist, q: Dist, ratio: Prob, rtol: float = 0.0) -> bool:
 def hockey_stick(p: Dist, q: Dist, ratio: Prob) -> Prob:
     """H_{ratio}(p ‖ q) = Σ_o max(0, p(o) − ratio · q(o)) = sup_F p(F) − ratio · q(F)."""
     _check_ratio(ratio)
+    _check_probs(p, "p")
+    _check_probs(q, "q")
     total: Prob = 0
     for o, pv in p.items():
         gap = pv - ratio * q.get(o, 0)
@@ -135,6 +145,8 @@ def event_level_dp(p: Dist, q: Dist, ratio: Prob, delta: Prob = 0) -> bool:
     """
     _check_ratio(ratio)
     _check_delta(delta)
+    _check_probs(p, "p")
+    _check_probs(q, "q")
     outcomes = sorted(set(p) | set(q), key=repr)
     if len(outcomes) > 16:
         raise ValueError("p: event enumeration is limited to 16 outcomes")

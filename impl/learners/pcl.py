@@ -50,7 +50,7 @@ _DENSE_FACTOR = 4
 
 def cells_per_axis_for(n: int, d: int) -> int:
     """m = ⌈n^{1/(2d)}⌉: cubes of side 1/m ≤ r = n^{−1/(2d)} (Alg 2, L195)."""
-    return max(1, math.ceil(float(n) ** (1.0 / (2 * d)) - 1e-12))
+    return max(1, math.ceil(math.pow(n, 1.0 / (2 * d)) - 1e-12))
 
 
 def cube_index(X: NDArray[np.float64], m: int) -> NDArray[np.int64]:

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
 from dpspec.impl.noise import categorical_base, categorical_exp_neg
-from dpspec.impl.validation import check_base, check_count, check_rng
+from dpspec.impl.validation import as_finite_array, check_base, check_count, check_rng
 
 Scores = Callable[[NDArray[Any]], Any]
 
@@ -72,7 +72,7 @@ class ExponentialMechanism:
 
     def score_vector(self, data: Any) -> NDArray[np.int64]:
         """The integer scores of all candidates on ``data``."""
-        s = np.asarray(self.scores(np.asarray(data)))
+        s = np.asarray(self.scores(as_finite_array(data, "data")))
         if s.ndim != 1 or s.size == 0 or not np.issubdtype(s.dtype, np.integer):
             raise ValueError("scores: must return a non-empty 1-D integer array")
         return s.astype(np.int64)
