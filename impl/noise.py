@@ -153,7 +153,8 @@ def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> In
 
 def bernoulli_rational(p: Fraction, size: int, rng: np.random.Generator) -> BoolArray:
     """Exact Bernoulli(p) for rational p ∈ [0, 1]."""
-    if not 0 <= p <= 1:
+    check_rng(rng)
+    if not isinstance(p, Fraction) or not 0 <= p <= 1:
         raise ValueError(f"p: must be in [0, 1], got {p}")
     return np.asarray(rng.integers(0, p.denominator, size=size) < p.numerator)
 
@@ -202,6 +203,7 @@ def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generat
     distribution of draw j). Rejection from the uniform proposal: acceptance ≥ 1/K per try.
     """
     check_rng(rng)
+    d = check_count(d, "d")
     a = np.asarray(a, dtype=np.int64)
     size = check_count(size, "size", minimum=0)
     rows = _weight_rows(a, size)
