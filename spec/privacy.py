@@ -51,8 +51,8 @@ def _check_dist(p: Dist, name: str) -> None:
 
 
 def _check_ratio(ratio: Prob) -> None:
-    if not ratio >= 1:
-        raise ValueError(f"ratio: the likelihood-ratio bound e^epsilon must be >= 1, got {ratio!r}")
+    if not ratio >= 1 or ratio == INFINITY:
+        raise ValueError(f"ratio: the bound e^epsilon must be finite and >= 1, got {ratio!r}")
 
 
 def _check_delta(delta: Prob) -> None:

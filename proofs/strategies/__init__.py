@@ -12,9 +12,12 @@ Datasets follow :mod:`dpspec.spec.neighbours`: a dataset is a finite sequence of
 * :func:`distributions` and :func:`distribution_pairs` draw finite distributions, exact
   (``Fraction`` probabilities summing to exactly 1) or ``float``.
 
-Every strategy is built constructively (no filtering that could starve Hypothesis), shrinks
-towards small datasets and point-mass-like distributions, and validates its arguments eagerly:
-a bad argument raises ``ValueError`` naming it when the strategy is created.
+The strategies are built constructively: the only rejections are a fresh continuous row that
+happens to equal the row it replaces, and (for :func:`neighbouring_pairs` over a user strategy)
+a drawn dataset that has no neighbour at all. They shrink towards small datasets and
+point-mass-like distributions, and validate their arguments eagerly: a bad argument raises
+``ValueError`` naming it when the strategy is created. ``Relation`` members or their string
+values (``"add-remove"``, ``"substitute"``, ``"label"``) are accepted.
 """
 
 from __future__ import annotations
