@@ -99,7 +99,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     )
     payload = report.to_json()
     for c in payload["conditions"]:
-        print(f"{c['status']:<15} {c['seconds']:7.2f}s  {c['function']}")
+        print(f"{c['status']:<15} {c['seconds']:7.2f}s  {c['id']}")
         if c["status"] == "counterexample":
             print(f"    {c['message']}")
     print(
