@@ -21,6 +21,7 @@ class Erratum:
     corrected: str
     counterexample: str
     tests: tuple[str, ...]
+    obligation: str  #: id of the registered obligation whose check exhibits it
 
 
 def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
@@ -61,5 +62,19 @@ ERRATA: tuple[Erratum, ...] = (
             "((0,0),(0,0),(0,0)) and ((0,0),(0,0),(0,1)) have likelihood ratio 25/7 ≈ 3.57 > 2"
         ),
         tests=("tests/test_verifiers.py::test_exponential_without_half_is_caught",),
+        obligation="E-002-L655",
+    ),
+    Erratum(
+        id="E-000-L476",
+        source="000_dff3c4dc97cf0e21.txt:L462-476 (Lemma A.8, last line of its proof)",
+        printed="the proof of Lemma A.8 ends with ρ(a, b) ≤ r for a, b in one Voronoi cell",
+        corrected="ρ(a, b) ≤ 2r (the lemma's statement, diam ≤ 2r, is true; constant 2 is sharp)",
+        counterexample=(
+            "centres (¼,¼), (¾,¼), (¼,¾), (¾,¾) are a maximal ½-packing of [0,1]²; (0,0) and "
+            "(0.49,0.49) share a cell at distance 0.693 > ½; in 1-D {0.95, 2.85} in [0, 3.8] "
+            "has a cell of diameter 1.9 = 2r·0.95"
+        ),
+        tests=("tests/test_pcl2.py::test_lemma_a8_last_line_counterexample",),
+        obligation="000.lemA.8.cell-diameter",
     ),
 )

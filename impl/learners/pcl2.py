@@ -1,0 +1,409 @@
+"""PCL2 and PCL2b — private partition learners over public packings (seed 000 App. A).
+
+**PCL2** (Alg 4, ``000_dff3c4dc97cf0e21.txt:L466–476``; Thm A.6 ε-DP for bounded 𝒳, L452;
+Thm A.12 universally consistent): r = n^{−1/(4d)} (note 4d, where PCL has 2d), 𝒩 a maximal
+r-packing of 𝒳, V(x) the Voronoi cell of x, and
+
+    h(x) = 1[ Σ_{x_i ∈ V(x)} y_i + Lap(1/ε) > |V(x)|/2 ],   one noise draw per cell, fixed.
+
+This is PCL's per-cell noisy majority over another public partition, so
+:class:`PrivatePackingClassifier` *is* PCL (:class:`~dpspec.impl.learners.pcl.
+PrivateHistogramClassifier`) run on the cell ids: the same exact discrete noise (default) or
+idealised ``noise="laplace"``, the same counter-keyed noise (every cell has noise, empty cells
+too; memory O(non-empty cells); one fixed function), the same exact ``one_probabilities``.
+Privacy (Thm A.6, "straightforward", L458): the vector of centred votes Σ_{i∈V}(y_i − ½) has L1
+sensitivity 1 under substitution, whatever the (public) partition.
+
+**PCL2b** (Alg 5, L554–564; Thm A.14 (2ε, 2δ)-DP, L568; Thm A.13 needs δ(n) = ω(2^{−n^{1/4}}),
+L550 — any fixed δ qualifies): unbounded 𝒳 ⊂ ℝ^d, cells = cubes of side r anchored at 0 (the
+Voronoi cells of the cubic lattice, :class:`~dpspec.impl.learners.packing.CubicLattice`), two
+stability histograms (Alg 1): ĉ_j ≈ |{i : x_i ∈ V_j}| and ŷ_j ≈ |{i : y_i = 1, x_i ∈ V_j}|;
+ŷ(x) = min(ŷ_j, ĉ_j) and h(x) = 1[ŷ(x) > ĉ(x)/2]. A cell whose released count is 0 predicts 0
+(η̂ = 0 when ĉ = 0, L579). Only occupied cells are touched: the partition is infinite.
+
+Privacy of PCL2b: each histogram is (ε, δ)-DP — the ŷ histogram sees S¹ = {x_i : y_i = 1}, which
+a substitution changes by a substitution, an addition or a removal; the stability histogram is
+(ε, δ)-DP under all three (an addition/removal moves one count by 1: ratio e^{ε/2}, and at most
+one cell appears). Basic composition of the two releases on the same data gives (2ε, 2δ); the
+hypothesis is post-processing. ``epsilon`` and ``delta`` are the per-histogram parameters;
+``privacy_`` states the total (2ε, 2δ). The exact per-cell law of the release is
+:func:`cell_release_law` (the two histograms' noises are independent given the data).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.learners.estimator import (
+    EstimatorProtocol,
+    NotFittedError,
+    check_binary_labels,
+    model_key,
+)
+from dpspec.impl.learners.packing import (
+    CubicLattice,
+    Metric,
+    greedy_maximal_packing,
+    nearest_centre,
+)
+from dpspec.impl.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
+from dpspec.impl.mechanisms.base import PrivacyLevel
+from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.impl.validation import as_finite_array, check_count, check_delta, check_positive
+
+#: Cell ids of a Voronoi partition are encoded as the 1-D points (j + ½)/k for PCL; exact for
+#: k well below 2^52 (the float error of (j + ½)/k · k is far below ½).
+_MAX_CENTRES = 2**40
+
+
+def packing_radius(n: int, d: int) -> float:
+    """r = n^{−1/(4d)} (Alg 4 L468, Alg 5 L556)."""
+    return float(math.pow(check_count(n, "n"), -1.0 / (4 * check_count(d, "d"))))
+
+
+def lattice_cells_per_axis(n: int, d: int) -> int:
+    """m = ⌈n^{1/(4d)}⌉ = ⌈1/r⌉: the unit-cube lattice of spacing 1/m ∈ (r/2, r] (tiles [0,1]^d).
+
+    Same rounding as PCL's grid with 2d replaced by 4d (``cells_per_axis_for(n, 2d)``).
+    """
+    return cells_per_axis_for(check_count(n, "n"), 2 * check_count(d, "d"))
+
+
+def _points(X: Any, name: str = "X") -> NDArray[np.float64]:
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
+    return as_finite_array(X, name, ndim=2).astype(np.float64)
+
+
+def _encode(cells: NDArray[np.int64], k: int) -> NDArray[np.float64]:
+    """Cell j of k as the point (j + ½)/k of [0,1]: PCL's cube of side 1/k that contains it is j."""
+    return ((cells.astype(np.float64) + 0.5) / k)[:, None]
+
+
+class PrivatePackingClassifier(EstimatorProtocol):
+    """PCL2 (seed 000 Alg 4): ε-DP partition rule over the Voronoi cells of a public packing.
+
+    Parameters:
+
+    * ``epsilon`` (ε > 0); ``noise``: "discrete" (exact, default) or "laplace" (the paper's
+      Lap(1/ε), idealised) — as PCL.
+    * ``candidates`` None: 𝒳 = [0,1]^d with the canonical cubic lattice of m = ⌈n^{1/(4d)}⌉
+      cells per axis (spacing 1/m ∈ (r/2, r]; an r/2-packing and (r√d/2)-cover — the O(r)-cover
+      argument of :mod:`~dpspec.impl.learners.packing` keeps Thm A.12); cell assignment O(n d).
+      ``cells_per_axis`` fixes m in advance (needed for add/remove neighbours, whose n differ).
+    * ``candidates`` an array (N, p): a **public** candidate set of the user's space — never
+      the training sample or anything computed from it (this cannot be checked). In ``fit``
+      the centres are ``greedy_maximal_packing(candidates, r, metric)`` with r = ``radius`` or
+      n^{−1/(4p)} (pass ``radius`` when the doubling dimension differs from p, or to fix the
+      partition in advance); cells are the Voronoi cells under ``metric`` (a scipy name or a
+      vectorised callable, :func:`~dpspec.impl.learners.packing.pairwise_distances`).
+      A pre-built r-packing passed with ``radius=r`` is kept unchanged.
+    * ``random_state``: None, int or numpy Generator (keys the counter-based noise).
+
+    Fitted: ``histogram_`` (the PCL over the cell ids that holds the released bits),
+    ``lattice_`` or ``centres_``, ``radius_`` (spacing or greedy radius), ``n_cells_``,
+    ``privacy_`` (ε-DP, substitution), ``classes_``, ``n_features_in_``.
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        noise: str = "discrete",
+        candidates: Any = None,
+        metric: Metric = "euclidean",
+        radius: float | None = None,
+        cells_per_axis: int | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.noise = noise
+        self.candidates = candidates
+        self.metric = metric
+        self.radius = radius
+        self.cells_per_axis = cells_per_axis
+        self.random_state = random_state
+
+    # -- the public partition ------------------------------------------------------------------
+    def _partition(
+        self, n: int, d: int
+    ) -> tuple[CubicLattice | None, NDArray[np.float64] | None, float, int]:
+        """(lattice, centres, r, number of cells) for a sample of n points in d features."""
+        if self.candidates is None:
+            if self.radius is not None:
+                raise ValueError("radius: only with candidates; the lattice takes cells_per_axis")
+            m = (
+                lattice_cells_per_axis(n, d)
+                if self.cells_per_axis is None
+                else check_count(self.cells_per_axis, "cells_per_axis")
+            )
+            lattice = CubicLattice.unit_cube(m, d)
+            if m**d >= 2**62:
+                raise ValueError(f"cells_per_axis: {m}^{d} cells exceed 2^62")
+            return lattice, None, lattice.spacing, m**d
+        if self.cells_per_axis is not None:
+            raise ValueError("cells_per_axis: only for the unit-cube lattice (candidates is set)")
+        cand = _points(self.candidates, "candidates")
+        if cand.shape[1] != d:
+            raise ValueError(f"candidates: expected {d} features like X, got {cand.shape[1]}")
+        r = packing_radius(n, d) if self.radius is None else check_positive(self.radius, "radius")
+        centres = greedy_maximal_packing(cand, r, self.metric)
+        if centres.shape[0] >= _MAX_CENTRES:
+            raise ValueError("candidates: too many centres (at most 2^40)")
+        return None, centres, r, centres.shape[0]
+
+    def _inner(self, k_or_m: int) -> PrivateHistogramClassifier:
+        return PrivateHistogramClassifier(
+            self.epsilon, self.noise, cells_per_axis=k_or_m, random_state=self.random_state
+        )
+
+    def _cell_points(
+        self,
+        X: NDArray[np.float64],
+        lattice: CubicLattice | None,
+        centres: NDArray[np.float64] | None,
+    ) -> NDArray[np.float64]:
+        """X itself on the unit-cube lattice (PCL's cubes are its cells), else the encoded ids."""
+        if lattice is not None:
+            lattice.cell_coords(X)  # validates the domain [0,1]^d with a named error
+            return X
+        assert centres is not None
+        cells, _ = nearest_centre(X, centres, self.metric)
+        return _encode(cells, centres.shape[0])
+
+    def fit(self, X: Any, y: Any) -> PrivatePackingClassifier:
+        X = _points(X)
+        n, d = X.shape
+        check_binary_labels(y, n)
+        lattice, centres, r, cells = self._partition(n, d)
+        inner_m = lattice.cells_per_axis if lattice is not None else cells
+        assert inner_m is not None
+        inner = self._inner(inner_m).fit(self._cell_points(X, lattice, centres), y)
+        self.histogram_ = inner
+        self.lattice_, self.centres_ = lattice, centres
+        self.radius_, self.n_cells_ = r, cells
+        self.privacy_: PrivacyLevel = inner.privacy_
+        self.classes_ = inner.classes_
+        self.n_features_in_ = d
+        return self
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "histogram_"):
+            raise NotFittedError("self: this PrivatePackingClassifier is not fitted; call fit")
+
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """The released bit h(x) ∈ {0, 1} of each row's cell (the same on every call)."""
+        self._check_fitted()
+        X = _points(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X: expected {self.n_features_in_} features, got {X.shape[1]}")
+        return self.histogram_.decision_cells(self._cell_points(X, self.lattice_, self.centres_))
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        self._check_fitted()
+        return np.asarray(self.classes_[self.decision_cells(X).astype(np.int64)])
+
+    def score(self, X: Any, y: Any) -> float:
+        """Accuracy on (X, y)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+    def cell_of(self, X: Any) -> NDArray[np.int64]:
+        """The cell id of each row: flat lattice index, or index into ``centres_``."""
+        self._check_fitted()
+        X = _points(X)
+        if self.lattice_ is not None:
+            return self.lattice_.cell_index(X)
+        assert self.centres_ is not None
+        return nearest_centre(X, self.centres_, self.metric)[0]
+
+    def one_probabilities(self, X: Any, y: Any) -> list[Fraction | float]:
+        """Exact P(h_V = 1) for every cell V of the partition the data (X, y) gets.
+
+        The hypothesis law is their product, independent of the model key (what the exact
+        verifier enumerates). Cells are ordered as ``cell_of`` numbers them.
+        """
+        X = _points(X)
+        labels, _ = check_binary_labels(y, X.shape[0])
+        lattice, centres, _, cells = self._partition(*X.shape)
+        inner_m = lattice.cells_per_axis if lattice is not None else cells
+        assert inner_m is not None
+        return self._inner(inner_m).one_probabilities(
+            self._cell_points(X, lattice, centres), labels
+        )
+
+
+# --- PCL2b ------------------------------------------------------------------------------------
+
+
+def release_histogram(
+    epsilon: float | None = None,
+    delta: float | Fraction = 1e-6,
+    noise: str = "discrete",
+    *,
+    base: Fraction | None = None,
+) -> StabilityHistogram:
+    """The (ε, δ) stability histogram (Alg 1) PCL2b runs twice, over unbounded cell ids.
+
+    ``noise="discrete"`` (exact, default): ``epsilon`` or a rational ``base`` = e^{−ε/2} (exact
+    rational laws for the verifier); ``noise="laplace"``: the paper's Lap(2/ε) and threshold,
+    idealised.
+    """
+    check_delta(delta, "delta", allow_zero=False)
+    if noise == "discrete":
+        return StabilityHistogram(None, epsilon, delta, base=base)
+    if noise == "laplace":
+        if base is not None:
+            raise ValueError("base: the idealised (paper) histogram takes epsilon")
+        return StabilityHistogram(None, epsilon, delta, idealised=True)
+    raise ValueError(f"noise: expected 'discrete' or 'laplace', got {noise!r}")
+
+
+def cell_release_law(
+    hist: StabilityHistogram, count: int, ones: int, cap: int
+) -> dict[tuple[Any, Any], Fraction | float]:
+    """Exact law of one cell's release (ĉ_j, ŷ_j) with count c_j and c¹_j label-1 points.
+
+    The two histograms draw independent noise, so the law is the product of the two
+    ``cell_pmf`` laws (values 0, τ..cap−1 and the lumped tail ≥ cap; lumping is exact for
+    privacy checks when cap ≥ every count compared, see ``StabilityHistogram.cell_pmf``).
+    """
+    if not 0 <= ones <= count:
+        raise ValueError(f"ones: must be in [0, count={count}], got {ones}")
+    law_c = hist.cell_pmf(count, cap)
+    law_y = hist.cell_pmf(ones, cap)
+    return {(a, b): pa * pb for a, pa in law_c.items() for b, pb in law_y.items()}
+
+
+def hypothesis_bits(counts: Any, ones: Any) -> NDArray[np.bool_]:
+    """h = 1[min(ŷ, ĉ) > ĉ/2] per cell (Alg 5 L562–563); ĉ = 0 gives 0 (L579)."""
+    c = np.asarray(counts, dtype=np.float64)
+    o = np.asarray(ones, dtype=np.float64)
+    return np.asarray(np.minimum(o, c) > c / 2.0)
+
+
+def _row_keys(coords: NDArray[np.int64]) -> NDArray[Any]:
+    """Each integer row as one opaque sortable key (bytes of the row): sort, unique, search."""
+    rows = np.ascontiguousarray(coords, dtype=np.int64)
+    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+
+
+class PrivateUnboundedClassifier(EstimatorProtocol):
+    """PCL2b (seed 000 Alg 5): (2ε, 2δ)-DP partition rule on unbounded 𝒳 ⊂ ℝ^d.
+
+    Parameters: ``epsilon``, ``delta`` — of **each** of the two stability histograms (δ ∈ (0, 1));
+    the whole learner is (2ε, 2δ)-DP (Thm A.14), stated in ``privacy_``. ``noise``: "discrete"
+    (exact, default) or "laplace" (idealised). ``radius``: cube side r (None: n^{−1/(4d)}; fix
+    it for add/remove neighbours). ``random_state``: None, int or numpy Generator.
+
+    Cells are the cubes [i r, (i+1) r)^d, i ∈ ℤ^d (Voronoi cells of the cubic lattice anchored at
+    0, an r-packing and (r√d/2)-cover). Only occupied cells are touched (O(n log n) for the sort).
+    Fitted: ``cells_`` (integer coordinates of every cell with ĉ > 0 or ŷ > 0, i.e. the whole
+    release), ``counts_`` (ĉ), ``ones_`` (ŷ), ``cell_bits_`` (h), ``threshold_`` (τ),
+    ``radius_``, ``lattice_``, ``privacy_``, ``classes_``, ``n_features_in_``. All other cells
+    predict 0. The noise is drawn once in ``fit``: the model is one fixed function.
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        noise: str = "discrete",
+        radius: float | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.radius = radius
+        self.random_state = random_state
+
+    def _histogram(self) -> StabilityHistogram:
+        return release_histogram(self.epsilon, self.delta, self.noise)
+
+    def _lattice(self, n: int, d: int) -> CubicLattice:
+        r = packing_radius(n, d) if self.radius is None else check_positive(self.radius, "radius")
+        return CubicLattice(r, d)
+
+    def cell_statistics(
+        self, X: Any, y: Any
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """(coordinates of the occupied cells, their counts c_j, their label-1 counts c¹_j).
+
+        Exact, not private (the input of the two histograms); cells in sorted key order.
+        """
+        X = _points(X)
+        labels, _ = check_binary_labels(y, X.shape[0])
+        coords, counts, ones, _ = self._statistics(X, labels, self._lattice(*X.shape))
+        return coords, counts, ones
+
+    @staticmethod
+    def _statistics(
+        X: NDArray[np.float64], labels: NDArray[np.int64], lattice: CubicLattice
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[Any]]:
+        coords = lattice.cell_coords(X)
+        keys, first, inverse, counts = np.unique(
+            _row_keys(coords), return_index=True, return_inverse=True, return_counts=True
+        )
+        ones = np.bincount(inverse.ravel(), weights=labels, minlength=keys.size)
+        return coords[first], counts.astype(np.int64), ones.astype(np.int64), keys
+
+    def fit(self, X: Any, y: Any) -> PrivateUnboundedClassifier:
+        X = _points(X)
+        labels, self.classes_ = check_binary_labels(y, X.shape[0])
+        hist = self._histogram()
+        lattice = self._lattice(*X.shape)
+        coords, counts, ones, keys = self._statistics(X, labels, lattice)
+        rng = np.random.default_rng(model_key(self.random_state))
+        c_hat = hist.release_counts(counts, rng)  # independent noise for the two releases
+        y_hat = hist.release_counts(ones, rng)
+        keep = (c_hat > 0) | (y_hat > 0)
+        self.cells_ = coords[keep]
+        self._keys_ = keys[keep]  # sorted: np.unique sorts, masking keeps the order
+        self.counts_, self.ones_ = c_hat[keep], y_hat[keep]
+        self.cell_bits_ = hypothesis_bits(self.counts_, self.ones_)
+        self.threshold_ = hist.threshold
+        self.lattice_, self.radius_ = lattice, lattice.spacing
+        level = hist.privacy
+        self.privacy_ = PrivacyLevel(
+            epsilon=2 * level.epsilon,
+            ratio=level.ratio**2,
+            delta=2 * level.delta,
+            exact_sampler=level.exact_sampler,
+        )
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "cells_"):
+            raise NotFittedError("self: this PrivateUnboundedClassifier is not fitted; call fit")
+
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """h(x) for each row: the bit of its cell if released, else 0."""
+        self._check_fitted()
+        X = _points(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X: expected {self.n_features_in_} features, got {X.shape[1]}")
+        query = _row_keys(self.lattice_.cell_coords(X))
+        out = np.zeros(query.size, dtype=np.bool_)
+        if self._keys_.size == 0:
+            return out
+        pos = np.minimum(np.searchsorted(self._keys_, query), self._keys_.size - 1)
+        found = self._keys_[pos] == query
+        out[found] = self.cell_bits_[pos[found]]
+        return out
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        self._check_fitted()
+        return np.asarray(self.classes_[self.decision_cells(X).astype(np.int64)])
+
+    def score(self, X: Any, y: Any) -> float:
+        """Accuracy on (X, y)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
