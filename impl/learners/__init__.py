@@ -6,5 +6,10 @@ subclassing scikit-learn.
 """
 
 from dpspec.impl.learners.pcl import PrivateHistogramClassifier
+from dpspec.impl.learners.pcl2 import PrivatePackingClassifier, PrivateUnboundedClassifier
 
-__all__ = ["PrivateHistogramClassifier"]
+__all__ = [
+    "PrivateHistogramClassifier",
+    "PrivatePackingClassifier",
+    "PrivateUnboundedClassifier",
+]
