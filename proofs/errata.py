@@ -77,4 +77,19 @@ ERRATA: tuple[Erratum, ...] = (
         tests=("tests/test_pcl2.py::test_lemma_a8_last_line_counterexample",),
         obligation="000.lemA.8.cell-diameter",
     ),
+    Erratum(
+        id="E-000-L349",
+        source="000_dff3c4dc97cf0e21.txt:L349 (Thm 4.10) vs 002_9f3104e4a0d86722.txt:L1683",
+        printed="semi-private learning with O((VC/(εα)) log(1/(αβ))) unlabeled examples",
+        corrected=(
+            "O((VC/α) log(1/(αβ))) unlabeled examples (the thesis's Thm 6.2.10): the unlabeled "
+            "sample is not accessed privately, so ε does not belong in its size"
+        ),
+        counterexample=(
+            "for ε → ∞ the printed size drives the total sample below the non-private Ω(VC/α) "
+            "lower bound; asymptotic statement with unspecified constants, so documented only"
+        ),
+        tests=(),
+        obligation="000.thm4.10.unlabeled-sample-size",
+    ),
 )

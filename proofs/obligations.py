@@ -9,6 +9,7 @@ from __future__ import annotations
 from dpspec.proofs import checks, errata
 from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
 from dpspec.proofs.obligations_learners import LEARNER_OBLIGATIONS
+from dpspec.proofs.obligations_pcde import PCDE_OBLIGATIONS
 from dpspec.proofs.obligations_pcl2 import PCL2_OBLIGATIONS
 from dpspec.proofs.registry import Method, Obligation
 
@@ -241,5 +242,5 @@ CORE: tuple[Obligation, ...] = (
 )
 
 OBLIGATIONS: tuple[Obligation, ...] = (
-    CORE + LEMMA_OBLIGATIONS + LEARNER_OBLIGATIONS + PCL2_OBLIGATIONS
+    CORE + LEMMA_OBLIGATIONS + LEARNER_OBLIGATIONS + PCL2_OBLIGATIONS + PCDE_OBLIGATIONS
 )

@@ -1,0 +1,396 @@
+"""Private consistent semi-supervised learning (seed 000 Sec 4.1, L321–371; Thm 4.11 L355).
+
+Given a labeled sample S ∈ (X × {0, 1})^m and an unlabeled sample U ∈ X^n (disjoint: each
+person's record is in one of them):
+
+1. run PCDE (Alg 3, :mod:`dpspec.impl.learners.pcde`) on U with (ε, δ): a density f̂;
+2. draw n_semi synthetic points Û ~ f̂^{n_semi} (post-processing of f̂);
+3. run a *semi-private* learner (Thm 4.10, L349; private w.r.t. S only) on (S, Û): build the
+   finite set H|Û of dichotomies the class induces on Û and pick one with the **exponential
+   mechanism**, score s(S, h) = −#{(x, y) ∈ S : h(x) ≠ y}, sensitivity 1 (substituting one
+   labeled record changes every candidate's mistakes by at most 1), privacy ε_label
+   (Kasiviswanathan et al.'s generic learner restricted to H|Û).
+
+The output is one fixed hypothesis of the class with boundaries at synthetic points:
+
+* ``"threshold"`` (ℝ): h(x) = 1[x ≥ t], t ∈ Û ∪ {+∞} — |Û| + 1 dichotomies, VC 1;
+* ``"interval"`` (ℝ): h(x) = 1[a ≤ x ≤ b], a ≤ b ∈ Û, or the empty interval — O(|Û|²), VC 2;
+* ``"rectangle"`` (ℝ²): h(x) = 1[x ∈ [a₁, b₁] × [a₂, b₂]]: every nonempty dichotomy is the
+  set of points of Û inside its own bounding box, so the candidates are the boxes spanned by
+  Û's coordinates that are the bounding box of the points they contain (one per dichotomy),
+  plus the empty box — O(|Û|⁴), VC 4. To keep this polynomial and in memory, ``n_synthetic`` is
+  limited to :data:`MAX_SYNTHETIC`: 64 for rectangles (the bounding-box test runs over the
+  64⁴ ≈ 1.7·10⁷ index quadruples; ~1.3·10⁵ dichotomies remain for 64 points in general
+  position), 2000 for intervals (≤ 2,001,001 dichotomies); thresholds are not limited.
+
+Privacy (composition stated explicitly; L371 only says "by composition and post-processing").
+Neighbouring inputs (S, U) ~ (S', U') differ in one record of S or one record of U
+(substitution; S and U are disjoint datasets):
+
+* a record of U changes: PCDE is (ε, δ)-DP (Thm 4.2) and everything after it — Û, the
+  exponential mechanism on the unchanged S — is post-processing of f̂: (ε, δ);
+* a record of S changes: f̂ and Û do not depend on S; for every fixed Û the exponential
+  mechanism is ε_label-DP, so averaging over Û it is ε_label-DP: (ε_label, 0).
+
+Parallel composition over the disjoint parts: (max(ε, ε_label), δ)-DP for the pair (S, U).
+If one individual may contribute to both S and U, sequential composition gives
+(ε + ε_label, δ). The learner is proper (it outputs a member of the class).
+
+Utility (Thm 4.11's proof, L359–371): if TV(f, f̂) ≤ β/n_semi then Û is β-close to a true
+unlabeled sample and the semi-private guarantee transfers with 2β; the labeled sample
+complexity O((VC/(ε_label α)) log(1/(αβ))) does not depend on the distribution, the unlabeled
+one does (through PCDE's L1 rate for f).
+
+Sampling is exact: :func:`exponential_choice` draws from P(i) ∝ exp(−γ_i), γ_i rational, with
+integer-only Bernoulli(exp(−γ)) trials (batched rejection), the law of
+:class:`~dpspec.impl.mechanisms.exponential.ExponentialMechanism`'s ``pmf``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.learners.estimator import (
+    EstimatorProtocol,
+    NotFittedError,
+    check_binary_labels,
+    model_key,
+)
+from dpspec.impl.learners.pcde import PrivateHistogramDensity, check_points
+from dpspec.impl.mechanisms.base import epsilon_rational
+from dpspec.impl.mechanisms.exponential import ExponentialMechanism
+from dpspec.impl.noise import bernoulli_exp_neg
+from dpspec.impl.validation import check_count, check_epsilon, check_rng
+
+#: Dimension of the points each hypothesis class lives on.
+CLASS_DIMENSION = {"threshold": 1, "interval": 1, "rectangle": 2}
+#: Largest synthetic sample per class (None: no limit; the threshold class has |Û| + 1 members).
+MAX_SYNTHETIC: dict[str, int | None] = {"threshold": None, "interval": 2000, "rectangle": 64}
+#: Proposals per round of :func:`exponential_choice`.
+_BATCH = 4096
+
+
+def exponential_choice(
+    scores: NDArray[np.int64],
+    epsilon: float | Fraction,
+    size: int,
+    rng: np.random.Generator,
+    *,
+    sensitivity: int = 1,
+    half: bool = True,
+) -> NDArray[np.int64]:
+    """``size`` independent indices with P(i) ∝ exp(ε·s_i/(cΔ)), c = 2 (``half``) or 1, exactly.
+
+    ε is rounded down to a rational as :class:`ExponentialMechanism` does, so γ_i =
+    ε(max s − s_i)/(cΔ) = a_i/D with integers a_i, D. Proposals i ~ uniform are accepted with
+    probability exp(−γ_i) by the exact integer-only :func:`bernoulli_exp_neg`; the accepted
+    proposals of an i.i.d. stream of trials are i.i.d. with law ∝ exp(−γ_i). Trials run in
+    vectorised batches, so a large candidate set with concentrated weights costs O(K/Σe^{−γ})
+    trials without a Python loop per trial.
+    """
+    check_rng(rng)
+    size = check_count(size, "size")
+    sensitivity = check_count(sensitivity, "sensitivity")
+    s = np.asarray(scores)
+    if s.ndim != 1 or s.size == 0 or not np.issubdtype(s.dtype, np.integer):
+        raise ValueError("scores: expected a non-empty 1-D integer array")
+    eps = epsilon_rational(epsilon)
+    gap = (s.max() - s).astype(np.int64)
+    a = gap * eps.numerator
+    denominator = eps.denominator * (2 if half else 1) * sensitivity
+    out = np.empty(0, dtype=np.int64)
+    while out.size < size:
+        proposal = rng.integers(0, s.size, size=max(_BATCH, 2 * (size - out.size)))
+        accepted = proposal[bernoulli_exp_neg(a[proposal], denominator, rng)]
+        out = np.concatenate([out, accepted[: size - out.size]])
+    return out
+
+
+def _slots(coords: NDArray[np.float64], values: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Slot of each value among sorted distinct ``coords`` u_0 < … < u_{m−1}: 2i + 1 when
+    v = u_i, 2i when u_{i−1} < v < u_i (0 below u_0, 2m above u_{m−1})."""
+    left = np.searchsorted(coords, values, side="left")
+    right = np.searchsorted(coords, values, side="right")
+    return (left + right).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Dichotomies:
+    """The hypotheses of a class restricted to a synthetic sample Û, one per dichotomy.
+
+    Candidate i is the box ∏_a [lower_ia, upper_ia] (inclusive; a threshold has upper = +∞,
+    the empty hypothesis has lower = +∞). In slot coordinates of the sorted distinct synthetic
+    coordinates u^a of each axis (see ``_slots``) it covers the slot ranges
+    [slot_lo_ia, slot_hi_ia) — which is how :meth:`mistakes` counts errors of all candidates
+    at once with prefix sums (O(L d + K·2^d + ∏(2m_a + 1)) for L labeled points).
+    """
+
+    kind: str
+    coords: tuple[NDArray[np.float64], ...]
+    slot_lo: NDArray[np.int64]
+    slot_hi: NDArray[np.int64]
+
+    @property
+    def size(self) -> int:
+        """K, the number of candidates."""
+        return int(self.slot_lo.shape[0])
+
+    @property
+    def dimension(self) -> int:
+        return len(self.coords)
+
+    def bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """(lower, upper), each (K, d): the boxes of all candidates as closed intervals."""
+        lower = np.empty(self.slot_lo.shape, dtype=np.float64)
+        upper = np.empty(self.slot_lo.shape, dtype=np.float64)
+        for a, u in enumerate(self.coords):
+            lo, hi = self.slot_lo[:, a], self.slot_hi[:, a]
+            empty = hi <= lo
+            top = 2 * u.size + 1  # a range reaching the last slot has no upper bound
+            lower[:, a] = np.where(empty, np.inf, u[np.clip((lo - 1) // 2, 0, u.size - 1)])
+            upper[:, a] = np.where(
+                empty, -np.inf, np.where(hi >= top, np.inf, u[np.clip(hi // 2 - 1, 0, u.size - 1)])
+            )
+        return lower, upper
+
+    def predict(self, index: int, X: NDArray[np.float64]) -> NDArray[np.int64]:
+        """h_index(x) ∈ {0, 1} for each row of X (the box test on the bounds)."""
+        lower, upper = self.bounds()
+        pts = np.asarray(X, dtype=np.float64).reshape(-1, self.dimension)
+        inside = np.all((pts >= lower[index]) & (pts <= upper[index]), axis=1)
+        return np.asarray(inside, dtype=np.int64)
+
+    def mistakes(self, X: NDArray[np.float64], y: NDArray[np.int64]) -> NDArray[np.int64]:
+        """#{(x, y) : h_i(x) ≠ y} for every candidate i (K,), by d-dimensional prefix sums."""
+        X = np.asarray(X, dtype=np.float64).reshape(-1, self.dimension)
+        y = np.asarray(y).astype(np.int64).reshape(-1)
+        shape = tuple(2 * u.size + 1 for u in self.coords)
+        flat = np.ravel_multi_index(
+            tuple(_slots(u, X[:, a]) for a, u in enumerate(self.coords)), shape
+        )
+        hi = np.maximum(self.slot_hi, self.slot_lo)  # empty ranges (hi ≤ lo) count nothing
+        inside = np.zeros(self.size, dtype=np.int64)
+        for label, sign in ((1, -1), (0, 1)):  # mistakes = P − (positives in) + (negatives in)
+            hist = np.bincount(flat[y == label], minlength=int(np.prod(shape))).reshape(shape)
+            cum = np.pad(hist, [(1, 0)] * len(shape))  # cum[s] = Σ_{t < s} hist[t], per axis
+            for a in range(len(shape)):
+                cum = np.cumsum(cum, axis=a)
+            for corner in product((0, 1), repeat=len(shape)):  # inclusion–exclusion over 2^d
+                idx = tuple(hi[:, a] if c else self.slot_lo[:, a] for a, c in enumerate(corner))
+                parity = (-1) ** (len(shape) - sum(corner))
+                inside += sign * parity * cum[idx]
+        return np.asarray(int(np.sum(y == 1)) + inside, dtype=np.int64)
+
+
+def _sorted_coords(points: NDArray[np.float64]) -> tuple[list[NDArray[np.float64]], list[Any]]:
+    coords, ranks = [], []
+    for a in range(points.shape[1]):
+        u, r = np.unique(points[:, a], return_inverse=True)
+        coords.append(u.astype(np.float64))
+        ranks.append(r.reshape(-1))
+    return coords, ranks
+
+
+def dichotomies(kind: str, synthetic: Any) -> Dichotomies:
+    """H|Û for ``kind`` ∈ {"threshold", "interval", "rectangle"} on the synthetic points Û."""
+    if kind not in CLASS_DIMENSION:
+        raise ValueError(
+            f"hypothesis_class: expected one of {sorted(CLASS_DIMENSION)}, got {kind!r}"
+        )
+    points = check_points(synthetic, "synthetic", d=CLASS_DIMENSION[kind])
+    limit = MAX_SYNTHETIC[kind]
+    if limit is not None and points.shape[0] > limit:
+        raise ValueError(
+            f"n_synthetic: at most {limit} synthetic points for {kind}s "
+            f"(O(m^{2 if kind == 'interval' else 4}) candidates), got {points.shape[0]}"
+        )
+    coords, ranks = _sorted_coords(points)
+    m = coords[0].size
+    if kind == "threshold":
+        lo = np.append(2 * np.arange(m) + 1, 2 * m + 1)  # t = u_i, and t = +∞ (all zero)
+        hi = np.full(m + 1, 2 * m + 1)
+        return Dichotomies(kind, tuple(coords), lo[:, None], hi[:, None])
+    if kind == "interval":
+        i, j = np.triu_indices(m)
+        lo = np.append(2 * i + 1, 0)  # [u_i, u_j], and the empty interval
+        hi = np.append(2 * j + 2, 0)
+        return Dichotomies(kind, tuple(coords), lo[:, None], hi[:, None])
+    # rectangles: box [u_i, u_j] × [v_k, v_l] kept iff it is the bounding box of its points
+    mx, my = coords[0].size, coords[1].size
+    grid = np.zeros((mx, my), dtype=np.int64)
+    np.add.at(grid, (ranks[0], ranks[1]), 1)
+    by_row = np.pad(np.cumsum(grid, axis=1), [(0, 0), (1, 0)])  # by_row[i, l] = Σ_{k<l} grid
+    by_col = np.pad(np.cumsum(grid, axis=0), [(1, 0), (0, 0)])  # by_col[j, k] = Σ_{i<j} grid
+    i = np.arange(mx)[:, None, None, None]
+    j = np.arange(mx)[None, :, None, None]
+    k = np.arange(my)[None, None, :, None]
+    ll = np.arange(my)[None, None, None, :]
+    keep = (
+        (i <= j)
+        & (k <= ll)
+        & (by_row[i, ll + 1] - by_row[i, k] > 0)  # a point on the left edge, inside
+        & (by_row[j, ll + 1] - by_row[j, k] > 0)  # right edge
+        & (by_col[j + 1, k] - by_col[i, k] > 0)  # bottom edge
+        & (by_col[j + 1, ll] - by_col[i, ll] > 0)  # top edge
+    )
+    ii, jj, kk, lq = np.nonzero(keep)
+    lo = np.stack([np.append(2 * ii + 1, 0), np.append(2 * kk + 1, 0)], axis=1)
+    hi = np.stack([np.append(2 * jj + 2, 0), np.append(2 * lq + 2, 0)], axis=1)
+    return Dichotomies(kind, tuple(coords), lo.astype(np.int64), hi.astype(np.int64))
+
+
+class PrivateSemiSupervisedClassifier(EstimatorProtocol):
+    """Private CSSL of seed 000 Sec 4.1 (Thm 4.11): PCDE on the unlabeled sample, a synthetic
+    sample from it, the exponential mechanism over the dichotomies on the synthetic sample.
+
+    Parameters: ``hypothesis_class`` ("threshold" | "interval" on ℝ, "rectangle" on ℝ²),
+    ``epsilon``/``delta`` (PCDE on the unlabeled data), ``label_epsilon`` (the exponential
+    mechanism on the labeled data), ``n_synthetic`` (n_semi), ``noise`` and ``side`` (passed to
+    PCDE), ``random_state`` (None, int or Generator; seeds PCDE, the synthetic draw and the
+    selection independently).
+
+    ``fit(X_labeled, y, X_unlabeled)`` — note the third argument: the unlabeled sample is
+    required (this is not sklearn's ``fit(X, y)`` with y = −1 marking unlabeled rows).
+    Fitted: ``density_`` (the PCDE model), ``synthetic_`` (Û), ``candidates_``
+    (:class:`Dichotomies`), ``choice_`` (index of the chosen candidate), ``lower_``/``upper_``
+    (its box), ``classes_``, ``unlabeled_privacy_`` and ``label_privacy_``.
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(
+        self,
+        hypothesis_class: str = "threshold",
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        label_epsilon: float = 1.0,
+        n_synthetic: int = 200,
+        noise: str = "discrete",
+        side: float | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.hypothesis_class = hypothesis_class
+        self.epsilon = epsilon
+        self.delta = delta
+        self.label_epsilon = label_epsilon
+        self.n_synthetic = n_synthetic
+        self.noise = noise
+        self.side = side
+        self.random_state = random_state
+
+    def _dimension(self) -> int:
+        if self.hypothesis_class not in CLASS_DIMENSION:
+            raise ValueError(
+                f"hypothesis_class: expected one of {sorted(CLASS_DIMENSION)}, "
+                f"got {self.hypothesis_class!r}"
+            )
+        return CLASS_DIMENSION[self.hypothesis_class]
+
+    def candidates(self, synthetic: Any) -> Dichotomies:
+        """H|Û: the class's dichotomies on the synthetic sample (label-independent)."""
+        self._dimension()
+        return dichotomies(self.hypothesis_class, synthetic)
+
+    def selection_mechanism(self, candidates: Dichotomies) -> ExponentialMechanism:
+        """The exponential mechanism over ``candidates``: score −mistakes, Δ = 1, ε_label.
+
+        Its data are labeled records (x_1, …, x_d, y); ``fit`` draws from its law with
+        :func:`exponential_choice` and :meth:`selection_law` returns its exact ``pmf``.
+        """
+        d = candidates.dimension
+
+        def scores(records: NDArray[Any]) -> NDArray[np.int64]:
+            data = np.asarray(records, dtype=np.float64).reshape(-1, d + 1)
+            return -candidates.mistakes(data[:, :d], data[:, d].astype(np.int64))
+
+        return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)
+
+    def _labeled(self, X_labeled: Any, y: Any) -> tuple[NDArray[np.float64], Any, Any]:
+        d = self._dimension()
+        X = check_points(X_labeled, "X_labeled", d=d)
+        labels, classes = check_binary_labels(y, X.shape[0])
+        return X, labels, classes
+
+    def selection_law(self, X_labeled: Any, y: Any, synthetic: Any) -> dict[int, float]:
+        """Exact law of the chosen candidate index for a fixed synthetic sample Û."""
+        X, labels, _ = self._labeled(X_labeled, y)
+        cands = self.candidates(synthetic)
+        mech = self.selection_mechanism(cands)
+        return {i: float(p) for i, p in mech.pmf(np.column_stack([X, labels])).items()}
+
+    def fit(
+        self, X_labeled: Any, y: Any, X_unlabeled: Any = None
+    ) -> PrivateSemiSupervisedClassifier:
+        """Learn from the labeled (X_labeled, y) and the unlabeled X_unlabeled (required)."""
+        if X_unlabeled is None:
+            raise ValueError(
+                "X_unlabeled: the unlabeled sample is required (fit(X_labeled, y, X_unlabeled))"
+            )
+        X, labels, classes = self._labeled(X_labeled, y)
+        d = X.shape[1]
+        U = check_points(X_unlabeled, "X_unlabeled", d=d)
+        n_syn = check_count(self.n_synthetic, "n_synthetic")
+        check_epsilon(self.label_epsilon, "label_epsilon")  # fail before PCDE runs
+        limit = MAX_SYNTHETIC[self.hypothesis_class]
+        if limit is not None and n_syn > limit:
+            raise ValueError(
+                f"n_synthetic: at most {limit} for {self.hypothesis_class}s, got {n_syn}"
+            )
+        pcde_seed, synth_seed, select_seed = np.random.SeedSequence(
+            model_key(self.random_state)
+        ).spawn(3)
+        density = PrivateHistogramDensity(
+            self.epsilon,
+            self.delta,
+            noise=self.noise,
+            side=self.side,
+            random_state=np.random.default_rng(pcde_seed),
+        ).fit(U)
+        synthetic = density.sample(n_syn, np.random.default_rng(synth_seed))
+        cands = self.candidates(synthetic)
+        mech = self.selection_mechanism(cands)
+        scores = mech.score_vector(np.column_stack([X, labels]))
+        choice = int(
+            exponential_choice(
+                scores,
+                self.label_epsilon,
+                1,
+                np.random.default_rng(select_seed),
+                sensitivity=mech.sensitivity,
+                half=mech.half,
+            )[0]
+        )
+        lower, upper = cands.bounds()
+        self.density_, self.synthetic_, self.candidates_ = density, synthetic, cands
+        self.choice_, self.lower_, self.upper_ = choice, lower[choice], upper[choice]
+        self.classes_, self.n_features_in_ = classes, d
+        self.unlabeled_privacy_, self.label_privacy_ = density.privacy_, mech.privacy
+        return self
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "choice_"):
+            raise NotFittedError(
+                "self: this PrivateSemiSupervisedClassifier is not fitted; call fit"
+            )
+
+    def decision(self, X: Any) -> NDArray[np.int64]:
+        """h(x) ∈ {0, 1}: 1 inside the chosen box (a fixed function of x)."""
+        self._check_fitted()
+        pts = check_points(X, d=self.n_features_in_)
+        inside = np.all((pts >= self.lower_) & (pts <= self.upper_), axis=1)
+        return np.asarray(inside, dtype=np.int64)
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        """The class label of each row of X (classes_[1] inside the chosen box)."""
+        bits = self.decision(X)
+        return np.asarray(self.classes_[bits])
+
+    def score(self, X: Any, y: Any) -> float:
+        """Accuracy on (X, y)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))

@@ -1,0 +1,603 @@
+"""Checks for PCDE (seed 000 Alg 3) and the private semi-supervised learner (Sec 4.1).
+
+Run by ``dpspec verify`` through :data:`dpspec.proofs.obligations_pcde.PCDE_OBLIGATIONS`. Every
+check that can pass can also fail: each runs a negative control that must be caught.
+
+* exact: PCDE's release law (product of the stability histogram's per-cube laws, from the very
+  histogram object ``fit`` samples with) over all substitution pairs of small datasets; the
+  exponential-mechanism selection of the semi-supervised learner over all substitution pairs of
+  labeled datasets on a fixed synthetic sample;
+* statistical (α = 1e-6): fitted releases follow that law; ``sample`` follows f̂; the L1
+  distance to N(0, 1) falls along an n-grid (Thm 4.3); accuracy on a realizable threshold
+  problem; the learner's exact sampler follows the mechanism's pmf.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from itertools import product
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from dpspec.impl.learners.pcde import (
+    PrivateHistogramDensity,
+    check_points,
+    cube_ids,
+    match_rows,
+    occupied_cubes,
+    row_keys,
+    side_for,
+)
+from dpspec.impl.learners.semi_supervised import (
+    Dichotomies,
+    PrivateSemiSupervisedClassifier,
+    dichotomies,
+    exponential_choice,
+)
+from dpspec.impl.mechanisms.exponential import ExponentialMechanism
+from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.proofs.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.stats import ALPHA, chisquare_gof
+from dpspec.proofs.verifiers import Dataset, ExactReport, verify_pairs
+from dpspec.spec.neighbours import Relation, neighbouring_pairs
+from dpspec.spec.privacy import Dist
+
+SEED = 4000
+#: Relative slack of float comparisons in the exact checks (probabilities carry ~1e-15 error).
+RTOL = 1e-9
+
+Points = Sequence[float] | Sequence[tuple[float, ...]]
+
+
+# --- PCDE: exact privacy ---------------------------------------------------------------------
+
+
+class LoweredThresholdDensity(PrivateHistogramDensity):
+    """Negative control: PCDE whose histogram threshold is ``lowered`` below the exact one."""
+
+    lowered = 2
+
+    def make_histogram(self) -> StabilityHistogram:
+        histogram = super().make_histogram()
+        histogram.threshold = int(histogram.threshold) - self.lowered
+        return histogram
+
+
+def verify_pcde(
+    points: Points,
+    max_size: int,
+    epsilon: float,
+    delta: float,
+    *,
+    lowered: int = 0,
+    side: float = 1.0,
+) -> ExactReport:
+    """(ε, δ)-DP of PCDE's release over all substitution pairs of multisets of ``points``.
+
+    The law of each dataset is :meth:`PrivateHistogramDensity.release_law` (f̂ is a function of
+    the release, so the bound carries over by post-processing) with one common ``cap`` ≥ every
+    count (required for the lumped tail to be exact across the pair). ``lowered`` > 0 uses
+    :class:`LoweredThresholdDensity` (a control that must be caught). Worst δ is compared with
+    relative slack :data:`RTOL`. ``details["one_cell_delta"]`` = P(Z ≥ τ − 1), the probability
+    that a cube holding a single point is released — the event that makes δ necessary.
+    """
+    if lowered:
+        est: PrivateHistogramDensity = LoweredThresholdDensity(epsilon, delta, side=side)
+        cast(LoweredThresholdDensity, est).lowered = lowered
+    else:
+        est = PrivateHistogramDensity(epsilon, delta, side=side)
+    histogram = est.make_histogram()
+    tau = int(histogram.threshold)
+    cap = max(tau, max_size) + 1
+    domain = tuple(points)
+    d = 1 if not isinstance(domain[0], tuple) else len(domain[0])
+
+    def law(data: Dataset) -> Dist:
+        return est.release_law(np.array(data, dtype=np.float64).reshape(-1, d), cap=cap)
+
+    report = verify_pairs(
+        f"PCDE d={d}, {len(domain)} cubes, eps={epsilon}, delta={delta}, tau={tau}"
+        + (f" (lowered by {lowered})" if lowered else ""),
+        law,
+        neighbouring_pairs(domain, max_size, Relation.SUBSTITUTE, min_size=1),
+        histogram.privacy.ratio,
+        delta,
+    )
+    report.claimed_delta = delta * (1 + RTOL)
+    report.details.update(
+        threshold=tau,
+        one_cell_delta=float(histogram.release_probability(1)),
+        threshold_rule_bound=float((1 + histogram.privacy.ratio) * histogram.noise.sf(tau)),
+    )
+    return report
+
+
+def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 4.2 exactly: 1-D (3 cubes, one of them on the negative axis) and 2-D (3 cubes)
+    instances, all substitution pairs of ≤ 8 / ≤ 6 points (counts above τ included); worst δ
+    must be ≤ δ and equal P(Z ≥ τ − 1) (a lone point's cube released: the analytic worst
+    case); control: τ − 2 must be caught (τ − 1 is still (ε, δ)-DP here, see the note)."""
+    size = 10 if config.thorough else 8
+    one_d = (-0.5, 0.5, 1.5)
+    two_d = ((0.5, 0.5), (1.5, 0.5), (0.5, -0.5))
+    reports = [
+        verify_pcde(one_d, size, 1.0, 0.1),
+        verify_pcde(one_d, size, 2.0, 0.05),
+        verify_pcde(two_d, size - 2, 1.0, 0.1),
+    ]
+    control = verify_pcde(one_d, size, 2.0, 0.05, lowered=2)
+    tight = all(
+        math.isclose(float(r.worst_delta), r.details["one_cell_delta"], rel_tol=1e-9)
+        for r in reports
+    )
+    ok = all(r.holds for r in reports) and tight and not control.holds
+    return CheckOutcome(
+        ok,
+        "; ".join(r.summary() for r in reports)
+        + f"; worst delta = P(Z >= tau-1) on every instance: {tight}; control: {control.summary()}",
+        {
+            "pairs": sum(r.pairs for r in reports),
+            "worst_deltas": [float(r.worst_delta) for r in reports],
+            "claimed_deltas": [0.1, 0.05, 0.1],
+            "thresholds": [r.details["threshold"] for r in reports],
+            "control_worst_delta": float(control.worst_delta),
+            "control_caught": not control.holds,
+        },
+    )
+
+
+# --- PCDE: the release fit draws follows the law the exact check enumerates ------------------
+
+
+def _released_values(est: PrivateHistogramDensity, cells: NDArray[np.int64]) -> NDArray[np.int64]:
+    idx = match_rows(est.released_cells_, cells)
+    out = np.zeros(cells.shape[0], dtype=np.int64)
+    out[idx >= 0] = est.released_counts_[idx[idx >= 0]].astype(np.int64)
+    return out
+
+
+def pcde_sampled_law(config: VerifyConfig) -> CheckOutcome:
+    """Per cube, the released value over R independently seeded fits matches the cube's law
+    from ``make_histogram().cell_pmf`` (chi-square, level α/3: Bonferroni over 3 cubes); the
+    law of ε = 2 must be rejected. Counts (5, 8, 40) with τ = 7 cover 'mostly dropped',
+    'sometimes released' and 'always released'."""
+    reps = 5000 if config.thorough else 2000
+    X = np.repeat([[-0.5], [0.5], [1.5]], [5, 8, 40], axis=0)
+    cells = np.array([[-1], [0], [1]], dtype=np.int64)
+    values = np.array(
+        [
+            _released_values(
+                PrivateHistogramDensity(1.0, 0.1, side=1.0, random_state=r).fit(X), cells
+            )
+            for r in range(reps)
+        ]
+    )
+    level = ALPHA / 3
+    right = PrivateHistogramDensity(1.0, 0.1, side=1.0).make_histogram()
+    wrong = PrivateHistogramDensity(2.0, 0.1, side=1.0).make_histogram()
+    pv: list[float] = []
+    pwrong: list[float] = []
+    for j, count in enumerate((5, 8, 40)):
+        for hist, sink in ((right, pv), (wrong, pwrong)):
+            law = hist.cell_pmf(count, 80)
+            pmf = {int(k): float(p) for k, p in law.items() if isinstance(k, int)}
+            sink.append(chisquare_gof(values[:, j], pmf, level).pvalue)
+    ok = min(pv) > level and min(pwrong) < level
+    return CheckOutcome(
+        ok,
+        f"{reps} fits: per-cube p-values {[f'{p:.3g}' for p in pv]} (level {level:.1e}); "
+        f"law of eps=2 rejected: {min(pwrong) < level}",
+        {"reps": reps, "pvalues": pv, "control_pvalues": pwrong},
+    )
+
+
+# --- PCDE: the output is a density ------------------------------------------------------------
+
+
+def _fitted(n: int, d: int, seed: int) -> PrivateHistogramDensity:
+    rng = np.random.default_rng(seed)
+    return PrivateHistogramDensity(1.0, 1e-6, random_state=seed).fit(rng.standard_normal((n, d)))
+
+
+def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
+    """Remark 4.1: f̂ ≥ 0, ∫f̂ = 1 (sum over released cubes, and through ``pdf`` at cube
+    centres), f̂ = 0 off the released cubes; ``sample`` lands only in released cubes, picks
+    them ∝ ĉ (chi-square) and is uniform inside (KS on the offsets), both at α = 1e-6;
+    controls: cube proportions ∝ ĉ² and offsets squared must be rejected."""
+    n_draw = 400_000 if config.thorough else 200_000
+    problems: list[str] = []
+    pvals: dict[str, float] = {}
+    controls: dict[str, float] = {}
+    for d in (1, 2):
+        est = _fitted(100_000, d, SEED + d)
+        rng = np.random.default_rng(SEED + 10 + d)
+        r = est.side_
+        mass = est.total_mass()
+        centres = (est.released_cells_ + 0.5) * r
+        via_pdf = math.fsum((est.pdf(centres) * r**d).tolist())
+        if abs(mass - 1) > 1e-12 or abs(via_pdf - 1) > 1e-12:
+            problems.append(f"d={d}: mass {mass!r}, via pdf {via_pdf!r}")
+        probe = rng.standard_normal((50_000, d)) * 3
+        dens = est.pdf(probe)
+        inside = match_rows(est.released_cells_, cube_ids(probe, r)) >= 0
+        if np.any(dens < 0) or np.any(dens[~inside] != 0) or np.any(dens[inside] <= 0):
+            problems.append(f"d={d}: pdf negative, or nonzero off the released cubes")
+        draws = est.sample(n_draw, rng)
+        which = match_rows(est.released_cells_, cube_ids(draws, r))
+        if np.any(which < 0):
+            problems.append(f"d={d}: {int(np.sum(which < 0))} samples outside released cubes")
+            continue
+        probs = est.cube_probabilities()
+        pvals[f"cubes d={d}"] = chisquare_gof(which, dict(enumerate(probs.tolist()))).pvalue
+        squared = est.released_counts_**2 / np.sum(est.released_counts_**2)
+        controls[f"cubes d={d}"] = chisquare_gof(which, dict(enumerate(squared.tolist()))).pvalue
+        offsets = (draws / r - est.released_cells_[which]).ravel()
+        pvals[f"offsets d={d}"] = float(stats.kstest(offsets, "uniform").pvalue)
+        controls[f"offsets d={d}"] = float(stats.kstest(offsets**2, "uniform").pvalue)
+    ok = (
+        not problems
+        and all(p > ALPHA for p in pvals.values())
+        and all(p < ALPHA for p in controls.values())
+        and len(pvals) == 4
+    )
+    return CheckOutcome(
+        ok,
+        f"problems: {problems}; p-values { ({k: f'{v:.3g}' for k, v in pvals.items()}) }; "
+        f"controls rejected: {all(p < ALPHA for p in controls.values())}",
+        {"pvalues": pvals, "control_pvalues": controls, "draws": n_draw},
+    )
+
+
+# --- PCDE: consistency trend (Thm 4.3) --------------------------------------------------------
+
+
+def l1_to_standard_normal(est: PrivateHistogramDensity) -> float:
+    """∫|φ − f̂| for a fitted 1-D PCDE, in closed form per cube (φ the N(0, 1) density).
+
+    On a cube [a, b) where f̂ = h: ∫|φ − h| = h(b − a) − (Φ(b) − Φ(a)) + 2∫_{[a,b]∩{φ>h}}(φ − h),
+    with {φ > h} = (−x_h, x_h), x_h = √(−2 ln(h√(2π))) (empty when h ≥ φ(0)); off the released
+    cubes f̂ = 0 and the distance is the normal mass there, 1 − Σ_j (Φ(b_j) − Φ(a_j)).
+    Exact up to the accuracy of Φ (scipy's ``ndtr``, ~1e-16).
+    """
+    if est.n_features_in_ != 1:
+        raise ValueError("est: the closed form is for d = 1")
+    r = est.side_
+    a = est.released_cells_[:, 0].astype(np.float64) * r
+    b = a + r
+    h = est.density_values_
+    cdf = stats.norm.cdf
+    inside = cdf(b) - cdf(a)
+    xh = np.sqrt(np.maximum(-2.0 * np.log(np.minimum(h * math.sqrt(2 * math.pi), 1.0)), 0.0))
+    a2, b2 = np.maximum(a, -xh), np.minimum(b, xh)
+    above = np.where(b2 > a2, (cdf(b2) - cdf(a2)) - h * (b2 - a2), 0.0)
+    per_cube = h * (b - a) - inside + 2.0 * above
+    return math.fsum(per_cube.tolist()) + (1.0 - math.fsum(inside.tolist()))
+
+
+Estimator = Callable[[NDArray[np.float64], int], PrivateHistogramDensity]
+
+
+def l1_trend(
+    estimator: Estimator, grid: Sequence[int], reps: int, seed: int
+) -> tuple[list[list[float]], list[float]]:
+    """L1 distances to N(0, 1) for ``reps`` fits at each n, and the one-sided Welch p-values
+    of H0: E L1(n_{k+1}) ≥ E L1(n_k) (small p-value: a significant decrease)."""
+    rng = np.random.default_rng(seed)
+    l1 = [
+        [l1_to_standard_normal(estimator(rng.standard_normal((n, 1)), k)) for k in range(reps)]
+        for n in grid
+    ]
+    pvals = [
+        float(stats.ttest_ind(l1[k + 1], l1[k], equal_var=False, alternative="less").pvalue)
+        for k in range(len(grid) - 1)
+    ]
+    return l1, pvals
+
+
+def pcde_consistency_trend(config: VerifyConfig) -> CheckOutcome:
+    """Thm 4.3 (a limit, so a trend, not a rate): for N(0, 1), ε = 1, δ = 1e-6, n ∈ {10^4, 10^5,
+    10^6}, R fits each, every step must be a significant decrease (one-sided Welch t-test at
+    α = 1e-6: a flat trend passes a step with probability ≤ 1e-6) and the mean L1 at 10^6
+    must be < 0.15. Control: an estimator that ignores the sample (PCDE on 10^4 fresh points,
+    whatever n is) must fail."""
+    reps = 12 if config.thorough else 8
+    grid = (10**4, 10**5, 10**6)
+
+    def pcde(X: NDArray[np.float64], k: int) -> PrivateHistogramDensity:
+        return PrivateHistogramDensity(1.0, 1e-6, random_state=k).fit(X)
+
+    blind_rng = np.random.default_rng(SEED + 7)
+
+    def blind(X: NDArray[np.float64], k: int) -> PrivateHistogramDensity:
+        return pcde(blind_rng.standard_normal((10**4, 1)), k)
+
+    l1, pvals = l1_trend(pcde, grid, reps, SEED + 5)
+    c_l1, c_pvals = l1_trend(blind, grid, reps, SEED + 6)
+    means = [float(np.mean(v)) for v in l1]
+    c_means = [float(np.mean(v)) for v in c_l1]
+
+    def shows_trend(p: list[float], m: list[float]) -> bool:
+        return all(x < ALPHA for x in p) and m[-1] < 0.15
+
+    ok = shows_trend(pvals, means) and not shows_trend(c_pvals, c_means)
+    return CheckOutcome(
+        ok,
+        f"mean L1 at n={list(grid)}: {[round(m, 4) for m in means]} (Welch p-values "
+        f"{[f'{p:.2g}' for p in pvals]}); data-ignoring control: "
+        f"{[round(m, 4) for m in c_means]} (p {[f'{p:.2g}' for p in c_pvals]}) rejected: "
+        f"{not shows_trend(c_pvals, c_means)}",
+        {"grid": list(grid), "reps": reps, "l1": l1, "pvalues": pvals, "control_l1": c_l1},
+    )
+
+
+# --- semi-supervised: label privacy (exact) ---------------------------------------------------
+
+
+class PrintedWeightsLearner(PrivateSemiSupervisedClassifier):
+    """Negative control: the selection weights exp(ε·s) without the ½ (as printed at
+    ``002_9f3104e4a0d86722.txt:L655``), still declared ε_label-DP."""
+
+    def selection_mechanism(self, candidates: Dichotomies) -> ExponentialMechanism:
+        mech = super().selection_mechanism(candidates)
+        return ExponentialMechanism(mech.scores, 1, epsilon=self.label_epsilon, half=False)
+
+
+def verify_label_selection(
+    kind: str,
+    synthetic: Points,
+    xs: Points,
+    max_size: int,
+    label_epsilon: float = 1.0,
+    *,
+    printed: bool = False,
+) -> ExactReport:
+    """ε_label-DP of the selection for a fixed synthetic sample Û: all substitution pairs of
+    labeled multisets over {(x, y) : x ∈ xs, y ∈ {0, 1}}; the law of each is the learner's own
+    :meth:`~PrivateSemiSupervisedClassifier.selection_law` (floats, slack :data:`RTOL`)."""
+    cls = PrintedWeightsLearner if printed else PrivateSemiSupervisedClassifier
+    learner = cls(kind, label_epsilon=label_epsilon)
+    d = 2 if kind == "rectangle" else 1
+    U = np.array(synthetic, dtype=np.float64).reshape(-1, d)
+    domain = tuple((x, y) for x in xs for y in (0, 1))
+
+    def law(data: Dataset) -> Dist:
+        recs = cast(tuple[tuple[Any, int], ...], data)
+        X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
+        y = np.array([r[1] for r in recs], dtype=np.int64)
+        return learner.selection_law(X, y, U)
+
+    ratio = learner.selection_mechanism(learner.candidates(U)).privacy.ratio
+    report = verify_pairs(
+        f"semi-supervised selection ({kind}, {'printed' if printed else 'with 1/2'}, "
+        f"|H|U|={learner.candidates(U).size})",
+        law,
+        neighbouring_pairs(domain, max_size, Relation.SUBSTITUTE, min_size=1),
+        ratio,
+    )
+    report.claimed_ratio = float(ratio) * (1 + RTOL)
+    return report
+
+
+def semi_supervised_label_privacy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 4.10/4.11, labeled part: for fixed synthetic samples, the selection over the
+    dichotomies is ε_label-DP under substitution of one labeled record — thresholds and
+    intervals on Û = {0.5, 1.5, 2.5}, x ∈ {0, 1, 2, 3}; rectangles on 3 synthetic points,
+    x ∈ 2 points; control: the weights without the ½ must be caught."""
+    size = 4 if config.thorough else 3
+    line = (0.5, 1.5, 2.5)
+    xs = (0.0, 1.0, 2.0, 3.0)
+    boxes = ((0.0, 0.0), (1.0, 2.0), (2.0, 1.0))
+    reports = [
+        verify_label_selection("threshold", line, xs, size + 1),
+        verify_label_selection("interval", line, xs, size),
+        verify_label_selection("rectangle", boxes, ((0.5, 0.5), (1.0, 2.0)), size),
+    ]
+    control = verify_label_selection("threshold", line, xs[:3], size, printed=True)
+    ok = all(r.holds for r in reports) and not control.holds
+    return CheckOutcome(
+        ok,
+        "; ".join(r.summary() for r in reports) + f"; control: {control.summary()}",
+        {
+            "pairs": sum(r.pairs for r in reports),
+            "worst_ratios": [float(r.worst_ratio) for r in reports],
+            "claimed_ratio": math.e,
+            "control_worst_ratio": float(control.worst_ratio),
+        },
+    )
+
+
+def semi_supervised_selection_law(config: VerifyConfig) -> CheckOutcome:
+    """The exact batched sampler ``exponential_choice`` (what ``fit`` draws with) follows the
+    exponential mechanism's ``pmf`` (the law the exact check enumerates): chi-square at
+    α = 1e-6 on draws over 40 interval dichotomies; control: the pmf of 2ε must be rejected."""
+    draws = 100_000 if config.thorough else 40_000
+    rng = np.random.default_rng(SEED + 20)
+    learner = PrivateSemiSupervisedClassifier("interval", label_epsilon=1.0)
+    U = rng.standard_normal((8, 1))
+    X = rng.standard_normal((30, 1))
+    y = (np.abs(X[:, 0]) < 0.7).astype(np.int64)
+    cands = learner.candidates(U)
+    mech = learner.selection_mechanism(cands)
+    records = np.column_stack([X, y])
+    scores = mech.score_vector(records)
+    picks = exponential_choice(scores, 1.0, draws, rng)
+    right = {i: float(p) for i, p in mech.pmf(records).items()}
+    wrong_mech = PrivateSemiSupervisedClassifier("interval", label_epsilon=2.0)
+    wrong = {i: float(p) for i, p in wrong_mech.selection_mechanism(cands).pmf(records).items()}
+    p_right = chisquare_gof(picks, right).pvalue
+    p_wrong = chisquare_gof(picks, wrong).pvalue
+    ok = p_right > ALPHA and p_wrong < ALPHA
+    return CheckOutcome(
+        ok,
+        f"{draws} draws over {cands.size} candidates: p-value {p_right:.3g}; "
+        f"pmf of 2*eps rejected: {p_wrong < ALPHA} (p {p_wrong:.3g})",
+        {"pvalue": p_right, "control_pvalue": p_wrong, "candidates": cands.size},
+    )
+
+
+# --- semi-supervised: accuracy (statistical) --------------------------------------------------
+
+
+def threshold_error(clf: PrivateSemiSupervisedClassifier, t0: float) -> float:
+    """err_P(h) for x ~ N(0, 1), target 1[x ≥ t0], h the learned threshold: |Φ(t) − Φ(t0)|."""
+    t = float(clf.lower_[0])
+    return float(abs(stats.norm.cdf(t) - stats.norm.cdf(t0)))
+
+
+def semi_supervised_accuracy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 4.11 at moderate n: thresholds, x ~ N(0, 1), target 1[x ≥ 0.3], 10^5 unlabeled
+    (ε = 1, δ = 1e-6), 300 labeled (ε_label = 1), 500 synthetic. Claim: err ≤ 0.05 with
+    probability ≥ 0.9. Test over R fits: reject when P(Bin(R, 0.1) ≥ #failures) < α = 1e-6.
+    Control: the same learner on shuffled labels must be rejected."""
+    reps = 60 if config.thorough else 30
+    rng = np.random.default_rng(SEED + 30)
+    errs, c_errs = [], []
+    for r in range(reps):
+        U = rng.standard_normal((100_000, 1))
+        X = rng.standard_normal((300, 1))
+        y = (X[:, 0] >= 0.3).astype(np.int64)
+        learner = PrivateSemiSupervisedClassifier("threshold", 1.0, 1e-6, 1.0, 500, random_state=r)
+        errs.append(threshold_error(learner.fit(X, y, U), 0.3))
+        c_errs.append(threshold_error(learner.fit(X, rng.permutation(y), U), 0.3))
+
+    def pvalue(e: list[float]) -> float:
+        failures = int(np.sum(np.array(e) > 0.05))
+        return float(stats.binom.sf(failures - 1, reps, 0.1))
+
+    p, pc = pvalue(errs), pvalue(c_errs)
+    ok = p > ALPHA and pc < ALPHA
+    return CheckOutcome(
+        ok,
+        f"{reps} fits: max error {max(errs):.4f}, failures (err > 0.05) "
+        f"{int(np.sum(np.array(errs) > 0.05))} (p {p:.3g}); shuffled-label control: "
+        f"median error {float(np.median(c_errs)):.3f}, rejected: {pc < ALPHA}",
+        {"errors": errs, "control_errors": c_errs, "pvalue": p, "control_pvalue": pc},
+    )
+
+
+# --- grid helpers and estimator protocol ------------------------------------------------------
+
+
+def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
+    """Grid and estimator properties: r = n^{−1/(2d)}; cubes anchored at 0 (⌊x/r⌋, negative
+    coordinates included); packed row keys agree with the np.unique fallback and with a
+    dictionary lookup on random rows (huge spans force the fallback); occupied_cubes counts
+    match a Counter; get/set_params round trip; same random_state → same model; bad input
+    gets a ValueError naming the parameter (a control input that is fine must be accepted)."""
+    from collections import Counter
+
+    rng = np.random.default_rng(SEED + 40)
+    problems: list[str] = []
+    if not math.isclose(side_for(10**4, 2), 0.1) or not math.isclose(side_for(100, 1), 0.1):
+        problems.append("side_for")
+    got = cube_ids(np.array([[-0.05, 0.0, 0.25, 0.999]]).T, 0.1)[:, 0].tolist()
+    if got != [-1, 0, 2, 9]:
+        problems.append(f"cube_ids anchoring: {got}")
+    for spread in (5, 2**40):
+        rows = rng.integers(-spread, spread, size=(3000, 3)).astype(np.int64)
+        rows[1000:2000] = rows[:1000]
+        keys = row_keys(rows)
+        same = keys[:, None] == keys[None, :1000]
+        truth = np.all(rows[:, None, :] == rows[None, :1000, :], axis=2)
+        if not np.array_equal(same, truth):
+            problems.append(f"row_keys spread {spread}")
+        cells, counts = occupied_cubes(rows)
+        counted = dict(zip(map(tuple, cells.tolist()), counts.tolist(), strict=True))
+        if Counter(map(tuple, rows.tolist())) != counted:
+            problems.append(f"occupied_cubes spread {spread}")
+        query = np.concatenate([rows[:50], rows[:50] + 2 * spread + 1])
+        idx = match_rows(cells, query)
+        lookup = {tuple(c): i for i, c in enumerate(cells.tolist())}
+        expect = [lookup.get(tuple(q), -1) for q in query.tolist()]
+        if idx.tolist() != expect:
+            problems.append(f"match_rows spread {spread}")
+    X = rng.standard_normal((20_000, 2))
+    est = PrivateHistogramDensity(0.5, 1e-5, random_state=3)
+    clone = PrivateHistogramDensity(**est.get_params())
+    a, b = est.fit(X), clone.fit(X)
+    if not np.array_equal(a.released_counts_, b.released_counts_):
+        problems.append("same random_state gave different releases")
+    if est.set_params(epsilon=2.0).get_params()["epsilon"] != 2.0:
+        problems.append("set_params")
+    cases: list[tuple[dict[str, Any], Any, str]] = [
+        ({}, X[:, 0], "X"),
+        ({}, np.full((5, 1), np.nan), "X"),
+        ({"epsilon": 0.0}, X, "epsilon"),
+        ({"delta": 0.0}, X, "delta"),
+        ({"delta": 1.0}, X, "delta"),
+        ({"noise": "gaussian"}, X, "noise"),
+        ({"side": -1.0}, X, "side"),
+        ({"random_state": "seed"}, X, "random_state"),
+        ({}, X[:10], "released"),
+    ]
+    for kwargs, data, name in cases:
+        try:
+            PrivateHistogramDensity(**kwargs).fit(data)
+            problems.append(f"{name}: accepted")
+        except ValueError as exc:
+            if name not in str(exc):
+                problems.append(f"{name}: {exc}")
+    try:
+        check_points(X)
+        PrivateHistogramDensity(random_state=0).fit(X)  # control: valid input is accepted
+    except ValueError as exc:
+        problems.append(f"valid input rejected: {exc}")
+    try:
+        dichotomies("rectangle", rng.random((65, 2)))
+        problems.append("n_synthetic: 65 rectangle points accepted")
+    except ValueError as exc:
+        if "n_synthetic" not in str(exc):
+            problems.append(f"n_synthetic: {exc}")
+    ok = not problems
+    return CheckOutcome(ok, f"problems: {problems}", {"cases": len(cases)})
+
+
+def dichotomy_scores(config: VerifyConfig) -> CheckOutcome:
+    """The prefix-sum mistakes of :class:`Dichotomies` equal brute-force mistakes of each
+    candidate's box, and the candidates are exactly the distinct dichotomies the class induces
+    on Û (brute force over all boxes with boundaries at synthetic coordinates, ties included);
+    control: a candidate set missing one dichotomy must be told apart."""
+    rng = np.random.default_rng(SEED + 50)
+    problems: list[str] = []
+    trials = 12 if config.thorough else 6
+    for t in range(trials):
+        for kind, d, m in (("threshold", 1, 12), ("interval", 1, 12), ("rectangle", 2, 8)):
+            U = rng.random((m, d))
+            if t % 2:
+                U = np.round(U * 4) / 4  # ties
+            D = dichotomies(kind, U)
+            X = np.vstack([rng.random((40, d)), U[:4]])
+            y = np.asarray(rng.integers(0, 2, size=(X.shape[0],)), dtype=np.int64)
+            brute = np.array([np.sum(D.predict(i, X) != y) for i in range(D.size)])
+            if not np.array_equal(D.mistakes(X, y), brute):
+                problems.append(f"{kind} t={t}: mistakes")
+            patterns = {tuple(D.predict(i, U).tolist()) for i in range(D.size)}
+            if len(patterns) != D.size or patterns != _all_patterns(kind, U):
+                problems.append(f"{kind} t={t}: not the dichotomy set")
+    U = rng.random((8, 2))
+    D = dichotomies("rectangle", U)
+    short = {tuple(D.predict(i, U).tolist()) for i in range(1, D.size)}
+    control_caught = short != _all_patterns("rectangle", U)
+    ok = not problems and control_caught
+    return CheckOutcome(ok, f"problems: {problems}; control caught: {control_caught}")
+
+
+def _all_patterns(kind: str, U: NDArray[np.float64]) -> set[tuple[int, ...]]:
+    """Brute force: every dichotomy of ``kind`` on U (boxes with coordinate boundaries)."""
+    axes = [np.unique(U[:, a]) for a in range(U.shape[1])]
+    out = {tuple([0] * U.shape[0])}
+    if kind == "threshold":
+        for t in axes[0]:
+            out.add(tuple((U[:, 0] >= t).astype(int).tolist()))
+        return out
+    spans = [[(lo, hi) for lo in u for hi in u if lo <= hi] for u in axes]
+    for box in product(*spans):
+        inside = np.ones(U.shape[0], dtype=bool)
+        for a, (lo, hi) in enumerate(box):
+            inside &= (lo <= U[:, a]) & (U[:, a] <= hi)
+        out.add(tuple(inside.astype(int).tolist()))
+    return out

@@ -1,0 +1,180 @@
+"""PCDE (seed 000 Alg 3): exact privacy, a true density, consistency trend, sklearn conventions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from dpspec.impl.learners.pcde import (
+    PrivateHistogramDensity,
+    cube_ids,
+    match_rows,
+    occupied_cubes,
+    row_keys,
+    side_for,
+)
+from dpspec.proofs import checks_pcde
+from dpspec.proofs.registry import VerifyConfig
+
+RNG_SEED = 77
+
+
+def _normal_fit(n: int, d: int, seed: int = 0) -> PrivateHistogramDensity:
+    rng = np.random.default_rng(seed)
+    return PrivateHistogramDensity(1.0, 1e-6, random_state=seed).fit(rng.standard_normal((n, d)))
+
+
+def test_exact_privacy_and_lowered_threshold() -> None:
+    """Worst δ over all substitution pairs is exactly P(Z ≥ τ − 1) ≤ δ; τ − 2 is caught."""
+    rep = checks_pcde.verify_pcde((-0.5, 0.5, 1.5), 6, 2.0, 0.05)
+    assert rep.holds
+    assert math.isclose(float(rep.worst_delta), rep.details["one_cell_delta"], rel_tol=1e-9)
+    assert rep.details["threshold_rule_bound"] <= 0.05
+    assert not checks_pcde.verify_pcde((-0.5, 0.5, 1.5), 6, 2.0, 0.05, lowered=2).holds
+    assert checks_pcde.pcde_exact_privacy(VerifyConfig()).passed
+
+
+def test_release_law_is_a_distribution() -> None:
+    est = PrivateHistogramDensity(1.0, 0.1, side=1.0)
+    law = est.release_law(np.array([[0.5], [0.5], [1.5], [-3.2]] + [[2.5]] * 9))
+    assert math.isclose(sum(law.values()), 1.0, rel_tol=1e-12)
+    assert all(p >= 0 for p in law.values())
+    with pytest.raises(ValueError, match="idealised"):
+        PrivateHistogramDensity(noise="laplace", side=1.0).release_law(np.array([[0.5]]))
+
+
+def test_sampled_law() -> None:
+    assert checks_pcde.pcde_sampled_law(VerifyConfig()).passed
+
+
+def test_pdf_integrates_to_one() -> None:
+    est = _normal_fit(50_000, 1)
+    assert abs(est.total_mass() - 1.0) < 1e-12
+    lo = float(est.released_cells_.min()) * est.side_ - 1
+    hi = float(est.released_cells_.max() + 1) * est.side_ + 1
+    breaks = np.unique(est.released_cells_[:, 0]) * est.side_
+    grid = np.union1d(np.concatenate([breaks, breaks + est.side_]), [lo, hi])
+    pieces = [
+        integrate.quad(lambda x: float(est.pdf(np.array([[x]]))[0]), a, b)[0]
+        for a, b in itertools.pairwise(grid)
+    ]
+    assert math.isclose(math.fsum(pieces), 1.0, rel_tol=1e-9)
+    assert np.all(est.pdf(np.linspace(-50, 50, 10_001)[:, None]) >= 0)
+    two = _normal_fit(100_000, 2, seed=1)
+    assert abs(two.total_mass() - 1.0) < 1e-12
+    assert (
+        abs(float(np.sum(two.pdf((two.released_cells_ + 0.5) * two.side_))) * two.side_**2 - 1)
+        < 1e-9
+    )
+
+
+def test_sample_lands_in_released_cubes() -> None:
+    est = _normal_fit(100_000, 2, seed=3)
+    draws = est.sample(50_000, np.random.default_rng(RNG_SEED))
+    assert draws.shape == (50_000, 2)
+    assert np.all(match_rows(est.released_cells_, cube_ids(draws, est.side_)) >= 0)
+    assert np.all(est.pdf(draws) > 0)
+    assert checks_pcde.pcde_is_density(VerifyConfig()).passed
+
+
+def test_l1_closed_form_matches_quadrature() -> None:
+    est = _normal_fit(20_000, 1, seed=4)
+    closed = checks_pcde.l1_to_standard_normal(est)
+    breaks = np.unique(np.concatenate([est.released_cells_[:, 0], est.released_cells_[:, 0] + 1]))
+    edges = np.concatenate([[-12.0], breaks * est.side_, [12.0]])
+    total = 0.0
+    for a, b in itertools.pairwise(edges):
+        h = float(est.pdf(np.array([[(a + b) / 2]]))[0])
+        total += integrate.quad(lambda x, h=h: abs(stats.norm.pdf(x) - h), a, b)[0]
+    assert math.isclose(closed, total, abs_tol=1e-8)
+
+
+def test_consistency_trend_small() -> None:
+    def pcde(X: np.ndarray, k: int) -> PrivateHistogramDensity:
+        return PrivateHistogramDensity(1.0, 1e-6, random_state=k).fit(X)
+
+    l1, pvals = checks_pcde.l1_trend(pcde, (10**4, 10**5, 10**6), 4, RNG_SEED)
+    means = [float(np.mean(v)) for v in l1]
+    assert means[0] > means[1] > means[2] and means[2] < 0.15
+    assert all(p < 1e-3 for p in pvals)
+
+
+def test_bad_input_names_the_parameter() -> None:
+    X = np.random.default_rng(0).standard_normal((100, 2))
+    for kwargs, name in [
+        ({"epsilon": -1.0}, "epsilon"),
+        ({"epsilon": float("nan")}, "epsilon"),
+        ({"delta": 0.0}, "delta"),
+        ({"delta": 1.5}, "delta"),
+        ({"noise": "gauss"}, "noise"),
+        ({"side": 0.0}, "side"),
+        ({"random_state": -3}, "random_state"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            PrivateHistogramDensity(**kwargs).fit(X)
+    with pytest.raises(ValueError, match="X"):
+        PrivateHistogramDensity().fit(X[:, 0])
+    with pytest.raises(ValueError, match="X"):
+        PrivateHistogramDensity().fit(np.array([[1e300, 0.0]] * 5))
+    with pytest.raises(ValueError, match="not fitted"):
+        PrivateHistogramDensity().pdf(X)
+    est = _normal_fit(100_000, 2)
+    with pytest.raises(ValueError, match="X: expected 2 features"):
+        est.pdf(X[:, :1])
+    with pytest.raises(ValueError, match="rng"):
+        est.sample(5, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="n"):
+        est.sample(0, np.random.default_rng(0))
+
+
+def test_empty_release_is_an_error() -> None:
+    X = np.random.default_rng(0).standard_normal((50, 1))
+    with pytest.raises(ValueError, match=r"no cube was released.*epsilon=1.0, delta=1e-06"):
+        PrivateHistogramDensity(1.0, 1e-6, random_state=0).fit(X)
+
+
+def test_params_round_trip_and_determinism() -> None:
+    est = PrivateHistogramDensity(0.5, 1e-7, noise="laplace", side=0.25, random_state=9)
+    params = est.get_params()
+    assert params == {
+        "epsilon": 0.5,
+        "delta": 1e-7,
+        "noise": "laplace",
+        "side": 0.25,
+        "random_state": 9,
+    }
+    X = np.random.default_rng(1).standard_normal((20_000, 1))
+    a = est.fit(X)
+    b = PrivateHistogramDensity(**params).fit(X)
+    assert np.array_equal(a.released_counts_, b.released_counts_)
+    assert np.array_equal(a.released_cells_, b.released_cells_)
+    assert a.privacy_.exact_sampler is False  # the paper's continuous noise is idealised
+    est.set_params(epsilon=2.0, noise="discrete")
+    assert est.get_params()["epsilon"] == 2.0
+    assert est.fit(X).privacy_.exact_sampler is True
+    with pytest.raises(ValueError, match="bogus"):
+        est.set_params(bogus=1)
+    assert "PrivateHistogramDensity(epsilon=2.0" in repr(est)
+    other = PrivateHistogramDensity(0.5, 1e-7, noise="laplace", side=0.25, random_state=10)
+    assert not np.array_equal(other.fit(X).released_counts_, a.released_counts_)
+
+
+def test_row_keys_fallback_agrees() -> None:
+    rng = np.random.default_rng(5)
+    rows = rng.integers(-(2**40), 2**40, size=(500, 3)).astype(np.int64)
+    rows[250:] = rows[:250]
+    keys = row_keys(rows)
+    assert np.array_equal(keys[:250], keys[250:])
+    assert np.unique(keys).size == np.unique(rows, axis=0).shape[0]
+    _, counts = occupied_cubes(rows)
+    assert counts.sum() == 500 and np.all(counts == 2)
+    assert checks_pcde.pcde_grid_and_protocol(VerifyConfig()).passed
+
+
+def test_grid() -> None:
+    assert math.isclose(side_for(10**6, 2), 10**-1.5)
+    assert cube_ids(np.array([[-1e-9, 0.35]]), 0.1).tolist() == [[-1, 3]]
