@@ -97,9 +97,16 @@ def check_unit_cube(X: Any, name: str = "X", d: int | None = None) -> NDArray[np
     """A 2-D finite float array with every coordinate in [0, 1]."""
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
         raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
-    arr = as_finite_array(X, name, ndim=2).astype(np.float64)
+    arr = np.asarray(X)
+    if arr.dtype != np.float64:
+        arr = as_finite_array(arr, name, ndim=2).astype(np.float64)
+    elif arr.ndim != 2 or arr.size == 0:
+        as_finite_array(arr, name, ndim=2)  # raises the named error for shape / emptiness
     if d is not None and arr.shape[1] != d:
         raise ValueError(f"{name}: expected {d} features, got {arr.shape[1]}")
-    if np.any(arr < 0.0) or np.any(arr > 1.0):
+    # one pass: NaN fails both comparisons, so this also rejects non-finite values
+    if not np.all((arr >= 0.0) & (arr <= 1.0)):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name}: contains NaN or infinite values")
         raise ValueError(f"{name}: points outside [0, 1]^d (PCL's domain; rescale first)")
     return arr

@@ -132,7 +132,18 @@ class PrivateHistogramClassifier(EstimatorProtocol):
             cells, inverse = np.unique(flat, return_inverse=True)
             margins = np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
         self.cells_ = cells
-        self.cell_bits_ = self._bits(cells, margins)
+        if total <= _DENSE_FACTOR * max(cells.size, 1) and total <= 2**24:
+            # Few empty cubes: a table of every cube's bit is O(#non-empty) memory and makes
+            # predict a single gather. Same bits as on demand: noise is a function of (key, c).
+            dense_margins = np.zeros(total, dtype=np.int64)
+            dense_margins[cells] = margins
+            self.dense_bits_: NDArray[np.bool_] | None = self._bits(
+                np.arange(total, dtype=np.int64), dense_margins
+            )
+            self.cell_bits_ = self.dense_bits_[cells]
+        else:
+            self.dense_bits_ = None
+            self.cell_bits_ = self._bits(cells, margins)
         return self
 
     def _check_fitted(self) -> None:
@@ -144,6 +155,8 @@ class PrivateHistogramClassifier(EstimatorProtocol):
         self._check_fitted()
         X = check_unit_cube(X, d=self.n_features_in_)
         flat = cube_index(X, self.m_)
+        if self.dense_bits_ is not None:
+            return np.asarray(self.dense_bits_[flat])
         pos = np.searchsorted(self.cells_, flat)
         pos = np.minimum(pos, max(self.cells_.size - 1, 0))
         found = self.cells_[pos] == flat if self.cells_.size else np.zeros(flat.size, bool)
