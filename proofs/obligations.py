@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dpspec.proofs import checks, errata
 from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
+from dpspec.proofs.obligations_consistency import CONSISTENCY_OBLIGATIONS
 from dpspec.proofs.obligations_learners import LEARNER_OBLIGATIONS
 from dpspec.proofs.obligations_pcde import PCDE_OBLIGATIONS
 from dpspec.proofs.obligations_pcl2 import PCL2_OBLIGATIONS
@@ -242,5 +243,10 @@ CORE: tuple[Obligation, ...] = (
 )
 
 OBLIGATIONS: tuple[Obligation, ...] = (
-    CORE + LEMMA_OBLIGATIONS + LEARNER_OBLIGATIONS + PCL2_OBLIGATIONS + PCDE_OBLIGATIONS
+    CORE
+    + LEMMA_OBLIGATIONS
+    + LEARNER_OBLIGATIONS
+    + PCL2_OBLIGATIONS
+    + PCDE_OBLIGATIONS
+    + CONSISTENCY_OBLIGATIONS
 )

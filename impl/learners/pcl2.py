@@ -213,6 +213,13 @@ class PrivatePackingClassifier(EstimatorProtocol):
         """Accuracy on (X, y)."""
         return float(np.mean(self.predict(X) == np.asarray(y)))
 
+    def grid_labels(self) -> NDArray[np.int64]:
+        """Every lattice cell's bit, shape (m,)*d (unit-cube lattice only; for exact error)."""
+        self._check_fitted()
+        if self.lattice_ is None:
+            raise ValueError("candidates: a user packing has no regular grid of labels")
+        return self.histogram_.grid_labels()
+
     def cell_of(self, X: Any) -> NDArray[np.int64]:
         """The cell id of each row: flat lattice index, or index into ``centres_``."""
         self._check_fitted()

@@ -1,0 +1,132 @@
+"""Distributions with exact areas, the plug-in bound, the trend predicate, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dpspec.impl.distributions import (
+    Checkerboard,
+    Circle,
+    Threshold1D,
+    disk_rectangle_area,
+    interval_overlaps,
+)
+from dpspec.proofs.cli import main
+from dpspec.spec.consistency import consistency_trend, plugin_bound_holds, welch_greater_pvalue
+
+
+def test_disk_area_identities() -> None:
+    r = 0.3
+    assert math.isclose(float(disk_rectangle_area(-1.0, 1.0, -1.0, 1.0, r)), math.pi * r * r)
+    # a quarter disk
+    assert math.isclose(float(disk_rectangle_area(0.0, 1.0, 0.0, 1.0, r)), math.pi * r * r / 4)
+    # half disk cut at y = 0 and a thin strip through the middle (closed form: 2∫√(r²−u²))
+    assert math.isclose(float(disk_rectangle_area(-1.0, 1.0, -1.0, 0.0, r)), math.pi * r * r / 2)
+    strip = float(disk_rectangle_area(-0.1, 0.1, -1.0, 1.0, r))
+    expect = 2 * (0.1 * math.sqrt(r * r - 0.01) + r * r * math.asin(0.1 / r))
+    assert math.isclose(strip, expect, rel_tol=1e-12)
+    c = Circle(0.25, (0.4, 0.6), 0.1)
+    for m in (1, 2, 7, 40):
+        assert math.isclose(float(c.region_area(m).sum()), c.disk_area(), rel_tol=1e-12)
+
+
+def test_checkerboard_and_threshold_grids() -> None:
+    cb = Checkerboard(4, 0.1)
+    assert cb.excess_risk(cb.bayes_labels(8)) == pytest.approx(0.0, abs=1e-15)
+    assert cb.excess_risk(1 - cb.bayes_labels(4)) == pytest.approx(0.8)
+    assert float(cb.region_area(3).sum()) == pytest.approx(0.5)
+    th = Threshold1D(0.37, 0.2)
+    assert th.region_area(4).tolist() == pytest.approx([0.0, 0.13, 0.25, 0.25])
+    assert interval_overlaps(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0])).tolist() == [
+        [0.5],
+        [0.5],
+    ]
+
+
+def test_sample_matches_eta() -> None:
+    rng = np.random.default_rng(3)
+    c = Circle()
+    X, y = c.sample(200_000, rng)
+    eta = c.eta(X)
+    # E[y − η(X)] = 0; z-test at α = 1e-6 (|z| < 4.9)
+    z = (y - eta).mean() / math.sqrt(eta.var() / y.size + 0.09 / y.size)
+    assert abs(z) < 4.9
+
+
+def test_plugin_bound() -> None:
+    """Thm 2.7 holds for plug-in rules; the flipped rule (not plug-in) can violate it."""
+    rng = np.random.default_rng(4)
+    cb = Checkerboard(4, 0.1)
+    violated = False
+    for m in (1, 3, 4, 8):
+        for _ in range(20):
+            eta_hat = rng.random((m, m))
+            gap = cb.mean_abs_eta_gap(eta_hat)
+            plug = (eta_hat > 0.5).astype(int)
+            assert plugin_bound_holds(cb.grid_classifier_error(plug), 0.1, gap, 1e-12)
+            violated |= not plugin_bound_holds(cb.grid_classifier_error(1 - plug), 0.1, gap)
+    assert violated
+    # tight case: η̂ = η exactly gives gap 0 and the Bayes grid rule error L*
+    assert cb.mean_abs_eta_gap(cb.bayes_labels(4) * 0.8 + 0.1) == pytest.approx(0.0, abs=1e-15)
+
+
+def test_trend_predicate() -> None:
+    falling = [[0.3, 0.31, 0.29], [0.1, 0.12, 0.11], [0.02, 0.03, 0.025]]
+    assert consistency_trend(falling, 1e-3, 0.05).holds
+    flat = [[0.2, 0.21, 0.19], [0.2, 0.2, 0.21], [0.2, 0.19, 0.21]]
+    assert not consistency_trend(flat, 1e-3, 0.05).decreasing
+    high = [[0.5, 0.51, 0.49], [0.3, 0.3, 0.31]]
+    res = consistency_trend(high, 1e-3, 0.05)
+    assert res.decreasing and not res.below_tolerance and not res.holds
+    assert welch_greater_pvalue([1.0, 1.0], [0.0, 0.0]) == 0.0
+    with pytest.raises(ValueError, match="values_by_n"):
+        consistency_trend([[0.1, 0.2]])
+    with pytest.raises(ValueError, match="alpha"):
+        consistency_trend(falling, 0.0)
+
+
+def test_bad_problem_parameters() -> None:
+    with pytest.raises(ValueError, match="noise"):
+        Checkerboard(4, 0.6)
+    with pytest.raises(ValueError, match="center"):
+        Circle(0.6)
+    with pytest.raises(ValueError, match="labels"):
+        Checkerboard().grid_classifier_error(np.zeros((3, 4)))
+
+
+def test_cli_consistency_json_and_plot(tmp_path: Path) -> None:
+    out, png = tmp_path / "c.json", tmp_path / "c.png"
+    code = main(
+        [
+            "consistency",
+            "pcl",
+            "--distribution",
+            "checkerboard",
+            "--n",
+            "1000,100000",
+            "--reps",
+            "3",
+            "--seed",
+            "0",
+            "--tolerance",
+            "0.1",
+            "--json",
+            str(out),
+            "--plot",
+            str(png),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    payload = json.loads(out.read_text())
+    rows = payload["rows"]
+    assert [r["n"] for r in rows] == [1000, 100000]
+    assert set(rows[0]) >= {"n", "excess_risk", "excess_risk_ci", "fit_seconds", "predict_seconds"}
+    assert rows[1]["excess_risk"] < rows[0]["excess_risk"] and all(r["exact"] for r in rows)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["consistency", "nope", "--n", "100", "--no-progress"]) == 2
