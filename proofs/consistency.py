@@ -171,19 +171,32 @@ def plot_rows(rows: Sequence[ConsistencyRow], title: str, path: str) -> None:
 # --- learners and problems by name -----------------------------------------------------------
 
 
-def _diffprivlib(name: str, epsilon: float, seed: int) -> Classifier:
-    try:
-        from diffprivlib import models  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as exc:
-        raise ValueError(
-            f"learner: {name} needs diffprivlib (a benchmark-only extra; it requires "
-            "scikit-learn<1.8, see shared notes/peers.md)"
-        ) from exc
-    if name == "diffprivlib-gnb":
-        model: Classifier = models.GaussianNB(epsilon=epsilon, bounds=([0.0, 0.0], [1.0, 1.0]))
-    else:
-        model = models.LogisticRegression(epsilon=epsilon, data_norm=2**0.5, random_state=seed)
-    return model
+class _DiffprivlibOnUnitCube:
+    """A diffprivlib model with the public domain bounds [0,1]^d set at fit (data-independent)."""
+
+    def __init__(self, name: str, epsilon: float, seed: int) -> None:
+        try:
+            from diffprivlib import models  # type: ignore[import-not-found,unused-ignore]
+        except ImportError as exc:
+            raise ValueError(
+                f"learner: {name} needs diffprivlib (a benchmark-only extra; it requires "
+                "scikit-learn<1.8, see shared notes/peers.md)"
+            ) from exc
+        self.models, self.name, self.epsilon, self.seed = models, name, epsilon, seed
+
+    def fit(self, X: Any, y: Any) -> _DiffprivlibOnUnitCube:
+        d = np.shape(X)[1]
+        if self.name == "diffprivlib-gnb":
+            self.model = self.models.GaussianNB(epsilon=self.epsilon, bounds=([0.0] * d, [1.0] * d))
+        else:
+            self.model = self.models.LogisticRegression(
+                epsilon=self.epsilon, data_norm=math.sqrt(d), random_state=self.seed
+            )
+        self.model.fit(X, y)
+        return self
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        return np.asarray(self.model.predict(X))
 
 
 def make_classifier(name: str, epsilon: float, n: int, seed: int) -> Classifier:
@@ -207,7 +220,7 @@ def make_classifier(name: str, epsilon: float, n: int, seed: int) -> Classifier:
     if name == "histogram":
         return HistogramRuleClassifier()
     if name in ("diffprivlib-gnb", "diffprivlib-logreg"):
-        return _diffprivlib(name, epsilon, seed)
+        return _DiffprivlibOnUnitCube(name, epsilon, seed)
     raise ValueError(f"learner: unknown learner {name!r}; choose from {sorted(CLASSIFIERS)}")
 
 
