@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import product
 from typing import Any, cast
 
 import numpy as np
@@ -35,7 +34,7 @@ from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA, chisquare_gof
 from dpspec.proofs.verifiers import Dataset, ExactReport, verify_pairs
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
-from dpspec.spec.privacy import Dist
+from dpspec.spec.privacy import Dist, bernoulli_product
 
 SEED = 4000
 #: Relative slack of float-law comparisons (probabilities carry ~1e-15 relative error).
@@ -64,14 +63,7 @@ def verify_pcl2(
         recs = cast(tuple[tuple[tuple[float, ...], int], ...], data)
         X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
         y = np.array([r[1] for r in recs], dtype=np.int64)
-        ps = [float(p) for p in clf.one_probabilities(X, y)]
-        out: dict[tuple[int, ...], float] = {}
-        for bits in product((0, 1), repeat=len(ps)):
-            prob = 1.0
-            for b, pc in zip(bits, ps, strict=True):
-                prob *= pc if b else 1.0 - pc
-            out[bits] = prob
-        return out
+        return bernoulli_product([float(p) for p in clf.one_probabilities(X, y)])
 
     claimed = math.exp(epsilon if claimed_epsilon is None else claimed_epsilon)
     report = verify_pairs(

@@ -65,6 +65,7 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             "dpspec.impl.learners.estimator.EstimatorProtocol",
             "dpspec.impl.learners.estimator.NotFittedError",
+            "dpspec.impl.learners.estimator.BinaryCellClassifier",
             "dpspec.impl.learners.estimator.model_key",
             "dpspec.impl.learners.estimator.check_binary_labels",
             "dpspec.impl.learners.estimator.check_unit_cube",

@@ -1,8 +1,8 @@
 """Goodness-of-fit of a sampler against an exact law, with a stated false-alarm probability.
 
-The chi-square test here compares integer-valued samples with a pmf given on a finite set of
-outcomes plus the remaining mass (merged into one "other" cell); cells with expected count
-below 5 are merged so that the chi-square approximation is sound. Under H0 (the sampler has
+The chi-square test here compares samples with a pmf given on a finite set of outcomes plus
+the remaining mass (one "other" cell); cells with expected count below 5 are merged (smallest
+first, by the pmf alone) so that the chi-square approximation is sound. Under H0 (the sampler has
 exactly that law) the test rejects with probability ≈ ``alpha``; dpspec uses α = 1e-6, so a
 suite of a few dozen such tests has a family-wise false-alarm rate below 1e-4 (union bound).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,7 +22,6 @@ ALPHA = 1e-6
 
 @dataclass(frozen=True)
 class GofResult:
-    statistic: float
     pvalue: float
     cells: int
     alpha: float
@@ -31,46 +31,48 @@ class GofResult:
         return self.pvalue < self.alpha
 
 
-def chisquare_gof(
-    samples: NDArray[np.int64], pmf: Mapping[int, float], alpha: float = ALPHA
-) -> GofResult:
-    """Chi-square test of integer samples against ``pmf`` (mass outside it is one cell)."""
-    n = samples.size
+def _chisquare(observed: Mapping[Any, int], pmf: Mapping[Any, Any]) -> tuple[float, int]:
+    """Pearson chi-square of counts against an exact pmf: (p-value, number of bins).
+
+    Outcomes not in ``pmf`` share one bin of mass 1 − Σ pmf; bins are merged, smallest
+    expected count first, until every expected count is ≥ 5 (the binning depends on the pmf
+    only, never on the data); an observed outcome of probability 0 gives p = 0.
+    """
+    n = sum(observed.values())
     if n == 0:
+        raise ValueError("observed: no samples")
+    bins = [(float(p) * n, int(observed.get(o, 0))) for o, p in pmf.items()]
+    rest_mass = max(0.0, float(1 - sum(float(p) for p in pmf.values())))
+    bins.append((rest_mass * n, sum(c for o, c in observed.items() if o not in pmf)))
+    if any(e == 0 and o > 0 for e, o in bins):
+        return 0.0, len(bins)
+    bins = sorted((b for b in bins if b[0] > 0), key=lambda b: b[0])
+    while len(bins) > 1 and bins[0][0] < 5:
+        (e0, o0), (e1, o1), *rest = bins
+        bins = sorted([(e0 + e1, o0 + o1), *rest], key=lambda b: b[0])
+    if len(bins) < 2:
+        raise ValueError("pmf: a single bin with expected count >= 5: nothing to test")
+    expected = np.array([e for e, _ in bins])
+    obs = np.array([o for _, o in bins], dtype=np.float64)
+    expected *= obs.sum() / expected.sum()
+    return float(stats.chisquare(obs, expected).pvalue), len(bins)
+
+
+def chisquare_pvalue(observed: Mapping[Any, int], pmf: Mapping[Any, Any]) -> float:
+    """p-value of the chi-square test of ``observed`` counts against ``pmf`` (see _chisquare)."""
+    return _chisquare(observed, pmf)[0]
+
+
+def binomial_pvalue(successes: int, n: int, p: Any) -> float:
+    """Exact two-sided binomial test of H0: success probability = p."""
+    return float(stats.binomtest(int(successes), int(n), float(p)).pvalue)
+
+
+def chisquare_gof(samples: NDArray[Any], pmf: Mapping[Any, Any], alpha: float = ALPHA) -> GofResult:
+    """Chi-square test of samples (any hashable values) against ``pmf`` at level ``alpha``."""
+    if samples.size == 0:
         raise ValueError("samples: is empty")
-    keys = sorted(pmf)
-    probs = np.array([float(pmf[k]) for k in keys])
-    rest = max(0.0, 1.0 - float(probs.sum()))
     values, counts = np.unique(samples, return_counts=True)
-    lookup = dict(zip(values.tolist(), counts.tolist(), strict=True))
-    observed = np.array([lookup.get(k, 0) for k in keys], dtype=np.float64)
-    other_observed = n - observed.sum()
-    # merge adjacent cells (in key order) until each expected count is >= 5
-    obs_cells: list[float] = []
-    exp_cells: list[float] = []
-    acc_o = acc_e = 0.0
-    for o, p in zip(observed, probs, strict=True):
-        acc_o += o
-        acc_e += p * n
-        if acc_e >= 5:
-            obs_cells.append(acc_o)
-            exp_cells.append(acc_e)
-            acc_o = acc_e = 0.0
-    acc_o += other_observed
-    acc_e += rest * n
-    if acc_e > 0 or acc_o > 0:
-        if acc_e >= 5 or not exp_cells:
-            obs_cells.append(acc_o)
-            exp_cells.append(acc_e)
-        else:
-            obs_cells[-1] += acc_o
-            exp_cells[-1] += acc_e
-    if len(exp_cells) < 2:
-        raise ValueError("pmf: too few cells with expected count >= 5 for a chi-square test")
-    if any(e == 0 and o > 0 for o, e in zip(obs_cells, exp_cells, strict=True)):
-        return GofResult(float("inf"), 0.0, len(exp_cells), alpha)
-    f_exp = np.array(exp_cells)
-    f_obs = np.array(obs_cells)
-    f_exp *= f_obs.sum() / f_exp.sum()
-    statistic, pvalue = stats.chisquare(f_obs, f_exp)
-    return GofResult(float(statistic), float(pvalue), len(exp_cells), alpha)
+    observed = dict(zip(values.tolist(), counts.tolist(), strict=True))
+    pvalue, cells = _chisquare(observed, pmf)
+    return GofResult(pvalue, cells, alpha)

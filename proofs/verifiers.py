@@ -31,7 +31,13 @@ from dpspec.impl.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
-from dpspec.spec.privacy import Dist, Prob, hockey_stick, max_likelihood_ratio
+from dpspec.spec.privacy import (
+    Dist,
+    Prob,
+    bernoulli_product,
+    hockey_stick,
+    max_likelihood_ratio,
+)
 
 Dataset = tuple[Hashable, ...]
 Pmf = Callable[[Dataset], Dist]
@@ -289,14 +295,7 @@ def verify_pcl(
         recs = cast(tuple[tuple[tuple[float, ...], int], ...], data)
         X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
         y = np.array([r[1] for r in recs], dtype=np.int64)
-        ps = [float(p) for p in clf.one_probabilities(X, y)]
-        out: dict[tuple[int, ...], float] = {}
-        for bits in iproduct((0, 1), repeat=len(ps)):
-            prob = 1.0
-            for b, pc in zip(bits, ps, strict=True):
-                prob *= pc if b else 1.0 - pc
-            out[bits] = prob
-        return out
+        return bernoulli_product([float(p) for p in clf.one_probabilities(X, y)])
 
     claimed = math.exp(epsilon if claimed_epsilon is None else claimed_epsilon)
     report = verify_pairs(

@@ -21,7 +21,7 @@ Facts used (and property-tested in ``tests/test_spec_privacy.py``):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import chain, combinations
 from typing import Any, TypeVar
@@ -197,3 +197,19 @@ def is_distribution(p: Dist) -> bool:
     except ValueError:
         return False
     return True
+
+
+def bernoulli_product(ps: Sequence[Prob]) -> dict[tuple[int, ...], Prob]:
+    """The law of independent bits with P(bit_j = 1) = ps[j], over all 2^k bit vectors.
+
+    Exact for Fractions. Used for hypotheses that release one independent bit per cell
+    (PCL, PCL2, the noisy majority vote).
+    """
+    out: dict[tuple[int, ...], Prob] = {(): 1}
+    for pj in ps:
+        nxt: dict[tuple[int, ...], Prob] = {}
+        for bits, pv in out.items():
+            nxt[(*bits, 0)] = pv * (1 - pj)
+            nxt[(*bits, 1)] = pv * pj
+        out = nxt
+    return out

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
-from scipy.stats import binomtest, chisquare, norm
+from scipy.stats import norm
 
 from dpspec.impl.mechanisms import (
     DiscreteLaplaceMechanism,
@@ -39,6 +39,7 @@ from dpspec.impl.mechanisms import (
 )
 from dpspec.impl.mechanisms.discrete_laplace import ABOVE, BELOW
 from dpspec.impl.mechanisms.stability_histogram import TAIL, paper_threshold
+from dpspec.proofs.stats import binomial_pvalue, chisquare_pvalue
 from dpspec.spec.neighbours import Relation, neighbouring_pairs, neighbours
 from dpspec.spec.privacy import (
     is_distribution,
@@ -60,31 +61,6 @@ Prob = Fraction | float
 def counts_of(samples: NDArray[Any]) -> dict[Hashable, int]:
     values, counts = np.unique(np.asarray(samples), return_counts=True)
     return dict(zip(values.tolist(), counts.tolist(), strict=True))
-
-
-def chisquare_pvalue(observed: Mapping[Any, int], pmf: Mapping[Any, Prob]) -> float:
-    """Pearson chi-square of counts against an exact pmf; unlisted outcomes share one bin of
-    mass 1 − Σ pmf; bins merged (smallest expected first) until expected counts are ≥ 5; an
-    observed outcome of probability 0 gives p = 0. The binning depends on the pmf only."""
-    n = sum(observed.values())
-    bins = [(float(p) * n, int(observed.get(o, 0))) for o, p in pmf.items()]
-    rest_mass = max(0.0, float(1 - sum(pmf.values())))
-    bins.append((rest_mass * n, sum(c for o, c in observed.items() if o not in pmf)))
-    if any(e == 0 and o > 0 for e, o in bins):
-        return 0.0
-    bins = sorted((b for b in bins if b[0] > 0), key=lambda b: b[0])
-    while len(bins) > 1 and bins[0][0] < 5:
-        (e0, o0), (e1, o1), *rest = bins
-        bins = sorted([(e0 + e1, o0 + o1), *rest], key=lambda b: b[0])
-    assert len(bins) >= 2, "the pmf has a single bin: nothing to test"
-    expected = np.array([e for e, _ in bins])
-    obs = np.array([o for _, o in bins], dtype=np.float64)
-    expected *= obs.sum() / expected.sum()
-    return float(chisquare(obs, expected).pvalue)
-
-
-def binomial_pvalue(successes: int, n: int, p: Prob) -> float:
-    return float(binomtest(int(successes), int(n), float(p)).pvalue)
 
 
 def z_pvalue(estimate: float, hypothesised: float, standard_error: float) -> float:

@@ -15,7 +15,7 @@ expected count is ≥ 5; the binning depends on the pmf only, never on the data.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any
 
@@ -23,10 +23,10 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
-from scipy.stats import binomtest, chisquare
 
 from dpspec.impl import noise
 from dpspec.impl.validation import rational_at_most
+from dpspec.proofs.stats import binomial_pvalue, chisquare_pvalue
 
 ALPHA = 1e-6
 N = 200_000
@@ -41,35 +41,6 @@ def counts_of(samples: np.ndarray) -> dict[Hashable, int]:
     """Observed count of every distinct value of a 1-D sample."""
     values, counts = np.unique(np.asarray(samples), return_counts=True)
     return dict(zip(values.tolist(), counts.tolist(), strict=True))
-
-
-def chisquare_pvalue(observed: Mapping[Any, int], pmf: Mapping[Any, Prob]) -> float:
-    """Pearson chi-square p-value of ``observed`` counts against an exact ``pmf``.
-
-    Outcomes missing from ``pmf`` share one bin of mass 1 − Σ pmf. Bins are merged, smallest
-    expected count first, until all expected counts are ≥ 5. An outcome of probability 0
-    that was observed gives p = 0.
-    """
-    n = sum(observed.values())
-    bins = [(float(p) * n, int(observed.get(o, 0))) for o, p in pmf.items()]
-    rest_mass = max(0.0, float(1 - sum(pmf.values())))
-    bins.append((rest_mass * n, sum(c for o, c in observed.items() if o not in pmf)))
-    if any(e == 0 and o > 0 for e, o in bins):
-        return 0.0
-    bins = sorted((b for b in bins if b[0] > 0), key=lambda b: b[0])
-    while len(bins) > 1 and bins[0][0] < 5:
-        (e0, o0), (e1, o1), *rest = bins
-        bins = sorted([(e0 + e1, o0 + o1), *rest], key=lambda b: b[0])
-    assert len(bins) >= 2, "the pmf has a single bin: nothing to test"
-    expected = np.array([e for e, _ in bins])
-    obs = np.array([o for _, o in bins], dtype=np.float64)
-    expected *= obs.sum() / expected.sum()
-    return float(chisquare(obs, expected).pvalue)
-
-
-def binomial_pvalue(successes: int, n: int, p: Prob) -> float:
-    """Exact two-sided binomial test of H0: success probability = p."""
-    return float(binomtest(int(successes), int(n), float(p)).pvalue)
 
 
 def integer_pmf(pmf_at: Callable[[int], Prob], lo: int, hi: int) -> dict[Hashable, Prob]:

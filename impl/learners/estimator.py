@@ -7,6 +7,7 @@ name; ``random_state`` follows sklearn: None (fresh entropy), an int, or a numpy
 from __future__ import annotations
 
 import inspect
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,34 @@ class EstimatorProtocol:
             tags.classifier_tags = ClassifierTags(multi_class=False)
             tags.target_tags.required = True
         return tags
+
+
+class BinaryCellClassifier(EstimatorProtocol, ABC):
+    """A binary classifier whose hypothesis is one released bit per cell of a partition.
+
+    Subclasses set ``_fitted_attribute`` (an attribute ``fit`` creates) and implement
+    ``decision_cells``; ``predict`` maps the bits back to ``classes_``, ``score`` is accuracy.
+    """
+
+    _estimator_type = "classifier"
+    _fitted_attribute = "classes_"
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, self._fitted_attribute):
+            raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
+
+    @abstractmethod
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """The released bit h(x) ∈ {0, 1} for each row of X (same answer on every call)."""
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        self._check_fitted()
+        classes: NDArray[Any] = getattr(self, "classes_")  # noqa: B009 - set by fit
+        return np.asarray(classes[self.decision_cells(X).astype(np.int64)])
+
+    def score(self, X: Any, y: Any) -> float:
+        """Accuracy on (X, y)."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
 
 
 def model_key(random_state: Any) -> int:

@@ -32,8 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.impl.learners.estimator import (
-    EstimatorProtocol,
-    NotFittedError,
+    BinaryCellClassifier,
     check_binary_labels,
     check_unit_cube,
     model_key,
@@ -65,7 +64,7 @@ def cube_index(X: NDArray[np.float64], m: int) -> NDArray[np.int64]:
     return flat
 
 
-class PrivateHistogramClassifier(EstimatorProtocol):
+class PrivateHistogramClassifier(BinaryCellClassifier):
     """PCL (seed 000 Alg 2): ε-DP universally consistent histogram-rule classifier on [0,1]^d.
 
     Parameters: ``epsilon`` (ε > 0), ``noise`` ("discrete": exact, default; "laplace": the
@@ -73,7 +72,7 @@ class PrivateHistogramClassifier(EstimatorProtocol):
     ``random_state`` (None, int or numpy Generator: keys the counter-based noise).
     """
 
-    _estimator_type = "classifier"
+    _fitted_attribute = "cells_"
 
     def __init__(
         self,
@@ -146,10 +145,6 @@ class PrivateHistogramClassifier(EstimatorProtocol):
             self.cell_bits_ = self._bits(cells, margins)
         return self
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "cells_"):
-            raise NotFittedError("self: this PrivateHistogramClassifier is not fitted; call fit")
-
     def decision_cells(self, X: Any) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} for each row of X."""
         self._check_fitted()
@@ -166,14 +161,6 @@ class PrivateHistogramClassifier(EstimatorProtocol):
             empty, inverse = np.unique(flat[~found], return_inverse=True)
             bits[~found] = self._bits(empty, np.zeros(empty.size, dtype=np.int64))[inverse]
         return bits
-
-    def predict(self, X: Any) -> NDArray[Any]:
-        self._check_fitted()
-        return np.asarray(self.classes_[self.decision_cells(X).astype(np.int64)])
-
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
 
     def grid_labels(self) -> NDArray[np.int64]:
         """The released bit of every cube, shape (m,)*d (for exact error; small grids only)."""

@@ -40,8 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.impl.learners.estimator import (
-    EstimatorProtocol,
-    NotFittedError,
+    BinaryCellClassifier,
     check_binary_labels,
     model_key,
 )
@@ -85,7 +84,7 @@ def _encode(cells: NDArray[np.int64], k: int) -> NDArray[np.float64]:
     return ((cells.astype(np.float64) + 0.5) / k)[:, None]
 
 
-class PrivatePackingClassifier(EstimatorProtocol):
+class PrivatePackingClassifier(BinaryCellClassifier):
     """PCL2 (seed 000 Alg 4): ε-DP partition rule over the Voronoi cells of a public packing.
 
     Parameters:
@@ -110,7 +109,7 @@ class PrivatePackingClassifier(EstimatorProtocol):
     ``privacy_`` (ε-DP, substitution), ``classes_``, ``n_features_in_``.
     """
 
-    _estimator_type = "classifier"
+    _fitted_attribute = "histogram_"
 
     def __init__(
         self,
@@ -193,10 +192,6 @@ class PrivatePackingClassifier(EstimatorProtocol):
         self.n_features_in_ = d
         return self
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "histogram_"):
-            raise NotFittedError("self: this PrivatePackingClassifier is not fitted; call fit")
-
     def decision_cells(self, X: Any) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} of each row's cell (the same on every call)."""
         self._check_fitted()
@@ -204,14 +199,6 @@ class PrivatePackingClassifier(EstimatorProtocol):
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X: expected {self.n_features_in_} features, got {X.shape[1]}")
         return self.histogram_.decision_cells(self._cell_points(X, self.lattice_, self.centres_))
-
-    def predict(self, X: Any) -> NDArray[Any]:
-        self._check_fitted()
-        return np.asarray(self.classes_[self.decision_cells(X).astype(np.int64)])
-
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
 
     def grid_labels(self) -> NDArray[np.int64]:
         """Every lattice cell's bit, shape (m,)*d (unit-cube lattice only; for exact error)."""
@@ -300,7 +287,7 @@ def _row_keys(coords: NDArray[np.int64]) -> NDArray[Any]:
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 
-class PrivateUnboundedClassifier(EstimatorProtocol):
+class PrivateUnboundedClassifier(BinaryCellClassifier):
     """PCL2b (seed 000 Alg 5): (2ε, 2δ)-DP partition rule on unbounded 𝒳 ⊂ ℝ^d.
 
     Parameters: ``epsilon``, ``delta`` — of **each** of the two stability histograms (δ ∈ (0, 1));
@@ -316,7 +303,7 @@ class PrivateUnboundedClassifier(EstimatorProtocol):
     predict 0. The noise is drawn once in ``fit``: the model is one fixed function.
     """
 
-    _estimator_type = "classifier"
+    _fitted_attribute = "cells_"
 
     def __init__(
         self,
@@ -388,10 +375,6 @@ class PrivateUnboundedClassifier(EstimatorProtocol):
         self.n_features_in_ = X.shape[1]
         return self
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "cells_"):
-            raise NotFittedError("self: this PrivateUnboundedClassifier is not fitted; call fit")
-
     def decision_cells(self, X: Any) -> NDArray[np.bool_]:
         """h(x) for each row: the bit of its cell if released, else 0."""
         self._check_fitted()
@@ -406,11 +389,3 @@ class PrivateUnboundedClassifier(EstimatorProtocol):
         found = self._keys_[pos] == query
         out[found] = self.cell_bits_[pos[found]]
         return out
-
-    def predict(self, X: Any) -> NDArray[Any]:
-        self._check_fitted()
-        return np.asarray(self.classes_[self.decision_cells(X).astype(np.int64)])
-
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ from numpy.typing import NDArray
 from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
 from dpspec.impl.noise import laplace_sf
 from dpspec.impl.validation import as_finite_array, check_count, check_epsilon, check_rng
+from dpspec.spec.privacy import bernoulli_product
 
 
 class NoisyMajorityVote:
@@ -88,11 +88,4 @@ class NoisyMajorityVote:
         """Exact law of the bit vector (2^cells outcomes; for small verification instances)."""
         if self.cells > 16:
             raise ValueError("cells: pmf enumerates 2^cells outcomes; at most 16 cells")
-        ps = self.one_probabilities(data)
-        out: dict[tuple[int, ...], Fraction | float] = {}
-        for bits in product((0, 1), repeat=self.cells):
-            p: Fraction | float = 1
-            for b, pc in zip(bits, ps, strict=True):
-                p *= pc if b else 1 - pc
-            out[bits] = p
-        return out
+        return bernoulli_product(self.one_probabilities(data))
