@@ -32,13 +32,17 @@ from dpspec.impl.learners.pcl2 import (
 from dpspec.impl.mechanisms.stability_histogram import TAIL, StabilityHistogram
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA, chisquare_gof
-from dpspec.proofs.verifiers import Dataset, ExactReport, verify_pairs
+from dpspec.proofs.verifiers import (
+    RTOL,
+    Dataset,
+    ExactReport,
+    verify_cell_classifier,
+    verify_pairs,
+)
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
-from dpspec.spec.privacy import Dist, bernoulli_product
+from dpspec.spec.privacy import Dist
 
 SEED = 4000
-#: Relative slack of float-law comparisons (probabilities carry ~1e-15 relative error).
-RTOL = 1e-9
 
 
 # --- PCL2: exact ε-DP ---------------------------------------------------------------------------
@@ -52,30 +56,17 @@ def verify_pcl2(
     claimed_epsilon: float | None = None,
     relation: Relation = Relation.SUBSTITUTE,
 ) -> ExactReport:
-    """PCL2 on a small public partition: every neighbouring pair of datasets of records
-    (cell representative, label), the law of the whole hypothesis (one bit per cell, empty
-    cells included) = ∏_V Bernoulli(P(h_V = 1)) from ``clf.one_probabilities``; ratio claim
-    e^{claimed ε}·(1 + 1e-9) (float probabilities)."""
-    d = len(representatives[0])
-    domain = tuple((c, y) for c in representatives for y in (0, 1))
-
-    def law(data: Dataset) -> Dist:
-        recs = cast(tuple[tuple[tuple[float, ...], int], ...], data)
-        X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
-        y = np.array([r[1] for r in recs], dtype=np.int64)
-        return bernoulli_product([float(p) for p in clf.one_probabilities(X, y)])
-
-    claimed = math.exp(epsilon if claimed_epsilon is None else claimed_epsilon)
-    report = verify_pairs(
+    """PCL2 on a small public partition: the exact one-bit-per-cell check of the verifiers."""
+    return verify_cell_classifier(
         f"PCL2 {len(representatives)} cells ({clf.noise}, "
         f"{'lattice' if clf.candidates is None else 'packing'})",
-        law,
-        neighbouring_pairs(domain, max_size, relation, min_size=1),
-        claimed * (1 + RTOL),
-        relation=relation,
+        clf,
+        representatives,
+        max_size,
+        epsilon,
+        relation,
+        claimed_epsilon,
     )
-    report.details["rtol"] = RTOL
-    return report
 
 
 def _chebyshev_packing() -> tuple[NDArray[np.float64], float]:

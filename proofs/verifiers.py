@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -263,33 +263,35 @@ def verify_laplace_lattice(
     return report
 
 
-def verify_pcl(
-    d: int = 1,
-    cells_per_axis: int = 3,
-    max_size: int = 4,
-    epsilon: float = 1.0,
-    noise: str = "discrete",
+class CellBitClassifier(Protocol):
+    """A classifier releasing one independent bit per cell, with its exact per-cell law."""
+
+    def one_probabilities(self, X: Any, y: Any) -> list[Fraction | float]: ...
+
+
+#: Relative slack of float-law comparisons (probabilities carry ~1e-15 relative error).
+RTOL = 1e-9
+
+
+def verify_cell_classifier(
+    name: str,
+    clf: CellBitClassifier,
+    representatives: Sequence[tuple[float, ...]],
+    max_size: int,
+    epsilon: float,
     relation: Relation = Relation.SUBSTITUTE,
     claimed_epsilon: float | None = None,
 ) -> ExactReport:
-    """PCL (seed 000 Alg 2) on a small grid: the hypothesis — one bit per cube, empty cubes
-    included — has law ∏_C Bernoulli(P(h_C = 1)); enumerate all neighbouring datasets of
-    records (cube centre, label) and compare the product laws of all 2^{m^d} hypotheses.
+    """Exact ε-DP of a one-bit-per-cell hypothesis (PCL, PCL2): enumerate every neighbouring
+    pair of datasets of records (cell representative, label) and compare the laws
+    ∏_C Bernoulli(P(h_C = 1)) of the whole hypothesis (empty cells included).
 
-    Probabilities come from PCL's own ``one_probabilities`` in floating point (relative error
-    ~1e-15); they are compared with relative slack 1e-9 (``rtol``), far below the margin by which
-    the controls fail. ``claimed_epsilon`` below ``epsilon`` makes a negative control.
+    Probabilities come from the classifier's own ``one_probabilities`` in floating point
+    (relative error ~1e-15) and are compared with relative slack ``RTOL`` = 1e-9, far below
+    the margin by which the controls fail. ``claimed_epsilon`` < ε makes a negative control.
     """
-    from itertools import product as iproduct
-
-    from dpspec.impl.learners.pcl import PrivateHistogramClassifier
-
-    clf = PrivateHistogramClassifier(epsilon, noise=noise, cells_per_axis=cells_per_axis)
-    centres = [
-        tuple((i + 0.5) / cells_per_axis for i in idx)
-        for idx in iproduct(range(cells_per_axis), repeat=d)
-    ]
-    domain = tuple((c, y) for c in centres for y in (0, 1))
+    d = len(representatives[0])
+    domain = tuple((c, y) for c in representatives for y in (0, 1))
 
     def law(data: Dataset) -> Dist:
         recs = cast(tuple[tuple[tuple[float, ...], int], ...], data)
@@ -299,12 +301,41 @@ def verify_pcl(
 
     claimed = math.exp(epsilon if claimed_epsilon is None else claimed_epsilon)
     report = verify_pairs(
-        f"PCL d={d}, {cells_per_axis ** d} cubes ({noise})",
+        name,
         law,
         neighbouring_pairs(domain, max_size, relation, min_size=1),
-        claimed,
+        claimed * (1 + RTOL),
         relation=relation,
     )
-    report.details["rtol"] = 1e-9
-    report.claimed_ratio = claimed * (1 + 1e-9)
+    report.details["rtol"] = RTOL
     return report
+
+
+def verify_pcl(
+    d: int = 1,
+    cells_per_axis: int = 3,
+    max_size: int = 4,
+    epsilon: float = 1.0,
+    noise: str = "discrete",
+    relation: Relation = Relation.SUBSTITUTE,
+    claimed_epsilon: float | None = None,
+) -> ExactReport:
+    """PCL (seed 000 Alg 2) on a small grid (cube centres as representatives)."""
+    from itertools import product as iproduct
+
+    from dpspec.impl.learners.pcl import PrivateHistogramClassifier
+
+    clf = PrivateHistogramClassifier(epsilon, noise=noise, cells_per_axis=cells_per_axis)
+    centres = [
+        tuple((i + 0.5) / cells_per_axis for i in idx)
+        for idx in iproduct(range(cells_per_axis), repeat=d)
+    ]
+    return verify_cell_classifier(
+        f"PCL d={d}, {cells_per_axis**d} cubes ({noise})",
+        clf,
+        centres,
+        max_size,
+        epsilon,
+        relation,
+        claimed_epsilon,
+    )
