@@ -247,8 +247,122 @@ class Circle(TwoValuedProblem):
         return math.pi * self.radius**2
 
 
-PROBLEMS: dict[str, type[TwoValuedProblem]] = {
+@dataclass
+class GaussianMixture:
+    """Two isotropic Gaussian classes restricted to [0,1]^d (d = 1 or 2): Y = component.
+
+    Density p(x) ∝ w₀φ₀(x) + w₁φ₁(x) on [0,1]^d, η(x) = w₁φ₁/(w₀φ₀ + w₁φ₁) (Bayes' formula).
+    Cube masses are exact products of normal CDF differences (``scipy.special.ndtr``), so the
+    error of a grid classifier is exact: Σ_C [label_C = 1 ? w₀P₀(C) : w₁P₁(C)] / Z with
+    Z = Σ_j w_j P_j([0,1]^d). The Bayes error ∫ min(w₀φ₀, w₁φ₁)/Z has no closed form on the
+    truncated domain: it is computed by adaptive quadrature (``scipy.integrate``) to an
+    absolute tolerance of 1e-10, stated in ``bayes_tolerance``.
+    """
+
+    means: tuple[tuple[float, ...], tuple[float, ...]] = ((0.35, 0.35), (0.65, 0.65))
+    sigma: float = 0.15
+    weights: tuple[float, float] = (0.5, 0.5)
+    bayes_tolerance: float = 1e-10
+
+    def __post_init__(self) -> None:
+        m0, m1 = (np.asarray(m, dtype=np.float64) for m in self.means)
+        if m0.shape != m1.shape or m0.ndim != 1 or m0.size not in (1, 2):
+            raise ValueError("means: two points of the same dimension d ∈ {1, 2}")
+        if not np.all(np.isfinite(m0)) or not np.all(np.isfinite(m1)):
+            raise ValueError("means: must be finite")
+        if not isinstance(self.sigma, (int, float)) or not 0 < self.sigma < math.inf:
+            raise ValueError(f"sigma: must be finite and > 0, got {self.sigma!r}")
+        w0, w1 = self.weights
+        if w0 <= 0 or w1 <= 0 or not math.isclose(w0 + w1, 1.0):
+            raise ValueError(f"weights: two positive weights summing to 1, got {self.weights}")
+        self._m = np.stack([m0, m1])
+        self._w = np.array([w0, w1], dtype=np.float64)
+        self.d = int(m0.size)
+        self._z = float(sum(self._w[j] * self._box_mass(j, 0.0, 1.0) for j in (0, 1)))
+
+    def _box_mass(self, j: int, lo: Any, hi: Any) -> Any:
+        """P_j(∏_k [lo_k, hi_k]) for arrays of boxes (last axis = coordinate)."""
+        from scipy.special import ndtr
+
+        lo = np.asarray(lo, dtype=np.float64)
+        hi = np.asarray(hi, dtype=np.float64)
+        mu = self._m[j]
+        return np.prod(ndtr((hi - mu) / self.sigma) - ndtr((lo - mu) / self.sigma), axis=-1)
+
+    def _density_parts(self, X: FloatArray) -> FloatArray:
+        """w_j φ_j(x) for j = 0, 1, shape (n, 2)."""
+        sq = ((X[:, None, :] - self._m[None, :, :]) ** 2).sum(axis=2)
+        norm = (2 * math.pi * self.sigma**2) ** (-self.d / 2)
+        return np.asarray(self._w[None, :] * norm * np.exp(-sq / (2 * self.sigma**2)))
+
+    def eta(self, X: Any) -> FloatArray:
+        parts = self._density_parts(np.asarray(X, dtype=np.float64).reshape(-1, self.d))
+        return np.asarray(parts[:, 1] / parts.sum(axis=1))
+
+    def sample(self, n: int, rng: np.random.Generator) -> tuple[FloatArray, NDArray[np.int64]]:
+        """n pairs by rejection: draw (Y, X) from the mixture, keep X ∈ [0,1]^d (vectorised)."""
+        check_rng(rng)
+        n = check_count(n, "n")
+        xs: list[FloatArray] = []
+        ys: list[NDArray[np.int64]] = []
+        have = 0
+        while have < n:
+            m = int((n - have) / max(self._z, 1e-3) * 1.1) + 64
+            y = (rng.random(m) < self._w[1]).astype(np.int64)
+            X = self._m[y] + self.sigma * rng.standard_normal((m, self.d))
+            keep = np.all((X >= 0.0) & (X <= 1.0), axis=1)
+            xs.append(X[keep])
+            ys.append(y[keep])
+            have += int(keep.sum())
+        return np.concatenate(xs)[:n], np.concatenate(ys)[:n]
+
+    def cube_masses(self, m: int) -> tuple[FloatArray, FloatArray]:
+        """(w₀P₀(C)/Z, w₁P₁(C)/Z) for every cube of the m-per-axis grid, shape (m,)*d each."""
+        e = _edges(check_count(m, "m"))
+        grids_lo = np.stack(np.meshgrid(*([e[:-1]] * self.d), indexing="ij"), axis=-1)
+        grids_hi = np.stack(np.meshgrid(*([e[1:]] * self.d), indexing="ij"), axis=-1)
+        return (
+            np.asarray(self._w[0] * self._box_mass(0, grids_lo, grids_hi) / self._z),
+            np.asarray(self._w[1] * self._box_mass(1, grids_lo, grids_hi) / self._z),
+        )
+
+    def grid_classifier_error(self, labels: Any) -> float:
+        arr = np.asarray(labels)
+        m = arr.shape[0] if arr.ndim else 0
+        if arr.ndim != self.d or any(s != m for s in arr.shape) or m < 1:
+            raise ValueError(f"labels: expected shape (m,)*{self.d}, got {arr.shape}")
+        if not np.all((arr == 0) | (arr == 1)):
+            raise ValueError("labels: must be 0/1")
+        p0, p1 = self.cube_masses(m)
+        return float(np.where(arr == 1, p0, p1).sum())
+
+    def bayes_error(self) -> float:
+        """∫_{[0,1]^d} min(w₀φ₀, w₁φ₁) / Z by adaptive quadrature (computed once, cached)."""
+        cached: float | None = getattr(self, "_bayes", None)
+        if cached is None:
+            cached = self._bayes = self._integrate_bayes()
+        return cached
+
+    def _integrate_bayes(self) -> float:
+        from scipy import integrate
+
+        def low(*x: float) -> float:
+            parts = self._density_parts(np.array([x], dtype=np.float64))[0]
+            return float(parts.min())
+
+        tol = self.bayes_tolerance
+        if self.d == 1:
+            val, _ = integrate.quad(low, 0.0, 1.0, epsabs=tol, epsrel=tol, limit=200)
+        else:
+            val, _ = integrate.dblquad(
+                lambda y, x: low(x, y), 0.0, 1.0, 0.0, 1.0, epsabs=tol, epsrel=tol
+            )
+        return float(val) / self._z
+
+
+PROBLEMS: dict[str, type[TwoValuedProblem] | type[GaussianMixture]] = {
     "checkerboard": Checkerboard,
     "threshold": Threshold1D,
     "circle": Circle,
+    "gaussian-mixture": GaussianMixture,
 }

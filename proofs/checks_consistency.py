@@ -104,13 +104,13 @@ def pcl_consistency_trend(config: VerifyConfig) -> CheckOutcome:
 
 
 def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
-    """The exact cube masses |C ∩ B| agree with Monte Carlo (z-test per cube, Bonferroni,
-    family-wise α = 1e-6); the disk masses sum to πR²; control: a disk of radius 1.05R is
-    rejected by the same test."""
+    """The exact cube masses (|C ∩ B|; the Gaussian mixture's class-1 mass) agree with Monte
+    Carlo (z-test per cube, Bonferroni, family-wise α = 1e-6); the disk masses sum to πR²;
+    controls: every wrong shape (disk radius ×1.05, 3×3 board, σ ×1.1) must be rejected."""
     n = 2 * 10**6 if config.thorough else 5 * 10**5
     rng = np.random.default_rng(SEED + 2)
     worst_p = 1.0
-    control_p = 1.0
+    control_p = 0.0  # the largest p-value among the wrong shapes: every one must be rejected
     sums_ok = True
     for problem, wrong in [
         (Circle(0.3, (0.5, 0.5), 0.1), Circle(0.315, (0.5, 0.5), 0.1)),
@@ -131,9 +131,28 @@ def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
             return np.asarray(2 * stats.norm.sf(np.abs(z)))
 
         worst_p = min(worst_p, float(pvalues(exact).min()) * m * m * 3)
-        control_p = min(control_p, float(pvalues(wrong_area).min()) * m * m * 3)
+        control_p = max(control_p, float(pvalues(wrong_area).min()) * m * m * 3)
         if isinstance(problem, Circle):
             sums_ok &= math.isclose(float(exact.sum()), problem.disk_area(), rel_tol=1e-12)
+    # truncated Gaussian mixture: class-1 mass per cube vs sampled class-1 frequency
+    from dpspec.impl.distributions import GaussianMixture
+
+    g, g_wrong = GaussianMixture(), GaussianMixture(sigma=0.165)
+    Xg, yg = g.sample(n, rng)
+    m = 4
+    idx = np.minimum((Xg * m).astype(np.int64), m - 1)
+    hits = np.zeros((m, m))
+    np.add.at(hits, (idx[:, 0], idx[:, 1]), yg)
+    from scipy import stats as _st
+
+    for masses, is_control in ((g.cube_masses(m)[1], False), (g_wrong.cube_masses(m)[1], True)):
+        p = np.clip(masses, 1e-12, 1 - 1e-12)
+        zs = (hits / n - p) / np.sqrt(p * (1 - p) / n)
+        pmin = float(2 * _st.norm.sf(np.abs(zs)).min()) * m * m
+        if is_control:
+            control_p = max(control_p, pmin)
+        else:
+            worst_p = min(worst_p, pmin)
     ok = worst_p > ALPHA and control_p < ALPHA and sums_ok
     return CheckOutcome(
         ok,

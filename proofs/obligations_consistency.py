@@ -47,17 +47,19 @@ CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="impl.distributions.exact-areas",
         source=f"{S000}:L175 (Thm 2.7 needs exact E|η − η̂|)",
-        claim="cube masses of the regions B (checkerboard, disk) are exact: Monte Carlo agrees",
+        claim="exact cube masses (checkerboard, disk, truncated Gaussian mixture) match sampling",
         predicates=(),
         impls=(
             f"{_D}.disk_lower_left_area",
             f"{_D}.disk_rectangle_area",
             f"{_D}.Circle",
+            f"{_D}.GaussianMixture",
         ),
         method=Method.STATISTICAL,
         tests=(
             f"{_RUN}[impl.distributions.exact-areas]",
             "tests/test_consistency.py::test_disk_area_identities",
+            "tests/test_consistency.py::test_gaussian_mixture_masses_and_bayes",
         ),
         check=checks_consistency.exact_areas_match_sampling,
         note="notes/consistency.md",

@@ -12,6 +12,7 @@ import pytest
 from dpspec.impl.distributions import (
     Checkerboard,
     Circle,
+    GaussianMixture,
     Threshold1D,
     disk_rectangle_area,
     interval_overlaps,
@@ -130,3 +131,25 @@ def test_cli_consistency_json_and_plot(tmp_path: Path) -> None:
     assert rows[1]["excess_risk"] < rows[0]["excess_risk"] and all(r["exact"] for r in rows)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["consistency", "nope", "--n", "100", "--no-progress"]) == 2
+
+
+def test_gaussian_mixture_masses_and_bayes() -> None:
+    """Masses sum to 1; the Bayes error by quadrature of min(w₀φ₀, w₁φ₁) equals the CDF-mass
+    error of the grid rule whose cells contain the boundary x = ½ (two independent computations
+    of L*); sampling agrees with the cube masses (z-test, α = 1e-6)."""
+    g = GaussianMixture(means=((0.3,), (0.7,)), sigma=0.2)
+    p0, p1 = g.cube_masses(50)
+    assert float(p0.sum() + p1.sum()) == pytest.approx(1.0, abs=1e-12)
+    # equal weights and σ: the Bayes boundary is x = 0.5, which the 50-cube grid contains
+    grid = (p1 > p0).astype(int)
+    assert g.grid_classifier_error(grid) == pytest.approx(g.bayes_error(), abs=1e-9)
+    rng = np.random.default_rng(9)
+    X, y = g.sample(200_000, rng)
+    assert X.min() >= 0 and X.max() <= 1
+    frac_class1 = float(p1.sum())
+    z = (y.mean() - frac_class1) / math.sqrt(frac_class1 * (1 - frac_class1) / y.size)
+    assert abs(z) < 4.9
+    with pytest.raises(ValueError, match="sigma"):
+        GaussianMixture(sigma=-1.0)
+    with pytest.raises(ValueError, match="weights"):
+        GaussianMixture(weights=(0.5, 0.6))
