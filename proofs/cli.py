@@ -253,6 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
     err = sub.add_parser("errata", help="list the errata found in the seeds")
     err.add_argument("--json", metavar="PATH", help="write the errata as JSON")
     err.set_defaults(func=_cmd_errata)
+
+    from dpspec.proofs.cli_compress import register as register_compress
+
+    register_compress(sub)
     return parser
 
 

@@ -6,22 +6,14 @@ that shows the counterexample; nothing is silently fixed. Later issues add entri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
-from dpspec.proofs.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.errata_compression import COMPRESSION_ERRATA
+from dpspec.proofs.errata_ldp import LDP_ERRATA
+from dpspec.proofs.registry import CheckOutcome, Erratum, VerifyConfig
 from dpspec.proofs.verifiers import verify_exponential
 
-
-@dataclass(frozen=True)
-class Erratum:
-    id: str
-    source: str
-    printed: str
-    corrected: str
-    counterexample: str
-    tests: tuple[str, ...]
-    obligation: str  #: id of the registered obligation whose check exhibits it
+__all__ = ["ERRATA", "Erratum", "exponential_without_half"]
 
 
 def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
@@ -48,7 +40,7 @@ def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-ERRATA: tuple[Erratum, ...] = (
+_CORE_ERRATA: tuple[Erratum, ...] = (
     Erratum(
         id="E-002-L655",
         source="002_9f3104e4a0d86722.txt:L655 (exponential mechanism, Sec 3.2)",
@@ -93,3 +85,5 @@ ERRATA: tuple[Erratum, ...] = (
         obligation="000.thm4.10.unlabeled-sample-size",
     ),
 )
+
+ERRATA: tuple[Erratum, ...] = _CORE_ERRATA + COMPRESSION_ERRATA + LDP_ERRATA

@@ -13,13 +13,14 @@ S000 = "000_dff3c4dc97cf0e21.txt"
 S002 = "002_9f3104e4a0d86722.txt"
 
 
-def crosshair_check(function: str) -> Check:
-    """A check that runs CrossHair on one lemma and passes when it is confirmed."""
+def crosshair_check(function: str, module: str = "dpspec.proofs.lemmas") -> Check:
+    """A check that runs CrossHair on one lemma (``module.function``) and passes when it is
+    confirmed."""
 
     def run(config: VerifyConfig) -> CheckOutcome:
         from dpspec.proofs.prove import check_condition
 
-        rec = check_condition(f"dpspec.proofs.lemmas.{function}", config.crosshair_timeout)
+        rec = check_condition(f"{module}.{function}", config.crosshair_timeout)
         return CheckOutcome(
             rec["status"] == "confirmed",
             f"crosshair: {rec['status']} ({rec['seconds']:.1f}s) {rec.get('message', '')}".strip(),

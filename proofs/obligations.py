@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dpspec.proofs import checks, errata
 from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
+from dpspec.proofs.obligations_compression import COMPRESSION_OBLIGATIONS
 from dpspec.proofs.obligations_consistency import CONSISTENCY_OBLIGATIONS
+from dpspec.proofs.obligations_ldp import LDP_OBLIGATIONS
 from dpspec.proofs.obligations_learners import LEARNER_OBLIGATIONS
 from dpspec.proofs.obligations_pcde import PCDE_OBLIGATIONS
 from dpspec.proofs.obligations_pcl2 import PCL2_OBLIGATIONS
@@ -249,4 +251,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     + PCL2_OBLIGATIONS
     + PCDE_OBLIGATIONS
     + CONSISTENCY_OBLIGATIONS
+    + COMPRESSION_OBLIGATIONS
+    + LDP_OBLIGATIONS
 )

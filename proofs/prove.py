@@ -49,7 +49,15 @@ from tqdm import tqdm
 
 Status = Literal["confirmed", "unconfirmed", "counterexample"]
 
-DEFAULT_MODULES: tuple[str, ...] = ("dpspec.proofs.lemmas",)
+#: The lemma layers: ``dpspec.proofs.lemmas`` (privacy core) and every sibling module whose
+#: name starts with ``lemmas_`` (one per topic, e.g. compression, local privacy).
+DEFAULT_MODULES: tuple[str, ...] = (
+    "dpspec.proofs.lemmas",
+    *(
+        f"dpspec.proofs.{path.stem}"
+        for path in sorted(Path(__file__).resolve().parent.glob("lemmas_*.py"))
+    ),
+)
 
 _MESSAGE = re.compile(r"^(?P<path>.+?):(?P<line>\d+): (?P<kind>info|error|warning): (?P<text>.*)$")
 _CONFIRMED = "Confirmed over all paths."

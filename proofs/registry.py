@@ -73,6 +73,22 @@ class Obligation:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class Erratum:
+    """A statement of a seed that is false as printed, with the test that exhibits it.
+
+    ``obligation`` is the id of the registered obligation whose check exhibits it.
+    """
+
+    id: str
+    source: str
+    printed: str
+    corrected: str
+    counterexample: str
+    tests: tuple[str, ...]
+    obligation: str
+
+
 def _load() -> tuple[Obligation, ...]:
     from dpspec.proofs.obligations import OBLIGATIONS
 
