@@ -93,17 +93,47 @@ def rational_at_least(x: float | Fraction, name: str) -> Fraction:
     return Fraction(math.ceil(v * MAX_DENOMINATOR), MAX_DENOMINATOR)
 
 
+class InputTypeError(ValueError, TypeError):
+    """Input that cannot be read as numbers: a ValueError naming the parameter, and a
+    TypeError as numpy's own conversion error is (so callers catching either see it)."""
+
+
 def as_finite_array(data: Any, name: str = "data", ndim: int | None = None) -> NDArray[Any]:
-    """A non-empty numeric array with no NaN/inf, optionally of a given number of dims."""
+    """A non-empty numeric array with no NaN/inf, optionally of a given number of dims.
+
+    Object arrays holding numbers are converted to float64 (as scikit-learn does); complex
+    numbers are rejected. Error messages name the parameter and, for the shapes scikit-learn
+    checks, use its wording ("0 feature(s) …", "Reshape your data").
+    """
     try:
         arr = np.asarray(data)
     except Exception as exc:  # pragma: no cover - numpy raises many types here
         raise ValueError(f"{name}: cannot be read as an array ({exc})") from exc
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
-    ):
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(f"{name}: Complex data not supported")
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InputTypeError(f"{name}: expected numbers, got dtype object ({exc})") from exc
+    if not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)):
         raise ValueError(f"{name}: expected numbers, got dtype {arr.dtype}")
+    if ndim == 2 and arr.ndim == 1:
+        raise ValueError(
+            f"{name}: expected 2 dimension(s), got shape {arr.shape}. Reshape your data either "
+            "using array.reshape(-1, 1) if it has a single feature or array.reshape(1, -1) if it "
+            "contains a single sample."
+        )
     if arr.size == 0:
+        if arr.ndim == 2 and arr.shape[0] > 0:
+            raise ValueError(
+                f"{name}: 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required."
+            )
+        if arr.ndim == 2:
+            raise ValueError(
+                f"{name}: is empty: 0 sample(s) (shape={arr.shape}) while a minimum of 1 is "
+                "required."
+            )
         raise ValueError(f"{name}: is empty")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name}: expected {ndim} dimension(s), got shape {arr.shape}")

@@ -224,6 +224,7 @@ CORE: tuple[Obligation, ...] = (
             "dpspec.impl.validation.rational_at_most",
             "dpspec.impl.validation.rational_at_least",
             "dpspec.impl.validation.as_finite_array",
+            "dpspec.impl.validation.InputTypeError",
             "dpspec.impl.mechanisms.base.epsilon_rational",
             "dpspec.impl.mechanisms.base.PrivacyLevel",
         ),

@@ -123,7 +123,7 @@ def test_bad_input_names_the_parameter() -> None:
     with pytest.raises(ValueError, match="not fitted"):
         PrivateHistogramDensity().pdf(X)
     est = _normal_fit(100_000, 2)
-    with pytest.raises(ValueError, match="X: expected 2 features"):
+    with pytest.raises(ValueError, match="X: X has 1 features, but PrivateHistogramDensity"):
         est.pdf(X[:, :1])
     with pytest.raises(ValueError, match="rng"):
         est.sample(5, 0)  # type: ignore[arg-type]

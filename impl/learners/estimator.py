@@ -7,6 +7,7 @@ name; ``random_state`` follows sklearn: None (fresh entropy), an int, or a numpy
 from __future__ import annotations
 
 import inspect
+import warnings
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -15,9 +16,26 @@ from numpy.typing import NDArray
 
 from dpspec.impl.validation import as_finite_array
 
+try:  # scikit-learn is optional: when installed, our errors are its errors too
+    from sklearn.exceptions import DataConversionWarning as _ConversionBase
+    from sklearn.exceptions import NotFittedError as _NotFittedBase
+except ImportError:  # pragma: no cover - exercised only without scikit-learn
 
-class NotFittedError(ValueError, AttributeError):
-    """Raised when a model is used before ``fit`` (a ValueError, as sklearn's is)."""
+    class _NotFittedBase(ValueError, AttributeError):  # type: ignore[no-redef]
+        pass
+
+    class _ConversionBase(UserWarning):  # type: ignore[no-redef]
+        pass
+
+
+class NotFittedError(_NotFittedBase):  # type: ignore[misc]
+    """Raised when a model is used before ``fit``: a ValueError and an AttributeError, and
+    scikit-learn's ``NotFittedError`` when scikit-learn is installed."""
+
+
+class DataConversionWarning(_ConversionBase):  # type: ignore[misc]
+    """Warned when y arrives as a column vector and is ravelled (sklearn's warning class when
+    scikit-learn is installed)."""
 
 
 class EstimatorProtocol:
@@ -31,6 +49,16 @@ class EstimatorProtocol:
             for p in sig.parameters.values()
             if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         ]
+
+    def check_n_features(self, X: Any) -> None:
+        """ValueError when X's number of columns differs from the one seen in ``fit``."""
+        shape = np.asarray(X).shape
+        expected = getattr(self, "n_features_in_", None)
+        if expected is not None and len(shape) == 2 and shape[1] != expected:
+            raise ValueError(
+                f"X: X has {shape[1]} features, but {type(self).__name__} is expecting "
+                f"{expected} features as input"
+            )
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self._param_names()}
@@ -78,6 +106,7 @@ class BinaryCellClassifier(EstimatorProtocol, ABC):
 
     def predict(self, X: Any) -> NDArray[Any]:
         self._check_fitted()
+        self.check_n_features(X)
         classes: NDArray[Any] = getattr(self, "classes_")  # noqa: B009 - set by fit
         return np.asarray(classes[self.decision_cells(X).astype(np.int64)])
 
@@ -106,6 +135,14 @@ def check_binary_labels(y: Any, n: int) -> tuple[NDArray[np.int64], NDArray[Any]
     if y is None:
         raise ValueError("y: requires y to be passed, but the target y is None")
     arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change the "
+            "shape of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+        arr = arr.ravel()
     if arr.ndim != 1 or arr.shape[0] != n:
         raise ValueError(f"y: expected a 1-D array of {n} labels, got shape {arr.shape}")
     if arr.dtype.kind == "f":
@@ -115,15 +152,25 @@ def check_binary_labels(y: Any, n: int) -> tuple[NDArray[np.int64], NDArray[Any]
             raise ValueError("y: Unknown label type: continuous (binary labels expected)")
     classes, encoded = np.unique(arr, return_inverse=True)
     if classes.size > 2:
-        raise ValueError(f"y: binary labels expected, got {classes.size} classes")
+        raise ValueError(
+            "y: Only binary classification is supported. The type of the target is "
+            f"multiclass ({classes.size} classes)."
+        )
     if classes.size == 1:
         classes = np.array([classes[0], classes[0]]) if classes[0] != 0 else np.array([0, 1])
         encoded = (arr == classes[1]).astype(np.int64)
     return encoded.astype(np.int64), classes
 
 
-def check_unit_cube(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
-    """A 2-D finite float array with every coordinate in [0, 1]."""
+def check_unit_cube(
+    X: Any, name: str = "X", d: int | None = None, clip: bool = False
+) -> NDArray[np.float64]:
+    """A 2-D finite float array with every coordinate in [0, 1].
+
+    ``clip=True`` maps every coordinate into [0, 1] by clipping instead of rejecting points
+    outside. Clipping is a fixed public map applied to each record on its own, so neighbouring
+    datasets stay neighbouring and every privacy guarantee of the learner is unchanged.
+    """
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
         raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
     arr = np.asarray(X)
@@ -133,9 +180,17 @@ def check_unit_cube(X: Any, name: str = "X", d: int | None = None) -> NDArray[np
         as_finite_array(arr, name, ndim=2)  # raises the named error for shape / emptiness
     if d is not None and arr.shape[1] != d:
         raise ValueError(f"{name}: expected {d} features, got {arr.shape[1]}")
+    if clip:
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name}: contains NaN or infinite values")
+        clipped: NDArray[np.float64] = np.clip(arr, 0.0, 1.0)
+        return clipped
     # one pass: NaN fails both comparisons, so this also rejects non-finite values
     if not np.all((arr >= 0.0) & (arr <= 1.0)):
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name}: contains NaN or infinite values")
-        raise ValueError(f"{name}: points outside [0, 1]^d (PCL's domain; rescale first)")
+        raise ValueError(
+            f"{name}: points outside [0, 1]^d (the learner's domain; rescale with a public "
+            "map or pass clip=True)"
+        )
     return arr

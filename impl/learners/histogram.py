@@ -13,8 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.impl.learners.estimator import (
-    EstimatorProtocol,
-    NotFittedError,
+    BinaryCellClassifier,
     check_binary_labels,
     check_unit_cube,
 )
@@ -22,17 +21,22 @@ from dpspec.impl.learners.pcl import cells_per_axis_for, cube_index
 from dpspec.impl.validation import check_count
 
 
-class HistogramRuleClassifier(EstimatorProtocol):
-    """Majority vote per cube of side 1/m on [0,1]^d (non-private baseline)."""
+class HistogramRuleClassifier(BinaryCellClassifier):
+    """Majority vote per cube of side 1/m on [0,1]^d (non-private baseline).
 
-    _estimator_type = "classifier"
+    ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉, PCL's grid); ``clip`` as in PCL (clip each
+    coordinate into [0, 1] instead of rejecting points outside).
+    """
 
-    def __init__(self, cells_per_axis: int | None = None) -> None:
+    _fitted_attribute = "labels_"
+
+    def __init__(self, cells_per_axis: int | None = None, clip: bool = False) -> None:
         self.cells_per_axis = cells_per_axis
+        self.clip = clip
 
     def fit(self, X: Any, y: Any) -> HistogramRuleClassifier:
-        labels, self.classes_ = check_binary_labels(y, np.shape(X)[0] if np.ndim(X) else -1)
-        X = check_unit_cube(X)
+        X = check_unit_cube(X, clip=self.clip)
+        labels, self.classes_ = check_binary_labels(y, X.shape[0])
         n, d = X.shape
         m = (
             cells_per_axis_for(n, d)
@@ -48,11 +52,13 @@ class HistogramRuleClassifier(EstimatorProtocol):
         self.m_, self.n_features_in_ = m, d
         return self
 
-    def predict(self, X: Any) -> NDArray[Any]:
-        if not hasattr(self, "labels_"):
-            raise NotFittedError("self: this HistogramRuleClassifier is not fitted; call fit")
-        X = check_unit_cube(X, d=self.n_features_in_)
-        return np.asarray(self.classes_[self.labels_[cube_index(X, self.m_)].astype(np.int64)])
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """The majority label of each row's cube (ties go to class 0)."""
+        self._check_fitted()
+        self.check_n_features(X)
+        X = check_unit_cube(X, d=self.n_features_in_, clip=self.clip)
+        return np.asarray(self.labels_[cube_index(X, self.m_)])
 
     def grid_labels(self) -> NDArray[np.int64]:
+        self._check_fitted()
         return self.labels_.astype(np.int64).reshape((self.m_,) * self.n_features_in_)

@@ -201,8 +201,9 @@ class PrivateHistogramDensity(EstimatorProtocol):
         if not np.any(keep):
             raise ValueError(
                 f"X: no cube was released — every noisy count of the {cells.shape[0]} occupied "
-                f"cubes fell below the threshold τ = {float(histogram.threshold):.4g} set by "
-                f"epsilon={self.epsilon!r}, delta={self.delta!r}; no density can be returned "
+                f"cubes ({n} sample(s)) fell below the threshold "
+                f"τ = {float(histogram.threshold):.4g} set by epsilon={self.epsilon!r}, "
+                f"delta={self.delta!r}; no density can be returned "
                 "(use more data, a larger side, a larger epsilon or delta)"
             )
         self.histogram_ = histogram
@@ -224,12 +225,25 @@ class PrivateHistogramDensity(EstimatorProtocol):
     def pdf(self, X: Any) -> NDArray[np.float64]:
         """f̂(x) = ĉ(C(x))/(Σ_j ĉ_j r^d) for each row of X (0 outside the released cubes)."""
         self._check_fitted()
+        self.check_n_features(X)
         X = check_points(X, d=self.n_features_in_)
         idx = match_rows(self.released_cells_, cube_ids(X, self.side_))
         out = np.zeros(X.shape[0], dtype=np.float64)
         hit = idx >= 0
         out[hit] = self.density_values_[idx[hit]]
         return out
+
+    def score_samples(self, X: Any) -> NDArray[np.float64]:
+        """log f̂(x) for each row of X (−inf outside the released cubes), as sklearn's
+        ``KernelDensity.score_samples``."""
+        density = self.pdf(X)
+        out = np.full(density.shape, -np.inf)
+        np.log(density, out=out, where=density > 0)
+        return out
+
+    def score(self, X: Any, y: Any = None) -> float:
+        """Σ_i log f̂(x_i), the log-likelihood of X under f̂ (−inf if a row has f̂ = 0)."""
+        return float(np.sum(self.score_samples(X)))
 
     def total_mass(self) -> float:
         """∫ f̂ = Σ_j f̂_j · r^d over the released cubes (1 up to float rounding)."""

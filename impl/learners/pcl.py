@@ -69,7 +69,9 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
 
     Parameters: ``epsilon`` (ε > 0), ``noise`` ("discrete": exact, default; "laplace": the
     paper's continuous noise, idealised), ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉),
-    ``random_state`` (None, int or numpy Generator: keys the counter-based noise).
+    ``random_state`` (None, int or numpy Generator: keys the counter-based noise), ``clip``
+    (False: points outside [0,1]^d are rejected; True: each coordinate is clipped into [0, 1],
+    a fixed per-record map that leaves the privacy guarantee unchanged).
     """
 
     _fitted_attribute = "cells_"
@@ -80,11 +82,13 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         noise: str = "discrete",
         cells_per_axis: int | None = None,
         random_state: Any = None,
+        clip: bool = False,
     ) -> None:
         self.epsilon = epsilon
         self.noise = noise
         self.cells_per_axis = cells_per_axis
         self.random_state = random_state
+        self.clip = clip
 
     # -- the noise of one cube, a fixed function of (key, cube) -------------------------------
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
@@ -107,10 +111,8 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         return np.asarray(margins / 2.0 + w > 0)
 
     def fit(self, X: Any, y: Any) -> PrivateHistogramClassifier:
-        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-            raise ValueError("X: sparse input is not supported; pass a dense array")
-        labels, self.classes_ = check_binary_labels(y, np.shape(X)[0] if np.ndim(X) else -1)
-        X = check_unit_cube(X)
+        X = check_unit_cube(X, clip=self.clip)
+        labels, self.classes_ = check_binary_labels(y, X.shape[0])
         n, d = X.shape
         self.noise_law_, self.privacy_ = self._noise_law()
         m = (
@@ -148,7 +150,8 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
     def decision_cells(self, X: Any) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} for each row of X."""
         self._check_fitted()
-        X = check_unit_cube(X, d=self.n_features_in_)
+        self.check_n_features(X)
+        X = check_unit_cube(X, d=self.n_features_in_, clip=self.clip)
         flat = cube_index(X, self.m_)
         if self.dense_bits_ is not None:
             return np.asarray(self.dense_bits_[flat])

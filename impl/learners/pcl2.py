@@ -103,6 +103,8 @@ class PrivatePackingClassifier(BinaryCellClassifier):
       vectorised callable, :func:`~dpspec.impl.learners.packing.pairwise_distances`).
       A pre-built r-packing passed with ``radius=r`` is kept unchanged.
     * ``random_state``: None, int or numpy Generator (keys the counter-based noise).
+    * ``clip``: on the unit-cube lattice, clip each coordinate into [0, 1] instead of
+      rejecting points outside (a fixed per-record map: the privacy guarantee is unchanged).
 
     Fitted: ``histogram_`` (the PCL over the cell ids that holds the released bits),
     ``lattice_`` or ``centres_``, ``radius_`` (spacing or greedy radius), ``n_cells_``,
@@ -120,6 +122,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         radius: float | None = None,
         cells_per_axis: int | None = None,
         random_state: Any = None,
+        clip: bool = False,
     ) -> None:
         self.epsilon = epsilon
         self.noise = noise
@@ -128,6 +131,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         self.radius = radius
         self.cells_per_axis = cells_per_axis
         self.random_state = random_state
+        self.clip = clip
 
     # -- the public partition ------------------------------------------------------------------
     def _partition(
@@ -170,6 +174,8 @@ class PrivatePackingClassifier(BinaryCellClassifier):
     ) -> NDArray[np.float64]:
         """X itself on the unit-cube lattice (PCL's cubes are its cells), else the encoded ids."""
         if lattice is not None:
+            if self.clip:
+                return np.clip(X, 0.0, 1.0)
             lattice.cell_coords(X)  # validates the domain [0,1]^d with a named error
             return X
         assert centres is not None
@@ -196,8 +202,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         """The released bit h(x) ∈ {0, 1} of each row's cell (the same on every call)."""
         self._check_fitted()
         X = _points(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X: expected {self.n_features_in_} features, got {X.shape[1]}")
+        self.check_n_features(X)
         return self.histogram_.decision_cells(self._cell_points(X, self.lattice_, self.centres_))
 
     def grid_labels(self) -> NDArray[np.int64]:
@@ -212,7 +217,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         self._check_fitted()
         X = _points(X)
         if self.lattice_ is not None:
-            return self.lattice_.cell_index(X)
+            return self.lattice_.cell_index(np.clip(X, 0.0, 1.0) if self.clip else X)
         assert self.centres_ is not None
         return nearest_centre(X, self.centres_, self.metric)[0]
 
@@ -379,8 +384,7 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         """h(x) for each row: the bit of its cell if released, else 0."""
         self._check_fitted()
         X = _points(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X: expected {self.n_features_in_} features, got {X.shape[1]}")
+        self.check_n_features(X)
         query = _row_keys(self.lattice_.cell_coords(X))
         out = np.zeros(query.size, dtype=np.bool_)
         if self._keys_.size == 0:
