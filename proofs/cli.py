@@ -159,8 +159,15 @@ def _cmd_consistency(args: argparse.Namespace) -> int:
         print(f"dpspec consistency: n: expected comma-separated sizes, got {args.n!r}")
         return 2
     if args.learner in DENSITIES:
-        rows = run_density_consistency(ns, args.epsilon, args.reps, args.seed, not args.no_progress)
-        metric, dist = "l1_distance", "normal"
+        dist = "normal" if args.distribution == "checkerboard" else args.distribution
+        try:
+            rows = run_density_consistency(
+                ns, args.epsilon, args.reps, args.seed, not args.no_progress, density=dist
+            )
+        except ValueError as exc:
+            print(f"dpspec consistency: {exc}")
+            return 2
+        metric = "l1_distance"
     else:
         try:
             problem = make_problem(args.distribution)
@@ -232,7 +239,10 @@ def build_parser() -> argparse.ArgumentParser:
     cons = sub.add_parser("consistency", help="excess risk (or L1) along an n-grid")
     cons.add_argument("learner", help="pcl, pcl2, pcl2b, pcde, histogram, diffprivlib-gnb/-logreg")
     cons.add_argument(
-        "--distribution", default="checkerboard", help="checkerboard|circle|threshold"
+        "--distribution",
+        default="checkerboard",
+        help="classifiers: checkerboard|circle|threshold|gaussian-mixture; pcde: "
+        "normal|student-t|cauchy|normal-2d|student-t-2d (default normal)",
     )
     cons.add_argument("--n", default="1000,10000,100000", help="comma-separated sample sizes")
     cons.add_argument("--epsilon", type=float, default=1.0)

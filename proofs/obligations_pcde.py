@@ -66,6 +66,40 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
         note=NOTE,
     ),
     Obligation(
+        id="000.thm4.3.pcde-consistency-heavy-tailed",
+        source=f"{S000}:L264-319 (Thm 4.3: every density on R^d)",
+        claim="E‖f − f̂‖₁ falls along an n-grid for Cauchy on ℝ and t₂ ⊗ t₂ on ℝ² (trend)",
+        predicates=("dpspec.spec.consistency.welch_greater_pvalue",),
+        impls=(
+            f"{_PCDE}.PrivateHistogramDensity",
+            "dpspec.impl.densities.ProductDensity",
+            "dpspec.impl.densities.SymmetricMarginal",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            f"{_RUN}[000.thm4.3.pcde-consistency-heavy-tailed]",
+            "tests/test_pcde.py::test_heavy_tailed_densities",
+        ),
+        check=checks_pcde.pcde_consistency_heavy_tailed,
+        note=NOTE,
+    ),
+    Obligation(
+        id="impl.densities.exact-l1",
+        source=f"{S000}:L264 (Thm 4.3's L1 distance, evaluated exactly for the tests)",
+        claim="the L1 distance of a histogram to a product density is exact (d = 1) or "
+        "quadrature with a stated error (d = 2), matching adaptive quadrature",
+        predicates=(),
+        impls=("dpspec.impl.densities.ProductDensity", "dpspec.impl.densities.SymmetricMarginal"),
+        method=Method.PROPERTY,
+        tests=(
+            f"{_RUN}[impl.densities.exact-l1]",
+            "tests/test_pcde.py::test_l1_closed_form_matches_quadrature",
+            "tests/test_pcde.py::test_heavy_tailed_densities",
+        ),
+        check=checks_pcde.density_l1_formula,
+        note=NOTE,
+    ),
+    Obligation(
         id="000.thm4.3.pcde-consistency",
         source=f"{S000}:L264-319 (Thm 4.3 and proof, eqs. 3-7)",
         claim="E‖f − f̂‖₁ falls along an n-grid for N(0, 1) (trend; the theorem is a limit)",

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
+from dpspec.impl.densities import DENSITIES, ProductDensity, SymmetricMarginal
 from dpspec.impl.learners.pcde import (
     PrivateHistogramDensity,
     cube_ids,
@@ -178,3 +179,28 @@ def test_row_keys_fallback_agrees() -> None:
 def test_grid() -> None:
     assert math.isclose(side_for(10**6, 2), 10**-1.5)
     assert cube_ids(np.array([[-1e-9, 0.35]]), 0.1).tolist() == [[-1, 3]]
+
+
+def test_heavy_tailed_densities() -> None:
+    """The Student-t marginal is the t law (pdf integrates to 1, CDF is scipy's), its level
+    sets are exact, an empty histogram is at L1 distance exactly 1, bad input is named."""
+    t2 = DENSITIES["student-t"].marginal
+    assert math.isclose(
+        integrate.quad(lambda x: float(t2.pdf(np.array(x))), -np.inf, np.inf)[0], 1.0, abs_tol=1e-9
+    )
+    xs = np.linspace(-5, 5, 11)
+    np.testing.assert_allclose(t2.pdf(xs), stats.t.pdf(xs, 2.0), rtol=1e-12)
+    np.testing.assert_allclose(t2.cdf(xs), stats.t.cdf(xs, 2.0), rtol=1e-12)
+    levels = np.array([0.01, 0.1, 0.3])
+    np.testing.assert_allclose(t2.pdf(t2.level_radius(levels)), levels, rtol=1e-12)
+    for density in DENSITIES.values():
+        empty = np.zeros((0, density.d), dtype=np.int64)
+        assert density.l1_to_histogram(empty, 0.5, np.zeros(0)) == (1.0, 0.0)
+    with pytest.raises(ValueError, match="d"):
+        ProductDensity(SymmetricMarginal(), 3)
+    with pytest.raises(ValueError, match="df"):
+        SymmetricMarginal("student-t", 0.0)
+    with pytest.raises(ValueError, match="name"):
+        SymmetricMarginal("laplace")
+    with pytest.raises(ValueError, match="values"):
+        DENSITIES["cauchy"].l1_to_histogram(np.zeros((1, 1), np.int64), 1.0, np.array([-1.0]))
