@@ -6,7 +6,7 @@ The lead appends :data:`PCDE_OBLIGATIONS` to the registry; the checks are in
 
 from __future__ import annotations
 
-from dpspec.proofs import checks_pcde
+from dpspec.proofs import checks_pcde, idealised
 from dpspec.proofs.registry import Method, Obligation
 
 S000 = "000_dff3c4dc97cf0e21.txt"
@@ -37,6 +37,29 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_pcde.py::test_exact_privacy_and_lowered_threshold",
         ),
         check=checks_pcde.pcde_exact_privacy,
+        note=NOTE,
+    ),
+    Obligation(
+        id="000.thm2.4.idealised-histogram",
+        source=f"{S000}:L125-147 (Alg 1, Thm 2.4: continuous Laplace, ideal reals)",
+        claim="the paper's histogram (Lap(2/ε), τ = (2/ε)ln(2/δ) + 1) that PCDE and PCL2b use "
+        "with noise='laplace' is (ε, δ)-DP; its exact worst δ is δ/4",
+        predicates=(
+            "dpspec.proofs.idealised.verify_idealised_histogram",
+            "dpspec.proofs.idealised.cell_hockey_stick",
+            "dpspec.proofs.idealised.pair_hockey_stick",
+        ),
+        impls=(
+            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram",
+            f"{_PCDE}.PrivateHistogramDensity",
+            "dpspec.impl.learners.pcl2.release_histogram",
+        ),
+        method=Method.EXACT,
+        tests=(
+            f"{_RUN}[000.thm2.4.idealised-histogram]",
+            "tests/test_pcde.py::test_idealised_hockey_stick_matches_quadrature",
+        ),
+        check=idealised.idealised_histograms_private,
         note=NOTE,
     ),
     Obligation(

@@ -19,6 +19,12 @@ from dpspec.impl.learners.pcde import (
     side_for,
 )
 from dpspec.proofs import checks_pcde
+from dpspec.proofs.idealised import (
+    CellLaw,
+    cell_hockey_stick,
+    pair_hockey_stick,
+    verify_idealised_histogram,
+)
 from dpspec.proofs.registry import VerifyConfig
 
 RNG_SEED = 77
@@ -204,3 +210,48 @@ def test_heavy_tailed_densities() -> None:
         SymmetricMarginal("laplace")
     with pytest.raises(ValueError, match="values"):
         DENSITIES["cauchy"].l1_to_histogram(np.zeros((1, 1), np.int64), 1.0, np.array([-1.0]))
+
+
+def test_idealised_hockey_stick_matches_quadrature() -> None:
+    """The closed forms of proofs/idealised.py against brute-force quadrature of (p − γq)_+
+    over the mixed (atom + density) laws, one and two cells, both directions."""
+    s, tau = 2.0, 5.3
+    for c, cp in [(3, 4), (4, 3), (1, 0), (0, 1), (7, 6), (6, 7), (5, 5)]:
+        for gamma in (0.3, 1.0, math.e, 7.0):
+            p, q = CellLaw(c, s, tau), CellLaw(cp, s, tau)
+            brute = (
+                max(p.atom() - gamma * q.atom(), 0.0)
+                + integrate.quad(
+                    lambda v, p=p, q=q, g=gamma: max(p.density(v) - g * q.density(v), 0.0),
+                    tau,
+                    200,
+                    limit=500,
+                    points=[c, cp],
+                    epsabs=1e-14,
+                )[0]
+            )
+            assert math.isclose(cell_hockey_stick(gamma, p, q), brute, abs_tol=1e-10)
+    g = math.e
+    for a, b in [(1, 0), (6, 5), (8, 0)]:
+        here = (CellLaw(a, s, tau), CellLaw(b, s, tau))
+        moved = (CellLaw(a - 1, s, tau), CellLaw(b + 1, s, tau))
+        for (pa, pb), (qa, qb) in ((here, moved), (moved, here)):
+
+            def mixed(x: float, y: float, pa=pa, pb=pb, qa=qa, qb=qb) -> float:
+                return max(pa.density(x) * pb.density(y) - g * qa.density(x) * qb.density(y), 0)
+
+            brute = max(pa.atom() * pb.atom() - g * qa.atom() * qb.atom(), 0.0)
+            for pp, qq, pw, qw in ((pb, qb, pa.atom(), qa.atom()), (pa, qa, pb.atom(), qb.atom())):
+                brute += integrate.quad(
+                    lambda v, pp=pp, qq=qq, pw=pw, qw=qw: max(
+                        pw * pp.density(v) - g * qw * qq.density(v), 0.0
+                    ),
+                    tau,
+                    100,
+                    limit=500,
+                    epsabs=1e-14,
+                )[0]
+            brute += integrate.dblquad(lambda y, x: mixed(x, y), tau, 60, tau, 60, epsabs=1e-12)[0]
+            assert math.isclose(pair_hockey_stick(g, pa, pb, qa, qb), brute, abs_tol=1e-9)
+    with pytest.raises(ValueError, match="histogram"):
+        verify_idealised_histogram(PrivateHistogramDensity(1.0, 0.1).make_histogram())
