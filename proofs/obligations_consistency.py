@@ -45,6 +45,25 @@ CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
         note="notes/consistency.md",
     ),
     Obligation(
+        id="000.thmA.12.A.15.pcl2-consistency",
+        source=f"{S000}:L522 (Thm A.12, PCL2); {S000}:L572-590 (Thm A.15, PCL2b); "
+        f"{S000}:L550 (Thm A.13: δ(n) = ω(2^(-n^(1/4))), here δ = n^(-2))",
+        claim="PCL2's and PCL2b's excess risk fall from n = 10^3 to the largest n and end "
+        "below 0.08 / 0.1 (trends, not rates)",
+        predicates=("dpspec.spec.consistency.consistency_trend",),
+        impls=(
+            "dpspec.impl.learners.pcl2.PrivatePackingClassifier",
+            "dpspec.impl.learners.pcl2.PrivateUnboundedClassifier",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            f"{_RUN}[000.thmA.12.A.15.pcl2-consistency]",
+            "tests/test_consistency.py::test_cli_consistency_json_and_plot",
+        ),
+        check=checks_consistency.pcl2_consistency_trend,
+        note="notes/consistency.md",
+    ),
+    Obligation(
         id="impl.distributions.exact-areas",
         source=f"{S000}:L175 (Thm 2.7 needs exact E|η − η̂|)",
         claim="exact cube masses (checkerboard, disk, truncated Gaussian mixture) match sampling",
