@@ -28,10 +28,12 @@ are independent given the dataset (true for the ``sample`` protocol with one Gen
 from __future__ import annotations
 
 import inspect
+import json
 import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -370,24 +372,96 @@ def _draw(mechanism: Mechanism, data: Any, n: int, rng: np.random.Generator) -> 
     return out
 
 
-def _count(
-    mechanism: Mechanism,
-    data: Any,
-    event: Event,
+@dataclass
+class _Progress:
+    """Estimation state: per side, draws done and hits; saved to a checkpoint after every
+    chunk so that an interrupted audit resumes where it stopped."""
+
+    event: Event
+    swapped: bool
+    selection: int
+    done: list[int] = field(default_factory=lambda: [0, 0])
+    hits: list[int] = field(default_factory=lambda: [0, 0])
+    rng_state: dict[str, Any] | None = None
+    key: str = ""
+
+    def save(self, path: Path | None) -> None:
+        if path is None:
+            return
+        payload = {
+            "key": self.key,
+            "event": asdict(self.event),
+            "swapped": self.swapped,
+            "selection": self.selection,
+            "done": self.done,
+            "hits": self.hits,
+            "rng_state": self.rng_state,
+        }
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(payload, default=_jsonable), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, key: str) -> _Progress | None:
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            raise ValueError(
+                f"checkpoint: {path} belongs to a different audit (mechanism, pair, claim, "
+                "samples or seed differ); remove it or pick another path"
+            )
+        ev = data["event"]
+        values = tuple(tuple(v) if isinstance(v, list) else v for v in ev["values"])
+        event = Event(ev["kind"], values, ev["lo"], ev["hi"], tuple(ev["weights"]))
+        return cls(
+            event,
+            data["swapped"],
+            data["selection"],
+            data["done"],
+            data["hits"],
+            data["rng_state"],
+            key,
+        )
+
+
+def _identity(mech: Any) -> str:
+    """A process-independent name of a mechanism for checkpoint keys (its repr when it defines
+    one, else its class)."""
+    if "__repr__" in {k for cls in type(mech).__mro__[:-1] for k in vars(cls)}:
+        return repr(mech)
+    return f"{type(mech).__module__}.{type(mech).__qualname__}"
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"not JSON serialisable: {v!r}")
+
+
+def _estimate(
+    mech: Mechanism,
+    sides: tuple[Any, Any],
+    state: _Progress,
     n: int,
     rng: np.random.Generator,
+    checkpoint: Path | None,
     tick: Callable[[int], None] | None,
-) -> int:
-    """Streamed count of n draws landing in ``event`` (memory O(CHUNK))."""
-    hits = 0
-    done = 0
-    while done < n:
-        m = min(CHUNK, n - done)
-        hits += int(np.count_nonzero(event.contains(_draw(mechanism, data, m, rng))))
-        done += m
-        if tick is not None:
-            tick(m)
-    return hits
+) -> None:
+    """Streamed counts of n draws per side landing in the event (memory O(CHUNK)); the state
+    is checkpointed after every chunk, with the generator's state for an exact resume."""
+    for side in (0, 1):
+        while state.done[side] < n:
+            m = min(CHUNK, n - state.done[side])
+            out = _draw(mech, sides[side], m, rng)
+            state.hits[side] += int(np.count_nonzero(state.event.contains(out)))
+            state.done[side] += m
+            state.rng_state = dict(rng.bit_generator.state)
+            state.save(checkpoint)
+            if tick is not None:
+                tick(m)
 
 
 def audit(
@@ -401,12 +475,17 @@ def audit(
     selection: int | None = None,
     event: Event | None = None,
     progress: Callable[[int], None] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
     ``samples``: estimation draws per side; ``selection``: selection draws per side (default
     max(samples // 5, 20 000)); ``event``: skip selection and test this event (both directions
     are then not searched: p₁ is D's side). ``progress(k)`` is called as draws complete.
+
+    ``checkpoint``: a JSON file updated after every chunk of draws; an audit started again
+    with the same arguments resumes from it (same event, counts and generator state, so the
+    result equals an uninterrupted run). On KeyboardInterrupt the partial counts stay there.
     """
     start = time.perf_counter()
     mech = as_mechanism(mechanism)
@@ -422,18 +501,30 @@ def audit(
     alpha = 1.0 - confidence
     d1, d2 = pair
     n_sel = max(n // 5, 20_000) if selection is None else check_count(selection, "selection")
-    swapped = False
-    sel_bound = float("nan")
-    if event is None:
-        s1 = _draw(mech, d1, n_sel, rng)
-        s2 = _draw(mech, d2, n_sel, rng)
-        if progress is not None:
-            progress(2 * n_sel)
-        event, swapped, sel_bound = _best_event(s1, s2, delta, alpha)
-        del s1, s2
-    first, second = (d2, d1) if swapped else (d1, d2)
-    k1 = _count(mech, first, event, n, rng, progress)
-    k2 = _count(mech, second, event, n, rng, progress)
+    path = None if checkpoint is None else Path(checkpoint)
+    key = repr((_identity(mech), repr(pair), float(eps), float(delta), n, n_sel, confidence, seed))
+    state = None if path is None else _Progress.load(path, key)
+    if state is not None and state.rng_state is not None:
+        rng.bit_generator.state = state.rng_state
+    if state is None:
+        if event is None:
+            s1 = _draw(mech, d1, n_sel, rng)
+            s2 = _draw(mech, d2, n_sel, rng)
+            if progress is not None:
+                progress(2 * n_sel)
+            event, swapped, _ = _best_event(s1, s2, delta, alpha)
+            del s1, s2
+            state = _Progress(event, swapped, n_sel, key=key)
+        else:
+            state = _Progress(event, False, 0, key=key)
+        state.rng_state = dict(rng.bit_generator.state)
+        state.save(path)
+    elif progress is not None:
+        progress(2 * state.selection + sum(state.done))
+    event, swapped = state.event, state.swapped
+    sides = (d2, d1) if swapped else (d1, d2)
+    _estimate(mech, sides, state, n, rng, path, progress)
+    k1, k2 = state.hits
     p1_lo = float(cp_lower(k1, n, alpha / 2))
     p1_hi = float(cp_upper(k1, n, alpha / 2))
     p2_lo = float(cp_lower(k2, n, alpha / 2))
@@ -460,8 +551,7 @@ def audit(
         samples_per_side=n,
         seconds=time.perf_counter() - start,
         direction="D' -> D" if swapped else "D -> D'",
-        selection_samples=n_sel if not math.isnan(sel_bound) else 0,
-        extra={"selection_epsilon_lower": sel_bound},
+        selection_samples=state.selection,
     )
 
 
