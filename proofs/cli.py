@@ -264,8 +264,10 @@ def build_parser() -> argparse.ArgumentParser:
     err.add_argument("--json", metavar="PATH", help="write the errata as JSON")
     err.set_defaults(func=_cmd_errata)
 
+    from dpspec.proofs.cli_audit import register as register_audit
     from dpspec.proofs.cli_compress import register as register_compress
 
+    register_audit(sub)
     register_compress(sub)
     return parser
 

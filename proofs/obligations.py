@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dpspec.proofs import checks, errata
 from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
+from dpspec.proofs.obligations_audit import AUDIT_OBLIGATIONS
 from dpspec.proofs.obligations_compression import COMPRESSION_OBLIGATIONS
 from dpspec.proofs.obligations_consistency import CONSISTENCY_OBLIGATIONS
 from dpspec.proofs.obligations_ldp import LDP_OBLIGATIONS
@@ -254,4 +255,5 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     + CONSISTENCY_OBLIGATIONS
     + COMPRESSION_OBLIGATIONS
     + LDP_OBLIGATIONS
+    + AUDIT_OBLIGATIONS
 )

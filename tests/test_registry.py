@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import dpspec.audit
 import dpspec.impl
 from dpspec.proofs.errata import ERRATA
 from dpspec.proofs.registry import Method, obligations
@@ -32,10 +33,13 @@ def _resolve(dotted: str) -> object:
 
 
 def _impl_modules() -> list[str]:
+    """Every module of the algorithms: dpspec.impl.* and the auditor, dpspec.audit.*."""
     names = []
-    for info in pkgutil.walk_packages(dpspec.impl.__path__, "dpspec.impl."):
-        if not info.ispkg:
-            names.append(info.name)
+    for package in (dpspec.impl, dpspec.audit):
+        prefix = package.__name__ + "."
+        for info in pkgutil.walk_packages(package.__path__, prefix):
+            if not info.ispkg:
+                names.append(info.name)
     return names
 
 

@@ -1,0 +1,143 @@
+"""Registered obligations of the statistical auditor (``dpspec.audit``, issue: auditing).
+
+The auditor is not from a seed paper; its sources are the auditing literature digested in
+``shared/notes/auditing.md`` (DP-Sniper, StatDP, Google's DP test suites), cited below as
+``auditing.md``. Checks: ``proofs/checks_audit.py``; lemmas: ``proofs/lemmas_audit.py``;
+proof note: ``proofs/notes/audit.md``.
+"""
+
+from __future__ import annotations
+
+from dpspec.proofs import checks_audit
+from dpspec.proofs.lemma_obligations import crosshair_check
+from dpspec.proofs.registry import Method, Obligation
+
+_RUN = "tests/test_verifiers.py::test_registry_checks_pass"
+_CORE = "dpspec.audit.core"
+_ZOO = "dpspec.audit.zoo"
+_CI = "dpspec.audit.ci"
+NOTE = "notes/audit.md"
+SRC = "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)"
+
+AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
+    Obligation(
+        id="audit.lower-bound-sound",
+        source=SRC,
+        claim="if p1 <= e^eps p2 + delta and the confidence bounds hold, "
+        "ln((p1_lo - delta)/p2_hi) <= eps (both directions)",
+        predicates=(
+            "dpspec.spec.audit.event_within",
+            "dpspec.spec.audit.bound_certified",
+            "dpspec.proofs.lemmas_audit.lower_bound_sound",
+            "dpspec.proofs.lemmas_audit.lower_bound_sound_reversed",
+        ),
+        impls=(f"{_CORE}.epsilon_lower",),
+        method=Method.CROSSHAIR,
+        tests=(
+            "tests/test_audit.py::test_lower_bound_lemma_holds_on_examples",
+            "tests/test_audit.py::test_false_audit_lemma_has_a_counterexample",
+        ),
+        check=crosshair_check("lower_bound_sound", module="dpspec.proofs.lemmas_audit"),
+        note=NOTE,
+    ),
+    Obligation(
+        id="audit.clopper-pearson-coverage",
+        source=f"{SRC}; Clopper and Pearson 1934",
+        claim="the one-sided CP bounds cover p with probability >= 1 - alpha, exactly "
+        "(binomial law enumerated); the Wald bound does not",
+        predicates=("dpspec.spec.audit.lower_bound_coverage", "dpspec.spec.audit.binomial_pmf"),
+        impls=(f"{_CORE}.cp_lower", f"{_CORE}.cp_upper"),
+        method=Method.EXACT,
+        tests=(f"{_RUN}[audit.clopper-pearson-coverage]", "tests/test_audit.py::test_cp_bounds"),
+        check=checks_audit.cp_coverage,
+        note=NOTE,
+    ),
+    Obligation(
+        id="audit.soundness",
+        source=SRC,
+        claim="over >= 200 independent audits of correct mechanisms the violation rate is "
+        "consistent with <= 1 - confidence",
+        predicates=(
+            "dpspec.spec.audit.false_alarm_rate_acceptable",
+            "dpspec.spec.audit.binomial_upper_tail",
+        ),
+        impls=(
+            f"{_CORE}.audit",
+            f"{_CORE}.AuditResult",
+            f"{_CORE}.Event",
+            f"{_CORE}.Mechanism",
+            f"{_CORE}.CallableMechanism",
+            f"{_CORE}.as_mechanism",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            f"{_RUN}[audit.soundness]",
+            "tests/test_audit.py::test_audit_result_json_and_validation",
+            "tests/test_audit.py::test_callable_shapes",
+        ),
+        check=checks_audit.soundness,
+        note=NOTE,
+    ),
+    Obligation(
+        id="audit.zoo-power",
+        source=f"{SRC}; StatDP and DP-Sniper benchmark mechanisms; "
+        "002_9f3104e4a0d86722.txt:L655 (exponential mechanism without the 1/2)",
+        claim="every broken zoo mechanism (>= 12) is flagged at 10^6 draws per side and no "
+        "correct one is; Laplace 0.5 gives eps_LCB >= 0.48",
+        predicates=(),
+        impls=(
+            f"{_CORE}.audit_pairs",
+            f"{_ZOO}.zoo",
+            f"{_ZOO}.ZooEntry",
+            f"{_ZOO}.FunctionMechanism",
+            f"{_ZOO}.laplace_sampler",
+            f"{_ZOO}.gaussian_sampler",
+            f"{_ZOO}.noisy_max_sampler",
+            f"{_ZOO}.svt_sampler",
+            f"{_ZOO}.rare_leak_sampler",
+            f"{_ZOO}.data_threshold_sampler",
+            f"{_ZOO}.gaussian_epsilon",
+            f"{_ZOO}.svt_no_threshold_noise_epsilon",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            f"{_RUN}[audit.zoo-power]",
+            "tests/test_audit.py::test_zoo_true_epsilons",
+            "tests/test_audit.py::test_audit_pairs_picks_the_revealing_pair",
+            "tests/test_audit.py::test_cli_audit",
+        ),
+        check=checks_audit.zoo_power,
+        note=NOTE,
+    ),
+    Obligation(
+        id="audit.assert-dp",
+        source=f"{SRC}; Google DP libraries' 9-vote statistical tests",
+        claim="assert_dp's majority vote has false alarm <= 3.3e-5 and rejects 1.2x the "
+        "claimed epsilon",
+        predicates=(),
+        impls=(
+            f"{_CI}.assert_dp",
+            f"{_CI}.vote",
+            f"{_CI}.VoteResult",
+            f"{_CI}.DPViolation",
+            f"{_CI}.majority_false_alarm",
+            "dpspec.audit.pytest_plugin.assert_dp_fixture",
+        ),
+        method=Method.STATISTICAL,
+        tests=(f"{_RUN}[audit.assert-dp]", "tests/test_audit.py::test_assert_dp_fixture"),
+        check=checks_audit.assert_dp_validity,
+        note=NOTE,
+    ),
+    Obligation(
+        id="audit.resume",
+        source=SRC,
+        claim="an interrupted audit resumed from its checkpoint reproduces the uninterrupted "
+        "counts; a foreign checkpoint is refused",
+        predicates=(),
+        impls=(f"{_CORE}.audit",),
+        method=Method.PROPERTY,
+        tests=(f"{_RUN}[audit.resume]",),
+        check=checks_audit.resume_exact,
+        note=NOTE,
+    ),
+)

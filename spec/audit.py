@@ -1,0 +1,62 @@
+"""Guarantees of a statistical DP audit, as predicates (seed-independent; auditing literature).
+
+An audit of a neighbouring pair picks an event E and bounds p₁ = P(M(D) ∈ E) from below and
+p₂ = P(M(D') ∈ E) from above. The reported ε_LCB = ln((p₁⁻ − δ)/p₂⁺) is *sound*: whenever both
+bounds hold and M is (ε, δ)-DP on the pair (p₁ ≤ e^ε p₂ + δ for every event), ε_LCB ≤ ε.
+Stated division- and log-free on integers or Fractions with e^ε = ``ratio_num/ratio_den``
+(the CrossHair lemma ``dpspec.proofs.lemmas_audit.lower_bound_sound`` proves the implication).
+
+The remaining predicates are the statistical side: exact coverage of a confidence-bound rule
+for a binomial count, and the acceptance rule for an observed false-alarm rate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+Number = int | Fraction
+
+
+def event_within(p1: Number, p2: Number, delta: Number, ratio_num: int, ratio_den: int) -> bool:
+    """P(M(D) ∈ E) ≤ e^ε P(M(D') ∈ E) + δ with e^ε = ratio_num/ratio_den (multiplied out)."""
+    return p1 * ratio_den <= ratio_num * p2 + delta * ratio_den
+
+
+def bound_certified(
+    p1_lo: Number, p2_hi: Number, delta: Number, ratio_num: int, ratio_den: int
+) -> bool:
+    """ln((p₁⁻ − δ)/p₂⁺) ≤ ε, i.e. (p₁⁻ − δ)·den ≤ num·p₂⁺ (true as well when p₁⁻ ≤ δ)."""
+    return (p1_lo - delta) * ratio_den <= ratio_num * p2_hi
+
+
+def binomial_pmf(n: int, k: int, p: Fraction) -> Fraction:
+    """C(n, k) p^k (1 − p)^{n−k}, exactly."""
+    return math.comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
+def lower_bound_coverage(n: int, p: Fraction, bounds: Sequence[float]) -> Fraction:
+    """Exact P(bounds[K] ≤ p) for K ~ Bin(n, p): the coverage of a lower-confidence-bound rule
+    that reports ``bounds[k]`` after k successes in n trials."""
+    if len(bounds) != n + 1:
+        raise ValueError(f"bounds: expected {n + 1} values (k = 0..n), got {len(bounds)}")
+    return sum(
+        (binomial_pmf(n, k, p) for k in range(n + 1) if Fraction(bounds[k]) <= p), Fraction(0)
+    )
+
+
+def binomial_upper_tail(n: int, k: int, p: Fraction) -> Fraction:
+    """P(Bin(n, p) ≥ k), exactly."""
+    return sum((binomial_pmf(n, j, p) for j in range(max(k, 0), n + 1)), Fraction(0))
+
+
+def false_alarm_rate_acceptable(
+    violations: int, audits: int, level: Fraction, alpha: Fraction
+) -> bool:
+    """Is ``violations`` out of ``audits`` consistent with a false-alarm rate ≤ ``level``?
+    Rejects when P(Bin(audits, level) ≥ violations) < ``alpha`` (a one-sided exact test whose
+    own false rejection probability is ≤ ``alpha``)."""
+    if not 0 <= violations <= audits:
+        raise ValueError(f"violations: must be in [0, {audits}], got {violations}")
+    return binomial_upper_tail(audits, violations, level) >= alpha
