@@ -115,6 +115,19 @@ def cp_upper(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
     return 1.0 - cp_lower(n - k, n, alpha)
 
 
+#: candidates whose exact Clopper–Pearson bound is computed after the Wilson ranking
+_EXACT_TOP = 64
+
+
+def _wilson(k: Any, n: int, alpha: float, lower: bool) -> NDArray[np.float64]:
+    """One-sided Wilson score bound (a fast proxy used only to rank candidate events)."""
+    z = float(special.ndtri(1 - alpha))
+    p = np.asarray(k, dtype=np.float64) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return np.clip(centre - half if lower else centre + half, 0.0, 1.0)
+
+
 def epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
     """ln((p₁⁻ − δ)/p₂⁺), −inf when p₁⁻ ≤ δ (no evidence)."""
     num = np.asarray(p1_lo, dtype=np.float64) - delta
@@ -242,17 +255,22 @@ def _plain(v: Any, dtype: np.dtype[Any]) -> Any:
 
 
 def _threshold_candidates(
-    a: NDArray[np.float64], b: NDArray[np.float64], weights: tuple[float, ...] = ()
+    a: NDArray[np.float64],
+    b: NDArray[np.float64],
+    weights: tuple[float, ...] = (),
+    presorted: bool = False,
 ) -> Candidates:
     """Half-lines {x ≥ q}, {x ≤ q} and intervals [q_i, q_j] at 129 pooled sample quantiles."""
-    sa, sb = np.sort(a), np.sort(b)
+    sa, sb = (a, b) if presorted else (np.sort(a), np.sort(b))
     # cuts: pooled quantiles, plus each side's extremes and the floats just outside them
     # (a support shift shows as {x < min M(D')} with p₂ = 0)
     edges = np.array([sa[0], sa[-1], sb[0], sb[-1]])
     qs = np.unique(
         np.concatenate(
             [
-                np.quantile(np.concatenate([a, b]), np.linspace(0, 1, 129)),
+                np.sort(np.concatenate([sa, sb]), kind="stable")[  # two sorted runs: O(n)
+                    np.linspace(0, sa.size + sb.size - 1, 129).astype(np.int64)
+                ],
                 edges,
                 np.nextafter(edges, -np.inf),
                 np.nextafter(edges, np.inf),
@@ -277,17 +295,19 @@ def _threshold_candidates(
     return k1, k2, build
 
 
-def _with_repeats(a: NDArray[np.float64], b: NDArray[np.float64]) -> Candidates:
-    """Threshold events plus single-value events for the values ``a`` repeats (atoms in an
-    otherwise continuous law, e.g. a raw value leaked with small probability)."""
-    k1, k2, build = _threshold_candidates(a, b)
-    values, counts = np.unique(a, return_counts=True)
-    repeated = values[counts >= 2]
-    if repeated.size == 0:
+def _with_repeats(sa: NDArray[np.float64], sb: NDArray[np.float64]) -> Candidates:
+    """Threshold events plus single-value events for the values ``sa`` repeats (atoms in an
+    otherwise continuous law, e.g. a raw value leaked with small probability). Both inputs
+    are sorted."""
+    k1, k2, build = _threshold_candidates(sa, sb, presorted=True)
+    dup = sa[1:] == sa[:-1]
+    if not np.any(dup):
         return k1, k2, build
-    repeated = repeated[np.argsort(-counts[counts >= 2], kind="stable")][:64]
-    ka = np.array([np.count_nonzero(a == v) for v in repeated], dtype=np.float64)
-    kb = np.array([np.count_nonzero(b == v) for v in repeated], dtype=np.float64)
+    values, counts = np.unique(sa[1:][dup], return_counts=True)  # value → repeats − 1
+    repeated = values[np.argsort(-counts, kind="stable")][:64]
+    ka = np.searchsorted(sa, repeated, "right") - np.searchsorted(sa, repeated, "left")
+    kb = np.searchsorted(sb, repeated, "right") - np.searchsorted(sb, repeated, "left")
+    ka, kb = ka.astype(np.float64), kb.astype(np.float64)
     base = k1.size
 
     def build_all(j: int) -> Event:
@@ -301,6 +321,8 @@ def _is_discrete(a: NDArray[Any], b: NDArray[Any]) -> bool:
     if arr.dtype.kind in "biuUSOV":
         return True
     pooled = np.concatenate([_atom_keys(a), _atom_keys(b)])
+    if np.unique(pooled[: 4 * MAX_ATOMS]).size > MAX_ATOMS:  # cheap early exit
+        return False
     return bool(np.unique(pooled).size <= MAX_ATOMS)
 
 
@@ -344,6 +366,8 @@ def _best_event(
     best: tuple[Event, bool, float] | None = None
     discrete = _is_discrete(s1, s2)
     vector = np.asarray(s1).ndim == 2 and np.asarray(s1).shape[1] > 1
+    if not discrete and not vector:  # sort once, reuse in both directions
+        s1, s2 = np.sort(_scalar(s1)), np.sort(_scalar(s2))
     for swapped in (False, True):
         a, b = (s2, s1) if swapped else (s1, s2)
         if discrete:
@@ -354,13 +378,21 @@ def _best_event(
             a, b = a[half:], b[half:]
             k1, k2, build = _threshold_candidates(_score(a, w), _score(b, w), weights=w)
         else:
-            k1, k2, build = _with_repeats(_scalar(a), _scalar(b))
+            k1, k2, build = _with_repeats(a, b)
+        # rank every candidate by a cheap Wilson-score bound, then compute the exact
+        # Clopper–Pearson bound for the best few (CP inverts the incomplete beta: slow)
+        rough = epsilon_lower(
+            _wilson(k1, len(a), alpha / 2, lower=True),
+            _wilson(k2, len(b), alpha / 2, lower=False),
+            delta,
+        )
+        top = np.argsort(-rough, kind="stable")[:_EXACT_TOP]
         bounds = epsilon_lower(
-            cp_lower(k1, len(a), alpha / 2), cp_upper(k2, len(b), alpha / 2), delta
+            cp_lower(k1[top], len(a), alpha / 2), cp_upper(k2[top], len(b), alpha / 2), delta
         )
         j = int(np.argmax(bounds))
         if best is None or bounds[j] > best[2]:
-            best = (build(j), swapped, float(bounds[j]))
+            best = (build(int(top[j])), swapped, float(bounds[j]))
     assert best is not None
     return best
 
