@@ -231,3 +231,23 @@ def test_cli_audit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["audit", "builtin:laplace", "--pair", "[0"]) == 2
     assert main(["audit", "list"]) == 0
     assert "builtin:noisy-max-v2b" in capsys.readouterr().out
+
+
+def test_parallel_backends_agree() -> None:
+    """jobs > 1 spawns one child generator per block: the same seed gives the same counts on
+    joblib's local processes and on a dask.distributed cluster."""
+    distributed = pytest.importorskip("distributed")  # in the dev extra; optional for users
+    local = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=2)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        remote = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=2, backend="dask")
+    assert (local.p1, local.p2, local.event) == (remote.p1, remote.p2, remote.event)
+    assert not local.violation
+    with pytest.raises(ValueError, match="checkpoint"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, jobs=2, checkpoint="x.json")
+    with pytest.raises(ValueError, match="backend"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, jobs=2, backend="spark")
