@@ -140,4 +140,21 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
         check=checks_audit.resume_exact,
         note=NOTE,
     ),
+    Obligation(
+        id="audit.pair-search",
+        source=f"{SRC}; StatDP input patterns (Ding et al. 2018); Hypothesis targeted search",
+        claim="StatDP's patterns and a hypothesis.target search find a violating pair for "
+        "noisy-max v1b and SVT Alg 4, and none for their correct versions",
+        predicates=(),
+        impls=(
+            "dpspec.audit.search.statdp_patterns",
+            "dpspec.audit.search.query_vector_pairs",
+            "dpspec.audit.search.hypothesis_search",
+            "dpspec.audit.search.SearchResult",
+        ),
+        method=Method.STATISTICAL,
+        tests=(f"{_RUN}[audit.pair-search]", "tests/test_audit.py::test_statdp_patterns"),
+        check=checks_audit.pair_search,
+        note=NOTE,
+    ),
 )

@@ -251,3 +251,25 @@ def test_parallel_backends_agree() -> None:
         audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, jobs=2, checkpoint="x.json")
     with pytest.raises(ValueError, match="backend"):
         audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, jobs=2, backend="spark")
+
+
+def test_statdp_patterns() -> None:
+    """Every pattern is a neighbouring pair of query vectors (each answer moves by ≤ 1), the
+    eight StatDP shapes are distinct, and the Hypothesis strategy stays neighbouring."""
+    from hypothesis import given
+
+    from dpspec.audit.search import query_vector_pairs, statdp_patterns
+
+    pats = statdp_patterns(6)
+    assert len(set(pats)) == 8
+    for a, b in pats:
+        assert len(a) == len(b) == 6 and max(abs(x - y) for x, y in zip(a, b, strict=True)) <= 1
+
+    @given(query_vector_pairs(4))
+    def neighbouring(pair: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        a, b = pair
+        assert len(a) == len(b) == 4 and all(abs(x - y) <= 1 for x, y in zip(a, b, strict=True))
+
+    neighbouring()
+    with pytest.raises(ValueError, match="m"):
+        statdp_patterns(1)

@@ -1,0 +1,116 @@
+"""Finding the neighbouring pair that leaks most: StatDP's input patterns and a Hypothesis
+search steered by ``hypothesis.target``.
+
+Both only *choose* a pair, on screening draws that the final audit does not reuse, so the
+final bound keeps its confidence statement (:func:`dpspec.audit.core.audit_pairs`).
+
+* :func:`statdp_patterns` — the query-vector patterns of StatDP (Ding et al., CCS 2018): one
+  query above / below, one above and the rest below, half–half, all above / below, X-shape.
+* :func:`hypothesis_search` — Hypothesis generates neighbouring pairs from a strategy and
+  ``target(score)`` steers generation toward pairs with a large screening bound (Hypothesis's
+  targeted phase hill-climbs on the reported score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, given, settings, target
+from hypothesis import strategies as st
+
+from dpspec.audit.core import AuditResult, _best_event, _draw, as_mechanism, audit
+from dpspec.impl.validation import check_count
+
+
+def statdp_patterns(m: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """StatDP's input patterns for m queries of sensitivity 1 (each answer moves by ≤ 1)."""
+    m = check_count(m, "m", minimum=2)
+    half = m // 2
+    ones = (1,) * m
+    return [
+        (ones, (2,) + (1,) * (m - 1)),  # one above
+        (ones, (0,) + (1,) * (m - 1)),  # one below
+        (ones, (2,) + (0,) * (m - 1)),  # one above, rest below
+        (ones, (0,) + (2,) * (m - 1)),  # one below, rest above
+        (ones, (2,) * half + (0,) * (m - half)),  # half above, half below
+        (ones, (2,) * m),  # all above
+        (ones, (0,) * m),  # all below
+        ((1,) * half + (0,) * (m - half), (0,) * half + (1,) * (m - half)),  # X shape
+    ]
+
+
+def query_vector_pairs(m: int, top: int = 3) -> st.SearchStrategy[tuple[Any, Any]]:
+    """Neighbouring query vectors: q ∈ {0..top}^m and q' = q + d with d ∈ {−1, 0, 1}^m."""
+    m = check_count(m, "m")
+
+    def build(q: list[int], d: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return tuple(q), tuple(a + b for a, b in zip(q, d, strict=True))
+
+    vec = st.lists(st.integers(0, top), min_size=m, max_size=m)
+    step = st.lists(st.integers(-1, 1), min_size=m, max_size=m)
+    return st.builds(build, vec, step)
+
+
+@dataclass
+class SearchResult:
+    """The pair Hypothesis found, its screening score and the final audit on fresh draws."""
+
+    pair: tuple[Any, Any]
+    score: float
+    examples: int
+    audit: AuditResult
+    history: list[float] = field(default_factory=list)
+
+
+def hypothesis_search(
+    mechanism: Any,
+    pairs: st.SearchStrategy[tuple[Any, Any]],
+    epsilon: float,
+    delta: float = 0.0,
+    samples: int = 10**6,
+    confidence: float = 0.95,
+    seed: int = 0,
+    screen: int = 20_000,
+    max_examples: int = 60,
+    score: Callable[[tuple[Any, Any]], float] | None = None,
+) -> SearchResult:
+    """Search ``pairs`` with Hypothesis for the pair with the largest screening bound (each
+    candidate: ``screen`` draws per side, the selection-stage ε bound as the score, reported
+    through ``hypothesis.target``), then audit the best pair with ``samples`` fresh draws."""
+    mech = as_mechanism(mechanism)
+    rng = np.random.default_rng(seed)
+    alpha = 1.0 - confidence
+    best: list[Any] = [None, -np.inf]
+    history: list[float] = []
+
+    def screen_score(pair: tuple[Any, Any]) -> float:
+        s1, s2 = _draw(mech, pair[0], screen, rng), _draw(mech, pair[1], screen, rng)
+        return float(_best_event(s1, s2, delta, alpha)[2])
+
+    scorer = score or screen_score
+
+    @settings(
+        max_examples=max_examples,
+        phases=[Phase.generate, Phase.target],
+        database=None,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(pairs)
+    def probe(pair: tuple[Any, Any]) -> None:
+        value = scorer(pair)
+        finite = value if np.isfinite(value) else (1e6 if value > 0 else -1e6)
+        target(finite, label="screening epsilon bound")
+        history.append(value)
+        if value > best[1]:
+            best[0], best[1] = pair, value
+
+    probe()
+    if best[0] is None:
+        raise ValueError("pairs: the strategy produced no pair")
+    final = audit(mech, best[0], epsilon, delta, samples, confidence, rng)
+    return SearchResult(best[0], float(best[1]), len(history), final, history)
