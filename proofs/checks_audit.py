@@ -129,7 +129,13 @@ def zoo_power(config: VerifyConfig) -> CheckOutcome:
     wrong: list[str] = []
     for name, entry in zoo().items():
         r = audit(
-            entry.mechanism, entry.pair, entry.epsilon, entry.delta, samples, seed=SEED + len(rows)
+            entry.mechanism,
+            entry.pair,
+            entry.epsilon,
+            entry.delta,
+            samples,
+            seed=SEED + len(rows),
+            **entry.audit_options(),
         )
         rows[name] = {
             "correct": entry.correct,

@@ -30,8 +30,10 @@ def _parse_pair(text: str | None) -> tuple[Any, Any] | None:
     return value[0], value[1]
 
 
-def _resolve(args: argparse.Namespace) -> tuple[Any, tuple[Any, Any], float, float, str]:
-    """(mechanism, pair, epsilon, delta, description) for the target."""
+def _resolve(
+    args: argparse.Namespace,
+) -> tuple[Any, tuple[Any, Any], float, float, str, dict[str, Any]]:
+    """(mechanism, pair, epsilon, delta, description, audit options) for the target."""
     from dpspec.audit.zoo import zoo
 
     target: str = args.target
@@ -45,7 +47,14 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, tuple[Any, Any], float, flo
         eps = entry.epsilon if args.epsilon is None else args.epsilon
         delta = entry.delta if args.delta is None else args.delta
         truth = "correct" if entry.correct else "broken"
-        return entry.mechanism, pair or entry.pair, eps, delta, f"{name} ({truth}): {entry.why}"
+        return (
+            entry.mechanism,
+            pair or entry.pair,
+            eps,
+            delta,
+            f"{name} ({truth}): {entry.why}",
+            entry.audit_options(),
+        )
     if args.epsilon is None:
         raise ValueError("epsilon: required for non-builtin targets (--epsilon E)")
     delta = 0.0 if args.delta is None else args.delta
@@ -54,7 +63,7 @@ def _resolve(args: argparse.Namespace) -> tuple[Any, tuple[Any, Any], float, flo
     except ImportError as exc:  # pragma: no cover - the adapters module ships with dpspec
         raise ValueError(f"target: adapters unavailable ({exc})") from exc
     mech = adapters.load_target(target, args.epsilon, delta)
-    return mech, pair or (0.0, 1.0), args.epsilon, delta, target
+    return mech, pair or (0.0, 1.0), args.epsilon, delta, target, {}
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
@@ -69,7 +78,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             print(f"builtin:{name:32s} {status} claims eps={entry.epsilon:g} true {true}")
         return 0
     try:
-        mech, pair, eps, delta, what = _resolve(args)
+        mech, pair, eps, delta, what, options = _resolve(args)
+        if args.float_attack:
+            options["float_bits"] = True
         total = 2 * (args.samples + (args.selection or max(args.samples // 5, 20_000)))
         bar = tqdm(
             total=total,
@@ -91,6 +102,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 selection=args.selection,
                 progress=bar.update,
                 checkpoint=args.checkpoint,
+                jobs=args.jobs,
+                **options,
             )
         finally:
             bar.close()
@@ -139,6 +152,12 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--pair", help="JSON [D, D'] (default: the target's own pair, or [0, 1])")
     p.add_argument("--checkpoint", metavar="PATH", help="resumable progress file")
+    p.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib)")
+    p.add_argument(
+        "--float-attack",
+        action="store_true",
+        help="also test events on the float64 representation (Mironov)",
+    )
     p.add_argument("--json", metavar="PATH", help="write the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_audit)

@@ -145,15 +145,20 @@ def epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
 @dataclass(frozen=True)
 class Event:
     """A measurable set of outputs: ``kind`` atoms (a set of values), ``ge``/``le`` (half-lines
-    of a scalar or of a learned score), ``interval`` [lo, hi]."""
+    of a scalar or of a learned score), ``interval`` [lo, hi], or ``bits`` (a set of
+    float-representation keys: exponent and the ``bits`` lowest mantissa bits of a float64)."""
 
     kind: str
     values: tuple[Any, ...] = ()
     lo: float = -math.inf
     hi: float = math.inf
     weights: tuple[float, ...] = ()  # learned score w·φ(x) for vector outputs
+    bits: int = 0
 
     def contains(self, outputs: NDArray[Any]) -> NDArray[np.bool_]:
+        if self.kind == "bits":
+            keys = float_keys(_scalar(outputs), self.bits)
+            return np.isin(keys, np.asarray(self.values, dtype=keys.dtype))
         if self.kind == "atoms":
             keys = _atom_keys(outputs)
             if keys.dtype.kind == "V":  # vector outputs: compare rows as bytes
@@ -165,6 +170,11 @@ class Event:
         return np.asarray((x >= self.lo) & (x <= self.hi))
 
     def describe(self) -> str:
+        if self.kind == "bits":
+            return (
+                f"float64 (sign, exponent, lowest {self.bits} mantissa bit(s)) in a set of "
+                f"{len(self.values)} patterns"
+            )
         if self.kind == "atoms":
             shown = ", ".join(repr(v) for v in self.values[:6])
             more = f", … ({len(self.values)} values)" if len(self.values) > 6 else ""
@@ -175,6 +185,14 @@ class Event:
         if self.hi == math.inf:
             return f"{what} >= {self.lo:.6g}"
         return f"{self.lo:.6g} <= {what} <= {self.hi:.6g}"
+
+
+def float_keys(x: NDArray[np.float64], bits: int) -> NDArray[np.uint64]:
+    """Sign, exponent and the ``bits`` lowest mantissa bits of each float64: the features of
+    Mironov's attack on floating-point Laplace (which float values a noisy output *can* take
+    depends on the input, and shows in the low bits)."""
+    u = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+    return np.asarray(((u >> np.uint64(52)) << np.uint64(bits)) | (u & np.uint64((1 << bits) - 1)))
 
 
 def _scalar(outputs: NDArray[Any]) -> NDArray[np.float64]:
@@ -359,18 +377,36 @@ class AuditResult:
         return out
 
 
+def _bits_candidates(a: NDArray[Any], b: NDArray[Any], bits: int) -> Candidates:
+    """Likelihood-ratio-ordered sets of float-representation keys (see :func:`float_keys`)."""
+    k1, k2, build = _discrete_candidates(float_keys(a, bits), float_keys(b, bits))
+
+    def build_bits(j: int) -> Event:
+        return Event("bits", build(j).values, bits=bits)
+
+    return k1, k2, build_bits
+
+
 def _best_event(
-    s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float
+    s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float, float_bits: bool = False
 ) -> tuple[Event, bool, float]:
-    """(event, swapped, selection-sample ε_LCB) maximising the bound on the selection draws."""
+    """(event, swapped, selection-sample ε_LCB) maximising the bound on the selection draws.
+    ``float_bits`` adds the float-representation families (1 and 4 low mantissa bits) for
+    float outputs: the floating-point attack."""
     best: tuple[Event, bool, float] | None = None
     discrete = _is_discrete(s1, s2)
     vector = np.asarray(s1).ndim == 2 and np.asarray(s1).shape[1] > 1
-    if not discrete and not vector:  # sort once, reuse in both directions
+    scalar_float = not discrete and not vector
+    families: list[tuple[str, int]] = [("main", 0)]
+    if float_bits and scalar_float:
+        families += [("bits", 1), ("bits", 4)]
+    if scalar_float:  # sort once, reuse in both directions
         s1, s2 = np.sort(_scalar(s1)), np.sort(_scalar(s2))
-    for swapped in (False, True):
+    for (family, bits), swapped in ((f, sw) for f in families for sw in (False, True)):
         a, b = (s2, s1) if swapped else (s1, s2)
-        if discrete:
+        if family == "bits":
+            k1, k2, build = _bits_candidates(a, b, bits)
+        elif discrete:
             k1, k2, build = _discrete_candidates(a, b)
         elif vector:
             half = len(a) // 2
@@ -445,7 +481,9 @@ class _Progress:
             )
         ev = data["event"]
         values = tuple(tuple(v) if isinstance(v, list) else v for v in ev["values"])
-        event = Event(ev["kind"], values, ev["lo"], ev["hi"], tuple(ev["weights"]))
+        event = Event(
+            ev["kind"], values, ev["lo"], ev["hi"], tuple(ev["weights"]), ev.get("bits", 0)
+        )
         return cls(
             event,
             data["swapped"],
@@ -559,6 +597,7 @@ def audit(
     checkpoint: str | Path | None = None,
     jobs: int = 1,
     backend: str = "loky",
+    float_bits: bool = False,
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
@@ -573,6 +612,11 @@ def audit(
     ``jobs`` > 1 runs the estimation draws on that many joblib workers (``backend`` "loky",
     or "dask" to use a running dask.distributed cluster); it cannot be combined with
     ``checkpoint``. The mechanism must then be picklable (cloudpickle handles lambdas).
+
+    ``float_bits=True`` adds events on the float64 representation of scalar outputs (sign,
+    exponent, lowest mantissa bits): it audits the mechanism *as a floating-point program*
+    (Mironov's attack). Leave it off to audit a float implementation of an ideal-real
+    mechanism against its ideal-real claim.
     """
     start = time.perf_counter()
     mech = as_mechanism(mechanism)
@@ -594,7 +638,19 @@ def audit(
     d1, d2 = pair
     n_sel = max(n // 5, 20_000) if selection is None else check_count(selection, "selection")
     path = None if checkpoint is None else Path(checkpoint)
-    key = repr((_identity(mech), repr(pair), float(eps), float(delta), n, n_sel, confidence, seed))
+    key = repr(
+        (
+            _identity(mech),
+            repr(pair),
+            float(eps),
+            float(delta),
+            n,
+            n_sel,
+            confidence,
+            seed,
+            float_bits,
+        )
+    )
     state = None if path is None else _Progress.load(path, key)
     if state is not None and state.rng_state is not None:
         rng.bit_generator.state = state.rng_state
@@ -604,7 +660,7 @@ def audit(
             s2 = _draw(mech, d2, n_sel, rng)
             if progress is not None:
                 progress(2 * n_sel)
-            event, swapped, _ = _best_event(s1, s2, delta, alpha)
+            event, swapped, _ = _best_event(s1, s2, delta, alpha, float_bits)
             del s1, s2
             state = _Progress(event, swapped, n_sel, key=key)
         else:

@@ -55,6 +55,10 @@ class ZooEntry:
     true_epsilon: float
     correct: bool
     why: str
+    options: tuple[tuple[str, Any], ...] = ()  # extra audit() arguments, e.g. float_bits
+
+    def audit_options(self) -> dict[str, Any]:
+        return dict(self.options)
 
 
 # --- samplers (vectorised over n runs) ---------------------------------------------------------
@@ -232,10 +236,11 @@ def zoo() -> dict[str, ZooEntry]:
         true: float,
         why: str,
         delta: float = 0.0,
+        **options: Any,
     ) -> None:
         mech = FunctionMechanism(name, fn) if callable(fn) else fn
         correct = true <= eps * (1 + 1e-9)
-        e[name] = ZooEntry(name, mech, pair, eps, delta, true, correct, why)
+        e[name] = ZooEntry(name, mech, pair, eps, delta, true, correct, why, tuple(options.items()))
 
     ones5, zeros5 = (1, 1, 1, 1, 1), (0, 0, 0, 0, 0)
     svt_d, svt_d2 = (1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5
@@ -314,7 +319,28 @@ def zoo() -> dict[str, ZooEntry]:
         "Lap(1/ε) but w.p. 1e-3 the raw value: (ε, 1e-3)-DP holds",
         delta=1e-3,
     )
+    add(
+        "laplace-lattice-float-attack",
+        LaplaceMechanism(_sum, 1.0, 0.5),
+        ((0.0,), (1.0,)),
+        0.5,
+        0.5,
+        "the lattice Laplace audited as a float program (events on float bits): "
+        "outputs are multiples of 2^-k, so the representation carries no extra information",
+        float_bits=True,
+    )
     # broken mechanisms
+    add(
+        "naive-float-laplace",
+        laplace_sampler(10.0),
+        (0.0, 1.0),
+        0.1,
+        math.inf,
+        "textbook floating-point Laplace (numpy), audited as a float program: which float64 "
+        "values q + Lap(b) can take depends on q (Mironov 2012), visible in the low mantissa "
+        "bits; some outputs are impossible for the neighbour",
+        float_bits=True,
+    )
     add(
         "noisy-max-v1b",
         noisy_max_sampler("laplace", 2 / 0.7, "value"),
