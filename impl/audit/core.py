@@ -390,7 +390,8 @@ def _bits_candidates(a: NDArray[Any], b: NDArray[Any], bits: int) -> Candidates:
 def _best_event(
     s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float, float_bits: bool = False
 ) -> tuple[Event, bool, float]:
-    """(event, swapped, selection-sample ε_LCB) maximising the bound on the selection draws.
+    """(event, swapped, selection-sample ε_LCB) maximising the selection draws' bound, taken
+    simultaneous over the candidates of each family (Bonferroni).
     ``float_bits`` adds the float-representation families (1 and 4 low mantissa bits) for
     float outputs: the floating-point attack."""
     best: tuple[Event, bool, float] | None = None
@@ -417,14 +418,18 @@ def _best_event(
             k1, k2, build = _with_repeats(a, b)
         # rank every candidate by a cheap Wilson-score bound, then compute the exact
         # Clopper–Pearson bound for the best few (CP inverts the incomplete beta: slow)
+        # Selection ranks by bounds that hold simultaneously for all candidates (Bonferroni,
+        # α/#candidates): against the winner's curse, a noisy small event no longer beats a
+        # large one whose ratio is known precisely (Laplace ε = 0.1 at 10^6: 0.070 → 0.096).
+        sel = alpha / max(k1.size, 1)
         rough = epsilon_lower(
-            _wilson(k1, len(a), alpha / 2, lower=True),
-            _wilson(k2, len(b), alpha / 2, lower=False),
+            _wilson(k1, len(a), sel / 2, lower=True),
+            _wilson(k2, len(b), sel / 2, lower=False),
             delta,
         )
         top = np.argsort(-rough, kind="stable")[:_EXACT_TOP]
         bounds = epsilon_lower(
-            cp_lower(k1[top], len(a), alpha / 2), cp_upper(k2[top], len(b), alpha / 2), delta
+            cp_lower(k1[top], len(a), sel / 2), cp_upper(k2[top], len(b), sel / 2), delta
         )
         j = int(np.argmax(bounds))
         if best is None or bounds[j] > best[2]:
