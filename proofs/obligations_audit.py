@@ -87,6 +87,7 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=(),
         impls=(
             f"{_CORE}.audit_pairs",
+            f"{_CORE}.float_keys",
             f"{_ZOO}.zoo",
             f"{_ZOO}.ZooEntry",
             f"{_ZOO}.FunctionMechanism",
@@ -105,6 +106,7 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_audit.py::test_zoo_true_epsilons",
             "tests/test_audit.py::test_audit_pairs_picks_the_revealing_pair",
             "tests/test_audit.py::test_cli_audit",
+            "tests/test_audit.py::test_float_attack",
         ),
         check=checks_audit.zoo_power,
         note=NOTE,

@@ -1,0 +1,185 @@
+"""Auditor benchmarks: tightness ε_LCB / true ε along N, wall time against bare sampling, and
+the false-alarm rate of many audits of correct mechanisms.
+
+Run: ``python benchmarks/bench_audit.py [--max-n 10000000] [--audits 1000] [--json out.json]``.
+Cases follow ``shared/notes/auditing.md`` (ideal values there are for the best fixed event).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from dpspec.audit import audit
+from dpspec.audit.zoo import (
+    FunctionMechanism,
+    gaussian_epsilon,
+    laplace_sampler,
+    noisy_max_sampler,
+    rare_leak_sampler,
+    svt_sampler,
+    zoo,
+)
+
+ZEROS5, ONES5 = (0,) * 5, (1,) * 5
+SVT_PAIR = ((1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5)
+
+
+def cases() -> list[tuple[str, Any, tuple[Any, Any], float, float, float]]:
+    """(name, mechanism, pair, claimed ε, δ, true ε)."""
+    rr = zoo()["randomized-response"].mechanism
+    return [
+        ("laplace eps=0.5", FunctionMechanism("l", laplace_sampler(2.0)), (0.0, 1.0), 0.5, 0, 0.5),
+        ("laplace eps=0.1", FunctionMechanism("l", laplace_sampler(10.0)), (0.0, 1.0), 0.1, 0, 0.1),
+        ("randomized response eps=1", rr, (0, 1), 1.0, 0, 1.0),
+        (
+            "histogram scale eps (0.7)",
+            FunctionMechanism("h", laplace_sampler(0.7)),
+            ((1, 0, 0, 0, 0), (2, 0, 0, 0, 0)),
+            0.7,
+            0,
+            1 / 0.7,
+        ),
+        (
+            "noisy max v2b (0.7)",
+            FunctionMechanism("v2b", noisy_max_sampler("exponential", 2 / 0.7, "value")),
+            (ZEROS5, ONES5),
+            0.7,
+            0,
+            math.inf,
+        ),
+        (
+            "SVT Lyu alg 4 (0.1)",
+            FunctionMechanism("s4", svt_sampler(4 / 0.1, 4 / 0.3)),
+            SVT_PAIR,
+            0.1,
+            0,
+            0.175,
+        ),
+        (
+            "SVT correct (0.1)",
+            FunctionMechanism("s1", svt_sampler(2 / 0.1, 4 / 0.1)),
+            SVT_PAIR,
+            0.1,
+            0,
+            0.1,
+        ),
+        (
+            "gaussian sigma=4.845 (1, 1e-5)",
+            FunctionMechanism("g", lambda d, n, r: d + r.normal(0, 4.845, n)),
+            (0.0, 1.0),
+            1.0,
+            1e-5,
+            gaussian_epsilon(4.845, 1e-5),
+        ),
+        (
+            "gaussian sigma=1 (1, 1e-5)",
+            FunctionMechanism("g1", lambda d, n, r: d + r.normal(0, 1.0, n)),
+            (0.0, 1.0),
+            1.0,
+            1e-5,
+            gaussian_epsilon(1.0, 1e-5),
+        ),
+        (
+            "rare leak, pure claim (0.5)",
+            FunctionMechanism("rl", rare_leak_sampler(2.0, 1e-3)),
+            (0.0, 1.0),
+            0.5,
+            0,
+            math.inf,
+        ),
+    ]
+
+
+def tightness(max_n: int, seed: int) -> list[dict[str, Any]]:
+    rows = []
+    ns = [n for n in (10**4, 10**5, 10**6, 10**7) if n <= max_n]
+    for name, mech, pair, eps, delta, true in cases():
+        for n in ns:
+            start = time.perf_counter()
+            r = audit(mech, pair, eps, delta, n, seed=seed)
+            rows.append(
+                {
+                    "case": name,
+                    "n": n,
+                    "claimed": eps,
+                    "delta": delta,
+                    "true": true,
+                    "epsilon_lower": r.epsilon_lower,
+                    "ratio_to_true": r.epsilon_lower / true if math.isfinite(true) else None,
+                    "violation": r.violation,
+                    "seconds": time.perf_counter() - start,
+                }
+            )
+            print(
+                f"{name:34s} n={n:>9}  eps_LCB={r.epsilon_lower:8.4f}  true={true:8.4g}  "
+                f"flag={r.violation!s:5}  {rows[-1]['seconds']:.2f}s",
+                flush=True,
+            )
+    return rows
+
+
+def wall_time(seed: int) -> dict[str, float]:
+    """Laplace ε = 0.5, 10^6 per side: audit vs bare sampling of 2·10^6 draws (median of 5)."""
+    mech = FunctionMechanism("l", laplace_sampler(2.0))
+    audit(mech, (0.0, 1.0), 0.5, samples=10**6, seed=seed)  # warm-up
+    a, b, lows = [], [], []
+    rng = np.random.default_rng(seed)
+    for k in range(5):
+        t = time.perf_counter()
+        lows.append(audit(mech, (0.0, 1.0), 0.5, samples=10**6, seed=seed + k).epsilon_lower)
+        a.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        mech.sample(0.0, 10**6, rng)
+        mech.sample(1.0, 10**6, rng)
+        b.append(time.perf_counter() - t)
+    out = {
+        "audit_seconds": float(np.median(a)),
+        "bare_seconds": float(np.median(b)),
+        "min_epsilon_lower": float(min(lows)),
+    }
+    out["ratio"] = out["audit_seconds"] / out["bare_seconds"]
+    print(
+        f"wall time: audit {out['audit_seconds']:.3f}s, bare {out['bare_seconds']:.3f}s, "
+        f"ratio {out['ratio']:.2f}; eps_LCB over 5 seeds >= {out['min_epsilon_lower']:.4f}"
+    )
+    return out
+
+
+def false_alarms(audits: int, n: int, seed: int) -> dict[str, Any]:
+    """Violation rate over independent audits of tight correct mechanisms (claim = truth)."""
+    entries = zoo()
+    mechs = [
+        entries[k] for k in ("laplace", "randomized-response", "histogram", "svt", "noisy-max-v1a")
+    ]
+    flagged = 0
+    for k in range(audits):
+        e = mechs[k % len(mechs)]
+        flagged += audit(e.mechanism, e.pair, e.epsilon, e.delta, n, seed=seed + k).violation
+    print(f"false alarms: {flagged}/{audits} at {n} draws per side (level 0.05)")
+    return {"audits": audits, "samples": n, "violations": flagged}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--max-n", type=int, default=10**7)
+    parser.add_argument("--audits", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", default="benchmarks/results/audit.json")
+    args = parser.parse_args()
+    payload = {
+        "wall_time": wall_time(args.seed),
+        "tightness": tightness(args.max_n, args.seed),
+        "false_alarms": false_alarms(args.audits, 20_000, args.seed),
+    }
+    with open(args.json, "w", encoding="utf-8") as fh:
+        json.dump(payload, fh, indent=2, default=str)
+
+
+if __name__ == "__main__":
+    main()
