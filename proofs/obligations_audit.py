@@ -88,6 +88,7 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             f"{_CORE}.audit_pairs",
             f"{_CORE}.float_keys",
+            f"{_CORE}.screen_bound",
             f"{_ZOO}.zoo",
             f"{_ZOO}.ZooEntry",
             f"{_ZOO}.FunctionMechanism",

@@ -21,7 +21,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
-from dpspec.audit.core import AuditResult, _best_event, _draw, as_mechanism, audit
+from dpspec.audit.core import AuditResult, as_mechanism, audit, screen_bound
 from dpspec.impl.validation import check_count
 
 
@@ -87,8 +87,7 @@ def hypothesis_search(
     history: list[float] = []
 
     def screen_score(pair: tuple[Any, Any]) -> float:
-        s1, s2 = _draw(mech, pair[0], screen, rng), _draw(mech, pair[1], screen, rng)
-        return float(_best_event(s1, s2, delta, alpha)[2])
+        return screen_bound(mech, pair, screen, rng, delta, alpha)
 
     scorer = score or screen_score
 
