@@ -94,6 +94,7 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_ZOO}.FunctionMechanism",
             f"{_ZOO}.laplace_sampler",
             f"{_ZOO}.gaussian_sampler",
+            f"{_ZOO}.truncated_geometric_sampler",
             f"{_ZOO}.noisy_max_sampler",
             f"{_ZOO}.svt_sampler",
             f"{_ZOO}.rare_leak_sampler",

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
+from dpspec.impl.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
 from dpspec.impl.mechanisms.exponential import ExponentialMechanism
 from dpspec.impl.mechanisms.laplace import LaplaceMechanism
 from dpspec.impl.mechanisms.randomized_response import RandomizedResponse
@@ -155,6 +156,21 @@ def _rr_sampler(epsilon: float) -> Sampler:
     return lambda data, n, rng: mech.sample([data], n, rng)[:, 0]
 
 
+def _int_sum(data: Any) -> int:
+    return int(np.sum(data))
+
+
+def truncated_geometric_sampler(epsilon: float, top: int) -> Sampler:
+    """The count plus two-sided geometric noise (P(z) ∝ e^{−ε|z|}), clamped to {0..top}."""
+
+    def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        p = 1.0 - math.exp(-epsilon)
+        z = rng.geometric(p, n) - rng.geometric(p, n)
+        return np.asarray(np.clip(int(data) + z, 0, top), dtype=np.int64)
+
+    return run
+
+
 def _sum(data: Any) -> float:
     return float(np.sum(data))
 
@@ -268,6 +284,22 @@ def zoo() -> dict[str, ZooEntry]:
         1.0,
         1.0,
         "keep w.p. e^ε/(1 + e^ε): ratio exactly e^ε",
+    )
+    add(
+        "discrete-laplace",
+        DiscreteLaplaceMechanism(_int_sum, 1, 0.5),
+        ((0,), (1,)),
+        0.5,
+        0.5,
+        "exact discrete Laplace (P(z) ∝ e^{−ε|z|}) on an integer sum: ratio ≤ e^ε, attained",
+    )
+    add(
+        "truncated-geometric",
+        truncated_geometric_sampler(0.5, 5),
+        (2, 3),
+        0.5,
+        0.5,
+        "two-sided geometric clamped to {0..5} (Ghosh et al.): clamping is post-processing",
     )
     add(
         "noisy-max-v1a",
