@@ -90,10 +90,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_prove(args: argparse.Namespace) -> int:
-    from dpspec.proofs.prove import run_prove
+    from dpspec.proofs.prove import DEFAULT_MODULES, run_prove
 
     report = run_prove(
-        modules=tuple(args.module) if args.module else ("dpspec.proofs.lemmas",),
+        modules=tuple(args.module) if args.module else DEFAULT_MODULES,
         per_condition_timeout=args.timeout,
         progress=not args.no_progress,
     )
