@@ -9,7 +9,6 @@ or ``path/file.py:callable`` (your code), or ``opendp:NAME`` / ``diffprivlib:NAM
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -58,11 +57,9 @@ def _resolve(
     if args.epsilon is None:
         raise ValueError("epsilon: required for non-builtin targets (--epsilon E)")
     delta = 0.0 if args.delta is None else args.delta
-    try:
-        adapters = importlib.import_module("dpspec.audit.adapters")
-    except ImportError as exc:  # pragma: no cover - the adapters module ships with dpspec
-        raise ValueError(f"target: adapters unavailable ({exc})") from exc
-    mech = adapters.load_target(target, args.epsilon, delta)
+    from dpspec.audit.libraries import load_target
+
+    mech = load_target(target, args.epsilon, delta)
     return mech, pair or (0.0, 1.0), args.epsilon, delta, target, {}
 
 

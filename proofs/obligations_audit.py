@@ -161,4 +161,28 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
         check=checks_audit.pair_search,
         note=NOTE,
     ),
+    Obligation(
+        id="audit.library-targets",
+        source=f"{SRC}; OpenDP, PyDP, diffprivlib public APIs",
+        claim="user callables and library mechanisms load as audit targets calibrated to the "
+        "claim; honest claims pass, halved claims are flagged",
+        predicates=(),
+        impls=(
+            "dpspec.audit.libraries.load_target",
+            "dpspec.audit.libraries.LibraryMechanism",
+            "dpspec.audit.libraries.gaussian_sigma",
+        ),
+        method=Method.STATISTICAL,
+        tests=(
+            f"{_RUN}[audit.library-targets]",
+            "tests/test_audit_libraries.py::test_user_callables",
+            "tests/test_audit_libraries.py::test_bad_targets",
+            "tests/test_audit_libraries.py::test_gaussian_calibration",
+            "tests/test_audit_libraries.py::test_opendp_follows_its_claimed_law",
+            "tests/test_audit_libraries.py::test_pydp_follows_its_claimed_law",
+            "tests/test_audit_libraries.py::test_diffprivlib_target",
+        ),
+        check=checks_audit.library_targets,
+        note=NOTE,
+    ),
 )
