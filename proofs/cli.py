@@ -158,7 +158,17 @@ def _cmd_consistency(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"dpspec consistency: n: expected comma-separated sizes, got {args.n!r}")
         return 2
-    if args.learner in DENSITIES:
+    from dpspec.proofs.consistency_ldp import KINDS as LDP_KINDS
+
+    if args.learner in LDP_KINDS:
+        from dpspec.proofs.consistency_ldp import run_ldp_consistency
+
+        dist = f"sine-d{args.d}"
+        rows = run_ldp_consistency(
+            args.learner, args.d, ns, args.epsilon, args.reps, args.seed, not args.no_progress
+        )
+        metric = "excess_risk" if args.learner == "ldp-classifier" else "l2_error"
+    elif args.learner in DENSITIES:
         dist = "normal" if args.distribution == "checkerboard" else args.distribution
         try:
             rows = run_density_consistency(
@@ -237,7 +247,11 @@ def build_parser() -> argparse.ArgumentParser:
     prove.set_defaults(func=_cmd_prove)
 
     cons = sub.add_parser("consistency", help="excess risk (or L1) along an n-grid")
-    cons.add_argument("learner", help="pcl, pcl2, pcl2b, pcde, histogram, diffprivlib-gnb/-logreg")
+    cons.add_argument(
+        "learner",
+        help="pcl, pcl2, pcl2b, pcde, histogram, diffprivlib-gnb/-logreg, ldp-regression, "
+        "ldp-classifier, partitioning",
+    )
     cons.add_argument(
         "--distribution",
         default="checkerboard",
@@ -245,7 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
         "normal|student-t|cauchy|normal-2d|student-t-2d (default normal)",
     )
     cons.add_argument("--n", default="1000,10000,100000", help="comma-separated sample sizes")
-    cons.add_argument("--epsilon", type=float, default=1.0)
+    cons.add_argument("--epsilon", type=float, default=1.0, help="epsilon (alpha for LDP)")
+    cons.add_argument("--d", type=int, default=1, help="dimension (ldp-* learners)")
     cons.add_argument("--reps", type=int, default=5)
     cons.add_argument("--seed", type=int, default=0)
     cons.add_argument("--test-size", type=int, default=200_000, help="for sampled errors")

@@ -1,0 +1,188 @@
+"""Seed 003: the local randomiser, Prop 1, the estimators and their exact errors."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpspec.impl.ldp.estimators import (
+    LDPPartitionClassifier,
+    LDPPartitionRegressor,
+    PartitioningRegressor,
+)
+from dpspec.impl.ldp.mechanism import LocalRandomiser, aggregate, noise_scales
+from dpspec.impl.ldp.partition import CubicPartition
+from dpspec.impl.ldp.problems import SineProblem
+from dpspec.impl.learners.estimator import NotFittedError
+from dpspec.proofs import lemmas_ldp
+from dpspec.proofs.cli import main
+from dpspec.proofs.prove import evaluate_contract
+from dpspec.spec.ldp import prop1_bound, report_log_ratio, satisfies_prop1
+
+floats = st.floats(-20, 20, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 5).flatmap(
+        lambda k: st.tuples(
+            st.lists(floats, min_size=k, max_size=k),
+            st.lists(floats, min_size=k, max_size=k),
+            st.integers(-1, k - 1),
+            st.integers(-1, k - 1),
+        )
+    ),
+    st.floats(0.1, 5.0),
+    st.floats(0.5, 4.0),
+    st.floats(-1.0, 1.0),
+    st.floats(-1.0, 1.0),
+)
+def test_prop1_on_random_reports(
+    inst: tuple[list[float], list[float], int, int], alpha: float, m: float, u: float, v: float
+) -> None:
+    w, z, cell, cell2 = inst
+    sw, sz = noise_scales(alpha, m)
+    assert math.isclose(prop1_bound(m, sw, sz), alpha, rel_tol=1e-12)
+    ratio = report_log_ratio(w, z, cell, u * m, cell2, v * m, sw, sz)
+    assert satisfies_prop1(ratio, m, sw, sz)
+    assert satisfies_prop1(-ratio, m, sw, sz)  # and the other direction
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-5, 5), min_size=1, max_size=3),
+    st.integers(-1, 2),
+    st.integers(-1, 2),
+    st.integers(0, 4),
+    st.integers(-4, 4),
+    st.integers(-4, 4),
+)
+def test_lemmas_hold_on_examples(w: list[int], c1: int, c2: int, m: int, y: int, y2: int) -> None:
+    c1, c2 = min(c1, len(w) - 1), min(c2, len(w) - 1)
+    assert evaluate_contract(lemmas_ldp.onehot_sensitivity, tuple(w), c1, c2) is not False
+    y, y2 = max(-m, min(m, y)), max(-m, min(m, y2))
+    outcome = evaluate_contract(lemmas_ldp.response_sensitivity, tuple(w), c1, y, c2, y2, m)
+    assert outcome is not False
+
+
+def test_two_party_api() -> None:
+    """A user's report puts its indicator and truncated response in *its own* cell j (the
+    typo A_{h,i} of eq. 6 would put them in cell i, the user's index); the server averages."""
+    part = CubicPartition(0.25, 1.0, 1)
+    rand = LocalRandomiser(part, alpha=1.0, truncation=1.0)
+    assert math.isclose(rand.privacy.epsilon, 1.0)
+    rand.sigma_w = rand.sigma_z = 1e-9  # silence the noise to read the reports' signal
+    rng = np.random.default_rng(0)
+    x = np.array([[0.1], [0.6], [-0.9]])
+    w, z = rand.randomise(x, np.array([0.5, 3.0, -0.2]), rng)
+    cells = part.cell_index(x)
+    assert w.shape == z.shape == (3, part.n_cells)
+    for i, j in enumerate(cells):
+        assert abs(w[i, j] - 1) < 1e-3 and np.sum(np.abs(np.delete(w[i], j))) < 1e-3
+    assert abs(z[1, cells[1]] - 1.0) < 1e-3  # y = 3 truncated to M = 1
+    reports = rand.collect(x, np.array([0.5, 3.0, -0.2]), rng)
+    nu, mu = aggregate(reports)
+    assert abs(mu.sum() - 1.0) < 1e-3 and abs(nu.sum() - (0.5 + 1.0 - 0.2) / 3) < 1e-3
+    with pytest.raises(ValueError, match="alpha"):
+        LocalRandomiser(part, alpha=1e6, truncation=1.0)
+    with pytest.raises(ValueError, match="y"):
+        rand.randomise(x, np.array([1.0]), rng)
+    with pytest.raises(ValueError, match="alpha"):
+        LocalRandomiser(part, alpha=0.0, truncation=1.0)
+
+
+def test_collect_in_batches() -> None:
+    part = CubicPartition(0.5, 1.0, 2)
+    rand = LocalRandomiser(part, 1.0, 1.0)
+    rng = np.random.default_rng(1)
+    X, y = rng.random((1000, 2)), rng.uniform(-1, 1, 1000)
+    small, big = rand.collect(X, y, rng, batch_size=7), rand.collect(X, y, rng, batch_size=5000)
+    assert small.n == big.n == 1000 and small.w_sum.shape == (part.n_cells,)
+    in_law = rand.collect_in_law(X, y, rng)
+    assert in_law.n == 1000 and in_law.z_sum.shape == (part.n_cells,)
+    with pytest.raises(ValueError, match="reports"):
+        aggregate(type(in_law)(0, in_law.w_sum, in_law.z_sum))
+
+
+def test_partition_is_public_and_covers_the_ball() -> None:
+    part = CubicPartition(0.25, 1.0, 1)
+    assert part.n_cells == 10  # cubes [−1.25, −1) … [1, 1.25) meet the closed ball [−1, 1]
+    assert part.cell_index(np.array([[1.3], [0.0], [-1.0]])).tolist() == [-1, 5, 1]
+    with pytest.raises(ValueError, match="h"):
+        CubicPartition(0.0, 1.0, 1)
+    with pytest.raises(ValueError, match="X"):
+        part.cell_index(np.zeros((2, 2)))
+
+
+def test_exact_errors_match_sampling() -> None:
+    """Closed-form L2 error and excess risk against 10^6-point Monte Carlo (error < 5 SE)."""
+    rng = np.random.default_rng(2)
+    for d in (1, 2):
+        problem, part = SineProblem(d), CubicPartition(0.13, 2.0, d)
+        lo, hi = part.cube_bounds()
+        vals = rng.normal(0, 0.3, part.n_cells)
+        labels = rng.choice([-1, 1], part.n_cells)
+        X = rng.random((10**6, d))
+        idx, m = part.cell_index(X), problem.regression_function(X)
+        sq = (m - vals[idx]) ** 2
+        assert abs(problem.l2_error(lo, hi, vals) - sq.mean()) < 5 * sq.std() / 1e3
+        loss = np.abs(2 * m) * (labels[idx] != np.where(m > 0, 1, -1))
+        assert abs(problem.excess_risk(lo, hi, labels) - loss.mean()) < 5 * loss.std() / 1e3
+    assert math.isclose(SineProblem(1).bayes_error(), 0.5 - 1 / math.pi)
+
+
+def test_estimators_follow_sklearn_conventions() -> None:
+    problem = SineProblem(1)
+    rng = np.random.default_rng(3)
+    X, y = problem.sample_regression(20_000, rng)
+    reg = LDPPartitionRegressor(2.0, truncation=1.0, random_state=0)
+    assert reg.get_params()["alpha"] == 2.0
+    with pytest.raises(NotFittedError):
+        reg.predict(X)
+    reg.fit(X, y)
+    assert reg.predict(X).shape == (20_000,) and reg.score(X, y) <= 1
+    assert math.isclose(reg.randomiser_.privacy.epsilon, 2.0)
+    base = PartitioningRegressor(truncation=1.0).fit(X, y)
+    assert base.score(X, y) > 0.2  # the non-private estimate explains the signal
+    Xc, labels = problem.sample_classification(20_000, rng)
+    clf = LDPPartitionClassifier(2.0, random_state=0).fit(Xc, labels)
+    assert set(np.unique(clf.predict(Xc))) <= {-1, 1} and 0 <= clf.score(Xc, labels) <= 1
+    for kwargs, name in [
+        ({"alpha": -1.0}, "alpha"),
+        ({"simulate": "magic"}, "simulate"),
+        ({"h": 0.0}, "h"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            LDPPartitionRegressor(**kwargs).fit(X, y)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="y"):
+        LDPPartitionRegressor().fit(X, y[:-1])
+    with pytest.raises(ValueError, match="features"):
+        reg.predict(np.zeros((3, 2)))
+
+
+def test_cli_consistency_ldp(tmp_path: Path) -> None:
+    out = tmp_path / "ldp.json"
+    code = main(
+        [
+            "consistency",
+            "ldp-classifier",
+            "--n",
+            "1e3,1e5",
+            "--reps",
+            "8",
+            "--tolerance",
+            "0.05",
+            "--no-progress",
+            "--json",
+            str(out),
+        ]
+    )
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert payload["metric"] == "excess_risk" and len(payload["rows"]) == 2
+    assert code == (0 if payload["trend"]["holds"] else 1)
