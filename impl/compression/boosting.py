@@ -1,0 +1,232 @@
+"""MedBoost and Sparsify (seed 002 ch. 4, ``002_9f3104e4a0d86722.txt``: Alg 2 at L687, Alg 3 at
+L936–938), with vectorised weighted quantiles (L693–703).
+
+MedBoost, read consistently (the printed t = 0..T and P_0 over {1..n} are index slips):
+
+    P_1 = uniform on [m]
+    for t = 1..T:
+        repeat h_t = WeakLearner(sub-sample of m̃ indices drawn from P_t)
+        until Σ_i P_t(i)·1[|h_t(x_i) − y_i| > η/2] ≤ ½ − γ          (bounded: ``max_tries``)
+        θ_i = 1 − 2·1[|h_t(x_i) − y_i| > η/2]
+        α_t = ½ ln((1 − γ)·Σ P_t 1[θ = 1] / ((1 + γ)·Σ P_t 1[θ = −1]))
+        if no weighted mistake (α_t = ∞): return T copies of h_t with weights 1
+        P_{t+1}(i) ∝ P_t(i)·exp(−α_t θ_i)
+
+Sparsify draws n indices from Cat(α/Σα) until every sample point has fewer than n/2 of the
+drawn hypotheses more than η away from its label (η is passed explicitly: the printed
+signature omits it), with a bounded number of trials.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.validation import check_count, check_positive, check_rng
+
+
+class CompressionFailure(ValueError):
+    """A bounded loop (weak-learner retries, Sparsify trials) ran out of its budget."""
+
+
+def weighted_quantiles(
+    values: NDArray[np.float64], weights: NDArray[np.float64], gamma: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """(Q⁻_γ, Q⁺_γ) of every column of ``values`` (T × m) with weights α (T), exactly as
+    ``dpspec.spec.compression`` defines them (the upper median is Q⁺_0), vectorised:
+    sort each column, the weight strictly above value v is the total minus the cumulative
+    weight up to the last copy of v."""
+    if not 0 <= gamma < 0.5:
+        raise ValueError(f"gamma: must be in [0, 1/2), got {gamma!r}")
+    w = np.asarray(weights, dtype=np.float64)
+    if np.any(w < 0) or w.sum() <= 0:
+        raise ValueError("weights: must be >= 0 with a positive sum")
+    v = np.asarray(values, dtype=np.float64)
+    order = np.argsort(v, axis=0, kind="stable")
+    sv = np.take_along_axis(v, order, axis=0)
+    sw = w[order]
+    total = w.sum()
+    cum = np.cumsum(sw, axis=0)
+    # weight ≤ v at each sorted position: cumulative weight at the last index with the same value
+    t_len = sv.shape[0]
+    last = np.empty_like(cum)
+    last[-1] = cum[-1]
+    for k in range(t_len - 2, -1, -1):  # T is small (boosting rounds); columns vectorised
+        same = sv[k] == sv[k + 1]
+        last[k] = np.where(same, last[k + 1], cum[k])
+    first_below = np.empty_like(cum)  # weight strictly below v
+    first_below[0] = 0.0
+    for k in range(1, t_len):
+        same = sv[k] == sv[k - 1]
+        first_below[k] = np.where(same, first_below[k - 1], cum[k - 1])
+    limit = (0.5 - gamma) * total
+    above = total - last
+    plus_ok = above < limit
+    minus_ok = first_below < limit
+    big = np.where(plus_ok, sv, np.inf).min(axis=0)
+    small = np.where(minus_ok, sv, -np.inf).max(axis=0)
+    return small, big
+
+
+def weighted_median(values: NDArray[np.float64], weights: NDArray[np.float64]) -> NDArray[Any]:
+    """The upper weighted median Q⁺_0 of every column."""
+    return weighted_quantiles(values, weights, 0.0)[1]
+
+
+class WeakLearner(Protocol):
+    """A deterministic proper ERM: ``fit(x, y)`` returns a hypothesis ``h(x) -> values``."""
+
+    def fit(self, x: NDArray[Any], y: NDArray[Any]) -> Any: ...
+
+
+@dataclass
+class BoostResult:
+    """MedBoost's return values and trace: hypotheses, weights α, the distributions P_t, the
+    sub-sample indices each h_t was trained on, θ^{(t)}, and the retries used."""
+
+    hypotheses: list[Any]
+    alphas: NDArray[np.float64]
+    distributions: list[NDArray[np.float64]]
+    subsamples: list[NDArray[np.int64]]
+    thetas: list[NDArray[np.float64]]
+    tries: int
+    gamma: float
+    eta: float
+    predictions: NDArray[np.float64] = field(repr=False, default_factory=lambda: np.zeros(0))
+    #: α_t of every executed round (∞ for a zero-mistake round), aligned with distributions
+    trace_alphas: NDArray[np.float64] = field(repr=False, default_factory=lambda: np.zeros(0))
+
+    def __post_init__(self) -> None:
+        if self.trace_alphas.size == 0:
+            self.trace_alphas = np.asarray(self.alphas, dtype=np.float64)
+
+    def copies(self, t_max: int) -> BoostResult:
+        """Alg 2 line 8: after a zero-mistake round, T copies of that h_t with weights 1."""
+        h, sub, pred = self.hypotheses[-1], self.subsamples[-1], self.predictions[-1]
+        return BoostResult(
+            [h] * t_max,
+            np.ones(t_max),
+            self.distributions,
+            [sub] * t_max,
+            self.thetas,
+            self.tries,
+            self.gamma,
+            self.eta,
+            np.tile(pred, (t_max, 1)),
+            np.asarray(self.alphas, dtype=np.float64),
+        )
+
+    def kegl_bound(self) -> float:
+        """Π_t e^{γα_t} Σ_i P_t(i) e^{−α_t θ_i^{(t)}} (Lemma 4.1.1's right-hand side)."""
+        out = 1.0
+        for a, p, th in zip(self.trace_alphas, self.distributions, self.thetas, strict=True):
+            if math.isinf(a):
+                return 0.0
+            out *= math.exp(self.gamma * a) * float(np.sum(p * np.exp(-a * th)))
+        return out
+
+
+def medboost(
+    x: NDArray[Any],
+    y: NDArray[np.float64],
+    learner: WeakLearner,
+    rounds: int,
+    gamma: float,
+    eta: float,
+    subsample: int,
+    rng: np.random.Generator,
+    max_tries: int = 200,
+) -> BoostResult:
+    """Kégl's MedBoost (Alg 2, L687) with weak hypotheses trained on ``subsample`` indices
+    drawn from P_t (the generic weak learner of Thm 1.1.4, L197–203)."""
+    check_rng(rng)
+    t_max = check_count(rounds, "rounds")
+    if not 0 < gamma < 0.5:
+        raise ValueError(f"gamma: must be in (0, 1/2), got {gamma!r}")
+    check_positive(eta, "eta")
+    m = len(y)
+    if m == 0:
+        raise ValueError("S: the sample is empty")
+    p = np.full(m, 1.0 / m)
+    hyps: list[Any] = []
+    alphas: list[float] = []
+    dists: list[NDArray[np.float64]] = []
+    subs: list[NDArray[np.int64]] = []
+    thetas: list[NDArray[np.float64]] = []
+    preds: list[NDArray[np.float64]] = []
+    tries = 0
+    for _ in range(t_max):
+        for _attempt in range(max_tries):
+            tries += 1
+            idx = rng.choice(m, size=subsample, p=p)
+            h = learner.fit(x[idx], y[idx])
+            pred = np.asarray(h(x), dtype=np.float64)
+            miss = np.abs(pred - y) > eta / 2
+            err = float(np.sum(p[miss]))
+            if err <= 0.5 - gamma:
+                break
+        else:
+            raise CompressionFailure(
+                f"max_tries: no ({eta / 2}, {gamma})-weak hypothesis in {max_tries} draws "
+                "(labels not realizable by the class, or gamma too large)"
+            )
+        theta: NDArray[np.float64] = np.where(miss, -1.0, 1.0)
+        if err == 0.0:  # α_t = ∞: T copies of h_t with weights 1
+            return BoostResult(
+                [*hyps, h],
+                np.array([*alphas, math.inf]),
+                [*dists, p],
+                [*subs, idx],
+                [*thetas, theta],
+                tries,
+                gamma,
+                eta,
+                np.array([*preds, pred]),
+            ).copies(t_max)
+        alpha = 0.5 * math.log((1 - gamma) * (1 - err) / ((1 + gamma) * err))
+        hyps.append(h)
+        alphas.append(alpha)
+        dists.append(p)
+        subs.append(idx)
+        thetas.append(theta)
+        preds.append(pred)
+        p = p * np.exp(-alpha * theta)
+        p = p / p.sum()
+    return BoostResult(
+        hyps, np.array(alphas), dists, subs, thetas, tries, gamma, eta, np.array(preds)
+    )
+
+
+@dataclass
+class SparsifyResult:
+    """The n chosen hypotheses (indices into the boosting result) and the trials used."""
+
+    chosen: NDArray[np.int64]
+    trials: int
+
+
+def sparsify(
+    boost: BoostResult,
+    y: NDArray[np.float64],
+    n: int,
+    eta: float,
+    rng: np.random.Generator,
+    max_trials: int = 100,
+) -> SparsifyResult:
+    """Sparsify (Alg 3, L936–938): draw J_1..J_n ~ Cat(α/Σα) until every sample point has
+    fewer than n/2 drawn hypotheses with |f(x_i) − y_i| > η (binary: f(x_i) ≠ y_i)."""
+    check_rng(rng)
+    n = check_count(n, "n")
+    check_positive(eta, "eta")
+    weights = np.asarray(boost.alphas, dtype=np.float64)
+    probs = weights / weights.sum()
+    far = np.abs(boost.predictions - y[None, :]) > eta  # T × m
+    for trial in range(1, max_trials + 1):
+        chosen = rng.choice(len(probs), size=n, p=probs)
+        if np.max(far[chosen].sum(axis=0)) < n / 2:
+            return SparsifyResult(chosen.astype(np.int64), trial)
+    raise CompressionFailure(f"max_trials: Sparsify found no good {n}-subset in {max_trials}")

@@ -1,0 +1,107 @@
+"""Seed 002 ch. 4: quantiles, MedBoost, Sparsify, the compression schemes and their CLI."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpspec.impl.compression.boosting import (
+    CompressionFailure,
+    medboost,
+    sparsify,
+    weighted_quantiles,
+)
+from dpspec.impl.compression.learners import ThresholdLearner
+from dpspec.impl.compression.schemes import (
+    compress,
+    random_realizable_sample,
+    reconstruct,
+    rectangle_baseline,
+)
+from dpspec.proofs import lemmas_compression
+from dpspec.proofs.cli import main
+from dpspec.proofs.prove import evaluate_contract
+from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
+
+small = st.integers(-4, 4)
+weight = st.integers(0, 3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small, small, small, weight, weight, weight, st.integers(0, 3), small, small, small)
+def test_lemmas_hold_on_examples(
+    a: int, b: int, c: int, wa: int, wb: int, wc: int, g: int, d: int, e: int, f: int
+) -> None:
+    if wa + wb + wc > 0:
+        out = evaluate_contract(lemmas_compression.quantile_order, a, b, c, wa, wb, wc, g)
+        assert out is not False
+    assert evaluate_contract(lemmas_compression.median_lipschitz, a, b, c, d, e, f) is not False
+
+
+def test_quantile_definitions() -> None:
+    """Hand-checked values: the upper median, weights, and the γ-quantiles."""
+    assert weighted_median([0, 1], [1, 1]) == 1  # upper median: Med(0, 1) = 1
+    assert weighted_median([3, 1, 2], [1, 1, 1]) == 2
+    assert weighted_median([0, 10], [3, 1]) == 0
+    assert quantile_plus([0, 1, 2, 3], [1, 1, 1, 1], Fraction(1, 4)) == 3
+    assert quantile_minus([0, 1, 2, 3], [1, 1, 1, 1], Fraction(1, 4)) == 0
+    lo, hi = weighted_quantiles(np.array([[0.0], [1.0], [2.0], [3.0]]), np.ones(4), 0.25)
+    assert (lo[0], hi[0]) == (0.0, 3.0)
+    with pytest.raises(ValueError, match="gamma"):
+        quantile_plus([1], [1], Fraction(1, 2))
+    with pytest.raises(ValueError, match="weights"):
+        weighted_median([1, 2], [0, 0])
+
+
+def test_bad_input() -> None:
+    rng = np.random.default_rng(0)
+    x, y = random_realizable_sample("thresholds", 100, rng)
+    with pytest.raises(ValueError, match="gamma"):
+        compress("thresholds", x, y, rng, gamma=0.5)
+    with pytest.raises(ValueError, match="eta"):
+        compress("bv", x, y, rng, eta=0.0)
+    with pytest.raises(ValueError, match="realizable"):
+        compress("thresholds", x, 1 - y, rng)  # a decreasing step is no threshold
+    with pytest.raises(ValueError, match="S"):
+        compress("thresholds", np.zeros(0), np.zeros(0), rng)
+    with pytest.raises(ValueError, match="cls"):
+        compress("polynomials", x, y, rng)
+    with pytest.raises(ValueError, match="y"):
+        compress("thresholds", x, y * 2, rng)
+    # a bounded loop reports failure instead of spinning: no threshold is 0.1-accurate on
+    # half the weight of noise labels
+    with pytest.raises(CompressionFailure, match="max_tries"):
+        medboost(x, rng.random(100), ThresholdLearner(), 5, 0.45, 0.01, 4, rng, max_tries=5)
+    boost = medboost(x, y, ThresholdLearner(), 20, 0.25, 0.5, 8, rng)
+    with pytest.raises(CompressionFailure, match="max_trials"):
+        sparsify(boost, 1 - y, 4, 0.5, rng, max_trials=3)
+
+
+def test_schemes_reconstruct() -> None:
+    rng = np.random.default_rng(1)
+    for cls in ("thresholds", "intervals", "rectangles", "bv", "lipschitz"):
+        sizes = []
+        for m in (500, 5000):
+            x, y = random_realizable_sample(cls, m, rng)
+            c = compress(cls, x, y, rng)
+            pred = reconstruct(c, x[c.stored], y[c.stored])(x)
+            bound = 0.0 if cls in ("thresholds", "intervals", "rectangles") else 0.1
+            assert np.max(np.abs(pred - y)) <= bound, cls
+            sizes.append(c.stored_points)
+        assert max(sizes) <= 64 * 8  # n·m̃, whatever m is
+    x, y = random_realizable_sample("rectangles", 1000, rng)
+    assert rectangle_baseline(x, y).size <= 4
+
+
+def test_cli_compress(tmp_path: Path) -> None:
+    out = tmp_path / "c.json"
+    assert main(["compress", "intervals", "--m", "2000", "--json", str(out)]) == 0
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert payload["reconstruction_error"] == 0 and payload["stored_points"] <= 512
+    assert main(["compress", "bv", "--m", "1000", "--gamma", "0.7"]) == 2
