@@ -112,7 +112,7 @@ def medboost_invariants(config: VerifyConfig) -> CheckOutcome:
             ada = 0.5 * math.log((1 - err) / err)
             ada_next = p * np.exp(-ada * th)
             control_gap = max(control_gap, abs(ada_next[th < 0].sum() / ada_next.sum() - 0.5))
-        lo, hi = weighted_quantiles(res.predictions, res.alphas, gamma / 2)
+        lo, hi = weighted_quantiles(res.all_predictions(x), res.alphas, gamma / 2)
         bad = np.maximum(np.abs(hi - y), np.abs(lo - y)) > eta / 2
         violations += int(bad.sum())
         worst["kegl"] = max(worst["kegl"], float(bad.mean()) - res.kegl_bound())

@@ -80,7 +80,7 @@ def test_bad_input() -> None:
         medboost(x, rng.random(100), ThresholdLearner(), 5, 0.45, 0.01, 4, rng, max_tries=5)
     boost = medboost(x, y, ThresholdLearner(), 20, 0.25, 0.5, 8, rng)
     with pytest.raises(CompressionFailure, match="max_trials"):
-        sparsify(boost, 1 - y, 4, 0.5, rng, max_trials=3)
+        sparsify(boost, x, 1 - y, 4, 0.5, rng, max_trials=3)
 
 
 def test_schemes_reconstruct() -> None:

@@ -96,17 +96,30 @@ class BoostResult:
     tries: int
     gamma: float
     eta: float
-    predictions: NDArray[np.float64] = field(repr=False, default_factory=lambda: np.zeros(0))
     #: α_t of every executed round (∞ for a zero-mistake round), aligned with distributions
     trace_alphas: NDArray[np.float64] = field(repr=False, default_factory=lambda: np.zeros(0))
+
+    #: ``which[t]`` indexes the distinct hypothesis behind h_t (copies share one)
+    which: NDArray[np.int64] = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
 
     def __post_init__(self) -> None:
         if self.trace_alphas.size == 0:
             self.trace_alphas = np.asarray(self.alphas, dtype=np.float64)
+        if self.which.size == 0:
+            self.which = np.arange(len(self.hypotheses), dtype=np.int64)
+
+    def all_predictions(self, x: NDArray[Any]) -> NDArray[np.float64]:
+        """The T × m matrix h_t(x_i), each distinct hypothesis evaluated once (O(T·m) memory:
+        for checks on small samples; boosting itself keeps only O(m))."""
+        rows: dict[int, NDArray[np.float64]] = {}
+        for t, r in enumerate(self.which.tolist()):
+            if r not in rows:
+                rows[r] = np.asarray(self.hypotheses[t](x), dtype=np.float64)
+        return np.stack([rows[r] for r in self.which.tolist()])
 
     def copies(self, t_max: int) -> BoostResult:
         """Alg 2 line 8: after a zero-mistake round, T copies of that h_t with weights 1."""
-        h, sub, pred = self.hypotheses[-1], self.subsamples[-1], self.predictions[-1]
+        h, sub = self.hypotheses[-1], self.subsamples[-1]
         return BoostResult(
             [h] * t_max,
             np.ones(t_max),
@@ -116,8 +129,8 @@ class BoostResult:
             self.tries,
             self.gamma,
             self.eta,
-            np.tile(pred, (t_max, 1)),
             np.asarray(self.alphas, dtype=np.float64),
+            np.zeros(t_max, dtype=np.int64),
         )
 
     def kegl_bound(self) -> float:
@@ -157,7 +170,6 @@ def medboost(
     dists: list[NDArray[np.float64]] = []
     subs: list[NDArray[np.int64]] = []
     thetas: list[NDArray[np.float64]] = []
-    preds: list[NDArray[np.float64]] = []
     tries = 0
     for _ in range(t_max):
         for _attempt in range(max_tries):
@@ -185,7 +197,6 @@ def medboost(
                 tries,
                 gamma,
                 eta,
-                np.array([*preds, pred]),
             ).copies(t_max)
         alpha = 0.5 * math.log((1 - gamma) * (1 - err) / ((1 + gamma) * err))
         hyps.append(h)
@@ -193,12 +204,9 @@ def medboost(
         dists.append(p)
         subs.append(idx)
         thetas.append(theta)
-        preds.append(pred)
         p = p * np.exp(-alpha * theta)
         p = p / p.sum()
-    return BoostResult(
-        hyps, np.array(alphas), dists, subs, thetas, tries, gamma, eta, np.array(preds)
-    )
+    return BoostResult(hyps, np.array(alphas), dists, subs, thetas, tries, gamma, eta)
 
 
 @dataclass
@@ -211,6 +219,7 @@ class SparsifyResult:
 
 def sparsify(
     boost: BoostResult,
+    x: NDArray[Any],
     y: NDArray[np.float64],
     n: int,
     eta: float,
@@ -224,9 +233,15 @@ def sparsify(
     check_positive(eta, "eta")
     weights = np.asarray(boost.alphas, dtype=np.float64)
     probs = weights / weights.sum()
-    far = np.abs(boost.predictions - y[None, :]) > eta  # T × m
+    far: dict[int, NDArray[np.bool_]] = {}  # distinct hypothesis → 1[|h(x_i) − y_i| > η]
     for trial in range(1, max_trials + 1):
         chosen = rng.choice(len(probs), size=n, p=probs)
-        if np.max(far[chosen].sum(axis=0)) < n / 2:
+        count = np.zeros(len(y), dtype=np.int64)
+        for t in chosen.tolist():
+            row = int(boost.which[t])
+            if row not in far:
+                far[row] = np.abs(np.asarray(boost.hypotheses[t](x)) - y) > eta
+            count += far[row]
+        if np.max(count) < n / 2:
             return SparsifyResult(chosen.astype(np.int64), trial)
     raise CompressionFailure(f"max_trials: Sparsify found no good {n}-subset in {max_trials}")

@@ -101,7 +101,7 @@ def compress(
     t_max = math.ceil(4 / gamma**2 * math.log(max(m, 2))) if rounds is None else rounds
     # MedBoost's weak hypotheses must be (η/2, γ)-weak; Sparsify then keeps |f − y| ≤ η
     boost = medboost(xs, ys, LEARNERS[cls](), t_max, gamma, eta_v, subsample, rng)
-    sparse = sparsify(boost, ys, check_count(n, "n"), eta_v, rng)
+    sparse = sparsify(boost, xs, ys, check_count(n, "n"), eta_v, rng)
     chosen = sparse.chosen
     subs = np.stack([boost.subsamples[j] for j in chosen])  # n × m̃ indices into S
     stored, positions = np.unique(subs, return_inverse=True)
