@@ -293,3 +293,62 @@ def lipschitz_learner_is_proper(config: VerifyConfig) -> CheckOutcome:
     steep = LinearLearner().fit(np.array([0.0, 1.0]), np.array([0.0, 2.0]))(grid)
     control = float(np.max(np.abs(np.diff(steep)) / np.diff(grid))) > 1
     return CheckOutcome(ok and control, f"proper on 20 samples each: {ok}; control: {control}")
+
+
+def lipschitz_dual_witness(config: VerifyConfig) -> CheckOutcome:
+    """Dual fat-shattering of L-Lipschitz functions on [0, 1] (Lemma 4.2.10, corrected: the
+    code must be onto and the values ½ ± t): on a 2t/L-packing p_1..p_N (N = M([0,1], 2t/L)),
+    an onto code j ↦ b(j) ∈ {0,1}^n with n = ⌊log₂ N⌋ and f_i(p_j) = ½ + t(2b(j)_i − 1),
+    extended by McShane's formula, gives n functions that are L-Lipschitz on a 10⁴ grid and
+    realise all 2^n patterns at margin t; 2^n ≤ N is the packing upper bound. Control: the
+    same code on a packing of spacing t/L (half) is not L-Lipschitz."""
+    grid = np.linspace(0, 1, 10_001)
+    ok, rows, control = True, [], True
+    for lip, t in ((1.0, 0.1), (2.0, 0.05), (5.0, 0.02)):
+        for spacing, is_control in ((2 * t / lip, False), (t / lip, True)):
+            pts = np.arange(0.0, 1.0 + 1e-12, spacing)
+            big_n = pts.size
+            n = math.floor(math.log2(big_n))
+            codes = np.array(
+                [[(j % 2**n >> (n - 1 - i)) & 1 for i in range(n)] for j in range(big_n)]
+            )  # onto: j mod 2^n covers every pattern
+            vals = 0.5 + t * (2 * codes - 1)  # N × n
+            ext = np.min(
+                vals[None, :, :] + lip * np.abs(grid[:, None, None] - pts[None, :, None]), axis=1
+            )  # McShane: grid × n
+            slope = float(np.max(np.abs(np.diff(ext, axis=0)) / np.diff(grid)[:, None]))
+            on_points = np.min(
+                vals[None, :, :] + lip * np.abs(pts[:, None, None] - pts[None, :, None]), axis=1
+            )
+            if is_control:
+                control &= not np.allclose(on_points, vals)  # the extension cannot interpolate
+                continue
+            patterns = {tuple(r) for r in codes.tolist()}
+            ok &= slope <= lip + 1e-9 and len(patterns) == 2**n and 2**n <= big_n
+            ok &= bool(np.allclose(on_points, vals))  # interpolates: margin t at every point
+            rows.append((lip, t, big_n, n, round(slope, 6)))
+    return CheckOutcome(
+        ok and control,
+        f"(L, t, packing size N, n, max slope): {rows}; half-spacing control breaks it: {control}",
+        {"rows": rows},
+    )
+
+
+def chernoff_per_point(config: VerifyConfig) -> CheckOutcome:
+    """Sparsify's per-point bound (4.6, L1001–1003), safe form: if each drawn hypothesis is
+    wrong at a point with probability ≤ ½ − γ/2, P(at least n/2 of n draws wrong) ≤
+    2·exp(−nγ²/2) — exact binomial tails for n ≤ 400, γ ∈ {1/8, 1/4, 3/8}. Control: the
+    bound without the ½ in the exponent, 2·exp(−nγ²), fails somewhere."""
+    from scipy import stats
+
+    worst, control = 0.0, False
+    for gamma in (0.125, 0.25, 0.375):
+        for n in range(1, 401):
+            tail = float(stats.binom.sf(math.ceil(n / 2) - 1, n, 0.5 - gamma / 2))
+            worst = max(worst, tail / (2 * math.exp(-n * gamma**2 / 2)))
+            control |= tail > 2 * math.exp(-n * gamma**2)
+    return CheckOutcome(
+        worst <= 1 and control,
+        f"max exact tail / bound = {worst:.4f} (<= 1); tighter bound violated: {control}",
+        {"max_ratio": worst},
+    )

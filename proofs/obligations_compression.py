@@ -168,4 +168,27 @@ COMPRESSION_OBLIGATIONS: tuple[Obligation, ...] = (
         check=checks_compression.binary_margin,
         note=NOTE,
     ),
+    Obligation(
+        id="002.lem4.2.10.lipschitz-dual-witness",
+        source=f"{S002}:L1181-1190 (Lemma 4.2.10: onto code, values 1/2 +- t, McShane)",
+        claim="floor(log2 M(X, 2t/L)) L-Lipschitz functions dual-shatter at margin t; "
+        "2^n <= the packing number",
+        predicates=(),
+        impls=(),
+        method=Method.EXACT,
+        tests=(f"{_RUN}[002.lem4.2.10.lipschitz-dual-witness]",),
+        check=checks_compression.lipschitz_dual_witness,
+        note=NOTE,
+    ),
+    Obligation(
+        id="002.eq4.6.chernoff",
+        source=f"{S002}:L1001-1003 (eq. 4.6, per-point Chernoff bound in Sparsify)",
+        claim="P(>= n/2 of n draws wrong) <= 2 exp(-n gamma^2/2), exact binomial tails",
+        predicates=(),
+        impls=(),
+        method=Method.EXACT,
+        tests=(f"{_RUN}[002.eq4.6.chernoff]",),
+        check=checks_compression.chernoff_per_point,
+        note=NOTE,
+    ),
 )
