@@ -73,7 +73,7 @@ def run_ldp_consistency(
 ) -> list[ConsistencyRow]:
     """Exact error (mean, 95% t-interval over ``reps`` fits) and fit time for each n."""
     if kind not in KINDS:
-        raise ValueError(f"learner: expected one of {KINDS}, got {kind!r}")
+        raise ValueError(f"kind: expected one of {KINDS}, got {kind!r}")
     problem = SineProblem(d)
     rows = []
     bar = tqdm(total=len(ns) * reps, desc=kind, disable=not progress)

@@ -37,3 +37,34 @@ def response_sensitivity(
     post: __return__ <= 2 * m
     """
     return int(response_change(z, cell, y, cell_prime, y_prime))
+
+
+def log_ratio_core(
+    w: tuple[int, ...],
+    z: tuple[int, ...],
+    cell: int,
+    y: int,
+    cell_prime: int,
+    y_prime: int,
+    m: int,
+    a: int,
+    b: int,
+) -> int:
+    """The whole log ratio, summed over coordinates: a·Σ_W + b·Σ_Z ≤ 2a + 2bM, where
+    a = √2/σ_W and b = √2/σ_Z (non-negative integers here: the statement is homogeneous in
+    (a, b)). With σ_W = 4√2/α and σ_Z = 4√2M/α the right side is α/2 + α/2 = α (Prop 1).
+
+    pre: 1 <= len(w) <= 2
+    pre: len(z) == len(w)
+    pre: -1 <= cell < len(w)
+    pre: -1 <= cell_prime < len(w)
+    pre: 0 <= m
+    pre: -m <= y <= m
+    pre: -m <= y_prime <= m
+    pre: 0 <= a <= 4
+    pre: 0 <= b <= 4
+    post: __return__ <= 2 * a + 2 * b * m
+    """
+    return a * int(onehot_change(w, cell, cell_prime)) + b * int(
+        response_change(z, cell, y, cell_prime, y_prime)
+    )

@@ -68,6 +68,22 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
         note=NOTE,
     ),
     Obligation(
+        id="003.prop1.log-ratio-core",
+        source=f"{S003}:L247-251 (Prop 1); {S003}:L640-656 (proof: sum over coordinates)",
+        claim="a * sum_W + b * sum_Z <= 2a + 2bM (a = sqrt2/sigma_W, b = sqrt2/sigma_Z): the "
+        "log density ratio summed over all 2N coordinates is <= Prop 1's level",
+        predicates=(
+            "dpspec.spec.ldp.onehot_change",
+            "dpspec.spec.ldp.response_change",
+            "dpspec.proofs.lemmas_ldp.log_ratio_core",
+        ),
+        impls=(),
+        method=Method.CROSSHAIR,
+        tests=("tests/test_ldp.py::test_log_ratio_core_on_examples",),
+        check=crosshair_check("log_ratio_core", module="dpspec.proofs.lemmas_ldp"),
+        note=NOTE,
+    ),
+    Obligation(
         id="003.prop1.tight-witness",
         source=f"{S003}:L247-251 (Prop 1; the witness is derived in the digest)",
         claim="the witness event has probabilities 1/16 and e^-alpha/16 exactly; the sampler "

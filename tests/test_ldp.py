@@ -71,6 +71,31 @@ def test_lemmas_hold_on_examples(w: list[int], c1: int, c2: int, m: int, y: int,
     assert outcome is not False
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=1, max_size=2),
+    st.integers(-1, 1),
+    st.integers(-1, 1),
+    st.integers(0, 4),
+    st.integers(-4, 4),
+    st.integers(-4, 4),
+    st.integers(0, 4),
+    st.integers(0, 4),
+)
+def test_log_ratio_core_on_examples(
+    wz: list[tuple[int, int]], c1: int, c2: int, m: int, y: int, y2: int, a: int, b: int
+) -> None:
+    w, z = tuple(p[0] for p in wz), tuple(p[1] for p in wz)
+    c1, c2 = min(c1, len(w) - 1), min(c2, len(w) - 1)
+    y, y2 = max(-m, min(m, y)), max(-m, min(m, y2))
+    args = (w, z, c1, y, c2, y2, m, a, b)
+    assert evaluate_contract(lemmas_ldp.log_ratio_core, *args) is not False
+    # the bound is attained at the witness: cells 0 vs 1, y = M vs y' = -M
+    if len(w) == 2:
+        witness = lemmas_ldp.log_ratio_core((1, 0), (m, 0), 0, m, 1, -m, m, a, b)
+        assert witness == 2 * a + 2 * b * m
+
+
 def test_two_party_api() -> None:
     """A user's report puts its indicator and truncated response in *its own* cell j (the
     typo A_{h,i} of eq. 6 would put them in cell i, the user's index); the server averages."""

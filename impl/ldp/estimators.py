@@ -18,6 +18,11 @@ set_params / random_state). ``fit`` runs the local randomiser on every row (``si
 in batches, keeping only sums) or draws the sums from their exact law (``"in-law"``, O(n + N),
 for very large n); the two-party API is :meth:`LocalRandomiser.randomise` on the user side and
 :func:`~dpspec.impl.ldp.mechanism.aggregate` on the server side.
+
+Privacy: α-LDP of every user's report (Prop 1) holds over ideal reals — the noise is numpy's
+continuous Laplace in floating point, so it is idealised, not exact (``privacy.exact_sampler``
+is False on ``randomiser_``). The estimates are post-processing of the reports. The non-private
+:class:`PartitioningRegressor` has no privacy guarantee.
 """
 
 from __future__ import annotations

@@ -29,8 +29,11 @@ from numpy.typing import NDArray
 from dpspec.impl.ldp.partition import CubicPartition
 from dpspec.impl.mechanisms.base import PrivacyLevel
 from dpspec.impl.validation import as_finite_array, check_count, check_positive, check_rng
+from dpspec.spec.ldp import prop1_bound
 
 UNIT_LAPLACE_SCALE = 1.0 / math.sqrt(2.0)  # Laplace(b) has variance 2b²: b = 1/√2 ⇒ variance 1
+#: cap on the (users × cells) numbers of one batch of W (or Z) reports: 2^21 floats = 16 MiB
+MAX_BATCH_NUMBERS = 1 << 21
 
 
 def noise_scales(alpha: float, truncation: float, z_only: bool = False) -> tuple[float, float]:
@@ -44,9 +47,13 @@ def noise_scales(alpha: float, truncation: float, z_only: bool = False) -> tuple
 
 def privacy_level(sigma_w: float, sigma_z: float, truncation: float) -> float:
     """Prop 1's bound on the log density ratio: 2^{3/2}/σ_W + 2^{3/2}M/σ_Z (σ_W = 0 means W is
-    not released and contributes nothing)."""
-    w_term = 0.0 if sigma_w == 0 else 2**1.5 / sigma_w
-    return w_term + 2**1.5 * truncation / sigma_z
+    not released and contributes nothing). Delegates to the spec predicate
+    :func:`dpspec.spec.ldp.prop1_bound` after validating the scales."""
+    if not (math.isfinite(sigma_w) and sigma_w >= 0):
+        raise ValueError(f"sigma_w: must be finite and >= 0, got {sigma_w!r}")
+    check_positive(sigma_z, "sigma_z")
+    check_positive(truncation, "truncation")
+    return prop1_bound(truncation, sigma_w, sigma_z)
 
 
 @dataclass(frozen=True)
@@ -97,24 +104,28 @@ class LocalRandomiser:
         cells, yt = self._inputs(x, y)
         n, big_n = cells.shape[0], self.partition.n_cells
         inside = cells >= 0
-        rows = np.flatnonzero(inside)
-        w = np.zeros((n, big_n))
-        z = np.zeros((n, big_n))
-        w[rows, cells[inside]] = 1.0
-        z[rows, cells[inside]] = yt[inside]
-        if not self.z_only:
-            w += self.sigma_w * rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
+        rows, own = np.flatnonzero(inside), cells[inside]
+        # noise first, then the signal added in place: one (n, N) array per report part
+        if self.z_only:
+            w = np.zeros((n, big_n))
         else:
-            w[:] = 0.0
-        z += self.sigma_z * rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
+            w = rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
+            w *= self.sigma_w
+            w[rows, own] += 1.0
+        z = rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
+        z *= self.sigma_z
+        z[rows, own] += yt[inside]
         return w, z
 
     def collect(self, x: Any, y: Any, rng: np.random.Generator, batch_size: int = 4096) -> Reports:
-        """Run every user's randomiser, ``batch_size`` users at a time, keeping only the sums:
-        memory O(batch_size·N), so 10⁶ users fit."""
+        """Run every user's randomiser, at most ``batch_size`` users at a time, keeping only the
+        sums. A batch also holds at most :data:`MAX_BATCH_NUMBERS` reports per part (fewer
+        users when N is large), so memory is O(min(batch_size·N, MAX_BATCH_NUMBERS) + N + n·d):
+        10⁶ users fit for any N."""
         check_count(batch_size, "batch_size")
         X = as_finite_array(x, "x", ndim=2)
         Y = as_finite_array(y, "y", ndim=1)
+        batch_size = max(1, min(batch_size, MAX_BATCH_NUMBERS // self.partition.n_cells))
         total = Reports(0, np.zeros(self.partition.n_cells), np.zeros(self.partition.n_cells))
         for start in range(0, X.shape[0], batch_size):
             w, z = self.randomise(X[start : start + batch_size], Y[start : start + batch_size], rng)
