@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import traceback
@@ -16,16 +17,19 @@ from typing import Any
 
 from tqdm import tqdm
 
+from dpspec.proofs.cli_errors import (
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    InternalError,
+    UsageError,
+    check_writable,
+    write_json,
+)
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig, obligations
 
 
 def _write_json(path: str | None, payload: dict[str, Any]) -> None:
-    if path is None:
-        return
-    target = Path(path)
-    if target.parent and not target.parent.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+    write_json(path, payload)
 
 
 def run_verify(
@@ -229,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dpspec", description="Executable specification of DP learning guarantees."
     )
+    parser.add_argument(
+        "--debug", action="store_true", help="print tracebacks of internal errors"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     verify = sub.add_parser("verify", help="run every registered obligation")
@@ -284,16 +291,49 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_audit(sub)
     register_compress(sub)
+    for command in sub.choices.values():
+        command.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; exit codes 0 holds, 1 violation, 2 usage error, 3 internal error."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors
         return int(exc.code or 0)
-    code: int = args.func(args)
+    debug = bool(getattr(args, "debug", False))
+    try:
+        check_writable(getattr(args, "json", None))
+        code: int = args.func(args)
+    except UsageError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"dpspec {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InternalError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"dpspec {args.command}: internal error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        print(f"dpspec {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERNAL
+    except BrokenPipeError:  # the reader of stdout went away (e.g. `| head`): not an error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter exit quiet
+        return 0
+    except Exception as exc:  # a bug in dpspec or the target: never the violation code
+        if debug:
+            traceback.print_exc()
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        print(
+            f"dpspec {args.command}: internal error: {type(exc).__name__}: {message}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
     return code
 
 
