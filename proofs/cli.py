@@ -6,13 +6,11 @@ Every command accepts ``--json PATH`` and exits non-zero when any check fails.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 import traceback
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
