@@ -31,10 +31,18 @@ def _write_json(path: str | None, payload: dict[str, Any]) -> None:
 
 
 def run_verify(
-    config: VerifyConfig, only: str | None = None, progress: bool = True
+    config: VerifyConfig,
+    only: str | None = None,
+    progress: bool = True,
+    ids: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Run every registered obligation (or those whose id contains ``only``)."""
+    """Run every registered obligation (or those whose id contains ``only`` / is in ``ids``)."""
     selected = [ob for ob in obligations() if only is None or only in ob.id]
+    if ids is not None:
+        unknown = sorted(set(ids) - {ob.id for ob in selected})
+        if unknown:
+            raise UsageError(f"--ids: no obligation {unknown[0]!r}")
+        selected = [ob for ob in selected if ob.id in set(ids)]
     rows: list[dict[str, Any]] = []
     bar = tqdm(selected, desc="verify", unit="obligation", disable=not progress, file=sys.stderr)
     for ob in bar:
@@ -77,7 +85,8 @@ def run_verify(
 def _cmd_verify(args: argparse.Namespace) -> int:
     config = VerifyConfig(thorough=args.thorough, crosshair_timeout=args.crosshair_timeout)
     start = time.perf_counter()
-    report = run_verify(config, args.only, progress=not args.no_progress)
+    ids = None if args.ids is None else [i for i in args.ids.split(",") if i]
+    report = run_verify(config, args.only, progress=not args.no_progress, ids=ids)
     report["seconds"] = round(time.perf_counter() - start, 3)
     width = max((len(r["id"]) for r in report["obligations"]), default=10)
     for r in report["obligations"]:
@@ -240,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", metavar="PATH", help="write the report as JSON")
     verify.add_argument("--thorough", action="store_true", help="larger instances and samples")
     verify.add_argument("--only", metavar="TEXT", help="only obligations whose id contains TEXT")
+    verify.add_argument("--ids", metavar="A,B", help="only these obligations (comma-separated ids)")
     verify.add_argument("--crosshair-timeout", type=float, default=20.0, metavar="SECONDS")
     verify.add_argument("--no-progress", action="store_true", help="no progress bar")
     verify.set_defaults(func=_cmd_verify)
@@ -286,9 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from dpspec.proofs.cli_audit import register as register_audit
     from dpspec.proofs.cli_compress import register as register_compress
+    from dpspec.proofs.mutate import register as register_mutate
 
     register_audit(sub)
     register_compress(sub)
+    register_mutate(sub)
     for command in sub.choices.values():
         command.add_argument(
             "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
