@@ -153,89 +153,6 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_consistency(args: argparse.Namespace) -> int:
-    from dpspec.proofs.consistency import (
-        DENSITIES,
-        make_classifier,
-        make_problem,
-        plot_rows,
-        run_consistency,
-        run_density_consistency,
-    )
-    from dpspec.spec.consistency import consistency_trend
-
-    try:
-        ns = [int(float(v)) for v in args.n.split(",")]
-    except ValueError:
-        print(f"dpspec consistency: n: expected comma-separated sizes, got {args.n!r}")
-        return 2
-    from dpspec.proofs.consistency_ldp import KINDS as LDP_KINDS
-
-    if args.learner in LDP_KINDS:
-        from dpspec.proofs.consistency_ldp import run_ldp_consistency
-
-        dist = f"sine-d{args.d}"
-        rows = run_ldp_consistency(
-            args.learner, args.d, ns, args.epsilon, args.reps, args.seed, not args.no_progress
-        )
-        metric = "excess_risk" if args.learner == "ldp-classifier" else "l2_error"
-    elif args.learner in DENSITIES:
-        dist = "normal" if args.distribution == "checkerboard" else args.distribution
-        try:
-            rows = run_density_consistency(
-                ns, args.epsilon, args.reps, args.seed, not args.no_progress, density=dist
-            )
-        except ValueError as exc:
-            print(f"dpspec consistency: {exc}")
-            return 2
-        metric = "l1_distance"
-    else:
-        try:
-            problem = make_problem(args.distribution)
-            make_classifier(args.learner, args.epsilon, ns[0], 0)
-        except ValueError as exc:
-            print(f"dpspec consistency: {exc}")
-            return 2
-        rows = run_consistency(
-            problem,
-            lambda eps, n, seed: make_classifier(args.learner, eps, n, seed),
-            ns,
-            args.epsilon,
-            args.reps,
-            args.seed,
-            test_size=args.test_size,
-            progress=not args.no_progress,
-        )
-        metric, dist = "excess_risk", args.distribution
-    print(f"{args.learner} on {dist}, epsilon={args.epsilon}, {args.reps} reps ({metric})")
-    print(f"{'n':>10}  {'mean':>9}  {'95% CI':>21}  {'fit s':>7}  {'predict s':>9}  exact")
-    for r in rows:
-        lo, hi = r.excess_risk_ci
-        print(
-            f"{r.n:>10}  {r.excess_risk:9.4f}  [{lo:9.4f}, {hi:9.4f}]  {r.fit_seconds:7.3f}"
-            f"  {r.predict_seconds:9.3f}  {r.exact}"
-        )
-    trend = None
-    if len(rows) >= 2 and args.reps >= 2:
-        trend = consistency_trend([r.values for r in rows], args.alpha, args.tolerance)
-        print(
-            f"trend: decreasing={trend.decreasing} (Welch one-sided p={trend.pvalue:.3g}, "
-            f"alpha={trend.alpha}), final mean <= {trend.tolerance}: {trend.below_tolerance}"
-        )
-    payload: dict[str, Any] = {
-        "learner": args.learner,
-        "distribution": dist,
-        "epsilon": args.epsilon,
-        "metric": metric,
-        "rows": [r.to_json() for r in rows],
-        "trend": None if trend is None else trend.__dict__,
-    }
-    _write_json(args.json, payload)
-    if args.plot:
-        plot_rows(rows, f"{args.learner} on {dist}, eps={args.epsilon}", args.plot)
-    return 1 if trend is not None and not trend.holds else 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dpspec", description="Executable specification of DP learning guarantees."
@@ -261,30 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     prove.add_argument("--no-progress", action="store_true", help="no progress bar")
     prove.set_defaults(func=_cmd_prove)
 
-    cons = sub.add_parser("consistency", help="excess risk (or L1) along an n-grid")
-    cons.add_argument(
-        "learner",
-        help="pcl, pcl2, pcl2b, pcde, histogram, diffprivlib-gnb/-logreg, ldp-regression, "
-        "ldp-classifier, partitioning",
-    )
-    cons.add_argument(
-        "--distribution",
-        default="checkerboard",
-        help="classifiers: checkerboard|circle|threshold|gaussian-mixture; pcde: "
-        "normal|student-t|cauchy|normal-2d|student-t-2d (default normal)",
-    )
-    cons.add_argument("--n", default="1000,10000,100000", help="comma-separated sample sizes")
-    cons.add_argument("--epsilon", type=float, default=1.0, help="epsilon (alpha for LDP)")
-    cons.add_argument("--d", type=int, default=1, help="dimension (ldp-* learners)")
-    cons.add_argument("--reps", type=int, default=5)
-    cons.add_argument("--seed", type=int, default=0)
-    cons.add_argument("--test-size", type=int, default=200_000, help="for sampled errors")
-    cons.add_argument("--alpha", type=float, default=1e-3, help="trend test level")
-    cons.add_argument("--tolerance", type=float, default=0.05, help="final mean bound")
-    cons.add_argument("--json", metavar="PATH", help="write the rows as JSON")
-    cons.add_argument("--plot", metavar="PNG", help="plot excess risk vs n (log x)")
-    cons.add_argument("--no-progress", action="store_true", help="no progress bar")
-    cons.set_defaults(func=_cmd_consistency)
+    from dpspec.proofs.cli_consistency import register as register_consistency
+
+    register_consistency(sub)
 
     lst = sub.add_parser("list", help="list the registered obligations")
     lst.add_argument("--json", metavar="PATH", help="write the list as JSON")

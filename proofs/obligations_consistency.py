@@ -30,7 +30,8 @@ CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="000.thm3.2.pcl-consistency",
         source=f"{S000}:L208 (Thm 3.2), L163 (Def 2.5)",
-        claim="PCL's excess risk falls along an n-grid and ends below 0.05 (a trend, not a rate)",
+        claim="PCL's excess risk falls along an n-grid (exact Jonckheere-Terpstra test over "
+        "every (n, rep), alpha = 1e-3) and ends below 0.05 (a trend, not a rate)",
         predicates=("dpspec.spec.consistency.consistency_trend",),
         impls=(
             "dpspec.impl.learners.pcl.PrivateHistogramClassifier",
@@ -48,8 +49,9 @@ CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
         id="000.thmA.12.A.15.pcl2-consistency",
         source=f"{S000}:L522 (Thm A.12, PCL2); {S000}:L572-590 (Thm A.15, PCL2b); "
         f"{S000}:L550 (Thm A.13: δ(n) = ω(2^(-n^(1/4))), here δ = n^(-2))",
-        claim="PCL2's and PCL2b's excess risk fall from n = 10^3 to the largest n and end "
-        "below 0.08 / 0.1 (trends, not rates)",
+        claim="PCL2's and PCL2b's excess risk fall from n = 10^3 to the largest n (exact "
+        "rank test, alpha = 1e-3; PCL2b over every n) and end below 0.08 / 0.1 (trends, not "
+        "rates)",
         predicates=("dpspec.spec.consistency.consistency_trend",),
         impls=(
             "dpspec.impl.learners.pcl2.PrivatePackingClassifier",
