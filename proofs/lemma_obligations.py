@@ -7,24 +7,62 @@ all paths without a counterexample ("confirmed").
 
 from __future__ import annotations
 
+import threading
+from typing import TYPE_CHECKING
+
 from dpspec.proofs.registry import Check, CheckOutcome, Method, Obligation, VerifyConfig
+
+if TYPE_CHECKING:
+    from dpspec.proofs.prove import ProveReport
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 S002 = "002_9f3104e4a0d86722.txt"
 
 
+#: One CrossHair run per (lemma module, budget) and process: ``dpspec verify`` checks several
+#: obligations of one module, and each obligation reads its own conditions from the shared run.
+_MODULE_RUNS: dict[tuple[str, float], ProveReport] = {}
+_LOCK = threading.Lock()
+
+
+def module_report(module: str, budget: float) -> ProveReport:
+    """The CrossHair report of every lemma of ``module`` at CPU ``budget`` (run once, cached
+    for the rest of the process; two workers)."""
+    from dpspec.proofs.prove import run_prove
+
+    with _LOCK:
+        key = (module, float(budget))
+        if key not in _MODULE_RUNS:
+            _MODULE_RUNS[key] = run_prove((module,), per_condition_timeout=budget, progress=False)
+        return _MODULE_RUNS[key]
+
+
 def crosshair_check(function: str, module: str = "dpspec.proofs.lemmas") -> Check:
-    """A check that runs CrossHair on one lemma (``module.function``) and passes when it is
-    confirmed."""
+    """A check that passes when every condition of the lemma ``module.function`` is confirmed
+    by CrossHair within the CPU budget ``config.crosshair_timeout``; the detail lists the
+    largest CPU time of a condition against that budget."""
 
     def run(config: VerifyConfig) -> CheckOutcome:
-        from dpspec.proofs.prove import check_condition
+        from dpspec.proofs.prove import summarise
 
-        rec = check_condition(f"{module}.{function}", config.crosshair_timeout)
+        qualname = f"{module}.{function}"
+        report = module_report(module, config.crosshair_timeout)
+        records = [r for r in report.conditions if r["function"] == qualname]
+        rec = summarise(qualname, records, report.seconds)
+        detail = (
+            f"crosshair: {rec['status']}, {len(records)} condition(s), max "
+            f"{rec['max_cpu_seconds']:.2f}s CPU of a {config.crosshair_timeout:g}s budget "
+            f"{rec['message']}"
+        )
         return CheckOutcome(
             rec["status"] == "confirmed",
-            f"crosshair: {rec['status']} ({rec['seconds']:.1f}s) {rec.get('message', '')}".strip(),
-            {"status": rec["status"]},
+            detail.strip(),
+            {
+                "status": rec["status"],
+                "max_cpu_seconds": rec["max_cpu_seconds"],
+                "budget": config.crosshair_timeout,
+                "conditions": {r["id"]: r["status"] for r in records},
+            },
         )
 
     run.__name__ = f"crosshair_{function}"

@@ -1,27 +1,30 @@
 """``dpspec prove``: run CrossHair over the lemma layer and report every condition.
 
-A *condition* is one ``post:`` line of a PEP 316 docstring contract. For each function with
-a contract the runner starts one
-
-    python -m crosshair check TARGET --report_all --per_condition_timeout=N
-
-process (TARGET is ``module.function``, or ``path.py:LINE`` for a file), several at a time
-(one per core), and parses CrossHair's machine-readable lines
-``<file>:<line>: <info|error>: <message>``. The line of a message identifies the condition:
+A *condition* is one ``post:`` line of a PEP 316 docstring contract. The runner splits the
+functions with a contract over at most two worker processes
+(:mod:`dpspec.proofs.crosshair_run`, one interpreter and one CrossHair import per worker);
+a worker analyses each condition in turn — CrossHair's own per-condition analysis — and reports
+CrossHair's machine-readable lines ``<file>:<line>: <info|error>: <message>`` together with
+the condition's CPU time. The line of a message identifies the condition:
 
 * ``info: Confirmed over all paths.`` → ``confirmed``: every execution path satisfying the
   preconditions was explored and the condition held on all of them;
 * any other ``info:`` (``Not confirmed.``, ``Unable to meet precondition.``) → ``unconfirmed``:
-  the time ran out, or no input met the preconditions — no proof;
+  the CPU budget ran out, or no input met the preconditions — no proof; the message states the
+  budget and the CPU time used;
 * ``error:`` → ``counterexample``, with CrossHair's message (the failing call) kept verbatim.
   An error on a line that is not a ``post:`` line (an exception raised for some input that
   meets the preconditions) becomes an extra ``counterexample`` record for its function.
 
-A condition CrossHair said nothing about (crash, kill, process timeout) is ``unconfirmed``
-with the reason. ``seconds`` is the wall time from the start of the function's CrossHair
-process to the condition's message. CrossHair explores a function's paths once for all of its
-post-conditions and reports them together, so the conditions of one function share that time
-(interpreter start-up included); summing ``seconds`` over conditions overcounts.
+The budget is machine-independent in what it counts: ``per_condition_timeout`` and
+``per_path_timeout`` are CPU seconds of the worker (not wall time, so a loaded machine does not
+shorten them), the per-path limit defaults to the whole budget, and CrossHair's
+``max_uninteresting_iterations`` heuristic is off, so a condition is confirmed exactly when its
+(seeded, deterministic) path search is exhausted within the budget. The lemmas are sized so that
+each condition needs at most a fifth of the default 20 s budget (``proofs/notes/lemmas.md``).
+
+A condition CrossHair said nothing about (crash, kill, wall-time guard) is ``unconfirmed``
+with the reason. ``seconds`` is the condition's own CPU time; ``budget`` its CPU budget.
 
 :func:`evaluate_contract` evaluates the same docstring contract on concrete inputs; the
 property tests of the lemmas use it, so the tests and the prover read one statement.
@@ -32,6 +35,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import inspect
+import json
 import os
 import re
 import subprocess
@@ -73,6 +77,7 @@ class ConditionRecord(TypedDict):
     message: str
     line: int
     condition: str
+    budget: float
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class ProveReport:
     conditions: list[ConditionRecord] = field(default_factory=list)
     seconds: float = 0.0
     per_condition_timeout: float = 20.0
+    per_path_timeout: float = 20.0
 
     def _count(self, status: Status) -> int:
         return sum(1 for c in self.conditions if c["status"] == status)
@@ -139,7 +145,14 @@ class ProveReport:
             "counterexamples": self.counterexamples,
             "seconds": round(self.seconds, 3),
             "per_condition_timeout": self.per_condition_timeout,
+            "per_path_timeout": self.per_path_timeout,
+            "max_cpu_seconds": self.max_cpu_seconds,
         }
+
+    @property
+    def max_cpu_seconds(self) -> float:
+        """The largest CPU time any condition took (compare with the budget)."""
+        return max((c["seconds"] for c in self.conditions), default=0.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,32 +287,38 @@ def _same_file(reported: str, source: Path) -> bool:
         return Path(reported).name == source.name
 
 
-def _run_function(
-    fn: LemmaFunction,
-    per_condition_timeout: float,
-    on_condition: Callable[[], None],
-) -> list[ConditionRecord]:
-    """One ``crosshair check`` process for one function; records in condition order."""
-    command = [
+def _worker_command(targets: Sequence[str], budget: float, per_path: float) -> list[str]:
+    return [
         sys.executable,
         "-m",
-        "crosshair",
-        "check",
-        fn.target,
-        "--report_all",
-        f"--per_condition_timeout={per_condition_timeout:g}",
+        "dpspec.proofs.crosshair_run",
+        f"--budget={budget:g}",
+        f"--per-path={per_path:g}",
+        *targets,
     ]
+
+
+def _run_chunk(
+    functions: Sequence[LemmaFunction],
+    budget: float,
+    per_path: float,
+    on_condition: Callable[[], None],
+) -> list[ConditionRecord]:
+    """One worker process (:mod:`dpspec.proofs.crosshair_run`) for several functions; the
+    records come back in the functions' order, conditions in source order."""
+    by_source: dict[tuple[Path, int], Condition] = {
+        (fn.source, c.line): c for fn in functions for c in fn.conditions
+    }
+    results: dict[str, ConditionRecord] = {}
+    extras: dict[str, list[ConditionRecord]] = {}
+    n_conditions = sum(len(fn.conditions) for fn in functions)
+    # The budget is CPU time; the wall limit only catches a hung or starved process.
+    wall_limit = 120.0 + 4.0 * budget * n_conditions
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    by_line = {c.line: c for c in fn.conditions}
-    results: dict[int, ConditionRecord] = {}
-    extras: list[ConditionRecord] = []
-    # CrossHair's per-condition timeout is CPU time; the wall limit only catches a hung process.
-    wall_limit = 60.0 + 3.0 * per_condition_timeout * len(fn.conditions)
     start = time.perf_counter()
-    killed = False
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as err:
         proc = subprocess.Popen(
-            command,
+            _worker_command([fn.target for fn in functions], budget, per_path),
             stdout=subprocess.PIPE,
             stderr=err,
             text=True,
@@ -310,27 +329,50 @@ def _run_function(
         try:
             assert proc.stdout is not None
             for raw in proc.stdout:
-                match = _MESSAGE.match(raw.rstrip("\n"))
-                if match is None:
+                try:
+                    payload = json.loads(raw)
+                except ValueError:
                     continue
-                now = time.perf_counter()
-                line, kind, text = int(match["line"]), match["kind"], match["text"]
-                condition = by_line.get(line) if _same_file(match["path"], fn.source) else None
-                if condition is not None and line not in results:
-                    results[line] = _record(condition, _status_of(kind, text), now - start, text)
-                    on_condition()
-                elif kind == "error":
-                    extras.append(
-                        ConditionRecord(
-                            id=f"{fn.display}#error@{Path(match['path']).name}:{line}",
-                            function=fn.display,
-                            status="counterexample",
-                            seconds=round(now - start, 3),
-                            message=text,
-                            line=line,
-                            condition="(no exception for admissible inputs)",
+                cpu = float(payload["cpu"])
+                found = _lookup(by_source, payload["filename"], payload["post_line"])
+                if found is None:
+                    continue
+                source, condition = found
+                for message in payload["lines"]:
+                    match = _MESSAGE.match(message)
+                    if match is None:
+                        continue
+                    line, kind, text = int(match["line"]), match["kind"], match["text"]
+                    at_post = line == condition.line and _same_file(match["path"], source)
+                    if at_post and condition.id not in results:
+                        explained = _explain(kind, text, cpu, budget, per_path)
+                        results[condition.id] = _record(
+                            condition, _status_of(kind, text), cpu, explained, budget
                         )
+                    elif kind == "error":
+                        extras.setdefault(condition.function, []).append(
+                            ConditionRecord(
+                                id=f"{condition.function}#error@{Path(match['path']).name}:{line}",
+                                function=condition.function,
+                                status="counterexample",
+                                seconds=round(cpu, 3),
+                                message=text,
+                                line=line,
+                                condition="(no exception for admissible inputs)",
+                                budget=budget,
+                            )
+                        )
+                if condition.id not in results:
+                    results[condition.id] = _record(
+                        condition,
+                        "counterexample" if condition.function in extras else "unconfirmed",
+                        cpu,
+                        "an admissible input raises (see the #error record)"
+                        if condition.function in extras
+                        else f"crosshair gave no verdict ({cpu:.1f}s CPU of a {budget:g}s budget)",
+                        budget,
                     )
+                on_condition()
             proc.wait()
         finally:
             killed = not timer.is_alive() and proc.returncode not in (0, 1)
@@ -341,26 +383,45 @@ def _run_function(
         err.seek(0)
         stderr_tail = [s for s in err.read().strip().splitlines() if s.strip()][-1:]
     detail = f"exit {proc.returncode}" + (f": {stderr_tail[0].strip()}" if stderr_tail else "")
-    found_error = extras or any(r["status"] == "counterexample" for r in results.values())
     if killed:
-        reason = f"crosshair process killed after {wall_limit:.0f}s wall time"
-    elif found_error:
-        reason = f"not settled: crosshair stopped at a counterexample of this function ({detail})"
-    elif proc.returncode == 0:
-        reason = f"crosshair reported nothing ({detail}; e.g. no input meets the preconditions)"
+        reason = f"crosshair worker killed after {wall_limit:.0f}s wall time"
     else:
-        reason = f"no report from crosshair ({detail})"
+        reason = f"no report from the crosshair worker ({detail})"
     records: list[ConditionRecord] = []
-    for condition in fn.conditions:
-        if condition.line in results:
-            records.append(results[condition.line])
-        else:
-            records.append(_record(condition, "unconfirmed", time.perf_counter() - start, reason))
-            on_condition()
-    return records + extras
+    for fn in functions:
+        for condition in fn.conditions:
+            if condition.id in results:
+                records.append(results[condition.id])
+            else:
+                elapsed = time.perf_counter() - start
+                records.append(_record(condition, "unconfirmed", elapsed, reason, budget))
+                on_condition()
+        records.extend(extras.get(fn.display, []))
+    return records
 
 
-def _record(condition: Condition, status: Status, seconds: float, message: str) -> ConditionRecord:
+def _lookup(
+    by_source: dict[tuple[Path, int], Condition], filename: str, line: int
+) -> tuple[Path, Condition] | None:
+    """The discovered condition a worker record is about (file compared by identity)."""
+    for (source, at), condition in by_source.items():
+        if at == line and _same_file(filename, source):
+            return source, condition
+    return None
+
+
+def _explain(kind: str, text: str, cpu: float, budget: float, per_path: float) -> str:
+    if kind == "error" or text == _CONFIRMED:
+        return text
+    return (
+        f"{text} CPU budget {budget:g}s per condition ({per_path:g}s per path), "
+        f"{cpu:.1f}s used"
+    )
+
+
+def _record(
+    condition: Condition, status: Status, seconds: float, message: str, budget: float
+) -> ConditionRecord:
     return ConditionRecord(
         id=condition.id,
         function=condition.function,
@@ -369,25 +430,48 @@ def _record(condition: Condition, status: Status, seconds: float, message: str) 
         message="" if status == "confirmed" else message,
         line=condition.line,
         condition=condition.text,
+        budget=budget,
     )
+
+
+#: Default CPU budget per condition (s), and how many worker processes run at once.
+DEFAULT_BUDGET = 20.0
+DEFAULT_JOBS = 2
+
+
+def _chunks(functions: Sequence[LemmaFunction], jobs: int) -> list[list[LemmaFunction]]:
+    """Split the functions over ``jobs`` workers: contiguous runs of about equal condition
+    counts, so each worker imports few modules and the workers finish at similar times."""
+    total = sum(len(fn.conditions) for fn in functions)
+    out: list[list[LemmaFunction]] = [[] for _ in range(max(1, jobs))]
+    done = 0
+    for fn in functions:
+        k = min(len(out) - 1, done * len(out) // max(1, total))
+        out[k].append(fn)
+        done += len(fn.conditions)
+    return [chunk for chunk in out if chunk]
 
 
 def run_prove(
     modules: Sequence[str] = DEFAULT_MODULES,
-    per_condition_timeout: float = 20.0,
+    per_condition_timeout: float = DEFAULT_BUDGET,
     progress: bool = True,
     jobs: int | None = None,
+    per_path_timeout: float | None = None,
 ) -> ProveReport:
     """Run CrossHair on every contract of ``modules`` and return one record per condition.
 
     ``modules`` holds module names, ``module.function`` names, file paths or
-    ``file.py:function`` (see :func:`discover`). Functions are checked in parallel, ``jobs``
-    processes at a time (default: the number of CPUs). ``progress`` shows a tqdm bar on
+    ``file.py:function`` (see :func:`discover`). ``per_condition_timeout`` is the CPU budget
+    of each condition (s) and ``per_path_timeout`` that of one path (default: the whole
+    budget, so no path is cut short on a slow machine). The functions are split over ``jobs``
+    worker processes (default 2, at most the number of CPUs). ``progress`` shows a tqdm bar on
     stderr, advancing per condition.
     """
     functions = [fn for target in modules for fn in discover(target)]
     total = sum(len(fn.conditions) for fn in functions)
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(functions) or 1))
+    per_path = per_condition_timeout if per_path_timeout is None else per_path_timeout
+    workers = max(1, min(jobs or DEFAULT_JOBS, os.cpu_count() or 1, len(functions) or 1))
     bar = tqdm(total=total, desc="crosshair", unit="cond", disable=not progress, file=sys.stderr)
     lock = threading.Lock()
 
@@ -399,30 +483,24 @@ def run_prove(
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = [
-                pool.submit(_run_function, fn, per_condition_timeout, tick) for fn in functions
+                pool.submit(_run_chunk, chunk, per_condition_timeout, per_path, tick)
+                for chunk in _chunks(functions, workers)
             ]
             records = [rec for future in futures for rec in future.result()]
     finally:
         bar.close()
-    return ProveReport(records, time.perf_counter() - start, per_condition_timeout)
+    return ProveReport(records, time.perf_counter() - start, per_condition_timeout, per_path)
 
 
-def check_condition(function_qualname: str, timeout: float = 20.0) -> dict[str, Any]:
-    """Check one lemma function (``module.function``, ``file.py:function``, or a condition id
-    ``module.function#postK``) and summarise it as one record.
+def summarise(
+    function_id: str, records: Sequence[ConditionRecord], seconds: float
+) -> dict[str, Any]:
+    """One record for a function's (or one condition's) records.
 
-    The summary's ``status`` is ``counterexample`` if any of its conditions has one, else
-    ``unconfirmed`` if any is unconfirmed, else ``confirmed``; ``seconds`` is the wall time
-    and ``conditions`` holds the per-condition records.
+    ``status`` is ``counterexample`` if any condition has one, else ``unconfirmed`` if any is
+    unconfirmed (or there is none), else ``confirmed``; ``max_cpu_seconds`` is the largest CPU
+    time of a condition and ``budget`` its CPU budget; ``conditions`` holds the records.
     """
-    qualname, _, post = function_qualname.partition("#")
-    start = time.perf_counter()
-    report = run_prove((qualname,), per_condition_timeout=timeout, progress=False, jobs=1)
-    records = report.conditions
-    if post:
-        records = [r for r in records if r["id"] == function_qualname]
-        if not records:
-            raise LookupError(f"function_qualname: no condition {function_qualname!r}")
     statuses = {r["status"] for r in records}
     status: Status = (
         "counterexample"
@@ -435,11 +513,27 @@ def check_condition(function_qualname: str, timeout: float = 20.0) -> dict[str, 
         f"{r['id']}: {r['message']}" for r in records if r["status"] != "confirmed"
     )
     return {
-        "id": function_qualname,
-        "function": qualname,
+        "id": function_id,
+        "function": function_id.partition("#")[0],
         "status": status,
-        "seconds": round(time.perf_counter() - start, 3),
+        "seconds": round(seconds, 3),
+        "max_cpu_seconds": max((r["seconds"] for r in records), default=0.0),
+        "budget": max((r["budget"] for r in records), default=0.0),
         "message": message,
         "conditions": [dict(r) for r in records],
     }
 
+
+def check_condition(function_qualname: str, timeout: float = DEFAULT_BUDGET) -> dict[str, Any]:
+    """Check one lemma function (``module.function``, ``file.py:function``, or a condition id
+    ``module.function#postK``) in one worker and summarise it (:func:`summarise`; ``seconds``
+    is the wall time)."""
+    qualname, _, post = function_qualname.partition("#")
+    start = time.perf_counter()
+    report = run_prove((qualname,), per_condition_timeout=timeout, progress=False, jobs=1)
+    records = report.conditions
+    if post:
+        records = [r for r in records if r["id"] == function_qualname]
+        if not records:
+            raise LookupError(f"function_qualname: no condition {function_qualname!r}")
+    return summarise(function_qualname, records, time.perf_counter() - start)
