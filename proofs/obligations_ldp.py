@@ -20,24 +20,78 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="003.prop1.ldp",
         source=f"{S003}:L247-251 (Prop 1); {S003}:L136-150 (eqs. 5-7); {S003}:L640-656 (proof)",
-        claim="the report density ratio is <= exp(2^(3/2)/sigma_W + 2^(3/2) M/sigma_Z); with "
-        "sigma_W = 4 sqrt2/alpha, sigma_Z = 4 sqrt2 M/alpha the randomiser is alpha-LDP, tight",
+        claim="the law of a report (exact lattice randomiser: a product of discrete Laplace "
+        "pmfs; idealised: Prop 1's Laplace densities) has log likelihood ratio <= the alpha the "
+        "caller passed between any two inputs, attained; the lattice rounding never weakens it",
         predicates=(
+            "dpspec.spec.ldp.onehot_change",
+            "dpspec.spec.ldp.response_change",
             "dpspec.spec.ldp.report_log_ratio",
-            "dpspec.spec.ldp.prop1_bound",
             "dpspec.spec.ldp.satisfies_prop1",
-            "dpspec.spec.ldp.onehot",
         ),
         impls=(
             f"{_MECH}.LocalRandomiser",
+            f"{_MECH}.ReportLaw",
+            f"{_MECH}.lattice_scale",
             f"{_MECH}.noise_scales",
-            f"{_MECH}.privacy_level",
             f"{_PART}.CubicPartition",
         ),
         method=Method.EXACT,
         tests=(f"{_RUN}[003.prop1.ldp]", "tests/test_ldp.py::test_prop1_on_random_reports"),
         check=checks_ldp.prop1_exact,
         note=NOTE,
+        entry_points=(f"{_MECH}.LocalRandomiser.report_law", f"{_MECH}.LocalRandomiser.randomise"),
+        privacy=True,
+        binding="conformance: 003.prop1.randomise-law (report_law is the law randomise draws)",
+    ),
+    Obligation(
+        id="003.prop1.randomise-law",
+        source=f"{S003}:L136-150 (eqs. 5-7: the reports); {S003}:L247-251 (Prop 1)",
+        claim="randomise, the batched path of collect/fit (exact and idealised, W+Z and Z "
+        "only) draw from report_law (chi-square, alpha = 1e-6; the 2 alpha randomiser is "
+        "rejected); fit releases exactly the aggregate of the caller's randomiser",
+        predicates=(),
+        impls=(
+            f"{_MECH}.LocalRandomiser",
+            f"{_MECH}.ReportLaw",
+            f"{_MECH}.aggregate",
+            f"{_EST}.LDPPartitionRegressor",
+            f"{_EST}.LDPPartitionClassifier",
+        ),
+        method=Method.STATISTICAL,
+        tests=(f"{_RUN}[003.prop1.randomise-law]", "tests/test_ldp.py::test_reports_on_lattice"),
+        check=checks_ldp.randomiser_conformance,
+        note=NOTE,
+        entry_points=(
+            f"{_MECH}.LocalRandomiser.randomise",
+            f"{_MECH}.LocalRandomiser.batches",
+            f"{_MECH}.LocalRandomiser.collect",
+            f"{_MECH}.LocalRandomiser.collect_in_law",
+            f"{_EST}.LDPPartitionRegressor.fit",
+            f"{_EST}.LDPPartitionClassifier.fit",
+        ),
+        privacy=True,
+    ),
+    Obligation(
+        id="003.prop1.reported-level",
+        source=f"{S003}:L247-251 (Prop 1: the level alpha)",
+        claim="privacy (randomiser) and privacy_ (fitted estimators) state exactly the alpha "
+        "asked, Prop 1's level at the paper's calibration; the exact lattice level is <= alpha",
+        predicates=("dpspec.spec.ldp.prop1_bound",),
+        impls=(f"{_MECH}.LocalRandomiser", f"{_MECH}.noise_scales", f"{_MECH}.privacy_level"),
+        method=Method.EXACT,
+        tests=(
+            f"{_RUN}[003.prop1.reported-level]",
+            "tests/test_ldp.py::test_estimators_follow_sklearn_conventions",
+        ),
+        check=checks_ldp.reported_level,
+        note=NOTE,
+        entry_points=(
+            f"{_MECH}.LocalRandomiser.__init__",
+            f"{_EST}.LDPPartitionRegressor.fit",
+            f"{_EST}.LDPPartitionClassifier.fit",
+        ),
+        privacy=True,
     ),
     Obligation(
         id="003.prop1.onehot-core",
@@ -86,14 +140,17 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="003.prop1.tight-witness",
         source=f"{S003}:L247-251 (Prop 1; the witness is derived in the digest)",
-        claim="the witness event has probabilities 1/16 and e^-alpha/16 exactly; the sampler "
-        "matches; the auditor finds eps close to alpha and flags sigma halved",
+        claim="the witness event's probabilities have ratio e^alpha (exact lattice law, "
+        "about 1/16 and e^-alpha/16); randomise matches; the auditor finds eps close to alpha "
+        "and flags the randomiser built at 2 alpha",
         predicates=("dpspec.audit.core.epsilon_lower",),
         impls=(f"{_MECH}.LocalRandomiser",),
         method=Method.STATISTICAL,
         tests=(f"{_RUN}[003.prop1.tight-witness]", "tests/test_ldp.py::test_two_party_api"),
         check=checks_ldp.witness_audit,
         note=NOTE,
+        entry_points=(f"{_MECH}.LocalRandomiser.randomise",),
+        privacy=True,
     ),
     Obligation(
         id="003.lemma1.laplace-mean-tail",
@@ -110,14 +167,20 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="003.in-law-simulation",
         source=f"{S003}:L136-150 (eqs. 5-7: the aggregated reports)",
-        claim="drawing each cell's noise total as Gamma(n,1/sqrt2) - Gamma(n,1/sqrt2) has the "
-        "law of n users' reports",
+        claim="drawing each cell's noise total as NB(n, 1-q) - NB(n, 1-q) lattice units "
+        "(exact path) or sigma (Gamma(n,1/sqrt2) - Gamma(n,1/sqrt2)) (idealised) has the law "
+        "of the sums of n users' reports",
         predicates=(),
         impls=(f"{_MECH}.Reports", f"{_MECH}.aggregate"),
         method=Method.STATISTICAL,
         tests=(f"{_RUN}[003.in-law-simulation]", "tests/test_ldp.py::test_collect_in_batches"),
         check=checks_ldp.in_law_equivalence,
         note=NOTE,
+        entry_points=(
+            f"{_MECH}.LocalRandomiser.collect_in_law",
+            f"{_MECH}.LocalRandomiser.collect",
+        ),
+        privacy=True,
     ),
     Obligation(
         id="003.thm2.regression-consistency",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -100,9 +101,9 @@ def test_two_party_api() -> None:
     """A user's report puts its indicator and truncated response in *its own* cell j (the
     typo A_{h,i} of eq. 6 would put them in cell i, the user's index); the server averages."""
     part = CubicPartition(0.25, 1.0, 1)
-    rand = LocalRandomiser(part, alpha=1.0, truncation=1.0)
-    assert math.isclose(rand.privacy.epsilon, 1.0)
-    rand.sigma_w = rand.sigma_z = 1e-9  # silence the noise to read the reports' signal
+    rand = LocalRandomiser(part, alpha=1.0, truncation=1.0, idealised=True)
+    assert rand.privacy.epsilon == 1.0 and not rand.privacy.exact_sampler
+    rand.sigma_w = rand.sigma_z = 1e-9  # silence the (float) noise to read the reports' signal
     rng = np.random.default_rng(0)
     x = np.array([[0.1], [0.6], [-0.9]])
     w, z = rand.randomise(x, np.array([0.5, 3.0, -0.2]), rng)
@@ -120,6 +121,33 @@ def test_two_party_api() -> None:
         rand.randomise(x, np.array([1.0]), rng)
     with pytest.raises(ValueError, match="alpha"):
         LocalRandomiser(part, alpha=0.0, truncation=1.0)
+
+
+def test_reports_on_lattice() -> None:
+    """The default randomiser is exact: reports are multiples of the public lattice steps, the
+    stated law is centred on the snapped signal in the user's own cell, the exact level is at
+    most the alpha asked, and the mean report recovers the signal."""
+    part = CubicPartition(0.25, 1.0, 1)
+    rand = LocalRandomiser(part, alpha=0.7, truncation=3.0)
+    assert rand.privacy.epsilon == 0.7 and rand.privacy.exact_sampler
+    assert rand.step_w == 2.0**-20 and rand.step_z == 2.0**-19  # floor(log2 3) = 1
+    assert isinstance(rand.effective_alpha, Fraction) and rand.effective_alpha <= Fraction(0.7)
+    rng = np.random.default_rng(4)
+    x, y = np.full((4000, 1), 0.1), np.full(4000, 5.0)  # y beyond M = 3: truncated
+    w, z = rand.randomise(x, y, rng)
+    assert np.all(w / rand.step_w == np.rint(w / rand.step_w))
+    assert np.all(z / rand.step_z == np.rint(z / rand.step_z))
+    cell = int(part.cell_index(x[:1])[0])
+    law = rand.report_law([0.1], 5.0)
+    assert law.w_centre[cell] == 2**20 and law.z_centre[cell] == 3 * 2**19
+    assert sum(abs(c) for c in law.w_centre) == 2**20
+    # sd of a mean of 4000 reports: sqrt(2) * b / 63 with b = 4M/alpha = 17 for Z: < 0.4
+    assert abs(z[:, cell].mean() - 3.0) < 2.0 and abs(w[:, cell].mean() - 1.0) < 1.0
+    assert abs(np.delete(z, cell, axis=1).mean()) < 1.0
+    with pytest.raises(ValueError, match="alpha"):
+        LocalRandomiser(part, alpha=1e-12, truncation=1.0)
+    with pytest.raises(ValueError, match="part"):
+        law.interval_probability("v", 0, 0.0, 1.0)
 
 
 def test_collect_in_batches() -> None:
@@ -167,12 +195,16 @@ def test_estimators_follow_sklearn_conventions() -> None:
     rng = np.random.default_rng(3)
     X, y = problem.sample_regression(20_000, rng)
     reg = LDPPartitionRegressor(2.0, truncation=1.0, random_state=0)
-    assert reg.get_params()["alpha"] == 2.0
+    assert reg.get_params()["alpha"] == 2.0 and reg.get_params()["idealised"] is False
     with pytest.raises(NotFittedError):
         reg.predict(X)
     reg.fit(X, y)
     assert reg.predict(X).shape == (20_000,) and reg.score(X, y) <= 1
-    assert math.isclose(reg.randomiser_.privacy.epsilon, 2.0)
+    assert reg.privacy_.epsilon == 2.0 and reg.privacy_.exact_sampler
+    ideal = LDPPartitionRegressor(2.0, truncation=1.0, random_state=0, idealised=True).fit(X, y)
+    assert ideal.privacy_.epsilon == 2.0 and not ideal.privacy_.exact_sampler
+    in_law = LDPPartitionRegressor(2.0, truncation=1.0, simulate="in-law", random_state=0)
+    assert not in_law.fit(X, y).privacy_.exact_sampler  # numpy's float NB sampler
     base = PartitioningRegressor(truncation=1.0).fit(X, y)
     assert base.score(X, y) > 0.2  # the non-private estimate explains the signal
     Xc, labels = problem.sample_classification(20_000, rng)
@@ -182,6 +214,7 @@ def test_estimators_follow_sklearn_conventions() -> None:
         ({"alpha": -1.0}, "alpha"),
         ({"simulate": "magic"}, "simulate"),
         ({"h": 0.0}, "h"),
+        ({"idealised": "yes"}, "idealised"),
     ]:
         with pytest.raises(ValueError, match=name):
             LDPPartitionRegressor(**kwargs).fit(X, y)  # type: ignore[arg-type]

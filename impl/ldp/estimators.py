@@ -19,10 +19,13 @@ in batches, keeping only sums) or draws the sums from their exact law (``"in-law
 for very large n); the two-party API is :meth:`LocalRandomiser.randomise` on the user side and
 :func:`~dpspec.impl.ldp.mechanism.aggregate` on the server side.
 
-Privacy: α-LDP of every user's report (Prop 1) holds over ideal reals — the noise is numpy's
-continuous Laplace in floating point, so it is idealised, not exact (``privacy.exact_sampler``
-is False on ``randomiser_``). The estimates are post-processing of the reports. The non-private
-:class:`PartitioningRegressor` has no privacy guarantee.
+Privacy: every user's report is α-LDP (Prop 1, L247–251) for the α the caller passes. By
+default the randomiser is exact (lattice reports, discrete Laplace noise: see
+:mod:`dpspec.impl.ldp.mechanism`); ``idealised=True`` uses the paper's continuous Laplace in
+floating point (guarantee over ideal reals). The estimates are post-processing of the reports.
+``privacy_`` states α; its ``exact_sampler`` is True only for the exact randomiser run user by
+user (``simulate="users"``): the in-law simulation draws the sums' law with numpy's
+floating-point samplers. The non-private :class:`PartitioningRegressor` has no privacy guarantee.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from dpspec.impl.ldp.partition import (
     truncation_level,
 )
 from dpspec.impl.learners.estimator import EstimatorProtocol, NotFittedError, model_key
+from dpspec.impl.mechanisms.base import PrivacyLevel
 from dpspec.impl.validation import as_finite_array, check_count, check_positive
 
 
@@ -60,6 +64,7 @@ class _PartitionEstimator(EstimatorProtocol):
     random_state: Any
     simulate: str
     batch_size: int
+    idealised: bool
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "partition_"):
@@ -84,10 +89,22 @@ class _PartitionEstimator(EstimatorProtocol):
     ) -> Reports:
         rng = np.random.default_rng(model_key(self.random_state))
         if self.simulate == "users":
-            return randomiser.collect(X, y, rng, check_count(self.batch_size, "batch_size"))
-        if self.simulate == "in-law":
-            return randomiser.collect_in_law(X, y, rng)
-        raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
+            reports = randomiser.collect(X, y, rng, check_count(self.batch_size, "batch_size"))
+        elif self.simulate == "in-law":
+            reports = randomiser.collect_in_law(X, y, rng)
+        else:
+            raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
+        level = randomiser.privacy
+        exact = level.exact_sampler and self.simulate == "users"
+        self.privacy_ = PrivacyLevel(level.epsilon, level.ratio, level.delta, exact_sampler=exact)
+        return reports
+
+    def _randomiser(
+        self, partition: CubicPartition, truncation: float, z_only: bool = False
+    ) -> LocalRandomiser:
+        if not isinstance(self.idealised, bool):
+            raise ValueError(f"idealised: expected a bool, got {self.idealised!r}")
+        return LocalRandomiser(partition, self.alpha, truncation, z_only, idealised=self.idealised)
 
     def _cells(self, X: Any) -> NDArray[np.int64]:
         self._check_fitted()
@@ -95,6 +112,7 @@ class _PartitionEstimator(EstimatorProtocol):
         return self.partition_.cell_index(as_finite_array(X, "X", ndim=2))
 
     partition_: CubicPartition
+    privacy_: PrivacyLevel
 
 
 class LDPPartitionRegressor(_PartitionEstimator):
@@ -103,9 +121,10 @@ class LDPPartitionRegressor(_PartitionEstimator):
     Parameters: ``alpha`` (the LDP level), ``bandwidth_constant`` c' of h_n, ``h`` (fix the
     side instead), ``radius`` (fix R instead of R_n), ``offset`` (grid offset, default 0),
     ``truncation`` (fix M instead of M_n), ``threshold`` (fix c_n), ``simulate`` ("users" or
-    "in-law"), ``batch_size``, ``random_state``.
+    "in-law"), ``batch_size``, ``random_state``, ``idealised`` (the paper's float Laplace
+    instead of the exact lattice randomiser).
 
-    Fitted: ``partition_``, ``randomiser_`` (its ``privacy`` is α), ``nu_``, ``mu_`` (ν̃, μ̃ per
+    Fitted: ``partition_``, ``randomiser_``, ``privacy_`` (α), ``nu_``, ``mu_`` (ν̃, μ̃ per
     cell), ``values_`` (m̃ per cell), ``n_features_in_``.
     """
 
@@ -123,6 +142,7 @@ class LDPPartitionRegressor(_PartitionEstimator):
         simulate: str = "users",
         batch_size: int = 4096,
         random_state: Any = None,
+        idealised: bool = False,
     ) -> None:
         self.alpha = alpha
         self.bandwidth_constant = bandwidth_constant
@@ -134,13 +154,14 @@ class LDPPartitionRegressor(_PartitionEstimator):
         self.simulate = simulate
         self.batch_size = batch_size
         self.random_state = random_state
+        self.idealised = idealised
 
     def fit(self, X: Any, y: Any) -> LDPPartitionRegressor:
         X, target = self._data(X, y)
         n, d = X.shape
         partition = self._partition(n, d)
         m = truncation_level(n) if self.truncation is None else self.truncation
-        randomiser = LocalRandomiser(partition, self.alpha, m)
+        randomiser = self._randomiser(partition, m)
         nu, mu = aggregate(self._reports(randomiser, X, target))
         c = threshold_constant(n) if self.threshold is None else self.threshold
         keep = mu >= check_positive(c, "threshold") * partition.h**d
@@ -201,7 +222,8 @@ class LDPPartitionClassifier(_PartitionEstimator):
 
     Labels: any two classes; ``classes_[1]`` is coded +1, ``classes_[0]`` −1, sign(0) = −1. Only
     Z is released (σ_Z = 2√2/α, M = 1). Parameters as :class:`LDPPartitionRegressor` (no
-    truncation or threshold).
+    truncation or threshold). Fitted: ``partition_``, ``randomiser_``, ``privacy_`` (α),
+    ``nu_``, ``classes_``, ``n_features_in_``.
     """
 
     _estimator_type = "classifier"
@@ -216,6 +238,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
         simulate: str = "users",
         batch_size: int = 4096,
         random_state: Any = None,
+        idealised: bool = False,
     ) -> None:
         self.alpha = alpha
         self.bandwidth_constant = bandwidth_constant
@@ -225,6 +248,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
         self.simulate = simulate
         self.batch_size = batch_size
         self.random_state = random_state
+        self.idealised = idealised
 
     def fit(self, X: Any, y: Any) -> LDPPartitionClassifier:
         from dpspec.impl.learners.estimator import check_binary_labels
@@ -233,7 +257,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
         labels, self.classes_ = check_binary_labels(y, arr.shape[0])
         n, d = arr.shape
         partition = self._partition(n, d)
-        randomiser = LocalRandomiser(partition, self.alpha, 1.0, z_only=True)
+        randomiser = self._randomiser(partition, 1.0, z_only=True)
         signs = 2.0 * labels - 1.0
         nu, _ = aggregate(self._reports(randomiser, arr, np.asarray(signs, dtype=np.float64)))
         self.partition_, self.randomiser_, self.nu_ = partition, randomiser, nu

@@ -1,5 +1,5 @@
 """The local randomiser and the server's aggregation (seed 003, ``003_5e2a1f46235ac29b.txt``
-eqs. 5–7 at L136–150, Prop 1 at L247–251).
+eqs. 5–7 at L136–150, Prop 1 at L247–251, its proof at L640–656).
 
 User i holds (X_i, Y_i) and sends, for *every* public cell j ≤ N (not only its own),
 
@@ -10,30 +10,77 @@ prints 1{X_i ∈ A_{h,i}}: a typo for A_{h,j} (errata). Prop 1: the density rati
 under two inputs is at most exp(2^{3/2}/σ_W + 2^{3/2}M/σ_Z), so σ_W = 4√2/α, σ_Z = 4√2·M/α give
 α-LDP (each term α/2). Releasing Z only (the classifier), σ_Z = 2√2·M/α suffices.
 
-The server averages: ν̃(A_j) = (1/n)Σ_i Z_{i,j}, μ̃(A_j) = (1/n)Σ_i W_{i,j} (post-processing).
+Two numeric paths, chosen by ``idealised`` (the switch dpspec's mechanisms share):
 
-Float note: the noise is numpy's continuous Laplace in floating point — the guarantee of Prop 1
-assumes ideal reals (``privacy.exact_sampler`` is False). The report is a real vector; a
-float-safe variant would snap to a lattice as dpspec's ``LaplaceMechanism`` does.
+* default, **exact** (float-safe). Every coordinate lives on a public lattice: W on γ_W ℤ with
+  γ_W = 2^−20, Z on γ_Z ℤ with γ_Z = 2^(⌊log₂ M⌋ − 20) (functions of M only). The signal is
+  snapped: 1{x ∈ A_j} is 2^20 lattice units exactly, the truncated response [y]_M becomes
+  u = rint([y]_M/γ_Z), |u| ≤ K := ⌈M/γ_Z⌉. Independent exact discrete Laplace noise
+  (P(k) ∝ e^{−|k|/t}, :mod:`dpspec.impl.noise`, integers only) is added in lattice units and the
+  report is (lattice integer)·γ, an exact float. **Proof** (the lattice form of L640–656): the law
+  of a report given (x, y) is the product over j of discrete Laplace pmfs centred at the signal,
+  so for any report k the log ratio under (x, y) vs (x', y') is
+  Σ_j (|k^W_j − c'_j| − |k^W_j − c_j|)/t_W + Σ_j (|k^Z_j − d'_j| − |k^Z_j − d_j|)/t_Z
+  ≤ ‖c − c'‖₁/t_W + ‖d − d'‖₁/t_Z (triangle inequality), with ‖c − c'‖₁ ≤ 2·2^20 (one-hot
+  vectors; L1 sensitivity 2 at L650) and ‖d − d'‖₁ ≤ |u| + |u'| ≤ 2K (L1 sensitivity 2M at
+  L652, snapping included). With α_r ≤ α the largest rational of denominator ≤ 2^32 and scales
+  t_W ≥ 2^21/(α_r/2), t_Z ≥ 2K/(α_r/2) (rounded up), the level is ≤ α_r ≤ α: never weaker
+  than asked, and it is attained at the report k = c, d (x ∈ A_0, y = M vs x' ∈ A_1, y' = −M).
+  The float output is an injective image of the integers (|k| < 2^53, γ a power of 2): the
+  guarantee holds for what is released. In real units the noise scales are t·γ ≥ 4/α and
+  4M/α, Prop 1's σ/√2. Z only: t_Z ≥ 2K/α_r.
+* ``idealised=True``: numpy's continuous Laplace in floating point with Prop 1's σ's — the
+  paper's mechanism; its proof assumes ideal reals (``privacy.exact_sampler`` False).
+
+``privacy`` reports the α the caller asked (the theorem's level); ``effective_alpha`` is the
+exact level of the lattice law (a ``Fraction`` ≤ α) or Prop 1's bound for the idealised path.
+:meth:`LocalRandomiser.report_law` states the exact law of one report from the same signal
+function and noise objects :meth:`LocalRandomiser.randomise` draws with.
+
+The server averages: ν̃(A_j) = (1/n)Σ_i Z_{i,j}, μ̃(A_j) = (1/n)Σ_i W_{i,j} (post-processing).
+:meth:`LocalRandomiser.collect_in_law` draws those sums from their law without per-user noise:
+on the default path a sum of n discrete Laplace variables of base q is NB(n, 1 − q) −
+NB(n, 1 − q) (a discrete Laplace variable is a difference of two geometrics), on the idealised
+path Gamma(n, b) − Gamma(n, b). This is the law of the default sampler's sums, but numpy's
+negative-binomial and gamma samplers use floating point: an estimator fitted ``in-law``
+labels its ``privacy_`` with ``exact_sampler`` False.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.impl.ldp.partition import CubicPartition
-from dpspec.impl.mechanisms.base import PrivacyLevel
-from dpspec.impl.validation import as_finite_array, check_count, check_positive, check_rng
+from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
+from dpspec.impl.noise import (
+    DiscreteLaplaceNoise,
+    coarsen_up,
+    discrete_laplace_sf,
+    laplace_sf,
+)
+from dpspec.impl.validation import (
+    as_finite_array,
+    check_count,
+    check_positive,
+    check_rng,
+    rational_at_least,
+)
 from dpspec.spec.ldp import prop1_bound
 
 UNIT_LAPLACE_SCALE = 1.0 / math.sqrt(2.0)  # Laplace(b) has variance 2b²: b = 1/√2 ⇒ variance 1
 #: cap on the (users × cells) numbers of one batch of W (or Z) reports: 2^21 floats = 16 MiB
 MAX_BATCH_NUMBERS = 1 << 21
+#: lattice resolution: γ_W = 2^−LATTICE_BITS, γ_Z = 2^(⌊log₂ M⌋ − LATTICE_BITS)
+LATTICE_BITS = 20
+#: lattice units of the W signal 1{x ∈ A_j} on the default path
+W_ONE = 1 << LATTICE_BITS
 
 
 def noise_scales(alpha: float, truncation: float, z_only: bool = False) -> tuple[float, float]:
@@ -56,6 +103,15 @@ def privacy_level(sigma_w: float, sigma_z: float, truncation: float) -> float:
     return prop1_bound(truncation, sigma_w, sigma_z)
 
 
+def lattice_scale(sensitivity: int, budget: Fraction) -> Fraction:
+    """The discrete Laplace scale t ≥ sensitivity/budget the sampler uses as it is (rational
+    with terms below 2^56: :func:`dpspec.impl.noise.coarsen_up` leaves it unchanged)."""
+    try:
+        return coarsen_up(rational_at_least(Fraction(sensitivity) / budget, "scale"))
+    except ValueError as exc:
+        raise ValueError(f"alpha: too small for the lattice sampler ({exc})") from exc
+
+
 @dataclass(frozen=True)
 class Reports:
     """Aggregated reports of n users: Σ_i W_{i,·} and Σ_i Z_{i,·} over the N cells."""
@@ -68,89 +124,267 @@ class Reports:
         return Reports(self.n + other.n, self.w_sum + other.w_sum, self.z_sum + other.z_sum)
 
 
+@dataclass(frozen=True)
+class ReportLaw:
+    """The law of one user's report (W, Z): independent coordinates, W_j = step_w·(c_j + ζ_j),
+    Z_j = step_z·(d_j + ε_j).
+
+    ``exact`` (default path): c, d are lattice integers, ζ, ε discrete Laplace of rational
+    scales ``scale_w``, ``scale_z`` (P(k) ∝ e^{−|k|/t}); idealised: step 1, c, d reals, ζ, ε
+    continuous Laplace of scales σ/√2. ``w_centre`` is empty when only Z is released.
+    """
+
+    exact: bool
+    step_w: float
+    step_z: float
+    w_centre: tuple[Any, ...]
+    z_centre: tuple[Any, ...]
+    scale_w: Fraction | float
+    scale_z: Fraction | float
+
+    def log_weight(self, w_units: Any, z_units: Any) -> Fraction:
+        """log P(report) + (log of the normalisers, which depend on the scales only), exactly:
+        −Σ_j |k^W_j − c_j|/t_W − Σ_j |k^Z_j − d_j|/t_Z for a report in lattice units."""
+        if not self.exact:
+            raise ValueError("self: log_weight is for the exact lattice law")
+        total = Fraction(0)
+        for units, centre, scale in (
+            (w_units, self.w_centre, self.scale_w),
+            (z_units, self.z_centre, self.scale_z),
+        ):
+            if centre:
+                dist = sum(abs(int(k) - int(c)) for k, c in zip(units, centre, strict=True))
+                total -= Fraction(dist) / Fraction(scale)
+        return total
+
+    def interval_probability(self, part: str, j: int, lo: float, hi: float) -> float:
+        """P(lo ≤ report_j < hi) for coordinate j of ``part`` ("w" or "z"); lo, hi may be ±inf."""
+        if part not in ("w", "z"):
+            raise ValueError(f"part: expected 'w' or 'z', got {part!r}")
+        centre = self.w_centre if part == "w" else self.z_centre
+        if not centre:
+            raise ValueError(f"part: {part} is not released")
+        step = self.step_w if part == "w" else self.step_z
+        scale = self.scale_w if part == "w" else self.scale_z
+        if self.exact:
+            q = math.exp(-1.0 / float(scale))
+
+            def at_least(t: float) -> float:  # P(step·(c + K) ≥ t)
+                if t == -math.inf:
+                    return 1.0
+                if t == math.inf:
+                    return 0.0
+                return float(discrete_laplace_sf(math.ceil(t / step) - int(centre[j]), q))
+
+            return at_least(lo) - at_least(hi)
+
+        def above(t: float) -> float:  # P(c + L > t) = P(c + L ≥ t) (continuous)
+            if t == -math.inf:
+                return 1.0
+            if t == math.inf:
+                return 0.0
+            return laplace_sf(t - float(centre[j]), float(scale))
+
+        return above(lo) - above(hi)
+
+
 class LocalRandomiser:
     """The user-side mechanism of seed 003 over a public :class:`CubicPartition`.
 
-    ``alpha`` is the target LDP level, ``truncation`` the level M; ``z_only=True`` releases Z
-    alone (the classifier). ``privacy`` reports α (``exact_sampler`` False: ideal reals).
+    ``alpha`` is the LDP level asked, ``truncation`` the level M; ``z_only=True`` releases Z
+    alone (the classifier). Default: exact lattice sampler (module docstring: proof);
+    ``idealised=True``: the paper's continuous Laplace in floating point. ``privacy`` reports α;
+    ``effective_alpha`` the exact level (≤ α).
     """
 
     def __init__(
-        self, partition: CubicPartition, alpha: float, truncation: float, z_only: bool = False
+        self,
+        partition: CubicPartition,
+        alpha: float,
+        truncation: float,
+        z_only: bool = False,
+        *,
+        idealised: bool = False,
     ) -> None:
         self.partition = partition
         self.alpha = check_positive(alpha, "alpha")
         if self.alpha > 700:
             raise ValueError(f"alpha: must be <= 700 (e^alpha overflows a float), got {alpha!r}")
         self.truncation = check_positive(truncation, "truncation")
-        self.z_only = z_only
-        self.sigma_w, self.sigma_z = noise_scales(alpha, truncation, z_only)
-        level = privacy_level(self.sigma_w, self.sigma_z, self.truncation)
-        self.privacy = PrivacyLevel(level, math.exp(level), 0, exact_sampler=False)
+        self.z_only = bool(z_only)
+        self.idealised = bool(idealised)
+        self.step_w = 2.0**-LATTICE_BITS
+        self.step_z = 2.0 ** (math.floor(math.log2(self.truncation)) - LATTICE_BITS)
+        self.z_units_max = math.ceil(Fraction(self.truncation) / Fraction(self.step_z))
+        self.effective_alpha: Fraction | float
+        if self.idealised:
+            self.sigma_w, self.sigma_z = noise_scales(alpha, truncation, self.z_only)
+            self.effective_alpha = privacy_level(self.sigma_w, self.sigma_z, self.truncation)
+            self.scale_w: Fraction | None = None
+            self.scale_z: Fraction | None = None
+            self.noise_w: DiscreteLaplaceNoise | None = None
+            self.noise_z: DiscreteLaplaceNoise | None = None
+        else:
+            try:
+                alpha_r = epsilon_rational(self.alpha)
+            except ValueError as exc:
+                raise ValueError(f"alpha: {alpha!r} is too small for the lattice sampler") from exc
+            budget = alpha_r if self.z_only else alpha_r / 2
+            self.scale_z = lattice_scale(2 * self.z_units_max, budget)
+            self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z)
+            level = Fraction(2 * self.z_units_max) / self.scale_z
+            if self.z_only:
+                self.scale_w, self.noise_w, self.sigma_w = None, None, 0.0
+            else:
+                self.scale_w = lattice_scale(2 * W_ONE, budget)
+                self.noise_w = DiscreteLaplaceNoise(scale=self.scale_w)
+                level += Fraction(2 * W_ONE) / self.scale_w
+                self.sigma_w = math.sqrt(2) * float(self.scale_w) * self.step_w
+            self.sigma_z = math.sqrt(2) * float(self.scale_z) * self.step_z
+            self.effective_alpha = level
+        self.privacy = PrivacyLevel(
+            self.alpha, math.exp(self.alpha), 0, exact_sampler=not self.idealised
+        )
 
-    def _inputs(self, x: Any, y: Any) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    def _signal(self, x: Any, y: Any) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """Each user's cell (−1 outside) and Z signal in report units: the truncated response
+        [y]_M (L136), snapped to lattice units rint([y]_M/γ_Z) on the default path."""
         X = as_finite_array(x, "x", ndim=2)
         Y = as_finite_array(y, "y", ndim=1).astype(np.float64)
         if Y.shape[0] != X.shape[0]:
             raise ValueError(f"y: expected {X.shape[0]} responses, got {Y.shape[0]}")
-        return self.partition.cell_index(X), np.clip(Y, -self.truncation, self.truncation)
+        truncated = np.clip(Y, -self.truncation, self.truncation)
+        units = truncated if self.idealised else np.rint(truncated / self.step_z)
+        return self.partition.cell_index(X), units
+
+    @property
+    def _w_signal(self) -> float:
+        """The W signal 1{x ∈ A_j} in report units."""
+        return 1.0 if self.idealised else float(W_ONE)
+
+    def report_law(self, x: Any, y: float) -> ReportLaw:
+        """The exact law of the report of one user with input (x, y) (``x`` of length d), from
+        the signal and the noise objects :meth:`randomise` uses."""
+        cells, units = self._signal(np.reshape(np.asarray(x, dtype=np.float64), (1, -1)), [y])
+        big_n, cell = self.partition.n_cells, int(cells[0])
+        kind: Any = float if self.idealised else int
+        z_centre = [kind(0)] * big_n
+        w_centre = [kind(0)] * big_n
+        if cell >= 0:
+            z_centre[cell] = kind(units[0])
+            w_centre[cell] = kind(self._w_signal)
+        if self.idealised:
+            return ReportLaw(
+                False,
+                1.0,
+                1.0,
+                () if self.z_only else tuple(w_centre),
+                tuple(z_centre),
+                self.sigma_w * UNIT_LAPLACE_SCALE,
+                self.sigma_z * UNIT_LAPLACE_SCALE,
+            )
+        assert self.scale_z is not None
+        return ReportLaw(
+            True,
+            self.step_w,
+            self.step_z,
+            () if self.z_only else tuple(w_centre),
+            tuple(z_centre),
+            Fraction(0) if self.scale_w is None else self.scale_w,
+            self.scale_z,
+        )
 
     def randomise(
         self, x: Any, y: Any, rng: np.random.Generator
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The reports (W, Z) of the users with inputs (x, y): two (n, N) arrays (W is all
-        zeros with ``z_only``). This is what each user sends; memory is 2·n·N floats."""
+        zeros with ``z_only``). This is what each user sends; memory is 2·n·N numbers. On the
+        default path every entry is an exact multiple of γ_W (W) or γ_Z (Z)."""
         check_rng(rng)
-        cells, yt = self._inputs(x, y)
+        cells, units = self._signal(x, y)
         n, big_n = cells.shape[0], self.partition.n_cells
         inside = cells >= 0
         rows, own = np.flatnonzero(inside), cells[inside]
-        # noise first, then the signal added in place: one (n, N) array per report part
-        if self.z_only:
-            w = np.zeros((n, big_n))
+        if self.idealised:
+            # noise first, then the signal added in place: one (n, N) array per report part
+            if self.z_only:
+                w = np.zeros((n, big_n))
+            else:
+                w = rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
+                w *= self.sigma_w
+                w[rows, own] += 1.0
+            z = rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
+            z *= self.sigma_z
+            z[rows, own] += units[inside]
+            return w, z
+        assert self.noise_z is not None
+        if self.noise_w is None:
+            w_out = np.zeros((n, big_n))
         else:
-            w = rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
-            w *= self.sigma_w
-            w[rows, own] += 1.0
-        z = rng.laplace(0.0, UNIT_LAPLACE_SCALE, size=(n, big_n))
-        z *= self.sigma_z
-        z[rows, own] += yt[inside]
-        return w, z
+            w_units = self.noise_w.sample(n * big_n, rng).reshape(n, big_n)
+            w_units[rows, own] += W_ONE
+            w_out = w_units.astype(np.float64) * self.step_w
+        z_units = self.noise_z.sample(n * big_n, rng).reshape(n, big_n)
+        z_units[rows, own] += units[inside].astype(np.int64)
+        return w_out, z_units.astype(np.float64) * self.step_z
 
-    def collect(self, x: Any, y: Any, rng: np.random.Generator, batch_size: int = 4096) -> Reports:
-        """Run every user's randomiser, at most ``batch_size`` users at a time, keeping only the
-        sums. A batch also holds at most :data:`MAX_BATCH_NUMBERS` reports per part (fewer
-        users when N is large), so memory is O(min(batch_size·N, MAX_BATCH_NUMBERS) + N + n·d):
-        10⁶ users fit for any N."""
+    def batches(
+        self, x: Any, y: Any, rng: np.random.Generator, batch_size: int = 4096
+    ) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+        """Every user's report, :meth:`randomise` on at most ``batch_size`` users at a time (and
+        at most :data:`MAX_BATCH_NUMBERS` numbers per part: fewer users when N is large)."""
         check_count(batch_size, "batch_size")
         X = as_finite_array(x, "x", ndim=2)
         Y = as_finite_array(y, "y", ndim=1)
         batch_size = max(1, min(batch_size, MAX_BATCH_NUMBERS // self.partition.n_cells))
-        total = Reports(0, np.zeros(self.partition.n_cells), np.zeros(self.partition.n_cells))
         for start in range(0, X.shape[0], batch_size):
-            w, z = self.randomise(X[start : start + batch_size], Y[start : start + batch_size], rng)
+            yield self.randomise(X[start : start + batch_size], Y[start : start + batch_size], rng)
+
+    def collect(self, x: Any, y: Any, rng: np.random.Generator, batch_size: int = 4096) -> Reports:
+        """The sums of every user's report over :meth:`batches` (post-processing). Memory is
+        O(min(batch_size·N, MAX_BATCH_NUMBERS) + N + n·d): 10⁶ users fit for any N."""
+        big_n = self.partition.n_cells
+        total = Reports(0, np.zeros(big_n), np.zeros(big_n))
+        for w, z in self.batches(x, y, rng, batch_size):
             total = total + Reports(w.shape[0], w.sum(axis=0), z.sum(axis=0))
         return total
 
     def collect_in_law(self, x: Any, y: Any, rng: np.random.Generator) -> Reports:
-        """The same sums drawn from their exact joint law without per-user noise: the sum of
-        n unit-variance Laplace variables is Gamma(n, 1/√2) − Gamma(n, 1/√2) (a Laplace
-        variable is a difference of two exponentials), so each cell's noise total is drawn in
-        O(1). Equal in distribution to :meth:`collect` (tested); O(n + N) time."""
+        """The same sums drawn from their law without per-user noise, O(n + N) time: each
+        cell's noise total is NB(n, 1 − q) − NB(n, 1 − q) lattice units (q = e^{−1/t}; the sum
+        of n discrete Laplace variables) on the default path, σ·(Gamma(n, 1/√2) −
+        Gamma(n, 1/√2)) on the idealised one. numpy draws these with floating point (a
+        simulation of the server's view; see the module docstring)."""
         check_rng(rng)
-        cells, yt = self._inputs(x, y)
+        cells, units = self._signal(x, y)
         n, big_n = cells.shape[0], self.partition.n_cells
         inside = cells >= 0
         counts = np.bincount(cells[inside], minlength=big_n).astype(np.float64)
-        sums = np.bincount(cells[inside], weights=yt[inside], minlength=big_n)
+        sums = np.bincount(cells[inside], weights=units[inside], minlength=big_n)
+        if self.idealised:
 
-        def noise_total(sigma: float) -> NDArray[np.float64]:
-            a = rng.gamma(n, UNIT_LAPLACE_SCALE, size=big_n)
-            b = rng.gamma(n, UNIT_LAPLACE_SCALE, size=big_n)
-            return np.asarray(sigma * (a - b))
+            def gamma_total(sigma: float) -> NDArray[np.float64]:
+                a = rng.gamma(n, UNIT_LAPLACE_SCALE, size=big_n)
+                b = rng.gamma(n, UNIT_LAPLACE_SCALE, size=big_n)
+                return np.asarray(sigma * (a - b))
 
-        w_sum = np.zeros(big_n) if self.z_only else counts + noise_total(self.sigma_w)
-        return Reports(n, w_sum, sums + noise_total(self.sigma_z))
+            w_sum = np.zeros(big_n) if self.z_only else counts + gamma_total(self.sigma_w)
+            return Reports(n, w_sum, sums + gamma_total(self.sigma_z))
+
+        def lattice_total(scale: Fraction) -> NDArray[np.float64]:
+            p = -math.expm1(-1.0 / float(scale))  # 1 − q
+            a = rng.negative_binomial(n, p, size=big_n)
+            b = rng.negative_binomial(n, p, size=big_n)
+            return np.asarray(a - b, dtype=np.float64)
+
+        assert self.scale_z is not None
+        w_sum = (
+            np.zeros(big_n)
+            if self.scale_w is None
+            else (counts * W_ONE + lattice_total(self.scale_w)) * self.step_w
+        )
+        z_sum = (sums + lattice_total(self.scale_z)) * self.step_z
+        return Reports(n, w_sum, z_sum)
 
 
 def aggregate(reports: Reports) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
