@@ -1,16 +1,20 @@
 """Seed 003 benchmark: exact L2 error of the α-LDP partitioning estimate against the non-private
 one along n (d = 1, 2), and the time / peak memory of fitting with every user's randomiser.
 
-Run: ``python benchmarks/bench_ldp.py [--max-n 10000000] [--reps 3] [--json F] [--plot F.png]``.
-Errors are exact (closed form per cube, `impl/ldp/problems.py`); fits for n ≥ 10^6 use the
-in-law simulation except in the timing section, which runs the users' randomisers (ball of
-radius √d around the support [0, 1]^d; memory = tracemalloc peak of the fit, numpy included,
-and the process peak RSS, measured before the error runs).
+Run: ``python benchmarks/bench_ldp.py [--max-n 10000000] [--reps 3] [--json F] [--plot F.png]
+[--timing 1:1000000,2:100000] [--skip-errors]``. Errors are exact (closed form per cube,
+`impl/ldp/problems.py`); the error fits use the in-law simulation. The timing section runs every
+user's randomiser (``simulate="users"``; ball of radius √d around the support [0, 1]^d) for each
+``d:n`` of ``--timing``, with the default exact lattice sampler and with ``idealised=True``
+(numpy float Laplace); memory = tracemalloc peak of the fit, numpy included, and the process
+peak RSS, measured before the error runs; wall and process CPU seconds (the machine may be
+shared).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import time
@@ -48,19 +52,24 @@ def errors(max_n: int, reps: int) -> list[dict[str, Any]]:
     return rows
 
 
-def users_timing(n: int) -> list[dict[str, Any]]:
+def users_timing(plan: list[tuple[int, int]]) -> list[dict[str, Any]]:
     out = []
-    for d in (1, 2):
+    for (d, n), idealised in itertools.product(plan, (False, True)):
         problem = SineProblem(d)
         X, y = problem.sample_regression(n, np.random.default_rng(1))
         est = LDPPartitionRegressor(
-            1.0, radius=d**0.5, truncation=1.0, simulate="users", random_state=0
+            1.0,
+            radius=d**0.5,
+            truncation=1.0,
+            simulate="users",
+            random_state=0,
+            idealised=idealised,
         )
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         tracemalloc.start()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         est.fit(X, y)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         fit_peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -69,7 +78,10 @@ def users_timing(n: int) -> list[dict[str, Any]]:
             {
                 "d": d,
                 "n": n,
+                "sampler": "idealised float Laplace" if idealised else "exact lattice",
                 "cells": est.partition_.n_cells,
+                "cpu_seconds": cpu,
+                "draws_per_cpu_second": 2 * est.partition_.n_cells * n / cpu,
                 "seconds": seconds,
                 "reports_per_user": 2 * est.partition_.n_cells,
                 "peak_rss_mb": peak / 1024,
@@ -80,8 +92,9 @@ def users_timing(n: int) -> list[dict[str, Any]]:
             }
         )
         print(
-            f"users' randomisers d={d} n={n}: {est.partition_.n_cells} cells, "
-            f"{seconds:.1f}s, fit peak {fit_peak / 2**20:.0f} MB (traced), "
+            f"users' randomisers ({'idealised' if idealised else 'exact'}) d={d} n={n}: "
+            f"{est.partition_.n_cells} cells, "
+            f"{seconds:.1f}s wall, {cpu:.1f}s CPU, fit peak {fit_peak / 2**20:.0f} MB (traced), "
             f"process peak RSS {peak / 1024:.0f} MB",
             flush=True,
         )
@@ -115,8 +128,15 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--json", default="benchmarks/results/ldp.json")
     parser.add_argument("--plot", default="benchmarks/results/ldp.png")
+    parser.add_argument("--timing", default="1:1000000,2:100000", help="d:n pairs to time")
+    parser.add_argument("--skip-errors", action="store_true", help="timing only")
     args = parser.parse_args()
-    timing = users_timing(10**6)  # first, so the process peak RSS is the timing run's
+    plan = [(int(a), int(float(b))) for a, b in (p.split(":") for p in args.timing.split(","))]
+    timing = users_timing(plan)  # first, so the process peak RSS is the timing run's
+    if args.skip_errors:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"users_timing": timing}, fh, indent=2)
+        return
     rows = errors(args.max_n, args.reps)
     with open(args.json, "w", encoding="utf-8") as fh:
         json.dump({"errors": rows, "users_timing": timing}, fh, indent=2)

@@ -684,14 +684,15 @@ def fixed_alpha_gap(config: VerifyConfig) -> CheckOutcome:
     """Erratum E-003-Thm2: Theorem 2 takes fixed σ_W, σ_Z with M_n → ∞, so the Prop 1 level
     2^{3/2}(1/σ_W + M_n/σ_Z) grows without bound (with σ's calibrated for M = 1, α = 1: level
     at n = 10^6 is 1 + (M_n − 1)/2 > 1). dpspec's schedule (σ_Z = 4√2 M_n/α, L259) keeps the
-    level at α for every n, and its L259 rate condition (log n)^3 M_n²/α² /(n c_n² h_n^{2d})
-    falls along n."""
+    level at α for every n (the exact level of the lattice law, ``effective_alpha``, is in
+    [α(1 − 10⁻⁵), α]), and its L259 rate condition (log n)^3 M_n²/α² /(n c_n² h_n^{2d}) falls
+    along n."""
     sw, sz = noise_scales(1.0, 1.0)
     ns = [10**k for k in range(2, 9)]
     printed = [privacy_level(sw, sz, truncation_level(n)) for n in ns]
     ours = [
-        LocalRandomiser(CubicPartition(0.5, 1.0, 1), 1.0, truncation_level(n)).privacy.epsilon
-        for n in ns
+        float(LocalRandomiser(CubicPartition(0.5, 1.0, 1), 1.0, m).effective_alpha)
+        for m in map(truncation_level, ns)
     ]
     cond = [
         math.log(n) ** 3
@@ -699,13 +700,13 @@ def fixed_alpha_gap(config: VerifyConfig) -> CheckOutcome:
         / (n * threshold_constant(n) ** 2 * bandwidth(n, 1) ** 2)
         for n in ns
     ]
-    ok = printed[-1] > 1.5 and all(math.isclose(o, 1.0, rel_tol=1e-12) for o in ours)
+    ok = printed[-1] > 1.5 and all(1 - 1e-5 <= o <= 1.0 for o in ours)
     ok = ok and all(b < a for a, b in itertools.pairwise(cond[2:]))
     radius_grows = ball_radius(ns[-1], 1) > ball_radius(ns[0], 1)
     return CheckOutcome(
         ok and radius_grows,
         f"printed schedule (sigma fixed, M_n -> inf): level {[round(v, 3) for v in printed]} at "
-        f"n = 1e2..1e8; dpspec's: {[round(v, 3) for v in ours]}; L259 condition "
+        f"n = 1e2..1e8; dpspec's exact level: {[round(v, 7) for v in ours]}; L259 condition "
         f"{[f'{c:.3g}' for c in cond]} (decreasing from n = 1e4)",
         {"printed": printed, "ours": ours, "condition": cond},
     )
