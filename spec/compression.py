@@ -15,6 +15,8 @@ label (binary) or is within ε of every label (uniformly ε-approximate).
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
@@ -23,12 +25,26 @@ from typing import Any
 Number = int | Fraction
 
 
+def _is_number(v: Any) -> bool:
+    """A real number (int, Fraction, float, numpy scalar) that is finite; bool is not one."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        return False
+    return isinstance(v, numbers.Rational) or math.isfinite(float(v))
+
+
 def _check(values: Sequence[Any], weights: Sequence[Any], gamma: Any) -> Any:
     if len(values) == 0 or len(values) != len(weights):
-        raise ValueError("weights: one weight per value, and at least one value")
+        raise ValueError(
+            f"weights: one weight per value and at least one value, got {len(weights)} weights "
+            f"for {len(values)} values"
+        )
+    if not all(_is_number(v) for v in values):
+        raise ValueError("values: must be ints, Fractions or finite floats")
+    if not all(_is_number(w) for w in weights):
+        raise ValueError("weights: must be ints, Fractions or finite floats")
     if any(w < 0 for w in weights) or sum(weights) <= 0:
         raise ValueError("weights: must be >= 0 with a positive sum")
-    if not 0 <= gamma < Fraction(1, 2):
+    if not _is_number(gamma) or not 0 <= gamma < Fraction(1, 2):
         raise ValueError(f"gamma: must be in [0, 1/2), got {gamma!r}")
     return sum(weights)
 

@@ -21,12 +21,43 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import check_count, check_positive, check_rng
+from dpspec.impl.validation import as_finite_array, check_count, check_positive, check_rng
+
+#: most boosting rounds T (each costs O(m) work and a hypothesis reference)
+MAX_ROUNDS = 10**5
+#: largest weak-learner sub-sample m̃ and Sparsify size n (stored points ≤ n·m̃)
+MAX_SUBSAMPLE = 10**5
+MAX_SPARSIFY = 10**5
+#: largest retry budgets (weak-learner draws per round, Sparsify trials)
+MAX_RETRIES = 10**6
+
+
+def check_gamma(gamma: Any, name: str = "gamma", allow_zero: bool = False) -> float:
+    """γ: a real number in (0, ½) (in [0, ½) with ``allow_zero``), not a bool or a string."""
+    if isinstance(gamma, bool) or not isinstance(
+        gamma, (int, float, Fraction, np.integer, np.floating)
+    ):
+        raise TypeError(f"{name}: expected a number in (0, 1/2), got {gamma!r}")
+    v = float(gamma)
+    ok = math.isfinite(v) and (v >= 0 if allow_zero else v > 0) and v < 0.5
+    if not ok:
+        interval = "[0, 1/2)" if allow_zero else "(0, 1/2)"
+        raise ValueError(f"{name}: must be in {interval}, got {gamma!r}")
+    return v
+
+
+def check_bounded_count(n: Any, name: str, maximum: int, minimum: int = 1) -> int:
+    """An integer in [minimum, maximum]; the upper limit bounds the work one argument causes."""
+    v = check_count(n, name, minimum)
+    if v > maximum:
+        raise ValueError(f"{name}: at most {maximum} (a work limit), got {n!r}")
+    return v
 
 
 class CompressionFailure(ValueError):
@@ -40,12 +71,17 @@ def weighted_quantiles(
     ``dpspec.spec.compression`` defines them (the upper median is Q⁺_0), vectorised:
     sort each column, the weight strictly above value v is the total minus the cumulative
     weight up to the last copy of v."""
-    if not 0 <= gamma < 0.5:
-        raise ValueError(f"gamma: must be in [0, 1/2), got {gamma!r}")
-    w = np.asarray(weights, dtype=np.float64)
-    if np.any(w < 0) or w.sum() <= 0:
+    gamma = check_gamma(gamma, allow_zero=True)
+    w = as_finite_array(weights, "weights", ndim=1).astype(np.float64)
+    if np.any(w < 0) or not w.sum() > 0:
         raise ValueError("weights: must be >= 0 with a positive sum")
-    v = np.asarray(values, dtype=np.float64)
+    v = as_finite_array(values, "values").astype(np.float64)
+    if v.ndim not in (1, 2):
+        raise ValueError(f"values: expected shape (T,) or (T, m), got {v.shape}")
+    if v.shape[0] != w.size:
+        raise ValueError(
+            f"weights: expected {v.shape[0]} weights (one per row of values), got {w.size}"
+        )
     order = np.argsort(v, axis=0, kind="stable")
     sv = np.take_along_axis(v, order, axis=0)
     sw = w[order]
@@ -157,13 +193,15 @@ def medboost(
     """Kégl's MedBoost (Alg 2, L687) with weak hypotheses trained on ``subsample`` indices
     drawn from P_t (the generic weak learner of Thm 1.1.4, L197–203)."""
     check_rng(rng)
-    t_max = check_count(rounds, "rounds")
-    if not 0 < gamma < 0.5:
-        raise ValueError(f"gamma: must be in (0, 1/2), got {gamma!r}")
-    check_positive(eta, "eta")
+    t_max = check_bounded_count(rounds, "rounds", MAX_ROUNDS)
+    gamma = check_gamma(gamma)
+    eta = check_positive(eta, "eta")
+    subsample = check_bounded_count(subsample, "subsample", MAX_SUBSAMPLE)
+    max_tries = check_bounded_count(max_tries, "max_tries", MAX_RETRIES)
+    y = as_finite_array(y, "y", ndim=1).astype(np.float64)
     m = len(y)
-    if m == 0:
-        raise ValueError("S: the sample is empty")
+    if len(x) != m:
+        raise ValueError(f"y: expected {len(x)} labels (one per point of x), got {m}")
     p = np.full(m, 1.0 / m)
     hyps: list[Any] = []
     alphas: list[float] = []
@@ -229,8 +267,12 @@ def sparsify(
     """Sparsify (Alg 3, L936–938): draw J_1..J_n ~ Cat(α/Σα) until every sample point has
     fewer than n/2 drawn hypotheses with |f(x_i) − y_i| > η (binary: f(x_i) ≠ y_i)."""
     check_rng(rng)
-    n = check_count(n, "n")
-    check_positive(eta, "eta")
+    n = check_bounded_count(n, "n", MAX_SPARSIFY)
+    eta = check_positive(eta, "eta")
+    max_trials = check_bounded_count(max_trials, "max_trials", MAX_RETRIES)
+    y = as_finite_array(y, "y", ndim=1).astype(np.float64)
+    if len(x) != len(y):
+        raise ValueError(f"y: expected {len(x)} labels (one per point of x), got {len(y)}")
     weights = np.asarray(boost.alphas, dtype=np.float64)
     probs = weights / weights.sum()
     far: dict[int, NDArray[np.bool_]] = {}  # distinct hypothesis → 1[|h(x_i) − y_i| > η]

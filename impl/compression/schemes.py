@@ -22,9 +22,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.compression.boosting import medboost, sparsify
+from dpspec.impl.compression.boosting import (
+    MAX_ROUNDS,
+    MAX_SPARSIFY,
+    MAX_SUBSAMPLE,
+    check_bounded_count,
+    check_gamma,
+    medboost,
+    sparsify,
+)
 from dpspec.impl.compression.learners import LEARNERS
-from dpspec.impl.validation import as_finite_array, check_count, check_positive, check_rng
+from dpspec.impl.validation import as_finite_array, check_positive, check_rng
 
 BINARY = ("thresholds", "intervals", "rectangles")
 REAL = ("bv", "lipschitz")
@@ -53,10 +61,24 @@ class CompressedSample:
         return self.stored_points + self.side_bits
 
 
+#: largest sample drawn by :func:`random_realizable_sample` (O(m·d) memory)
+MAX_SAMPLE = 10**7
+
+#: classes whose points are scalars (x of shape (m,) or (m, 1)); rectangles take (m, d)
+SCALAR = ("thresholds", "intervals", "bv", "lipschitz")
+
+
 def _check_sample(cls: str, x: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    if cls not in LEARNERS:
+    if not isinstance(cls, str) or cls not in LEARNERS:
         raise ValueError(f"cls: expected one of {sorted(LEARNERS)}, got {cls!r}")
-    xs = as_finite_array(x, "S", ndim=None).astype(np.float64)
+    xs = as_finite_array(x, "x", ndim=None).astype(np.float64)
+    if cls in SCALAR:
+        if xs.ndim == 2 and xs.shape[1] == 1:
+            xs = xs[:, 0]
+        if xs.ndim != 1:
+            raise ValueError(f"x: {cls} take scalar points, shape (m,) or (m, 1); got {xs.shape}")
+    elif xs.ndim != 2:
+        raise ValueError(f"x: {cls} take points of R^d, shape (m, d); got {xs.shape}")
     ys = as_finite_array(y, "y", ndim=1).astype(np.float64)
     if xs.shape[0] != ys.shape[0]:
         raise ValueError(f"y: expected {xs.shape[0]} labels, got {ys.shape[0]}")
@@ -93,15 +115,25 @@ def compress(
     check_rng(rng)
     xs, ys = _check_sample(cls, x, y)
     m = ys.size
-    if not 0 < gamma < 0.5:
-        raise ValueError(f"gamma: must be in (0, 1/2), got {gamma!r}")
+    gamma = check_gamma(gamma)
     eta_v = (0.5 if cls in BINARY else 0.1) if eta is None else check_positive(eta, "eta")
+    subsample = check_bounded_count(subsample, "subsample", MAX_SUBSAMPLE)
+    n = check_bounded_count(n, "n", MAX_SPARSIFY)
+    if rounds is None:
+        t_need = 4 / gamma**2 * math.log(max(m, 2))
+        if t_need > MAX_ROUNDS:
+            raise ValueError(
+                f"gamma: {gamma!r} needs T = ceil(4/gamma^2 ln m) = {t_need:.3g} boosting rounds "
+                f"at m = {m}, more than the limit {MAX_ROUNDS} (rounds); use a larger gamma"
+            )
+        t_max = math.ceil(t_need)
+    else:
+        t_max = check_bounded_count(rounds, "rounds", MAX_ROUNDS)
     if not _realizable(cls, xs, ys):
         raise ValueError(f"y: the labels are not realizable by {cls}")
-    t_max = math.ceil(4 / gamma**2 * math.log(max(m, 2))) if rounds is None else rounds
     # MedBoost's weak hypotheses must be (η/2, γ)-weak; Sparsify then keeps |f − y| ≤ η
     boost = medboost(xs, ys, LEARNERS[cls](), t_max, gamma, eta_v, subsample, rng)
-    sparse = sparsify(boost, xs, ys, check_count(n, "n"), eta_v, rng)
+    sparse = sparsify(boost, xs, ys, n, eta_v, rng)
     chosen = sparse.chosen
     subs = np.stack([boost.subsamples[j] for j in chosen])  # n × m̃ indices into S
     stored, positions = np.unique(subs, return_inverse=True)
@@ -120,10 +152,20 @@ def compress(
 def reconstruct(compressed: CompressedSample, x_stored: Any, y_stored: Any) -> Any:
     """ρ: the median of the n hypotheses rebuilt from the stored groups. ``x_stored``,
     ``y_stored`` are the stored points (in the order of ``compressed.stored``)."""
-    xs = np.asarray(x_stored, dtype=np.float64)
-    ys = np.asarray(y_stored, dtype=np.float64)
+    if not isinstance(compressed, CompressedSample):
+        raise TypeError(f"compressed: expected a CompressedSample, got {type(compressed).__name__}")
+    k = compressed.stored_points
+    xs, ys = _check_sample(compressed.cls, x_stored, y_stored)
+    if ys.size != k:
+        raise ValueError(
+            f"x_stored: expected the {k} stored points (in the order of compressed.stored), "
+            f"got {ys.size}"
+        )
+    groups = np.asarray(compressed.groups)
+    if groups.ndim != 2 or groups.size == 0 or groups.min() < 0 or groups.max() >= k:
+        raise ValueError(f"compressed: groups must index the {k} stored points")
     learner = LEARNERS[compressed.cls]()
-    hyps = [learner.fit(xs[g], ys[g]) for g in compressed.groups]
+    hyps = [learner.fit(xs[g], ys[g]) for g in groups]
 
     def predict(q: Any) -> NDArray[np.float64]:
         values = np.stack([h(np.asarray(q, dtype=np.float64)) for h in hyps])
@@ -155,7 +197,12 @@ def bv_target(m: int, rng: np.random.Generator) -> tuple[NDArray[np.float64], ND
 def random_realizable_sample(
     cls: str, m: int, rng: np.random.Generator
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """m points of [0,1]^d and the labels of a random target of ``cls`` (realizable)."""
+    """m points of [0,1]^d and the labels of a random target of ``cls`` (realizable);
+    m ≤ :data:`MAX_SAMPLE`."""
+    if not isinstance(cls, str) or cls not in LEARNERS:
+        raise ValueError(f"cls: expected one of {sorted(LEARNERS)}, got {cls!r}")
+    m = check_bounded_count(m, "m", MAX_SAMPLE)
+    check_rng(rng)
     if cls == "rectangles":
         x = rng.random((m, 2))
         lo, hi = np.sort(rng.random((2, 2)), axis=0)
