@@ -90,6 +90,28 @@ def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, flo
     return mean - half, mean + half
 
 
+#: largest sample size per fit and repetitions per size accepted by the runners
+N_MAX = 10**7
+REPS_MAX = 1000
+
+
+def check_grid(ns: Sequence[int], reps: int, seed: int) -> list[int]:
+    """The runners' shared arguments: sizes are integers in [1, N_MAX] (bool is not one),
+    ``reps`` in [1, REPS_MAX], ``seed`` an integer >= 0. Raises ValueError naming them."""
+
+    def integer(v: object) -> bool:
+        return isinstance(v, int | np.integer) and not isinstance(v, bool)
+
+    sizes = list(ns)
+    if not sizes or not all(integer(n) and 1 <= int(n) <= N_MAX for n in sizes):
+        raise ValueError(f"n: need integer sample sizes in [1, {N_MAX}], got {sizes}")
+    if not integer(reps) or not 1 <= int(reps) <= REPS_MAX:
+        raise ValueError(f"reps: must be an integer in [1, {REPS_MAX}], got {reps!r}")
+    if not integer(seed) or int(seed) < 0:
+        raise ValueError(f"seed: must be an integer >= 0, got {seed!r}")
+    return [int(n) for n in sizes]
+
+
 def run_consistency(
     problem: ClassificationProblem,
     factory: LearnerFactory,
@@ -101,10 +123,9 @@ def run_consistency(
     progress: bool = True,
 ) -> list[ConsistencyRow]:
     """Fit ``reps`` models per n on fresh samples; excess risk exact when possible."""
-    if reps < 1:
-        raise ValueError(f"reps: must be >= 1, got {reps}")
-    if not ns or any(n < 1 for n in ns):
-        raise ValueError(f"n: need sample sizes >= 1, got {list(ns)}")
+    ns = check_grid(ns, reps, seed)
+    if not isinstance(test_size, int | np.integer) or not 1 <= int(test_size) <= N_MAX:
+        raise ValueError(f"test_size: must be an integer in [1, {N_MAX}], got {test_size!r}")
     bayes = problem.bayes_error()
     rng = np.random.default_rng(seed)
     rows: list[ConsistencyRow] = []
@@ -251,6 +272,7 @@ def run_density_consistency(
     from dpspec.impl.learners import PrivateHistogramDensity
     from dpspec.proofs.checks_pcde import NO_RELEASE_L1, l1_distance
 
+    ns = check_grid(ns, reps, seed)
     if density not in DENSITIES:
         raise ValueError(
             f"distribution: unknown density {density!r}; choose from {sorted(DENSITIES)}"

@@ -21,7 +21,7 @@ from dpspec.impl.ldp.estimators import (
     PartitioningRegressor,
 )
 from dpspec.impl.ldp.problems import SineProblem
-from dpspec.proofs.consistency import ConsistencyRow, t_interval
+from dpspec.proofs.consistency import ConsistencyRow, check_grid, t_interval
 
 KINDS = ("ldp-regression", "ldp-classifier", "partitioning")
 
@@ -74,6 +74,7 @@ def run_ldp_consistency(
     """Exact error (mean, 95% t-interval over ``reps`` fits) and fit time for each n."""
     if kind not in KINDS:
         raise ValueError(f"kind: expected one of {KINDS}, got {kind!r}")
+    ns = check_grid(ns, reps, seed)
     problem = SineProblem(d)
     rows = []
     bar = tqdm(total=len(ns) * reps, desc=kind, disable=not progress)

@@ -7,6 +7,7 @@ import json
 import math
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -192,6 +193,41 @@ def test_trend_power_at_three_reps() -> None:
         false_alarms += consistency_trend(shuffled.tolist(), 1e-3, 1.0).decreasing
     assert hits >= 0.99 * trials
     assert false_alarms <= 0.005 * trials
+
+
+def test_runner_arguments() -> None:
+    """The runners refuse bad grids before any fit, naming the argument."""
+    from dpspec.proofs.consistency import (
+        make_classifier,
+        make_problem,
+        run_consistency,
+        run_density_consistency,
+    )
+    from dpspec.proofs.consistency_ldp import run_ldp_consistency
+
+    problem = make_problem("circle")
+
+    def factory(e: float, n: int, s: int) -> Any:
+        return make_classifier("pcl", e, n, s)
+
+    for ns, reps, seed, name in [
+        ([0], 2, 0, "n"),
+        ([10**30], 2, 0, "n"),
+        ([1.5], 2, 0, "n"),
+        ([True], 2, 0, "n"),
+        ([], 2, 0, "n"),
+        ([100], 0, 0, "reps"),
+        ([100], 10**6, 0, "reps"),
+        ([100], 2, -1, "seed"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            run_consistency(problem, factory, ns, 1.0, reps, seed, progress=False)
+        with pytest.raises(ValueError, match=name):
+            run_density_consistency(ns, 1.0, reps, seed, progress=False)
+        with pytest.raises(ValueError, match=name):
+            run_ldp_consistency("ldp-regression", 1, ns, 1.0, reps, seed, progress=False)
+    with pytest.raises(ValueError, match="test_size"):
+        run_consistency(problem, factory, [100], 1.0, 2, 0, test_size=0, progress=False)
 
 
 def test_bad_problem_parameters() -> None:
