@@ -33,6 +33,9 @@ def _is_number(v: Any) -> bool:
 
 
 def _check(values: Sequence[Any], weights: Sequence[Any], gamma: Any) -> Any:
+    for name, seq in (("values", values), ("weights", weights)):
+        if not hasattr(seq, "__len__") or not hasattr(seq, "__iter__"):
+            raise TypeError(f"{name}: expected a sequence of numbers, got {type(seq).__name__}")
     if len(values) == 0 or len(values) != len(weights):
         raise ValueError(
             f"weights: one weight per value and at least one value, got {len(weights)} weights "

@@ -73,8 +73,11 @@ def weighted_quantiles(
     weight up to the last copy of v."""
     gamma = check_gamma(gamma, allow_zero=True)
     w = as_finite_array(weights, "weights", ndim=1).astype(np.float64)
-    if np.any(w < 0) or not w.sum() > 0:
+    if np.any(w < 0) or not np.any(w > 0):
         raise ValueError("weights: must be >= 0 with a positive sum")
+    # only weight shares matter: scale by a power of two (exact in floating point) so that the
+    # largest weight is in [1/2, 1) and Σw stays finite even for weights near 1e308
+    w = np.ldexp(w, -int(np.frexp(w.max())[1]))
     v = as_finite_array(values, "values").astype(np.float64)
     if v.ndim not in (1, 2):
         raise ValueError(f"values: expected shape (T,) or (T, m), got {v.shape}")

@@ -177,8 +177,10 @@ def reconstruct(compressed: CompressedSample, x_stored: Any, y_stored: Any) -> A
 def rectangle_baseline(x: Any, y: Any) -> NDArray[np.int64]:
     """The 2d-point scheme for rectangles: indices of the positive points with the least and
     the greatest value of each coordinate (≤ 2d points; empty when there is no positive)."""
-    xs = as_finite_array(x, "S", ndim=2).astype(np.float64)
+    xs = as_finite_array(x, "x", ndim=2).astype(np.float64)
     ys = as_finite_array(y, "y", ndim=1)
+    if ys.shape[0] != xs.shape[0]:
+        raise ValueError(f"y: expected {xs.shape[0]} labels, got {ys.shape[0]}")
     pos = np.flatnonzero(ys == 1)
     if pos.size == 0:
         return np.zeros(0, dtype=np.int64)
