@@ -30,7 +30,7 @@ def validate(args: argparse.Namespace) -> None:
         MAX_SUBSAMPLE,
         check_gamma,
     )
-    from dpspec.impl.compression.schemes import MAX_SAMPLE
+    from dpspec.impl.compression.schemes import BINARY, MAX_SAMPLE
 
     def count(value: int, option: str, high: int) -> None:
         if not 1 <= value <= high:
@@ -53,6 +53,8 @@ def validate(args: argparse.Namespace) -> None:
         )
     if args.eta is not None and not (math.isfinite(args.eta) and args.eta > 0):
         raise UsageError(f"--eta: must be finite and > 0, got {args.eta!r}")
+    if args.eta is not None and args.cls in BINARY and not args.eta < 1:
+        raise UsageError(f"--eta: {args.cls} are binary: eta must be in (0, 1), got {args.eta!r}")
 
 
 def _cmd_compress(args: argparse.Namespace) -> int:

@@ -67,6 +67,7 @@ USAGE_CASES: list[tuple[list[str], str]] = [
     (["compress", "thresholds", "--n", "0"], "--n"),
     (["compress", "lipschitz", "--eta=-1"], "--eta"),
     (["compress", "lipschitz", "--eta", "nan"], "--eta"),
+    (["compress", "thresholds", "--eta", "1e300"], "--eta"),  # was "ok: False", exit 1
     (["compress", "polynomials"], "CLASS"),
     (["compress"], "CLASS"),
     (["compress", "thresholds", "--json", "/proc/no/such/dir/c.json"], "--json"),

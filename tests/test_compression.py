@@ -140,6 +140,8 @@ def test_hostile_library_input() -> None:
         compress("thresholds", x, y, rng, n=10**9)
     with pytest.raises(ValueError, match=r"m: at most 10000000"):
         random_realizable_sample("thresholds", 10**12, rng)
+    with pytest.raises(ValueError, match="eta: binary classes"):
+        compress("thresholds", x, y, rng, eta=1e300)
     with pytest.raises(ValueError, match="y: expected 200 labels"):
         compress("thresholds", x, y[:10], rng)
     with pytest.raises(ValueError, match="x"):

@@ -117,6 +117,8 @@ def compress(
     m = ys.size
     gamma = check_gamma(gamma)
     eta_v = (0.5 if cls in BINARY else 0.1) if eta is None else check_positive(eta, "eta")
+    if cls in BINARY and not eta_v < 1:  # labels are 0/1: |f − y| > η must mean "wrong label"
+        raise ValueError(f"eta: binary classes need eta in (0, 1) (default 1/2), got {eta!r}")
     subsample = check_bounded_count(subsample, "subsample", MAX_SUBSAMPLE)
     n = check_bounded_count(n, "n", MAX_SPARSIFY)
     if rounds is None:
