@@ -103,9 +103,19 @@ def randomized_response_exact(config: VerifyConfig) -> CheckOutcome:
         [((0,), (1,)), ((0,), (2,)), ((1,), (2,))],
         Fraction(29, 10),
     )
+    # the ε-LDP predicate on each randomiser's whole table, at the caller's ratio
+    ldp = [
+        privacy.satisfies_ldp(RandomizedResponse(k, ratio=r).local_distributions(), r)
+        for r in (Fraction(3), Fraction(11, 10))
+        for k in ks
+    ]
+    ldp_control = privacy.satisfies_ldp(mech.local_distributions(), Fraction(29, 10))
     outcome = _exact_with_control(reports[0], bad)
-    outcome.passed = outcome.passed and all(r.holds for r in reports)
+    outcome.passed = (
+        outcome.passed and all(r.holds for r in reports) and all(ldp) and not ldp_control
+    )
     outcome.numbers["tables"] = len(reports)
+    outcome.numbers["ldp_tables_hold"] = sum(ldp)
     return outcome
 
 

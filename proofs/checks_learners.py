@@ -76,41 +76,6 @@ def pcl_fixed_function(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-def pcl_sampled_law(config: VerifyConfig) -> CheckOutcome:
-    """The bits PCL actually draws follow the law the exact verifier enumerates: per cube,
-    over R independent models (random_state 0..R−1), binomial test at α = 1e-6 / #cubes
-    (Bonferroni: family-wise false alarm ≤ 1e-6); control: the law of 2ε must be rejected."""
-    reps = 4000 if config.thorough else 1500
-    rng = np.random.default_rng(SEED + 1)
-    X = rng.random((12, 1))
-    y = np.array([1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1])
-    centres = (np.arange(3) + 0.5)[:, None] / 3
-    bits = np.array(
-        [
-            PrivateHistogramClassifier(1.0, cells_per_axis=3, random_state=r)
-            .fit(X, y)
-            .decision_cells(centres)
-            for r in range(reps)
-        ]
-    )
-    law = PrivateHistogramClassifier(1.0, cells_per_axis=3)
-    probs = [float(p) for p in law.one_probabilities(X, y)]
-    wrong = [
-        float(p) for p in PrivateHistogramClassifier(2.0, cells_per_axis=3).one_probabilities(X, y)
-    ]
-    level = ALPHA / len(probs)
-    counts = bits.sum(axis=0)
-    pvals = [stats.binomtest(int(c), reps, p).pvalue for c, p in zip(counts, probs, strict=True)]
-    pwrong = [stats.binomtest(int(c), reps, p).pvalue for c, p in zip(counts, wrong, strict=True)]
-    ok = min(pvals) > level and min(pwrong) < level
-    return CheckOutcome(
-        ok,
-        f"{reps} models: min p-value {min(pvals):.3g} (level {level:.1e}); "
-        f"law of 2*eps rejected: {min(pwrong) < level}",
-        {"reps": reps, "pvalues": pvals},
-    )
-
-
 def estimator_protocol(config: VerifyConfig) -> CheckOutcome:
     """get_params/set_params round-trip, clone-by-params gives the same model, fit returns
     self, bad input is rejected with named ValueErrors (sklearn's check_estimator is run by

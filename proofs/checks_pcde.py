@@ -37,7 +37,6 @@ from dpspec.impl.learners.semi_supervised import (
     Dichotomies,
     PrivateSemiSupervisedClassifier,
     dichotomies,
-    exponential_choice,
 )
 from dpspec.impl.mechanisms.exponential import ExponentialMechanism
 from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
@@ -106,10 +105,10 @@ def verify_pcde(
         + (f" (lowered by {lowered})" if lowered else ""),
         law,
         neighbouring_pairs(domain, max_size, Relation.SUBSTITUTE, min_size=1),
-        histogram.privacy.ratio,
+        math.exp(epsilon),  # the caller's (ε, δ), not the level the histogram reports
         delta,
+        rtol=RTOL,
     )
-    report.claimed_delta = delta * (1 + RTOL)
     report.details.update(
         threshold=tau,
         one_cell_delta=float(histogram.release_probability(1)),
@@ -153,48 +152,6 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
 
 
 # --- PCDE: the release fit draws follows the law the exact check enumerates ------------------
-
-
-def _released_values(est: PrivateHistogramDensity, cells: NDArray[np.int64]) -> NDArray[np.int64]:
-    idx = match_rows(est.released_cells_, cells)
-    out = np.zeros(cells.shape[0], dtype=np.int64)
-    out[idx >= 0] = est.released_counts_[idx[idx >= 0]].astype(np.int64)
-    return out
-
-
-def pcde_sampled_law(config: VerifyConfig) -> CheckOutcome:
-    """Per cube, the released value over R independently seeded fits matches the cube's law
-    from ``make_histogram().cell_pmf`` (chi-square, level α/3: Bonferroni over 3 cubes); the
-    law of ε = 2 must be rejected. Counts (5, 8, 40) with τ = 7 cover 'mostly dropped',
-    'sometimes released' and 'always released'."""
-    reps = 5000 if config.thorough else 2000
-    X = np.repeat([[-0.5], [0.5], [1.5]], [5, 8, 40], axis=0)
-    cells = np.array([[-1], [0], [1]], dtype=np.int64)
-    values = np.array(
-        [
-            _released_values(
-                PrivateHistogramDensity(1.0, 0.1, side=1.0, random_state=r).fit(X), cells
-            )
-            for r in range(reps)
-        ]
-    )
-    level = ALPHA / 3
-    right = PrivateHistogramDensity(1.0, 0.1, side=1.0).make_histogram()
-    wrong = PrivateHistogramDensity(2.0, 0.1, side=1.0).make_histogram()
-    pv: list[float] = []
-    pwrong: list[float] = []
-    for j, count in enumerate((5, 8, 40)):
-        for hist, sink in ((right, pv), (wrong, pwrong)):
-            law = hist.cell_pmf(count, 80)
-            pmf = {int(k): float(p) for k, p in law.items() if isinstance(k, int)}
-            sink.append(chisquare_gof(values[:, j], pmf, level).pvalue)
-    ok = min(pv) > level and min(pwrong) < level
-    return CheckOutcome(
-        ok,
-        f"{reps} fits: per-cube p-values {[f'{p:.3g}' for p in pv]} (level {level:.1e}); "
-        f"law of eps=2 rejected: {min(pwrong) < level}",
-        {"reps": reps, "pvalues": pv, "control_pvalues": pwrong},
-    )
 
 
 # --- PCDE: the output is a density ------------------------------------------------------------
@@ -492,16 +449,14 @@ def verify_label_selection(
         y = np.array([r[1] for r in recs], dtype=np.int64)
         return learner.selection_law(X, y, U)
 
-    ratio = learner.selection_mechanism(learner.candidates(U)).privacy.ratio
-    report = verify_pairs(
+    return verify_pairs(
         f"semi-supervised selection ({kind}, {'printed' if printed else 'with 1/2'}, "
         f"|H|U|={learner.candidates(U).size})",
         law,
         neighbouring_pairs(domain, max_size, Relation.SUBSTITUTE, min_size=1),
-        ratio,
+        math.exp(label_epsilon),  # the caller's ε_label (Thm 4.11)
+        rtol=RTOL,
     )
-    report.claimed_ratio = float(ratio) * (1 + RTOL)
-    return report
 
 
 def semi_supervised_label_privacy(config: VerifyConfig) -> CheckOutcome:
@@ -529,35 +484,6 @@ def semi_supervised_label_privacy(config: VerifyConfig) -> CheckOutcome:
             "claimed_ratio": math.e,
             "control_worst_ratio": float(control.worst_ratio),
         },
-    )
-
-
-def semi_supervised_selection_law(config: VerifyConfig) -> CheckOutcome:
-    """The exact batched sampler ``exponential_choice`` (what ``fit`` draws with) follows the
-    exponential mechanism's ``pmf`` (the law the exact check enumerates): chi-square at
-    α = 1e-6 on draws over 40 interval dichotomies; control: the pmf of 2ε must be rejected."""
-    draws = 100_000 if config.thorough else 40_000
-    rng = np.random.default_rng(SEED + 20)
-    learner = PrivateSemiSupervisedClassifier("interval", label_epsilon=1.0)
-    U = rng.standard_normal((8, 1))
-    X = rng.standard_normal((30, 1))
-    y = (np.abs(X[:, 0]) < 0.7).astype(np.int64)
-    cands = learner.candidates(U)
-    mech = learner.selection_mechanism(cands)
-    records = np.column_stack([X, y])
-    scores = mech.score_vector(records)
-    picks = exponential_choice(scores, 1.0, draws, rng)
-    right = {i: float(p) for i, p in mech.pmf(records).items()}
-    wrong_mech = PrivateSemiSupervisedClassifier("interval", label_epsilon=2.0)
-    wrong = {i: float(p) for i, p in wrong_mech.selection_mechanism(cands).pmf(records).items()}
-    p_right = chisquare_gof(picks, right).pvalue
-    p_wrong = chisquare_gof(picks, wrong).pvalue
-    ok = p_right > ALPHA and p_wrong < ALPHA
-    return CheckOutcome(
-        ok,
-        f"{draws} draws over {cands.size} candidates: p-value {p_right:.3g}; "
-        f"pmf of 2*eps rejected: {p_wrong < ALPHA} (p {p_wrong:.3g})",
-        {"pvalue": p_right, "control_pvalue": p_wrong, "candidates": cands.size},
     )
 
 

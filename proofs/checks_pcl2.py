@@ -29,9 +29,9 @@ from dpspec.impl.learners.pcl2 import (
     cell_release_law,
     release_histogram,
 )
-from dpspec.impl.mechanisms.stability_histogram import TAIL, StabilityHistogram
+from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
-from dpspec.proofs.stats import ALPHA, chisquare_gof
+from dpspec.proofs.stats import ALPHA
 from dpspec.proofs.verifiers import (
     RTOL,
     Dataset,
@@ -492,48 +492,3 @@ def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
         {"empty_cells": int(empty.size), "pvalue": pv, "stored_cells": int(stored.size)},
     )
 
-
-def _codes(values: NDArray[np.float64], tau: int, cap: int) -> NDArray[np.int64]:
-    """Released value → outcome code of ``cell_pmf``: 0 → 0, τ..cap−1 → itself, ≥ cap → cap."""
-    v = np.asarray(values).astype(np.int64)
-    if np.any((v > 0) & (v < tau)):
-        raise ValueError("values: a released count below the threshold")
-    return np.minimum(v, cap)
-
-
-def _joint_pmf(hist: StabilityHistogram, count: int, ones: int, cap: int) -> dict[int, float]:
-    law = cell_release_law(hist, count, ones, cap)
-    return {
-        (cap if a == TAIL else int(a)) * (cap + 1) + (cap if b == TAIL else int(b)): float(p)
-        for (a, b), p in law.items()
-    }
-
-
-def pcl2b_sampled_law(config: VerifyConfig) -> CheckOutcome:
-    """The release PCL2b draws in ``fit`` follows the law the exact check enumerates: one cell
-    with 18 points, 15 labelled 1 (ε = 1, δ = 1e-3, τ = 16), joint (ĉ, ŷ) over R independently
-    keyed models, chi-square at α = 1e-6; control: the law of 2ε must be rejected."""
-    reps = 4000 if config.thorough else 1500
-    X = np.full((18, 1), 0.5)
-    y = np.array([1] * 15 + [0] * 3)
-    hist = release_histogram(1.0, 1e-3)
-    tau = int(hist.threshold)
-    cap = tau + 6
-    codes = np.empty(reps, dtype=np.int64)
-    for r in range(reps):
-        clf = PrivateUnboundedClassifier(1.0, 1e-3, radius=1.0, random_state=r).fit(X, y)
-        c_hat = clf.counts_[0] if clf.counts_.size else 0.0
-        y_hat = clf.ones_[0] if clf.ones_.size else 0.0
-        pair = _codes(np.array([c_hat, y_hat]), tau, cap)
-        codes[r] = pair[0] * (cap + 1) + pair[1]
-    good = chisquare_gof(codes, _joint_pmf(hist, 18, 15, cap))
-    wrong_hist = release_histogram(2.0, 1e-3)
-    wrong_hist.threshold = tau  # same support, wrong noise scale
-    wrong = chisquare_gof(codes, _joint_pmf(wrong_hist, 18, 15, cap))
-    ok = not good.rejected and wrong.rejected
-    return CheckOutcome(
-        ok,
-        f"{reps} models: p-value {good.pvalue:.3g} ({good.cells} cells, level {ALPHA:g}); "
-        f"law of 2*eps rejected: {wrong.rejected} (p-value {wrong.pvalue:.3g})",
-        {"reps": reps, "pvalue": good.pvalue, "control_pvalue": wrong.pvalue},
-    )

@@ -7,6 +7,8 @@ Later issues append their theorems here. Each entry's check is in ``proofs/check
 from __future__ import annotations
 
 from dpspec.proofs import checks, errata
+from dpspec.proofs import checks_conformance as conformance
+from dpspec.proofs import checks_reports as reports
 from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
 from dpspec.proofs.obligations_audit import AUDIT_OBLIGATIONS
 from dpspec.proofs.obligations_compression import COMPRESSION_OBLIGATIONS
@@ -15,7 +17,7 @@ from dpspec.proofs.obligations_ldp import LDP_OBLIGATIONS
 from dpspec.proofs.obligations_learners import LEARNER_OBLIGATIONS
 from dpspec.proofs.obligations_pcde import PCDE_OBLIGATIONS
 from dpspec.proofs.obligations_pcl2 import PCL2_OBLIGATIONS
-from dpspec.proofs.registry import Method, Obligation
+from dpspec.proofs.registry import Method, Obligation, all_of
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 S002 = "002_9f3104e4a0d86722.txt"
@@ -89,18 +91,25 @@ CORE: tuple[Obligation, ...] = (
             "tests/test_verifiers.py::test_registry_checks_pass[000.thm2.3.discrete-laplace]",
             "tests/test_verifiers.py::test_discrete_laplace_mutant_is_caught",
         ),
-        check=checks.discrete_laplace_exact,
+        check=all_of(checks.discrete_laplace_exact, conformance.discrete_laplace_conformance),
+        entry_points=("dpspec.impl.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",),
+        privacy=True,
         note="notes/mechanisms.md",
     ),
     Obligation(
         id="000.thm2.3.laplace-lattice",
         source=f"{S000}:L117-121 (Def 2.2, Thm 2.3)",
         claim="the float-safe Laplace mechanism (lattice snap + exact discrete noise) is ε-DP",
-        predicates=("dpspec.spec.loss.discrete_laplace_log_ratio",),
+        predicates=(
+            "dpspec.spec.privacy.satisfies_pure_dp_losses",
+            "dpspec.spec.loss.discrete_laplace_log_ratio",
+        ),
         impls=("dpspec.impl.mechanisms.laplace.LaplaceMechanism",),
         method=Method.EXACT,
         tests=("tests/test_verifiers.py::test_registry_checks_pass[000.thm2.3.laplace-lattice]",),
-        check=checks.laplace_lattice_exact,
+        check=all_of(checks.laplace_lattice_exact, conformance.laplace_lattice_conformance),
+        entry_points=("dpspec.impl.mechanisms.laplace.LaplaceMechanism.sample",),
+        privacy=True,
         note="notes/mechanisms.md",
     ),
     Obligation(
@@ -122,7 +131,9 @@ CORE: tuple[Obligation, ...] = (
         impls=("dpspec.impl.mechanisms.exponential.ExponentialMechanism",),
         method=Method.EXACT,
         tests=("tests/test_verifiers.py::test_registry_checks_pass[002.L655.exponential]",),
-        check=checks.exponential_exact,
+        check=all_of(checks.exponential_exact, conformance.exponential_conformance),
+        entry_points=("dpspec.impl.mechanisms.exponential.ExponentialMechanism.sample",),
+        privacy=True,
         note="notes/mechanisms.md",
     ),
     Obligation(
@@ -140,11 +151,15 @@ CORE: tuple[Obligation, ...] = (
         id="002.L429.randomized-response",
         source=f"{S002}:L429 (local DP; randomized response, Warner 1965)",
         claim="k-ary randomized response with keep-weight e^ε is ε-LDP",
-        predicates=("dpspec.spec.privacy.satisfies_ldp",),
+        predicates=("dpspec.spec.privacy.satisfies_ldp", "dpspec.spec.privacy.satisfies_pure_dp"),
         impls=("dpspec.impl.mechanisms.randomized_response.RandomizedResponse",),
         method=Method.EXACT,
         tests=("tests/test_verifiers.py::test_registry_checks_pass[002.L429.randomized-response]",),
-        check=checks.randomized_response_exact,
+        check=all_of(
+            checks.randomized_response_exact, conformance.randomized_response_conformance
+        ),
+        entry_points=("dpspec.impl.mechanisms.randomized_response.RandomizedResponse.randomise",),
+        privacy=True,
         note="notes/mechanisms.md",
     ),
     Obligation(
@@ -158,7 +173,15 @@ CORE: tuple[Obligation, ...] = (
         ),
         method=Method.EXACT,
         tests=("tests/test_verifiers.py::test_registry_checks_pass[000.alg1.thm2.4.privacy]",),
-        check=checks.stability_histogram_exact,
+        check=all_of(
+            checks.stability_histogram_exact, conformance.stability_histogram_conformance
+        ),
+        entry_points=(
+            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.sample",
+            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+            "dpspec.impl.mechanisms.stability_histogram.stability_histogram",
+        ),
+        privacy=True,
         note="notes/mechanisms.md",
     ),
     Obligation(
@@ -183,7 +206,9 @@ CORE: tuple[Obligation, ...] = (
         impls=("dpspec.impl.mechanisms.noisy_majority.NoisyMajorityVote",),
         method=Method.EXACT,
         tests=("tests/test_verifiers.py::test_registry_checks_pass[000.alg2.L206.noisy-majority]",),
-        check=checks.noisy_majority_exact,
+        check=all_of(checks.noisy_majority_exact, conformance.noisy_majority_conformance),
+        entry_points=("dpspec.impl.mechanisms.noisy_majority.NoisyMajorityVote.sample",),
+        privacy=True,
         note="notes/mechanisms.md",
     ),
     Obligation(
@@ -232,6 +257,33 @@ CORE: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         tests=("tests/test_verifiers.py::test_registry_checks_pass[impl.bad-input]",),
         check=checks.bad_input_rejected,
+        note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="impl.privacy-reports",
+        source=f"{S000}:L117-121 (Thm 2.3), L125-147 (Thm 2.4), L193-206 (Thm 3.1), "
+        f"L249-262 (Thm 4.2), L349-371 (Thm 4.11), L466-476 (Thm A.6), L568-570 (Thm A.14); "
+        f"{S002}:L655 (exponential mechanism)",
+        claim="privacy / privacy_ report exactly the theorem's (ε, δ) for the caller's arguments",
+        predicates=(),
+        impls=(
+            "dpspec.impl.mechanisms.base.PrivacyLevel",
+            "dpspec.impl.mechanisms.base.discrete_laplace_for",
+            "dpspec.impl.learners.pcl.PrivateHistogramClassifier",
+            "dpspec.impl.learners.pcl2.PrivatePackingClassifier",
+            "dpspec.impl.learners.pcl2.PrivateUnboundedClassifier",
+            "dpspec.impl.learners.pcde.PrivateHistogramDensity",
+            "dpspec.impl.learners.semi_supervised.PrivateSemiSupervisedClassifier",
+            "dpspec.impl.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",
+            "dpspec.impl.mechanisms.laplace.LaplaceMechanism",
+            "dpspec.impl.mechanisms.exponential.ExponentialMechanism",
+            "dpspec.impl.mechanisms.randomized_response.RandomizedResponse",
+            "dpspec.impl.mechanisms.noisy_majority.NoisyMajorityVote",
+            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram",
+        ),
+        method=Method.PROPERTY,
+        tests=("tests/test_verifiers.py::test_registry_checks_pass[impl.privacy-reports]",),
+        check=reports.privacy_reports,
         note="notes/mechanisms.md",
     ),
     Obligation(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dpspec.proofs import checks_fit_conformance as fit_conformance
 from dpspec.proofs import checks_learners
-from dpspec.proofs.registry import Method, Obligation
+from dpspec.proofs.registry import Method, Obligation, all_of
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 
@@ -25,7 +26,12 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_verifiers.py::test_registry_checks_pass[000.alg2.thm3.1.pcl-privacy]",
             "tests/test_pcl.py::test_exact_privacy_is_tight",
         ),
-        check=checks_learners.pcl_exact_privacy,
+        check=all_of(checks_learners.pcl_exact_privacy, fit_conformance.pcl_fit_conformance),
+        entry_points=(
+            f"{_PCL}.PrivateHistogramClassifier.fit",
+            f"{_PCL}.PrivateHistogramClassifier.predict",
+        ),
+        privacy=True,
         note="notes/learners.md",
     ),
     Obligation(
@@ -44,17 +50,6 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_pcl.py::test_predictions_are_one_function",
         ),
         check=checks_learners.pcl_fixed_function,
-        note="notes/learners.md",
-    ),
-    Obligation(
-        id="000.alg2.pcl-sampled-law",
-        source=f"{S000}:L193-200 (Alg 2)",
-        claim="the bits PCL draws follow the product-of-Bernoullis law the exact check uses",
-        predicates=(),
-        impls=(f"{_PCL}.PrivateHistogramClassifier",),
-        method=Method.STATISTICAL,
-        tests=("tests/test_verifiers.py::test_registry_checks_pass[000.alg2.pcl-sampled-law]",),
-        check=checks_learners.pcl_sampled_law,
         note="notes/learners.md",
     ),
     Obligation(

@@ -6,8 +6,10 @@ The lead appends :data:`PCDE_OBLIGATIONS` to the registry; the checks are in
 
 from __future__ import annotations
 
+from dpspec.proofs import checks_conformance as conformance
+from dpspec.proofs import checks_fit_conformance as fit_conformance
 from dpspec.proofs import checks_pcde, idealised
-from dpspec.proofs.registry import Method, Obligation
+from dpspec.proofs.registry import Method, Obligation, all_of
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 S002 = "002_9f3104e4a0d86722.txt"
@@ -36,7 +38,9 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_RUN}[000.alg3.thm4.2.pcde-privacy]",
             "tests/test_pcde.py::test_exact_privacy_and_lowered_threshold",
         ),
-        check=checks_pcde.pcde_exact_privacy,
+        check=all_of(checks_pcde.pcde_exact_privacy, fit_conformance.pcde_fit_conformance),
+        entry_points=(f"{_PCDE}.PrivateHistogramDensity.fit",),
+        privacy=True,
         note=NOTE,
     ),
     Obligation(
@@ -59,18 +63,13 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_RUN}[000.thm2.4.idealised-histogram]",
             "tests/test_pcde.py::test_idealised_hockey_stick_matches_quadrature",
         ),
-        check=idealised.idealised_histograms_private,
-        note=NOTE,
-    ),
-    Obligation(
-        id="000.alg3.pcde-sampled-law",
-        source=f"{S000}:L249-256 (Alg 3, line 4: the stability histogram)",
-        claim="the counts PCDE's fit releases follow the law the exact check enumerates",
-        predicates=(),
-        impls=(f"{_PCDE}.PrivateHistogramDensity",),
-        method=Method.STATISTICAL,
-        tests=(f"{_RUN}[000.alg3.pcde-sampled-law]", "tests/test_pcde.py::test_sampled_law"),
-        check=checks_pcde.pcde_sampled_law,
+        check=all_of(
+            idealised.idealised_histograms_private, conformance.idealised_histogram_conformance
+        ),
+        entry_points=(
+            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+        ),
+        privacy=True,
         note=NOTE,
     ),
     Obligation(
@@ -185,28 +184,21 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
         impls=(
             f"{_SSL}.PrivateSemiSupervisedClassifier",
+            f"{_SSL}.exponential_choice",
             "dpspec.impl.mechanisms.exponential.ExponentialMechanism",
         ),
         method=Method.EXACT,
         tests=(
             f"{_RUN}[000.thm4.11.label-privacy]",
             "tests/test_semi_supervised.py::test_label_privacy_exact",
-        ),
-        check=checks_pcde.semi_supervised_label_privacy,
-        note=NOTE,
-    ),
-    Obligation(
-        id="000.thm4.11.selection-law",
-        source=f"{S000}:L349 (Thm 4.10: exponential mechanism over H|Û)",
-        claim="the exact batched sampler fit uses follows the exponential mechanism's pmf",
-        predicates=(),
-        impls=(f"{_SSL}.exponential_choice", f"{_SSL}.PrivateSemiSupervisedClassifier"),
-        method=Method.STATISTICAL,
-        tests=(
-            f"{_RUN}[000.thm4.11.selection-law]",
             "tests/test_semi_supervised.py::test_exponential_choice_law",
         ),
-        check=checks_pcde.semi_supervised_selection_law,
+        check=all_of(
+            checks_pcde.semi_supervised_label_privacy,
+            fit_conformance.semi_supervised_fit_conformance,
+        ),
+        entry_points=(f"{_SSL}.PrivateSemiSupervisedClassifier.fit",),
+        privacy=True,
         note=NOTE,
     ),
     Obligation(

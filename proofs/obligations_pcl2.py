@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dpspec.proofs import checks_fit_conformance as fit_conformance
 from dpspec.proofs import checks_pcl2
-from dpspec.proofs.registry import Method, Obligation
+from dpspec.proofs.registry import Method, Obligation, all_of
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 
@@ -28,7 +29,12 @@ PCL2_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_RUN}[000.alg4.thmA.6.pcl2-privacy]",
             "tests/test_pcl2.py::test_pcl2_exact_privacy_is_tight",
         ),
-        check=checks_pcl2.pcl2_exact_privacy,
+        check=all_of(checks_pcl2.pcl2_exact_privacy, fit_conformance.pcl2_fit_conformance),
+        entry_points=(
+            f"{_PCL2}.PrivatePackingClassifier.fit",
+            f"{_PCL2}.PrivatePackingClassifier.predict",
+        ),
+        privacy=True,
         note=_NOTE,
     ),
     Obligation(
@@ -47,7 +53,9 @@ PCL2_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_RUN}[000.alg5.thmA.14.pcl2b-privacy]",
             "tests/test_pcl2.py::test_pcl2b_exact_delta_below_claim",
         ),
-        check=checks_pcl2.pcl2b_exact_privacy,
+        check=all_of(checks_pcl2.pcl2b_exact_privacy, fit_conformance.pcl2b_fit_conformance),
+        entry_points=(f"{_PCL2}.PrivateUnboundedClassifier.fit",),
+        privacy=True,
         note=_NOTE,
     ),
     Obligation(
@@ -112,17 +120,6 @@ PCL2_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_pcl2.py::test_predictions_are_one_function",
         ),
         check=checks_pcl2.pcl2_fixed_function,
-        note=_NOTE,
-    ),
-    Obligation(
-        id="000.alg5.pcl2b-sampled-law",
-        source=f"{S000}:L554-564 (Alg 5 steps 6-8)",
-        claim="the (ĉ, ŷ) PCL2b draws follow the product law the exact check enumerates",
-        predicates=(),
-        impls=(f"{_PCL2}.PrivateUnboundedClassifier", f"{_PCL2}.cell_release_law"),
-        method=Method.STATISTICAL,
-        tests=(f"{_RUN}[000.alg5.pcl2b-sampled-law]",),
-        check=checks_pcl2.pcl2b_sampled_law,
         note=_NOTE,
     ),
 )

@@ -99,6 +99,23 @@ class Erratum:
     obligation: str
 
 
+def all_of(*checks: Check) -> Check:
+    """One check that passes when every one of ``checks`` passes (e.g. the exact privacy of a
+    law and the conformance of the entry point that samples it); details are joined and the
+    numbers kept per part under the part's function name."""
+
+    def run(config: VerifyConfig) -> CheckOutcome:
+        parts = [(c.__name__, c(config)) for c in checks]
+        return CheckOutcome(
+            all(o.passed for _, o in parts),
+            " | ".join(f"[{name}] {o.detail}" for name, o in parts),
+            {name: o.numbers for name, o in parts},
+        )
+
+    run.__name__ = "+".join(c.__name__ for c in checks)
+    return run
+
+
 def _load() -> tuple[Obligation, ...]:
     from dpspec.proofs.obligations import OBLIGATIONS
 

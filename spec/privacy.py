@@ -108,6 +108,15 @@ def satisfies_pure_dp(p: Dist, q: Dist, ratio: Prob, rtol: float = 0.0) -> bool:
     return pure_dp_one_way(p, q, ratio, rtol) and pure_dp_one_way(q, p, ratio, rtol)
 
 
+def satisfies_pure_dp_losses(losses: Iterable[Fraction], epsilon: Fraction) -> bool:
+    """ε-DP for one neighbouring pair, stated on the privacy loss: |ln p(o)/q(o)| ≤ ε for every
+    outcome o (``002_9f3104e4a0d86722.txt:L425``). Used where the losses are exact rationals
+    while the probabilities are not (e.g. discrete Laplace of an irrational base e^{−1/t})."""
+    if epsilon < 0:
+        raise ValueError(f"epsilon: must be >= 0, got {epsilon}")
+    return all(abs(loss) <= epsilon for loss in losses)
+
+
 def hockey_stick(p: Dist, q: Dist, ratio: Prob) -> Prob:
     """H_{ratio}(p ‖ q) = Σ_o max(0, p(o) − ratio · q(o)) = sup_F p(F) − ratio · q(F)."""
     _check_ratio(ratio)

@@ -54,10 +54,6 @@ def test_release_law_is_a_distribution() -> None:
         PrivateHistogramDensity(noise="laplace", side=1.0).release_law(np.array([[0.5]]))
 
 
-def test_sampled_law() -> None:
-    assert checks_pcde.pcde_sampled_law(VerifyConfig()).passed
-
-
 def test_pdf_integrates_to_one() -> None:
     est = _normal_fit(50_000, 1)
     assert abs(est.total_mass() - 1.0) < 1e-12

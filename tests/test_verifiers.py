@@ -2,22 +2,60 @@
 
 from __future__ import annotations
 
+import inspect
+import sys
 from fractions import Fraction
+from types import CodeType, FrameType
 
 import pytest
 
 from dpspec.proofs import verifiers
-from dpspec.proofs.registry import Method, VerifyConfig, obligations
+from dpspec.proofs.registry import CheckOutcome, Method, Obligation, VerifyConfig, obligations
 from dpspec.spec.neighbours import Relation
+from tests.test_registry import _resolve
 
 RUNNABLE = [ob for ob in obligations() if ob.check is not None and ob.method != Method.CROSSHAIR]
 
 
+def _code(dotted: str) -> CodeType | None:
+    """The code object a call of ``dotted`` runs (None for classes, constants)."""
+    obj = inspect.unwrap(_resolve(dotted))  # type: ignore[arg-type]
+    code = getattr(obj, "__code__", None)
+    return code if isinstance(code, CodeType) else None
+
+
+def run_traced(ob: Obligation) -> tuple[CheckOutcome, set[str], set[str]]:
+    """Run ``ob.check`` and record which of its named predicates and entry points were called
+    (a profiler that stops itself once every target has been seen)."""
+    assert ob.check is not None
+    targets: dict[CodeType, str] = {}
+    for name in (*ob.predicates, *ob.entry_points):
+        code = _code(name)
+        if code is not None:
+            targets[code] = name
+    seen: set[str] = set()
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code in targets:
+            seen.add(targets[frame.f_code])
+            if len(seen) == len(targets):
+                sys.setprofile(None)
+
+    sys.setprofile(profile if targets else None)
+    try:
+        outcome = ob.check(VerifyConfig())
+    finally:
+        sys.setprofile(None)
+    return outcome, set(targets.values()), seen
+
+
 @pytest.mark.parametrize("ob", RUNNABLE, ids=[ob.id for ob in RUNNABLE])
 def test_registry_checks_pass(ob):  # type: ignore[no-untyped-def]
-    assert ob.check is not None
-    outcome = ob.check(VerifyConfig())
+    """Each check passes, and calls every predicate its entry names (the named predicate is
+    what decides) and every entry point it names (the code a user calls is exercised)."""
+    outcome, targets, seen = run_traced(ob)
     assert outcome.passed, outcome.detail
+    assert targets <= seen, f"{ob.id}: named but never called: {sorted(targets - seen)}"
 
 
 def test_exponential_without_half_is_caught() -> None:

@@ -1,0 +1,341 @@
+"""Conformance checks of the basic mechanisms: ``sample`` / ``randomise`` against the exact law.
+
+Each check runs the entry point a user calls on a small instance, tests its outcome frequencies
+against the law the exact privacy obligation decides (α = 1e-6, :mod:`dpspec.proofs.conformance`)
+and runs the same entry point at 2ε as the control that must be rejected. Both the rational-base
+constructor (the exact checks' path) and the ``epsilon=`` constructor (the users' path) are run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.impl.mechanisms import (
+    DiscreteLaplaceMechanism,
+    ExponentialMechanism,
+    LaplaceMechanism,
+    NoisyMajorityVote,
+    RandomizedResponse,
+    StabilityHistogram,
+)
+from dpspec.impl.mechanisms.stability_histogram import TAIL, stability_histogram
+from dpspec.impl.noise import laplace_sf
+from dpspec.proofs.conformance import ConformanceReport, conformance, outcome
+from dpspec.proofs.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.stats import ALPHA
+from dpspec.proofs.verifiers import threshold_mistakes
+
+SEED = 20261123
+Law = dict[Hashable, Any]
+
+
+def _rng(tag: int) -> np.random.Generator:
+    return np.random.default_rng([SEED, tag])
+
+
+def _draws(config: VerifyConfig, base: int) -> int:
+    return 4 * base if config.thorough else base
+
+
+# --- discrete Laplace -----------------------------------------------------------------------
+
+
+def _count(d: Any) -> int:
+    return int(np.sum(np.asarray(d) == 1))
+
+
+def discrete_laplace_conformance(config: VerifyConfig) -> CheckOutcome:
+    """DiscreteLaplaceMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
+    data = np.array([0, 1, 1, 1])
+    n = _draws(config, 100_000)
+    reports = []
+    for tag, (good, bad) in enumerate(
+        [
+            (
+                DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2)),
+                DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 4)),
+            ),
+            (DiscreteLaplaceMechanism(_count, 1, 1.0), DiscreteLaplaceMechanism(_count, 1, 2.0)),
+        ]
+    ):
+        window = (-12, 18)
+        reports.append(
+            conformance(
+                f"discrete Laplace ({'base 1/2' if tag == 0 else 'ε = 1'})",
+                good.pmf(data, window),
+                lambda k, m=good, t=tag: m.sample(data, k, _rng(t)),
+                lambda k, m=bad, t=tag: m.sample(data, k, _rng(100 + t)),
+                bad.pmf(data, window),
+                n,
+            )
+        )
+    return outcome(reports)
+
+
+# --- lattice Laplace ------------------------------------------------------------------------
+
+
+def lattice_law(mech: LaplaceMechanism, data: Any, edges: NDArray[np.int64]) -> Law:
+    """Law of the lattice index of the output binned at ``edges`` (bin i = [e_i, e_{i+1}),
+    bin −1 below e_0, bin len−1 at or above the last edge), pushed through the exact noise law:
+    output = γ·(lattice value + Z), Z discrete Laplace (``impl/mechanisms/laplace.py``)."""
+    c = int(mech.lattice_value(data)[0])
+    sf = [float(mech.noise.sf(int(e) - c)) for e in edges]  # P(c + Z ≥ e)
+    law: Law = {-1: 1.0 - sf[0]}
+    for i in range(len(edges) - 1):
+        law[i] = sf[i] - sf[i + 1]
+    law[len(edges) - 1] = sf[-1]
+    return law
+
+
+def _lattice_bins(mech: LaplaceMechanism, samples: NDArray[np.float64], edges: Any) -> Any:
+    k = np.rint(samples / mech.granularity).astype(np.int64)
+    return np.searchsorted(edges, k, side="right") - 1
+
+
+def laplace_lattice_conformance(config: VerifyConfig) -> CheckOutcome:
+    """LaplaceMechanism.sample (lattice path) against the pushed-forward discrete Laplace law,
+    40 bins at the law's quantiles; control: the mechanism at 2ε."""
+    data = np.array([0.3, 0.7, 1.0])
+
+    def query(d: Any) -> float:
+        return float(np.clip(d, 0.0, 1.0).sum())
+
+    good, bad = LaplaceMechanism(query, 1.0, 0.5), LaplaceMechanism(query, 1.0, 1.0)
+    assert good.noise.scale is not None
+    c = int(good.lattice_value(data)[0])
+    spread = float(good.noise.scale)
+    edges = np.array(
+        [c + round(spread * t) for t in np.linspace(-4.0, 4.0, 41)], dtype=np.int64
+    )
+    n = _draws(config, 100_000)
+    report = conformance(
+        "Laplace (lattice), ε = 0.5",
+        lattice_law(good, data, edges),
+        lambda k: _lattice_bins(good, good.sample(data, k, _rng(10)), edges),
+        lambda k: _lattice_bins(bad, bad.sample(data, k, _rng(11)), edges),
+        lattice_law(bad, data, edges),
+        n,
+    )
+    return outcome([report])
+
+
+# --- exponential mechanism ------------------------------------------------------------------
+
+
+def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
+    """ExponentialMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
+    data = np.array([[0, 0], [1, 1], [2, 1], [2, 0], [1, 0]])
+    scores = threshold_mistakes([0, 1, 2, 3])
+    n = _draws(config, 60_000)
+    pairs = [
+        (
+            "base 1/2",
+            ExponentialMechanism(scores, 1, base=Fraction(1, 2)),
+            ExponentialMechanism(scores, 1, base=Fraction(1, 4)),
+        ),
+        ("ε = 1", ExponentialMechanism(scores, 1, 1.0), ExponentialMechanism(scores, 1, 2.0)),
+    ]
+    reports = [
+        conformance(
+            f"exponential mechanism ({label})",
+            good.pmf(data),
+            lambda k, m=good, t=i: m.sample(data, k, _rng(20 + t)),
+            lambda k, m=bad, t=i: m.sample(data, k, _rng(30 + t)),
+            bad.pmf(data),
+            n,
+        )
+        for i, (label, good, bad) in enumerate(pairs)
+    ]
+    return outcome(reports)
+
+
+# --- randomized response --------------------------------------------------------------------
+
+
+def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
+    """RandomizedResponse.randomise against local_pmf for every input (ratio 3 and ε = 1, k = 3),
+    control at 2ε (ratio 9, ε = 2)."""
+    n = _draws(config, 60_000)
+    reports = []
+    pairs = [
+        ("ratio 3", RandomizedResponse(3, ratio=Fraction(3)), RandomizedResponse(3, ratio=9)),
+        ("ε = 1", RandomizedResponse(3, 1.0), RandomizedResponse(3, 2.0)),
+    ]
+    for i, (label, good, bad) in enumerate(pairs):
+        for x in range(3):
+            reports.append(
+                conformance(
+                    f"randomized response ({label}), x = {x}",
+                    good.local_pmf(x),
+                    lambda k, m=good, t=i, v=x: m.randomise(np.full(k, v), _rng(40 + 3 * t + v)),
+                    lambda k, m=bad, t=i, v=x: m.randomise(np.full(k, v), _rng(50 + 3 * t + v)),
+                    bad.local_pmf(x),
+                    n,
+                )
+            )
+    return outcome(reports)
+
+
+# --- noisy majority -------------------------------------------------------------------------
+
+
+def noisy_majority_conformance(config: VerifyConfig) -> CheckOutcome:
+    """NoisyMajorityVote.sample: the joint law of the 3 cells' bits (independence included)
+    against pmf, base 1/2 and ε = 1; control at 2ε."""
+    data = np.array([[0, 1], [0, 1], [0, 0], [1, 0], [1, 0], [1, 1], [1, 0]])
+    n = _draws(config, 60_000)
+    pairs = [
+        (
+            "base 1/2",
+            NoisyMajorityVote(3, base=Fraction(1, 2)),
+            NoisyMajorityVote(3, base=Fraction(1, 4)),
+        ),
+        ("ε = 1", NoisyMajorityVote(3, 1.0), NoisyMajorityVote(3, 2.0)),
+    ]
+    reports = [
+        conformance(
+            f"noisy majority ({label})",
+            good.pmf(data),
+            lambda k, m=good, t=i: m.sample(data, k, _rng(60 + t)).astype(np.int64),
+            lambda k, m=bad, t=i: m.sample(data, k, _rng(70 + t)).astype(np.int64),
+            bad.pmf(data),
+            n,
+        )
+        for i, (label, good, bad) in enumerate(pairs)
+    ]
+    return outcome(reports)
+
+
+# --- stability histogram --------------------------------------------------------------------
+
+
+def release_codes(released: NDArray[np.float64], cap: int) -> NDArray[Any]:
+    """Releases as pmf outcomes: 0, the integer value below ``cap``, or ``TAIL`` (as −1)."""
+    values = np.rint(released).astype(np.int64)
+    return np.where(values >= cap, -1, values)
+
+
+def _coded_law(law: dict[tuple[Any, ...], Any]) -> Law:
+    return {tuple(-1 if v == TAIL else v for v in key): p for key, p in law.items()}
+
+
+def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
+    """StabilityHistogram.sample (→ release_counts) and the function ``stability_histogram``
+    against the exact law ``pmf`` on counts straddling the threshold; control at 2ε."""
+    n = _draws(config, 60_000)
+    reports: list[ConformanceReport] = []
+    for i, (good, bad) in enumerate(
+        [
+            (
+                StabilityHistogram(3, base=Fraction(1, 2), delta=Fraction(1, 100)),
+                StabilityHistogram(3, base=Fraction(1, 4), delta=Fraction(1, 100)),
+            ),
+            (StabilityHistogram(3, 1.0, 1e-3), StabilityHistogram(3, 2.0, 1e-3)),
+        ]
+    ):
+        tau = int(good.threshold)
+        # counts τ − 1, τ + 1 and 0: releases on both sides of the threshold and an empty cell
+        data = np.array([0] * (tau - 1) + [1] * (tau + 1))
+        cap = tau + 6
+        label = "base 1/2" if i == 0 else "ε = 1"
+
+        def sample(
+            k: int, m: StabilityHistogram, tag: int, cap: int = cap, data: Any = data
+        ) -> Any:
+            return release_codes(m.sample(data, k, _rng(tag)), cap)
+
+        reports.append(
+            conformance(
+                f"stability histogram sample ({label})",
+                _coded_law(good.pmf(data, cap)),
+                lambda k, m=good, t=i, s=sample: s(k, m, 80 + t),
+                lambda k, m=bad, t=i, s=sample: s(k, m, 90 + t),
+                _coded_law(bad.pmf(data, max(cap, int(bad.threshold)))),
+                n,
+            )
+        )
+    # the module-level function (used by the learners) on one occupied cell
+    good_fn = StabilityHistogram(1, 1.0, 1e-3)
+    tau = int(good_fn.threshold)
+    cap = tau + 6
+
+    def one_cell(eps: float, tag: int) -> Callable[[int], Any]:
+        # k distinct cells with the same count τ in one call: k independent one-cell releases
+        def run(k: int) -> Any:
+            ids, vals = stability_histogram(np.repeat(np.arange(k), tau), eps, 1e-3, _rng(tag))
+            out = np.zeros(k, dtype=np.float64)
+            out[ids] = vals
+            return release_codes(out, cap)
+
+        return run
+
+    k_fn = _draws(config, 60_000)
+    bad_fn = StabilityHistogram(1, 2.0, 1e-3)
+    reports.append(
+        conformance(
+            "stability_histogram() on one cell (ε = 1)",
+            {
+                k[0]: p
+                for k, p in _coded_law(good_fn.pmf(np.zeros(tau, dtype=np.int64), cap)).items()
+            },
+            one_cell(1.0, 95),
+            one_cell(2.0, 96),
+            {
+                k[0]: p
+                for k, p in _coded_law(
+                    bad_fn.pmf(np.zeros(tau, dtype=np.int64), max(cap, int(bad_fn.threshold)))
+                ).items()
+            },
+            k_fn,
+        )
+    )
+    return outcome(reports)
+
+
+def _idealised_law(hist: StabilityHistogram, count: int, edges: NDArray[np.float64]) -> Law:
+    """Law of one cell's idealised release binned at ``edges`` (edges[0] = τ): 0 when dropped,
+    bin i for a value in [e_i, e_{i+1}), the last bin open — continuous Laplace CDF differences."""
+    sf = [laplace_sf(float(e) - count, hist.scale) for e in edges]
+    law: Law = {-1: 1.0 - sf[0]}
+    for i in range(len(edges) - 1):
+        law[i] = sf[i] - sf[i + 1]
+    law[len(edges) - 1] = sf[-1]
+    return law
+
+
+def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
+    """The idealised (paper) histogram's ``release_counts`` on 3 cells with counts around τ:
+    each cell's release (dropped, or the value in one of 12 bins above τ) against the continuous
+    Laplace law, chi-square at α/3 per cell (Bonferroni); control: the histogram at 2ε."""
+    n = _draws(config, 40_000)
+    good = StabilityHistogram(3, 1.0, 1e-2, idealised=True)
+    bad = StabilityHistogram(3, 2.0, 1e-2, idealised=True)
+    tau = float(good.threshold)
+    counts = np.array([round(tau) - 2, round(tau), round(tau) + 3], dtype=np.int64)
+    edges = tau + np.arange(12) * good.scale / 2
+    reports = []
+    for j, c in enumerate(counts.tolist()):
+
+        def draw(k: int, m: StabilityHistogram, tag: int, j: int = j) -> Any:
+            released = m.release_counts(np.tile(counts, k), _rng(tag))[j::3]
+            bins = np.searchsorted(edges, released, side="right") - 1
+            return np.where(released > 0, bins, -1)
+
+        reports.append(
+            conformance(
+                f"idealised histogram release_counts, count {c}",
+                _idealised_law(good, c, edges),
+                lambda k, d=draw: d(k, good, 110),
+                lambda k, d=draw: d(k, bad, 111),
+                _idealised_law(bad, c, edges),
+                n,
+                alpha=ALPHA / 3,
+            )
+        )
+    return outcome(reports)
