@@ -33,16 +33,26 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import check_base, check_count, check_rng, rational_at_least
+from dpspec.impl.validation import (
+    INT_BOUND,
+    LIMITS,
+    check_count,
+    check_rng,
+    check_sampling_base,
+    rational_at_least,
+)
 
 Int64Array = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
-_INT64_SAFE = 2**56  # bound on integers we multiply, so that t * V never overflows int64
+_INT64_SAFE = 2**56  # bound on the scale's terms t, s: t·V stays below 2^62 unless V ≥ 64
+#: Proposals drawn per round of the discrete Laplace sampler (bounds its temporary memory).
+_CHUNK = 2**22
 
 
 def _bernoulli_exp_neg_at_most_one(r: Int64Array, d: int, rng: np.random.Generator) -> BoolArray:
@@ -64,26 +74,94 @@ def _bernoulli_exp_neg_at_most_one(r: Int64Array, d: int, rng: np.random.Generat
     return np.asarray(first_failure % 2 == 1)
 
 
+@dataclass(frozen=True)
+class ExpNegExponents:
+    """Rational exponents γ_i = whole_i + excess_i + rest_i/d, split so every array is int64.
+
+    ``whole`` is capped at 2^62; the part above the cap, ``excess`` (Python ints, ``None``
+    when all are 0), matters only after 2^62 consecutive Bernoulli(e^{−1}) successes and is
+    then consumed exactly, one trial at a time. 0 ≤ rest < d ≤ 2^62.
+    """
+
+    whole: Int64Array
+    rest: Int64Array
+    d: int
+    excess: NDArray[Any] | None = None
+
+    def take(self, index: NDArray[np.int64]) -> ExpNegExponents:
+        """The exponents at the given positions (1-D result)."""
+        excess = None if self.excess is None else self.excess[index]
+        return ExpNegExponents(self.whole[index], self.rest[index], self.d, excess)
+
+
+def exp_neg_exponents(gap: Any, num: int, den: int) -> ExpNegExponents:
+    """γ_i = gap_i · num/den split into int64 parts without overflow (gap_i ≥ 0 integers).
+
+    When max(gap)·num < 2^62 this is ``divmod(gap·num, den)`` in int64 (the fast path);
+    otherwise the products are formed with Python integers and the whole parts capped at 2^62
+    (the rest carried in ``excess``) — exact for every gap < 2^63 and any rate num/den.
+    """
+    g = np.asarray(gap)
+    if g.size and not np.issubdtype(g.dtype, np.integer):
+        raise ValueError("gap: expected integers")
+    g = g.astype(np.int64)
+    if g.size and int(g.min()) < 0:
+        raise ValueError("gap: exponents must be >= 0")
+    num, den = int(num), check_count(den, "d", maximum=INT_BOUND)
+    if num < 0:
+        raise ValueError("num: must be >= 0")
+    top = int(g.max()) if g.size else 0
+    if top * num < INT_BOUND:
+        whole, rest = np.divmod(g * num, den)
+        return ExpNegExponents(whole.astype(np.int64), rest.astype(np.int64), den)
+    prod = g.astype(object) * num
+    whole_obj = prod // den
+    rest = (prod % den).astype(np.int64)
+    capped = np.where(whole_obj > INT_BOUND, INT_BOUND, whole_obj)
+    excess = whole_obj - capped
+    has_excess = bool(np.any(excess > 0))
+    return ExpNegExponents(
+        capped.astype(np.int64), rest, den, excess if has_excess else None
+    )
+
+
 def bernoulli_exp_neg(a: Int64Array, d: int, rng: np.random.Generator) -> BoolArray:
     """Independent Bernoulli(exp(−a_i/d)) draws, exactly, for integer a_i ≥ 0 and d ≥ 1."""
     check_rng(rng)
-    d = check_count(d, "d")
+    d = check_count(d, "d", maximum=INT_BOUND)
     a = np.asarray(a, dtype=np.int64)
     if a.ndim != 1:
         raise ValueError(f"a: expected a 1-D integer array, got shape {a.shape}")
     if a.size and int(a.min()) < 0:
         raise ValueError("a: exponents must be >= 0")
     whole, rest = np.divmod(a, d)
-    out = np.ones(a.shape[0], dtype=np.bool_)
+    return bernoulli_exp_neg_exponents(ExpNegExponents(whole, rest, d), rng)
+
+
+def bernoulli_exp_neg_exponents(e: ExpNegExponents, rng: np.random.Generator) -> BoolArray:
+    """Independent Bernoulli(exp(−γ_i)) for split exponents (see :class:`ExpNegExponents`)."""
+    check_rng(rng)
+    whole, rest, d = e.whole, e.rest, e.d
+    if whole.ndim != 1 or whole.shape != rest.shape:
+        raise ValueError(f"whole: expected 1-D arrays of one shape, got {whole.shape}")
+    out = np.ones(whole.shape[0], dtype=np.bool_)
     # ⌊γ⌋ factors Bernoulli(e^{-1}): stop an entry at its first failure.
     remaining = whole.copy()
     active = np.flatnonzero(remaining > 0)
-    ones = np.ones(a.shape[0], dtype=np.int64)
+    ones = np.ones(whole.shape[0], dtype=np.int64)
     while active.size:
         ok = _bernoulli_exp_neg_at_most_one(ones[: active.size], 1, rng)
         out[active[~ok]] = False
         remaining[active] -= 1
         active = active[ok & (remaining[active] > 0)]
+    if e.excess is not None:  # survived 2^62 factors already (probability e^{-2^62})
+        for i in np.flatnonzero(out & np.asarray(e.excess > 0, dtype=np.bool_)):
+            left = int(e.excess[i])
+            while left > 0:
+                if not bool(_bernoulli_exp_neg_at_most_one(ones[:1], 1, rng)[0]):
+                    out[i] = False
+                    break
+                left -= 1
     todo = np.flatnonzero(out & (rest > 0))
     if todo.size:
         out[todo] = _bernoulli_exp_neg_at_most_one(rest[todo], d, rng)
@@ -113,17 +191,24 @@ def _geometric_exp_neg_one(size: int, rng: np.random.Generator) -> Int64Array:
 def coarsen_up(scale: Fraction) -> Fraction:
     """The scale itself, or a slightly larger rational whose terms are below 2^56.
 
-    More noise never weakens privacy; the relative change is at most 2^-20.
+    More noise never weakens privacy; the relative change is at most 2^-20. The scale is
+    sensitivity/epsilon; out-of-range scales are refused naming both.
     """
     if scale.numerator < _INT64_SAFE and scale.denominator < _INT64_SAFE:
         return scale
     ceiling = math.ceil(scale)
     if ceiling >= _INT64_SAFE // 2**20:
-        raise ValueError(f"scale: {float(scale):.3g} is too large for the exact sampler")
+        raise ValueError(
+            f"scale: sensitivity/epsilon = {float(scale):.3g} is too large for the exact "
+            "sampler (at most 2^36); use a larger epsilon or a smaller sensitivity"
+        )
     den = max(1, (_INT64_SAFE // 2) // ceiling)
     coarse = Fraction(math.ceil(scale * den), den)
     if coarse - scale > scale / 2**20:  # a tiny scale with a huge denominator
-        raise ValueError(f"scale: {float(scale):.3g} is too small for the exact sampler")
+        raise ValueError(
+            f"scale: sensitivity/epsilon = {float(scale):.3g} is too small for the exact "
+            "sampler; use a smaller epsilon or a larger sensitivity"
+        )
     return coarse
 
 
@@ -135,13 +220,20 @@ def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> In
     t, s = scale.numerator, scale.denominator
     out = np.empty(size, dtype=np.int64)
     filled = 0
+    v_max = (INT_BOUND - t) // t  # t + t·V < 2^62: no int64 overflow (P(V > 63) < 2^-91)
     while filled < size:
         # Oversampled rejection: accepted proposals are i.i.d. from the target, so taking the
         # first ones needed keeps the law exact (acceptance is between 0.32 and 0.7).
-        m = int((size - filled) * 1.25) + 64
+        m = min(int((size - filled) * 1.25) + 64, _CHUNK)
         u = rng.integers(0, t, size=m)
         keep_u = bernoulli_exp_neg(u, t, rng)
-        x = u[keep_u] + t * _geometric_exp_neg_one(int(keep_u.sum()), rng)
+        v = _geometric_exp_neg_one(int(keep_u.sum()), rng)
+        if v.size and int(v.max()) > v_max:
+            raise ValueError(
+                f"scale: a noise draw exceeded 2^62 (probability below e^-{v_max}); "
+                "the exact sampler refuses to wrap around"
+            )
+        x = u[keep_u] + t * v
         y = x // s
         negative = rng.integers(0, 2, size=y.size) == 1
         accept = ~(negative & (y == 0))
@@ -156,13 +248,15 @@ def bernoulli_rational(p: Fraction, size: int, rng: np.random.Generator) -> Bool
     check_rng(rng)
     if not isinstance(p, Fraction) or not 0 <= p <= 1:
         raise ValueError(f"p: must be in [0, 1], got {p}")
+    if p.denominator > INT_BOUND:
+        raise ValueError(f"p: denominator exceeds 2^62, got {p}")
     return np.asarray(rng.integers(0, p.denominator, size=size) < p.numerator)
 
 
 def bernoulli_power(base: Fraction, k: Int64Array, rng: np.random.Generator) -> BoolArray:
     """Exact Bernoulli(q^{k_i}) for rational q: k_i independent Bernoulli(q) all succeed."""
     check_rng(rng)
-    q = check_base(base)
+    q = check_sampling_base(base)
     k = np.asarray(k, dtype=np.int64)
     if k.ndim != 1 or (k.size and int(k.min()) < 0):
         raise ValueError("k: expected a 1-D array of integers >= 0")
@@ -180,7 +274,7 @@ def bernoulli_power(base: Fraction, k: Int64Array, rng: np.random.Generator) -> 
 def geometric(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
     """P(G = g) = (1 − q) q^g for rational q = ``base`` ∈ (0, 1): expected O(size/(1 − q)) work."""
     check_rng(rng)
-    q = check_base(base)
+    q = check_sampling_base(base)
     size = check_count(size, "size", minimum=0)
     g = np.zeros(size, dtype=np.int64)
     active = np.arange(size)
@@ -203,11 +297,46 @@ def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generat
     distribution of draw j). Rejection from the uniform proposal: acceptance ≥ 1/K per try.
     """
     check_rng(rng)
-    d = check_count(d, "d")
-    a = np.asarray(a, dtype=np.int64)
+    d = check_count(d, "d", maximum=INT_BOUND)
+    a = _bounded_ints(a, "a")
     size = check_count(size, "size", minimum=0)
     rows = _weight_rows(a, size)
     return _categorical_by_rejection(rows, lambda e: bernoulli_exp_neg(e, d, rng), rng)
+
+
+def categorical_exp_gap(
+    gap: Any, num: int, den: int, size: int, rng: np.random.Generator
+) -> Int64Array:
+    """``size`` indices i with P(i) ∝ exp(−gap_i·num/den), exactly, for any integer gaps
+    0 ≤ gap_i < 2^63 with min gap = 0 (overflow-safe: :func:`exp_neg_exponents`).
+
+    Same rejection scheme and the same draws as ``categorical_exp_neg(gap·num, den, …)``
+    whenever gap·num fits in int64.
+    """
+    check_rng(rng)
+    size = check_count(size, "size", minimum=0)
+    exps = exp_neg_exponents(gap, num, den)
+    k = exps.whole.shape[0]
+    if exps.whole.ndim != 1 or k == 0:
+        raise ValueError(f"gap: expected a non-empty 1-D array, got shape {exps.whole.shape}")
+    out = np.empty(size, dtype=np.int64)
+    pending = np.arange(size)
+    while pending.size:
+        proposal = rng.integers(0, k, size=pending.size)
+        accept = bernoulli_exp_neg_exponents(exps.take(proposal), rng)
+        out[pending[accept]] = proposal[accept]
+        pending = pending[~accept]
+    return out
+
+
+def _bounded_ints(a: Any, name: str) -> Int64Array:
+    """An int64 array with |a_i| < 2^62, so that differences of entries cannot overflow."""
+    arr = np.asarray(a)
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name}: expected integers, got dtype {arr.dtype}")
+    if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):
+        raise ValueError(f"{name}: entries must be in (-2^62, 2^62)")
+    return arr.astype(np.int64)
 
 
 def categorical_base(
@@ -215,8 +344,8 @@ def categorical_base(
 ) -> Int64Array:
     """``size`` indices i with P(i) ∝ q^{a_i}, q a rational base (a as in categorical_exp_neg)."""
     check_rng(rng)
-    q = check_base(base)
-    a = np.asarray(a, dtype=np.int64)
+    q = check_sampling_base(base)
+    a = _bounded_ints(a, "a")
     size = check_count(size, "size", minimum=0)
     rows = _weight_rows(a, size)
     return _categorical_by_rejection(rows, lambda e: bernoulli_power(q, e, rng), rng)
@@ -250,13 +379,35 @@ def _categorical_by_rejection(
 Real = Fraction | float
 
 
+def _bounded_exponent(base: Real, k: int, name: str) -> int:
+    """k itself, checked: an exact rational base needs |k| ≤ LIMITS["exponent"] (q^k has
+    O(|k|·bits) digits); a float base saturates at ±2^62 (q^k is 0.0 long before)."""
+    if isinstance(base, Fraction):
+        if abs(k) > LIMITS["exponent"]:
+            raise ValueError(
+                f"{name}: |{name}| = {abs(k)} exceeds {LIMITS['exponent']} for an exact "
+                "rational base (q^k would have millions of digits); use a window nearer "
+                "the value"
+            )
+        return k
+    return max(-INT_BOUND, min(k, INT_BOUND))
+
+
+def _integer(k: Any, name: str) -> int:
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise ValueError(f"{name}: expected an integer, got {k!r}")
+    return int(k)
+
+
 def discrete_laplace_pmf(z: int, base: Real) -> Real:
     """P(Z = z) = (1 − q)/(1 + q) · q^{|z|}."""
+    z = _bounded_exponent(base, _integer(z, "z"), "z")
     return (1 - base) / (1 + base) * base ** abs(z)
 
 
 def discrete_laplace_sf(k: int, base: Real) -> Real:
     """P(Z ≥ k) = q^k/(1 + q) for k ≥ 0, and 1 − q^{1−k}/(1 + q) for k ≤ 0."""
+    k = _bounded_exponent(base, _integer(k, "k"), "k")
     if k >= 0:
         return base**k / (1 + base)
     return 1 - base ** (1 - k) / (1 + base)
@@ -264,6 +415,8 @@ def discrete_laplace_sf(k: int, base: Real) -> Real:
 
 def laplace_sf(t: float, scale: float) -> float:
     """P(L > t) for L ~ Lap(scale): ½ e^{−t/b} for t ≥ 0, 1 − ½ e^{t/b} otherwise (floats)."""
+    if math.isnan(t):
+        raise ValueError("t: must not be NaN")
     if t >= 0:
         return 0.5 * math.exp(-t / scale)
     return 1.0 - 0.5 * math.exp(t / scale)
@@ -285,7 +438,7 @@ class DiscreteLaplaceNoise:
         if (self.scale is None) == (self.base is None):
             raise ValueError("scale: give exactly one of scale or base")
         if self.base is not None:
-            check_base(self.base)
+            check_sampling_base(self.base)
 
     @property
     def q(self) -> Real:

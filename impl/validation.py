@@ -12,65 +12,169 @@ from numpy.typing import NDArray
 #: Largest denominator used when a float privacy parameter is turned into a rational.
 MAX_DENOMINATOR = 2**32
 
+#: Largest ε any mechanism or learner accepts. e^ε must be a finite float (e^709.78 overflows)
+#: and the exact samplers' integer exponents ε·(gap) must stay representable; beyond ~700 a
+#: guarantee says nothing anyway (the likelihood ratio e^700 ≈ 10^304). One rule everywhere.
+MAX_EPSILON = 700
+
+#: Bound on the integers the exact samplers add or compare (query values, scores, noise):
+#: two of them sum to less than 2^63, so int64 arithmetic cannot wrap.
+INT_BOUND = 2**62
+
+#: Upper limits on the work one argument can ask for: a larger request is refused up front with
+#: a ValueError naming the argument and the limit (memory and time stay bounded).
+#:
+#: * ``draws``: values one ``sample`` / ``randomise`` call returns (runs × values per run);
+#: * ``outcomes``: outcomes an exact law (``pmf``) lists;
+#: * ``cells``: cells of a dense public partition released bit by bit (NoisyMajorityVote,
+#:   StabilityHistogram bins);
+#: * ``exponent``: |k| in an exact rational power q^k of a law with a rational base;
+#: * ``synthetic``: synthetic points the semi-supervised learner draws;
+#: * ``categories``: outputs of k-ary randomized response.
+LIMITS: dict[str, int] = {
+    "draws": 2**27,
+    "outcomes": 2**16,
+    "cells": 2**26,
+    "exponent": 2**14,
+    "synthetic": 2**20,
+    "categories": 2**16,
+}
+
+#: The smallest 1 − q of a rational base the base samplers accept (they run O(1/(1 − q))
+#: vectorised rounds) and the largest denominator (drawn with ``Generator.integers``).
+MIN_ONE_MINUS_BASE = Fraction(1, 2**12)
+MAX_BASE_DENOMINATOR = 2**62
+
+_REAL_TYPES = (int, float, Fraction, np.integer, np.floating)
+
+
+def check_limit(value: int, name: str, kind: str) -> int:
+    """``value`` ≤ ``LIMITS[kind]``, else a ValueError naming ``name`` and the limit."""
+    limit = LIMITS[kind]
+    if value > limit:
+        raise ValueError(
+            f"{name}: {value} exceeds the limit of {limit} {kind} per call "
+            "(dpspec.impl.validation.LIMITS); split the request"
+        )
+    return value
+
+
+def exact_fraction(x: Any, name: str) -> Fraction:
+    """The exact rational value of a finite real number: int, float, Fraction or a numpy real
+    scalar (float16/32/64, longdouble, integers — converted without rounding).
+
+    bool, complex, str and other types: a TypeError (and ValueError) naming ``name``;
+    NaN and ±inf: a ValueError.
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
+        raise InputTypeError(f"{name}: expected a real number, got {type(x).__name__} {x!r}")
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if not np.isfinite(x):
+        raise ValueError(f"{name}: must be finite, got {x!r}")
+    num, den = x.as_integer_ratio()
+    return Fraction(int(num), int(den))
+
 
 def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     """Randomness only through a passed-in numpy Generator (no global seeding)."""
     if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"{name}: expected a numpy.random.Generator, got {type(rng).__name__}")
+        raise InputTypeError(
+            f"{name}: expected a numpy.random.Generator, got {type(rng).__name__}"
+        )
     return rng
 
 
-def check_positive(x: Any, name: str) -> float:
-    """A finite number > 0 (rejects NaN, inf, bool, non-numbers)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float, Fraction, np.integer, np.floating)):
-        raise ValueError(f"{name}: expected a positive number, got {x!r}")
-    v = float(x)
-    if not math.isfinite(v) or v <= 0:
+def check_positive(x: Any, name: str, maximum: float | None = None) -> float:
+    """A finite number > 0 (and ≤ ``maximum``); rejects NaN, inf, bool, non-numbers.
+
+    numpy real scalars are accepted; wrong types raise a TypeError (and ValueError) naming
+    ``name``. The value is returned as the nearest float.
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
+        raise InputTypeError(f"{name}: expected a positive number, got {x!r}")
+    try:
+        v = exact_fraction(x, name)
+    except ValueError as exc:
+        raise ValueError(f"{name}: must be finite and > 0, got {x!r}") from exc
+    if v <= 0:
         raise ValueError(f"{name}: must be finite and > 0, got {x!r}")
-    return v
+    top = Fraction(maximum) if maximum is not None else Fraction(np.finfo(np.float64).max)
+    if v > top:
+        if maximum is None:
+            raise ValueError(f"{name}: must be finite and > 0, got {x!r}")
+        raise ValueError(f"{name}: must be <= {maximum}, got {x!r}")
+    return float(v)
 
 
 def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
-    """ε > 0 and finite."""
-    return check_positive(epsilon, name)
+    """0 < ε ≤ ``MAX_EPSILON`` (= 700), finite; numpy real scalars accepted."""
+    return check_positive(epsilon, name, maximum=MAX_EPSILON)
 
 
 def check_delta(delta: Any, name: str = "delta", allow_zero: bool = True) -> float:
     """δ ∈ [0, 1) (or (0, 1) when ``allow_zero`` is False)."""
-    if isinstance(delta, bool) or not isinstance(
-        delta, (int, float, Fraction, np.integer, np.floating)
-    ):
-        raise ValueError(f"{name}: expected a number in [0, 1), got {delta!r}")
-    v = float(delta)
-    if not math.isfinite(v) or v < 0 or v >= 1 or (v == 0 and not allow_zero):
-        interval = "[0, 1)" if allow_zero else "(0, 1)"
+    interval = "[0, 1)" if allow_zero else "(0, 1)"
+    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, _REAL_TYPES):
+        raise InputTypeError(f"{name}: expected a number in {interval}, got {delta!r}")
+    try:
+        exact = exact_fraction(delta, name)
+    except ValueError as exc:
+        raise ValueError(f"{name}: must be in {interval}, got {delta!r}") from exc
+    v = float(exact)
+    if exact < 0 or exact >= 1 or v >= 1 or (v == 0 and not allow_zero):
         raise ValueError(f"{name}: must be in {interval}, got {delta!r}")
     return v
 
 
-def check_count(n: Any, name: str = "n", minimum: int = 1) -> int:
-    """An integer ≥ ``minimum``."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < minimum:
+def check_count(
+    n: Any, name: str = "n", minimum: int = 1, maximum: int | None = None
+) -> int:
+    """An integer ≥ ``minimum`` (and ≤ ``maximum``)."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise InputTypeError(f"{name}: expected an integer >= {minimum}, got {n!r}")
+    if int(n) < minimum:
         raise ValueError(f"{name}: expected an integer >= {minimum}, got {n!r}")
+    if maximum is not None and int(n) > maximum:
+        raise ValueError(f"{name}: expected an integer <= {maximum}, got {n!r}")
     return int(n)
 
 
 def check_base(base: Any, name: str = "base") -> Fraction:
     """A rational noise base q ∈ (0, 1) (the factor e^{-ε/Δ} of a geometric pmf)."""
-    if isinstance(base, bool) or not isinstance(base, (int, Fraction)):
-        raise ValueError(f"{name}: expected a Fraction in (0, 1), got {base!r}")
-    q = Fraction(base)
+    if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, Fraction, np.integer)):
+        raise InputTypeError(f"{name}: expected a Fraction in (0, 1), got {base!r}")
+    q = Fraction(int(base)) if isinstance(base, np.integer) else Fraction(base)
     if not 0 < q < 1:
         raise ValueError(f"{name}: must be in (0, 1), got {base!r}")
     return q
 
 
-def _exact(x: float | Fraction, name: str) -> Fraction:
+def check_sampling_base(base: Any, name: str = "base") -> Fraction:
+    """A rational base the exact base samplers can draw with in bounded time and int64:
+    denominator ≤ 2^62 and 1 − q ≥ 2^−12 (``MIN_ONE_MINUS_BASE``)."""
+    q = check_base(base, name)
+    if q.denominator > MAX_BASE_DENOMINATOR:
+        raise ValueError(
+            f"{name}: denominator {q.denominator} exceeds 2^62 (the exact sampler draws "
+            "uniform integers below it); use a simpler fraction or epsilon"
+        )
+    if 1 - q < MIN_ONE_MINUS_BASE:
+        raise ValueError(
+            f"{name}: 1 - base must be >= 2^-12 for the base sampler (O(1/(1 - base)) rounds), "
+            f"got 1 - base = {float(1 - q):.3g}; use epsilon for such small privacy losses"
+        )
+    return q
+
+
+def _exact(x: Any, name: str) -> Fraction:
     check_positive(x, name)
-    return x if isinstance(x, Fraction) else Fraction(x)
+    return exact_fraction(x, name)
 
 
-def rational_at_most(x: float | Fraction, name: str) -> Fraction:
+def rational_at_most(x: Any, name: str) -> Fraction:
     """The largest rational ≤ x with denominator ≤ 2^32 (x > 0).
 
     Privacy parameters are rounded *down* (ε) so that the guarantee given is never weaker
@@ -85,7 +189,7 @@ def rational_at_most(x: float | Fraction, name: str) -> Fraction:
     return r
 
 
-def rational_at_least(x: float | Fraction, name: str) -> Fraction:
+def rational_at_least(x: Any, name: str) -> Fraction:
     """The smallest rational ≥ x with denominator ≤ 2^32 (x > 0)."""
     v = _exact(x, name)
     if v.denominator <= MAX_DENOMINATOR:
@@ -105,16 +209,18 @@ def as_finite_array(data: Any, name: str = "data", ndim: int | None = None) -> N
     numbers are rejected. Error messages name the parameter and, for the shapes scikit-learn
     checks, use its wording ("0 feature(s) …", "Reshape your data").
     """
+    if data is None:
+        raise InputTypeError(f"{name}: expected an array of numbers, got None")
     try:
         arr = np.asarray(data)
     except Exception as exc:  # pragma: no cover - numpy raises many types here
         raise ValueError(f"{name}: cannot be read as an array ({exc})") from exc
     if np.issubdtype(arr.dtype, np.complexfloating):
-        raise ValueError(f"{name}: Complex data not supported")
+        raise InputTypeError(f"{name}: Complex data not supported")
     if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise InputTypeError(f"{name}: expected numbers, got dtype object ({exc})") from exc
     if not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)):
         raise ValueError(f"{name}: expected numbers, got dtype {arr.dtype}")
@@ -140,3 +246,38 @@ def as_finite_array(data: Any, name: str = "data", ndim: int | None = None) -> N
     if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name}: contains NaN or infinite values")
     return arr
+
+
+def bounded_int_array(values: Any, name: str) -> NDArray[np.int64]:
+    """Integers with |v| < 2^62 (``INT_BOUND``) as int64: sums and differences of two of them
+    cannot wrap. Python ints beyond int64 and uint64 values are range-checked before any cast.
+    """
+    arr = np.asarray(values)
+    if arr.dtype == object:
+        flat = arr.ravel().tolist()
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in flat):
+            raise ValueError(f"{name}: expected integers, got dtype object")
+        if any(abs(int(v)) >= INT_BOUND for v in flat):
+            raise ValueError(f"{name}: integer values must be in (-2^62, 2^62)")
+        return np.array([int(v) for v in flat], dtype=np.int64).reshape(arr.shape)
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name}: expected integers, got dtype {arr.dtype}")
+    if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):
+        raise ValueError(f"{name}: integer values must be in (-2^62, 2^62)")
+    return arr.astype(np.int64)
+
+
+def check_real(x: Any, name: str) -> float:
+    """A real number (not NaN) as a float; ±inf allowed; numpy real scalars accepted."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
+        raise InputTypeError(f"{name}: expected a real number, got {x!r}")
+    if isinstance(x, Fraction):
+        return float(x) if abs(x) < Fraction(np.finfo(np.float64).max) else math.copysign(
+            math.inf, x
+        )
+    if isinstance(x, (int, np.integer)):
+        return float(x) if abs(int(x)) < 2**1000 else math.copysign(math.inf, int(x))
+    v = float(x)
+    if math.isnan(v):
+        raise ValueError(f"{name}: must not be NaN")
+    return v

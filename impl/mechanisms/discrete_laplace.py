@@ -17,7 +17,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.impl.mechanisms.base import discrete_laplace_for
-from dpspec.impl.validation import as_finite_array, check_count, check_rng
+from dpspec.impl.noise import _integer
+from dpspec.impl.validation import (
+    LIMITS,
+    as_finite_array,
+    bounded_int_array,
+    check_count,
+    check_limit,
+    check_rng,
+)
 
 Query = Callable[[NDArray[Any]], Any]
 
@@ -48,18 +56,23 @@ class DiscreteLaplaceMechanism:
         self.noise, self.privacy = discrete_laplace_for(Fraction(self.sensitivity), epsilon, base)
 
     def value(self, data: Any) -> NDArray[np.int64]:
-        """The exact query value f(S) as a 1-D int64 array."""
+        """The exact query value f(S) as a 1-D int64 array, each |f| < 2^62 (so that f + Z,
+        with the sampler's |Z| < 2^62, cannot wrap around int64)."""
         arr = as_finite_array(data, "data")
         raw = np.atleast_1d(np.asarray(self.query(arr)))
-        if raw.ndim != 1 or not np.issubdtype(raw.dtype, np.integer):
+        if raw.ndim != 1 or raw.size == 0:
             raise ValueError(f"query: must return an int or a 1-D int array, got {raw.dtype}")
-        return raw.astype(np.int64)
+        try:
+            return bounded_int_array(raw, "query")
+        except ValueError as exc:
+            raise ValueError(f"query: must return an int or a 1-D int array ({exc})") from exc
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
         """``n`` independent outputs, shape (n,) for a scalar query, (n, k) for a vector."""
         check_rng(rng)
         n = check_count(n, "n")
         a = self.value(data)
+        check_limit(n * a.size, "n", "draws")
         out = a[None, :] + self.noise.sample(n * a.size, rng).reshape(n, a.size)
         return out[:, 0] if a.size == 1 else out
 
@@ -69,13 +82,26 @@ class DiscreteLaplaceMechanism:
         Lumping is exact for privacy checks when [lo, hi] contains f(S) for every dataset
         compared: below lo (above hi) the likelihood ratio of two such datasets is constant.
         """
-        lo, hi = window
+        if not isinstance(window, (tuple, list)) or len(window) != 2:
+            raise ValueError(f"window: expected a pair (lo, hi) of integers, got {window!r}")
+        try:
+            lo, hi = _integer(window[0], "window"), _integer(window[1], "window")
+        except ValueError as exc:
+            raise ValueError(f"window: expected integers (lo, hi), got {window!r}") from exc
         if lo > hi:
             raise ValueError(f"window: lo {lo} > hi {hi}")
+        check_limit(hi - lo + 1, "window", "outcomes")
         a = self.value(data)
         if a.size != 1:
             raise ValueError("query: pmf is for scalar queries")
         c = int(a[0])
+        if isinstance(self.noise.q, Fraction) and max(abs(lo - c), abs(hi + 1 - c)) > LIMITS[
+            "exponent"
+        ]:
+            raise ValueError(
+                f"window: its ends must be within {LIMITS['exponent']} of the query value {c} "
+                "for exact rational probabilities"
+            )
         out: dict[Any, Fraction | float] = {y: self.noise.pmf(y - c) for y in range(lo, hi + 1)}
         out[BELOW] = 1 - self.noise.sf(lo - c)  # P(c + Z < lo)
         out[ABOVE] = self.noise.sf(hi + 1 - c)  # P(c + Z > hi)

@@ -24,9 +24,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
-from dpspec.impl.noise import categorical_base, categorical_exp_neg
-from dpspec.impl.validation import as_finite_array, check_base, check_count, check_rng
+from dpspec.impl.mechanisms.base import PrivacyLevel, check_base_loss, epsilon_rational
+from dpspec.impl.noise import categorical_base, categorical_exp_gap, categorical_exp_neg
+from dpspec.impl.validation import (
+    INT_BOUND,
+    LIMITS,
+    as_finite_array,
+    bounded_int_array,
+    check_count,
+    check_limit,
+    check_rng,
+    check_sampling_base,
+)
 
 Scores = Callable[[NDArray[Any]], Any]
 
@@ -57,8 +66,10 @@ class ExponentialMechanism:
             raise ValueError("epsilon: give exactly one of epsilon or base")
         self._base: Fraction | None = None
         self._eps: Fraction | None = None
+        self._num, self._den = 0, 1
         if base is not None:
-            self._base = check_base(base)
+            self._base = check_sampling_base(base)
+            check_base_loss(self._base, c * self.sensitivity)
             ratio = self._base ** (-c * self.sensitivity)
             self.privacy = PrivacyLevel(
                 epsilon=math.log(ratio), ratio=ratio, delta=0, exact_sampler=True
@@ -66,41 +77,69 @@ class ExponentialMechanism:
         else:
             assert epsilon is not None
             self._eps = epsilon_rational(epsilon)
-            e = float(self._eps)
+            # γ_i = gap_i·num/den with num/den = ε/(cΔ); den is drawn from, so it must stay
+            # ≤ 2^62: beyond, the rate is rounded *down* (less concentrated, more private).
+            num, den = self._eps.numerator, self._eps.denominator * c * self.sensitivity
+            if den > INT_BOUND:
+                rate = Fraction(num * 2**61 // den, 2**61)
+                if rate == 0:
+                    raise ValueError(
+                        "sensitivity: epsilon/(2·sensitivity) is below 2^-61; rescale the scores"
+                    )
+                num, den = rate.numerator, rate.denominator
+            self._num, self._den = num, den
+            e = float(Fraction(num * c * self.sensitivity, den))
             self.privacy = PrivacyLevel(epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True)
         self._c = c
 
     def score_vector(self, data: Any) -> NDArray[np.int64]:
-        """The integer scores of all candidates on ``data``."""
+        """The integer scores of all candidates on ``data`` (|s| < 2^62: gaps fit in int64)."""
         s = np.asarray(self.scores(as_finite_array(data, "data")))
-        if s.ndim != 1 or s.size == 0 or not np.issubdtype(s.dtype, np.integer):
+        if s.ndim != 1 or s.size == 0:
             raise ValueError("scores: must return a non-empty 1-D integer array")
-        return s.astype(np.int64)
-
-    def _exponents(self, s: NDArray[np.int64]) -> tuple[NDArray[np.int64], int]:
-        """(a, d) with γ_i = a_i/d = ε(max s − s_i)/(cΔ)."""
-        assert self._eps is not None
-        gap = s.max() - s
-        return gap * self._eps.numerator, self._eps.denominator * self._c * self.sensitivity
+        try:
+            return bounded_int_array(s, "scores")
+        except ValueError as exc:
+            raise ValueError(f"scores: must return a non-empty 1-D integer array ({exc})") from exc
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
         """``n`` independent choices (candidate indices)."""
         check_rng(rng)
-        n = check_count(n, "n")
+        n = check_limit(check_count(n, "n"), "n", "draws")
         s = self.score_vector(data)
         if self._base is not None:
             return categorical_base(s.max() - s, self._base, n, rng)
-        a, d = self._exponents(s)
-        return categorical_exp_neg(a, d, n, rng)
+        gap = s.max() - s  # < 2^63: scores are within ±2^62
+        if int(gap.max()) * self._num < INT_BOUND:
+            a, d = self._exponents(s)
+            return categorical_exp_neg(a, d, n, rng)
+        return categorical_exp_gap(gap, self._num, self._den, n, rng)
+
+    def _exponents(self, s: NDArray[np.int64]) -> tuple[NDArray[Any], int]:
+        """(a, d) with γ_i = a_i/d = ε(max s − s_i)/(cΔ) (int64 when it fits, else Python
+        ints in an object array)."""
+        gap = s.max() - s
+        if int(gap.max()) * self._num < INT_BOUND:
+            return gap * self._num, self._den
+        return gap.astype(object) * self._num, self._den
 
     def pmf(self, data: Any) -> dict[int, Fraction | float]:
         """Exact P(i) (Fractions with a rational base, floats otherwise)."""
         s = self.score_vector(data)
         gap = [int(g) for g in s.max() - s]
         if self._base is not None:
+            if max(gap) > LIMITS["exponent"]:
+                raise ValueError(
+                    f"scores: score gaps up to {LIMITS['exponent']} for exact rational "
+                    f"probabilities with a base, got {max(gap)}"
+                )
             w: list[Fraction | float] = [self._base**g for g in gap]
         else:
-            a, d = self._exponents(s)
-            w = [math.exp(-int(x) / d) for x in a]
+            # γ = g·num/den as a Python-int ratio (no overflow); e^{-γ} is 0.0 beyond γ = 1000
+            w = [
+                math.exp(-(g * self._num) / self._den) if g * self._num <= 1000 * self._den
+                else 0.0
+                for g in gap
+            ]
         total = sum(w)
         return {i: wi / total for i, wi in enumerate(w)}

@@ -30,9 +30,12 @@ from numpy.typing import NDArray
 from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for, epsilon_rational
 from dpspec.impl.noise import laplace_sf
 from dpspec.impl.validation import (
+    LIMITS,
     as_finite_array,
     check_count,
+    check_limit,
     check_positive,
+    check_real,
     check_rng,
     rational_at_least,
 )
@@ -41,6 +44,11 @@ Query = Callable[[NDArray[Any]], Any]
 
 #: Lattice spacing relative to the sensitivity: γ = 2^(⌊log2 Δ⌋ − LATTICE_BITS).
 LATTICE_BITS = 20
+#: Sensitivities accepted: γ stays a normal float (≥ 2^-1020) and Δ/ε stays finite.
+MIN_SENSITIVITY = 2.0**-1000
+MAX_SENSITIVITY = 2.0**900
+#: Largest |f(S)| released (the noisy sum stays finite in float64).
+MAX_QUERY = 2.0**1000
 
 
 class LaplaceMechanism:
@@ -58,9 +66,11 @@ class LaplaceMechanism:
         if not callable(query):
             raise ValueError("query: must be callable")
         self.query = query
-        self.sensitivity = check_positive(sensitivity, "sensitivity")
+        self.sensitivity = check_positive(sensitivity, "sensitivity", maximum=MAX_SENSITIVITY)
+        if self.sensitivity < MIN_SENSITIVITY:
+            raise ValueError(f"sensitivity: must be >= 2^-1000, got {sensitivity!r}")
         self.epsilon = float(epsilon_rational(epsilon))
-        self.dimension = check_count(dimension, "dimension")
+        self.dimension = check_count(dimension, "dimension", maximum=LIMITS["draws"])
         self.idealised = idealised
         self.granularity = 2.0 ** (math.floor(math.log2(self.sensitivity)) - LATTICE_BITS)
         if idealised:
@@ -87,20 +97,29 @@ class LaplaceMechanism:
             raise ValueError(f"query: expected {self.dimension} value(s), got shape {v.shape}")
         if not np.all(np.isfinite(v)):
             raise ValueError("query: returned NaN or infinite values")
+        if np.any(np.abs(v) > MAX_QUERY):
+            raise ValueError("query: |f(S)| must be <= 2^1000 (the noisy output must stay finite)")
         return v
 
     def lattice_value(self, data: Any) -> NDArray[np.int64]:
         """f(S) snapped to the nearest multiple of γ, in units of γ (exact: γ is a power of 2)."""
-        scaled = self.value(data) / self.granularity
-        if np.any(np.abs(scaled) >= 2.0**52):
-            raise ValueError("data: query value too large for the lattice (|f/γ| >= 2^52)")
-        return np.rint(scaled).astype(np.int64)
+        v = self.value(data)
+        top = float(np.max(np.abs(v)))
+        if top >= 2.0**52 * self.granularity:
+            raise ValueError(
+                f"query: |f(S)| = {top:.4g} is too large for the lattice of spacing "
+                f"γ = {self.granularity:.4g} set by sensitivity={self.sensitivity!r} "
+                f"(|f(S)| must be < 2^52·γ = {2.0**52 * self.granularity:.4g}, about "
+                "2^32·sensitivity)"
+            )
+        return np.rint(v / self.granularity).astype(np.int64)
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
         """``n`` independent outputs: shape (n,) when dimension is 1, else (n, dimension)."""
         check_rng(rng)
         n = check_count(n, "n")
         k = self.dimension
+        check_limit(n * k, "n", "draws")
         if self.idealised:
             out = self.value(data)[None, :] + rng.laplace(0.0, self.scale, size=(n, k))
         else:
@@ -115,7 +134,11 @@ class LaplaceMechanism:
         the discrete Laplace survival function at the lattice point above t)."""
         if self.dimension != 1:
             raise ValueError("dimension: sf is for scalar queries")
+        t = check_real(t, "t")
+        if math.isinf(t):
+            return 0.0 if t > 0 else 1.0
         if self.idealised:
             return laplace_sf(t - float(self.value(data)[0]), self.scale)
-        k = math.floor(t / self.granularity) + 1 - int(self.lattice_value(data)[0])
+        units = max(-(2.0**62), min(t / self.granularity, 2.0**62))  # beyond: sf is 0 or 1
+        k = math.floor(units) + 1 - int(self.lattice_value(data)[0])
         return float(self.noise.sf(k))

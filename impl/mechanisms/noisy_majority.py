@@ -28,7 +28,14 @@ from numpy.typing import NDArray
 
 from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
 from dpspec.impl.noise import laplace_sf
-from dpspec.impl.validation import as_finite_array, check_count, check_epsilon, check_rng
+from dpspec.impl.validation import (
+    LIMITS,
+    as_finite_array,
+    check_count,
+    check_epsilon,
+    check_limit,
+    check_rng,
+)
 from dpspec.spec.privacy import bernoulli_product
 
 
@@ -43,7 +50,7 @@ class NoisyMajorityVote:
         base: Fraction | None = None,
         idealised: bool = False,
     ) -> None:
-        self.cells = check_count(cells, "cells")
+        self.cells = check_count(cells, "cells", maximum=LIMITS["cells"])
         self.idealised = idealised
         if idealised:
             if epsilon is None or base is not None:
@@ -59,17 +66,18 @@ class NoisyMajorityVote:
         arr = as_finite_array(data, "data", ndim=2)
         if arr.shape[1] != 2 or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError("data: expected an integer array of (cell, label) rows")
-        cell, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
-        if cell.min() < 0 or cell.max() >= self.cells:
+        if arr[:, 0].min() < 0 or arr[:, 0].max() >= self.cells:  # checked before any cast
             raise ValueError(f"data: cell ids must be in [0, {self.cells})")
-        if not np.all((y == 0) | (y == 1)):
+        if not np.all((arr[:, 1] == 0) | (arr[:, 1] == 1)):
             raise ValueError("data: labels must be 0 or 1")
+        cell, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
         return np.bincount(cell, weights=2 * y - 1, minlength=self.cells).astype(np.int64)
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.bool_]:
         """``n`` independent releases of all the cells' bits, shape (n, cells)."""
         check_rng(rng)
         n = check_count(n, "n")
+        check_limit(n * self.cells, "n", "draws")
         m = self.margins(data)
         if self.idealised:
             w = rng.laplace(0.0, self.scale, size=(n, self.cells))

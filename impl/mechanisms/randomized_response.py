@@ -18,7 +18,15 @@ from numpy.typing import NDArray
 
 from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
 from dpspec.impl.noise import categorical_exp_neg
-from dpspec.impl.validation import as_finite_array, check_count, check_rng
+from dpspec.impl.validation import (
+    INT_BOUND,
+    LIMITS,
+    MAX_EPSILON,
+    as_finite_array,
+    check_count,
+    check_limit,
+    check_rng,
+)
 
 
 class RandomizedResponse:
@@ -27,7 +35,7 @@ class RandomizedResponse:
     def __init__(
         self, k: int = 2, epsilon: float | Fraction | None = None, *, ratio: Fraction | None = None
     ) -> None:
-        self.k = check_count(k, "k", minimum=2)
+        self.k = check_count(k, "k", minimum=2, maximum=LIMITS["categories"])
         if (epsilon is None) == (ratio is None):
             raise ValueError("epsilon: give exactly one of epsilon or ratio")
         self._eps: Fraction | None = None
@@ -36,6 +44,13 @@ class RandomizedResponse:
             if isinstance(ratio, bool) or not isinstance(ratio, (int, Fraction)) or ratio <= 1:
                 raise ValueError(f"ratio: must be a rational > 1, got {ratio!r}")
             self._ratio = Fraction(ratio)
+            if self._ratio.numerator + (self.k - 1) * self._ratio.denominator > INT_BOUND:
+                raise ValueError(
+                    "ratio: numerator + (k - 1)·denominator must be <= 2^62 (the sampler draws "
+                    f"uniform integers below it), got {ratio!r}"
+                )
+            if math.log(self._ratio) > MAX_EPSILON:
+                raise ValueError(f"ratio: ln(ratio) must be <= {MAX_EPSILON}, got {ratio!r}")
             self.privacy = PrivacyLevel(
                 epsilon=math.log(self._ratio), ratio=self._ratio, delta=0, exact_sampler=True
             )
@@ -49,10 +64,9 @@ class RandomizedResponse:
         arr = as_finite_array(x, name)
         if not np.issubdtype(arr.dtype, np.integer) and not np.all(arr == np.round(arr)):
             raise ValueError(f"{name}: values must be integers in [0, {self.k})")
-        ints = arr.astype(np.int64)
-        if ints.min() < 0 or ints.max() >= self.k:
+        if arr.min() < 0 or arr.max() >= self.k:  # before the cast: 1e300 must not wrap
             raise ValueError(f"{name}: values must be in [0, {self.k})")
-        return ints
+        return arr.astype(np.int64)
 
     def randomise(self, x: Any, rng: np.random.Generator) -> NDArray[np.int64]:
         """Each user's report: one independent randomisation per entry of ``x`` (any shape)."""
@@ -60,6 +74,7 @@ class RandomizedResponse:
         ints = self._check_values(x, "x")
         flat = ints.ravel()
         m = flat.size
+        check_limit(m if self._ratio is not None else m * self.k, "x", "draws")
         if self._ratio is not None:
             r = self._ratio
             total = r.numerator + (self.k - 1) * r.denominator
@@ -78,6 +93,7 @@ class RandomizedResponse:
         """``n`` independent randomisations of the whole dataset: shape (n, len(data))."""
         n = check_count(n, "n")
         ints = self._check_values(data, "data").ravel()
+        check_limit(n * ints.size, "n", "draws")
         return self.randomise(np.broadcast_to(ints, (n, ints.size)), rng)
 
     def local_pmf(self, x: int) -> dict[int, Fraction | float]:

@@ -30,10 +30,12 @@ from numpy.typing import NDArray
 from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
 from dpspec.impl.noise import DiscreteLaplaceNoise, laplace_sf
 from dpspec.impl.validation import (
+    LIMITS,
     as_finite_array,
     check_count,
     check_delta,
     check_epsilon,
+    check_limit,
     check_rng,
 )
 
@@ -50,14 +52,18 @@ def discrete_threshold(
 ) -> int:
     """Smallest integer τ ≥ 1 with (1 + e^ε) · P(Z ≥ τ) ≤ δ (exact with a rational base)."""
     target = delta if isinstance(noise.q, Fraction) else float(delta) * (1 - _FLOAT_SAFETY)
-    if isinstance(noise.q, float):
-        q = noise.q
-        guess = max(
-            1, math.floor(math.log(float(target) * (1 + q) / (1 + float(ratio))) / math.log(q))
+    q = float(noise.q)
+    guess = max(
+        1, math.floor(math.log(float(target) * (1 + q) / (1 + float(ratio))) / math.log(q))
+    )
+    if isinstance(noise.q, Fraction) and guess > LIMITS["exponent"]:
+        raise ValueError(
+            f"delta: the exact threshold τ ≈ {guess} for this base exceeds "
+            f"{LIMITS['exponent']} (exact rational powers); use epsilon or a larger delta"
         )
-    else:
-        guess = 1
     tau = max(1, guess - 2)
+    while tau > 1 and (1 + ratio) * noise.sf(tau - 1) <= target:  # the smallest such τ
+        tau -= 1
     while (1 + ratio) * noise.sf(tau) > target:
         tau += 1
     return tau
@@ -112,7 +118,7 @@ class StabilityHistogram:
         base: Fraction | None = None,
         idealised: bool = False,
     ) -> None:
-        self.bins = None if bins is None else check_count(bins, "bins")
+        self.bins = None if bins is None else check_count(bins, "bins", maximum=LIMITS["cells"])
         check_delta(delta, allow_zero=False)
         self.delta = delta
         self.idealised = idealised
@@ -162,6 +168,7 @@ class StabilityHistogram:
         check_rng(rng)
         n = check_count(n, "n")
         c = self.counts(data)
+        check_limit(n * c.size, "n", "draws")
         flat = self.release_counts(np.tile(c, n), rng)
         return flat.reshape(n, c.size)
 
@@ -184,8 +191,10 @@ class StabilityHistogram:
                 "idealised: the continuous release has no pmf; use release_probability"
             )
         tau = int(self.threshold)
+        cap = check_count(cap, "cap", minimum=0)
         if cap < max(tau, count):
             raise ValueError(f"cap: must be >= max(threshold {tau}, count {count})")
+        check_limit(cap - tau + 2, "cap", "outcomes")
         if count <= 0:
             return {0: Fraction(1) if isinstance(self.noise.q, Fraction) else 1.0}
         out: dict[Any, Fraction | float] = {0: 1 - self.noise.sf(tau - count)}
@@ -197,6 +206,10 @@ class StabilityHistogram:
     def pmf(self, data: Any, cap: int) -> dict[tuple[Any, ...], Fraction | float]:
         """Exact law of the whole release over the ``bins`` cells (product of cell laws)."""
         laws = [self.cell_pmf(int(c), cap) for c in self.counts(data)]
+        size = 1
+        for law in laws:
+            size *= len(law)
+        check_limit(size, "cap", "outcomes")
         out: dict[tuple[Any, ...], Fraction | float] = {}
         for combo in product(*(law.items() for law in laws)):
             p: Fraction | float = 1
