@@ -22,10 +22,11 @@ Two numeric paths, chosen by ``idealised`` (the switch dpspec's mechanisms share
   so for any report k the log ratio under (x, y) vs (x', y') is
   Σ_j (|k^W_j − c'_j| − |k^W_j − c_j|)/t_W + Σ_j (|k^Z_j − d'_j| − |k^Z_j − d_j|)/t_Z
   ≤ ‖c − c'‖₁/t_W + ‖d − d'‖₁/t_Z (triangle inequality), with ‖c − c'‖₁ ≤ 2·2^20 (one-hot
-  vectors; L1 sensitivity 2 at L650) and ‖d − d'‖₁ ≤ |u| + |u'| ≤ 2K (L1 sensitivity 2M at
-  L652, snapping included). With α_r ≤ α the largest rational of denominator ≤ 2^32 and scales
-  t_W ≥ 2^21/(α_r/2), t_Z ≥ 2K/(α_r/2) (rounded up), the level is ≤ α_r ≤ α: never weaker
-  than asked, and it is attained at the report k = c, d (x ∈ A_0, y = M vs x' ∈ A_1, y' = −M).
+  vectors: the W sum is ≤ 2 at L650) and ‖d − d'‖₁ ≤ |u| + |u'| ≤ 2K (the Z sum is ≤ 2M at
+  L646 and L650; here snapping included). With α_r ≤ α the largest rational of denominator
+  ≤ 2^32 and scales t_W ≥ 2^21/(α_r/2), t_Z ≥ 2K/(α_r/2) (rounded up), the level is
+  ≤ α_r ≤ α: never weaker than asked, and it is attained at the report k = c, d (x ∈ A_0,
+  y = M vs x' ∈ A_1, y' = −M, M a multiple of γ_Z).
   The float output is an injective image of the integers (|k| < 2^53, γ a power of 2): the
   guarantee holds for what is released. In real units the noise scales are t·γ ≥ 4/α and
   4M/α, Prop 1's σ/√2. Z only: t_Z ≥ 2K/α_r.
@@ -75,8 +76,9 @@ from dpspec.impl.validation import (
 from dpspec.spec.ldp import prop1_bound
 
 UNIT_LAPLACE_SCALE = 1.0 / math.sqrt(2.0)  # Laplace(b) has variance 2b²: b = 1/√2 ⇒ variance 1
-#: cap on the (users × cells) numbers of one batch of W (or Z) reports: 2^21 floats = 16 MiB
-MAX_BATCH_NUMBERS = 1 << 21
+#: cap on the (users × cells) numbers of one batch of W (or Z) reports: 2^19 numbers (4 MiB of
+#: float64 per part; the exact sampler's working arrays are a few times that)
+MAX_BATCH_NUMBERS = 1 << 19
 #: lattice resolution: γ_W = 2^−LATTICE_BITS, γ_Z = 2^(⌊log₂ M⌋ − LATTICE_BITS)
 LATTICE_BITS = 20
 #: lattice units of the W signal 1{x ∈ A_j} on the default path
