@@ -144,43 +144,40 @@ def histogram_change_add_remove(data: tuple[int, ...], bins: int, i: int) -> Num
 
 
 def centred_vote_change_substitution(
-    records: tuple[tuple[int, int], ...], cells: int, i: int, new_cell: int, new_label: int
+    records: tuple[tuple[int, int], ...], cells: int, new_cell: int, new_label: int
 ) -> Number:
     """``‖v(S) − v(S')‖₁ ≤ 1`` for PCL's per-cell vote ``v(S)_C = Σ_{i∈C}(yᵢ − ½)``.
 
     This is the "single calculation with global sensitivity 1" of the proof of Thm 3.1
     (``000_dff3c4dc97cf0e21.txt:L206``). Substituting ``(c, y)`` by ``(c', y')``: if c = c'
     the cell moves by ``|y − y'| ≤ 1``; if c ≠ c' cell c loses ``y − ½`` and cell c' gains
-    ``y' − ½``, each of absolute value ½, total 1.
+    ``y' − ½``, each of absolute value ½, total 1. The substituted record is the first one
+    w.l.o.g.: ``v`` is a sum over the records, so reordering them changes nothing.
 
     pre: 1 <= cells <= 2
-    pre: len(records) <= 2
+    pre: 1 <= len(records) <= 2
     pre: all(0 <= c < cells and 0 <= y <= 1 for c, y in records)
     pre: 0 <= new_cell < cells
     pre: 0 <= new_label <= 1
-    pre: 0 <= i < len(records)
     post: __return__ <= 1
     """
-    neighbour = (*records[:i], (new_cell, new_label), *records[i + 1 :])
+    neighbour = ((new_cell, new_label), *records[1:])
     return l1_distance(centred_votes(records, cells), centred_votes(neighbour, cells))
 
 
-def centred_vote_change_add_remove(
-    records: tuple[tuple[int, int], ...], cells: int, i: int
-) -> Number:
-    """``‖v(S) − v(S ∖ {(cᵢ, yᵢ)})‖₁ = ½``: one cell loses ``yᵢ − ½ = ±½``.
+def centred_vote_change_add_remove(records: tuple[tuple[int, int], ...], cells: int) -> Number:
+    """``‖v(S) − v(S ∖ {(c₁, y₁)})‖₁ = ½``: one cell loses ``y₁ − ½ = ±½``.
 
     So under add/remove the vote vector has sensitivity ½ and Lap(1/ε) noise is even
-    (ε/2)-DP (``000_dff3c4dc97cf0e21.txt:L206``).
+    (ε/2)-DP (``000_dff3c4dc97cf0e21.txt:L206``). The removed record is the first one w.l.o.g.
+    (``v`` is a sum over the records).
 
     pre: 1 <= cells <= 2
-    pre: len(records) <= 2
+    pre: 1 <= len(records) <= 2
     pre: all(0 <= c < cells and 0 <= y <= 1 for c, y in records)
-    pre: 0 <= i < len(records)
     post: __return__ == Fraction(1, 2)
     """
-    neighbour = records[:i] + records[i + 1 :]
-    return l1_distance(centred_votes(records, cells), centred_votes(neighbour, cells))
+    return l1_distance(centred_votes(records, cells), centred_votes(records[1:], cells))
 
 
 # --------------------------------------------------------------------------------------------
@@ -205,18 +202,29 @@ def laplace_loss_bound(y: int, a: int, a_prime: int, b: int) -> Fraction:
     return laplace_log_ratio(y, a, a_prime, b)
 
 
-def laplace_loss_bound_half_integers(y2: int, a2: int, a_prime2: int, b: int) -> Fraction:
-    """The Laplace loss bound on ``Fraction`` centres: ``y = y2/2``, ``a = a2/2``, ``a' = a'2/2``.
+def laplace_loss_bound_half_integers(y2: int, a2: int, a_prime2: int) -> Fraction:
+    """The Laplace loss bound on ``Fraction`` centres: ``y = y2/2``, ``a = a2/2``, ``a' = a'2/2``,
+    scale ``b = 1``.
 
     PCL's centres are half-integers (``v(S)_C = Σ(yᵢ − ½)``, ``000_dff3c4dc97cf0e21.txt:L206``).
     This runs the ``Fraction`` branch of :func:`laplace_log_ratio` symbolically (the integer
     lemma :func:`laplace_loss_bound` only reaches its ``int`` branch):
-    ``|(|y − a'| − |y − a|)/b| ≤ |a − a'|/b``.
+    ``|(|y − a'| − |y − a|)/b| ≤ |a − a'|/b``. Other scales: dividing by ``b > 0`` keeps the
+    inequality, and :func:`laplace_loss_bound_half_integers_scale2` runs the division.
 
-    pre: 1 <= b <= 2
-    post: abs(__return__) <= laplace_log_ratio_bound(Fraction(a2) / 2, Fraction(a_prime2) / 2, b)
+    post: abs(__return__) <= laplace_log_ratio_bound(Fraction(a2) / 2, Fraction(a_prime2) / 2, 1)
     """
-    return laplace_log_ratio(Fraction(y2) / 2, Fraction(a2) / 2, Fraction(a_prime2) / 2, b)
+    return laplace_log_ratio(Fraction(y2) / 2, Fraction(a2) / 2, Fraction(a_prime2) / 2, 1)
+
+
+def laplace_loss_bound_half_integers_scale2(a2: int, a_prime2: int) -> Fraction:
+    """The same at scale ``b = 2`` (a ``Fraction`` divided by a scale that does not divide it),
+    at the output ``y = 0`` w.l.o.g.: the loss depends on ``y − a`` and ``y − a'`` only, so
+    shifting ``y, a, a'`` by the half-integer ``−y`` changes nothing.
+
+    post: abs(__return__) <= laplace_log_ratio_bound(Fraction(a2) / 2, Fraction(a_prime2) / 2, 2)
+    """
+    return laplace_log_ratio(Fraction(0), Fraction(a2) / 2, Fraction(a_prime2) / 2, 2)
 
 
 def laplace_loss_vector_bound(
@@ -303,7 +311,6 @@ def stability_histogram_release(
 def em_score_change_substitution(
     candidate: tuple[int, int, int],
     records: tuple[tuple[int, int], ...],
-    i: int,
     new_x: int,
     new_y: int,
 ) -> int:
@@ -312,17 +319,17 @@ def em_score_change_substitution(
     ``err_S(h) = Σᵢ 1[h(xᵢ) ≠ yᵢ]`` (:func:`mistakes`); substituting record i changes only
     its own term, so ``|f(S, h) − f(S', h)| ≤ 1``: score sensitivity Δ = 1 for the
     dichotomy-selection step of the semi-private learner (``000_dff3c4dc97cf0e21.txt:L349``).
-    The candidate is any of the 2³ dichotomies of a 3-point domain {0, 1, 2}.
+    The candidate is any of the 2³ dichotomies of a 3-point domain {0, 1, 2}; the substituted
+    record is the first one w.l.o.g. (``err`` is a sum over the records).
 
     pre: all(0 <= h <= 1 for h in candidate)
-    pre: len(records) <= 3
+    pre: 1 <= len(records) <= 3
     pre: all(0 <= x < 3 and 0 <= y <= 1 for x, y in records)
     pre: 0 <= new_x < 3
     pre: 0 <= new_y <= 1
-    pre: 0 <= i < len(records)
     post: abs(__return__) <= 1
     """
-    neighbour = (*records[:i], (new_x, new_y), *records[i + 1 :])
+    neighbour = ((new_x, new_y), *records[1:])
     return (-mistakes(records, candidate)) - (-mistakes(neighbour, candidate))
 
 
@@ -396,7 +403,7 @@ def postprocessing_ratio(
     For discrete outputs pointwise ratio ≤ e^ε is ε-DP, so g∘M is ε-DP whenever M is
     (``000_dff3c4dc97cf0e21.txt:L206``: "the final output is merely a post-processing").
     Masses are integers over a common denominator, ``r = r_num/r_den``; the inequalities are
-    compared as ``Fraction``s of the two dicts. Returns whether the bound holds on all images.
+    compared on the two integer dicts. Returns whether the bound holds on all images.
 
     pre: all(x >= 0 for x in p) and all(x >= 0 for x in q)
     pre: all(0 <= z < 3 for z in g)
@@ -404,8 +411,8 @@ def postprocessing_ratio(
     pre: all(r_den * po <= r_num * qo for po, qo in zip(p, q))
     post: __return__
     """
-    p_dist: dict[int, Number] = {o: Fraction(p[o]) for o in range(3)}
-    q_dist: dict[int, Number] = {o: Fraction(q[o]) for o in range(3)}
+    p_dist: dict[int, Number] = {o: p[o] for o in range(3)}
+    q_dist: dict[int, Number] = {o: q[o] for o in range(3)}
     image_p = pushforward(p_dist, g.__getitem__)
     image_q = pushforward(q_dist, g.__getitem__)
     return all(r_den * image_p[z] <= r_num * image_q[z] for z in image_p)

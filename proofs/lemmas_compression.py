@@ -1,7 +1,10 @@
-"""CrossHair layer of seed 002 ch. 4: the order of the weighted quantiles of L693–703.
+"""CrossHair layer of seed 002 ch. 4: the order of the weighted quantiles of L693–703
+(``002_9f3104e4a0d86722.txt:L693-L703``) and the median's Lipschitz property (L1001).
 
 Three values with small integer weights (the definitions only compare weight shares, so
-integer weights lose nothing; three values already exercise ties and every order).
+integer weights lose nothing; three values already exercise ties and every order). The values
+are taken sorted (w.l.o.g., see each lemma) so that each condition's path search stays within a
+fifth of the default CPU budget.
 """
 
 from __future__ import annotations
@@ -11,34 +14,92 @@ from fractions import Fraction
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
 
 
-def quantile_order(
+def quantile_lower_order(
     a: int, b: int, c: int, wa: int, wb: int, wc: int, g_num: int
-) -> tuple[int, int, int]:
-    """(Q⁻_γ, Median, Q⁺_γ) with γ = g_num/8 ∈ [0, ½): Q⁻_γ ≤ Median ≤ Q⁺_γ, all three are
-    among the values. (γ enters as the Fraction g_num/8; the spec compares weight shares by
-    cross-multiplying, so no Fraction arithmetic happens on the symbolic weights.)
+) -> tuple[int, int]:
+    """(Q⁻_γ, Median) with γ = g_num/8 ∈ [0, ½): Q⁻_γ ≤ Median, both among the values.
+
+    (γ enters as the Fraction g_num/8; the spec compares weight shares by cross-multiplying, so
+    no Fraction arithmetic happens on the symbolic weights.) The values are sorted w.l.o.g.:
+    the quantiles depend on the (value, weight) pairs as a multiset, so permuting the pairs
+    changes nothing; ties stay possible.
 
     pre: 0 <= wa <= 3 and 0 <= wb <= 3 and 0 <= wc <= 3
     pre: wa + wb + wc > 0
     pre: 0 <= g_num <= 3
-    pre: -4 <= a <= 4 and -4 <= b <= 4 and -4 <= c <= 4
-    post: __return__[0] <= __return__[1] <= __return__[2]
+    pre: -4 <= a <= b <= c <= 4
+    post: __return__[0] <= __return__[1]
     post: all(v in (a, b, c) for v in __return__)
     """
     values, weights, gamma = (a, b, c), (wa, wb, wc), Fraction(g_num, 8)
-    return (
-        quantile_minus(values, weights, gamma),
-        weighted_median(values, weights),
-        quantile_plus(values, weights, gamma),
-    )
+    return quantile_minus(values, weights, gamma), weighted_median(values, weights)
 
 
-def median_lipschitz(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
-    """The unweighted median of three values is 1-Lipschitz in the sup norm:
-    |Med(a, b, c) − Med(d, e, f)| ≤ max(|a − d|, |b − e|, |c − f|).
+def quantile_upper_order(
+    a: int, b: int, c: int, wa: int, wb: int, wc: int, g_num: int
+) -> tuple[int, int]:
+    """(Median, Q⁺_γ) with γ = g_num/8 ∈ [0, ½): Median ≤ Q⁺_γ, both among the values
+    (sorted values w.l.o.g., as in :func:`quantile_lower_order`). Together:
+    Q⁻_γ ≤ Median ≤ Q⁺_γ.
 
-    pre: -4 <= a <= 4 and -4 <= b <= 4 and -4 <= c <= 4
+    pre: 0 <= wa <= 3 and 0 <= wb <= 3 and 0 <= wc <= 3
+    pre: wa + wb + wc > 0
+    pre: 0 <= g_num <= 3
+    pre: -4 <= a <= b <= c <= 4
+    post: __return__[0] <= __return__[1]
+    post: all(v in (a, b, c) for v in __return__)
+    """
+    values, weights, gamma = (a, b, c), (wa, wb, wc), Fraction(g_num, 8)
+    return weighted_median(values, weights), quantile_plus(values, weights, gamma)
+
+
+def _median3(a: int, b: int, c: int) -> int:
+    return int(weighted_median((a, b, c), (1, 1, 1)))
+
+
+def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
+    """The unweighted median of three values is 1-Lipschitz in the sup norm
+    (``002_9f3104e4a0d86722.txt:L1001``): |Med(a, b, c) − Med(d, e, f)| ≤
+    max(|a − d|, |b − e|, |c − f|) — here in the case where d lies between e and f.
+
+    (a, b, c) is sorted w.l.o.g.: permuting the pairs (a, d), (b, e), (c, f) together changes
+    neither median nor the maximum. The statement is split by which of d, e, f lies between the
+    other two (:data:`MEDIAN_LIPSCHITZ_CASES`): the three cases cover every input, and each
+    case is a part of the path search.
+
+    pre: -4 <= a <= b <= c <= 4
     pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: min(e, f) <= d <= max(e, f)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """
-    return int(abs(weighted_median((a, b, c), (1, 1, 1)) - weighted_median((d, e, f), (1, 1, 1))))
+    return abs(_median3(a, b, c) - _median3(d, e, f))
+
+
+def median_lipschitz_e_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
+    """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case e between d and f.
+
+    pre: -4 <= a <= b <= c <= 4
+    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: min(d, f) <= e <= max(d, f)
+    post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
+    """
+    return abs(_median3(a, b, c) - _median3(d, e, f))
+
+
+def median_lipschitz_f_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
+    """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case f between d and e.
+
+    pre: -4 <= a <= b <= c <= 4
+    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: min(d, e) <= f <= max(d, e)
+    post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
+    """
+    return abs(_median3(a, b, c) - _median3(d, e, f))
+
+
+#: The three cases of the median's Lipschitz property (together: every input).
+MEDIAN_LIPSCHITZ_CASES: tuple[str, ...] = (
+    "median_lipschitz_d_mid",
+    "median_lipschitz_e_mid",
+    "median_lipschitz_f_mid",
+)

@@ -37,8 +37,11 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_audit.py::test_lower_bound_lemma_holds_on_examples",
             "tests/test_audit.py::test_false_audit_lemma_has_a_counterexample",
         ),
-        check=crosshair_check("lower_bound_sound", module="dpspec.proofs.lemmas_audit"),
+        check=crosshair_check(
+            ("lower_bound_sound", "lower_bound_sound_reversed"), module="dpspec.proofs.lemmas_audit"
+        ),
         note=NOTE,
+        binding="differential: lemma.binding.audit",
     ),
     Obligation(
         id="audit.clopper-pearson-coverage",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dpspec.proofs import checks_compression
 from dpspec.proofs.lemma_obligations import crosshair_check
+from dpspec.proofs.lemmas_compression import MEDIAN_LIPSCHITZ_CASES
 from dpspec.proofs.registry import Method, Obligation
 
 S002 = "002_9f3104e4a0d86722.txt"
@@ -26,24 +27,27 @@ COMPRESSION_OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.spec.compression.quantile_plus",
             "dpspec.spec.compression.quantile_minus",
             "dpspec.spec.compression.weighted_median",
-            f"{_LEM}.quantile_order",
+            f"{_LEM}.quantile_lower_order",
+            f"{_LEM}.quantile_upper_order",
         ),
         impls=(),
         method=Method.CROSSHAIR,
         tests=("tests/test_compression.py::test_lemmas_hold_on_examples",),
-        check=crosshair_check("quantile_order", module=_LEM),
+        check=crosshair_check(("quantile_lower_order", "quantile_upper_order"), module=_LEM),
         note=NOTE,
+        binding="differential: lemma.binding.quantiles",
     ),
     Obligation(
         id="002.L693.median-lipschitz",
         source=f"{S002}:L693-703; {S002}:L1001 (median 1-Lipschitz in the sup norm)",
         claim="|Med(a) - Med(b)| <= ||a - b||_inf for three values (CrossHair)",
-        predicates=(f"{_LEM}.median_lipschitz",),
+        predicates=tuple(f"{_LEM}.{name}" for name in MEDIAN_LIPSCHITZ_CASES),
         impls=(),
         method=Method.CROSSHAIR,
         tests=("tests/test_compression.py::test_lemmas_hold_on_examples",),
-        check=crosshair_check("median_lipschitz", module=_LEM),
+        check=crosshair_check(MEDIAN_LIPSCHITZ_CASES, module=_LEM),
         note=NOTE,
+        binding="differential: lemma.binding.quantiles",
     ),
     Obligation(
         id="002.L693.quantiles-vectorised",

@@ -106,6 +106,7 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_ldp.py::test_lemmas_hold_on_examples",),
         check=crosshair_check("onehot_sensitivity", module="dpspec.proofs.lemmas_ldp"),
         note=NOTE,
+        binding="differential: lemma.binding.ldp",
     ),
     Obligation(
         id="003.prop1.response-core",
@@ -120,6 +121,7 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_ldp.py::test_lemmas_hold_on_examples",),
         check=crosshair_check("response_sensitivity", module="dpspec.proofs.lemmas_ldp"),
         note=NOTE,
+        binding="differential: lemma.binding.ldp",
     ),
     Obligation(
         id="003.prop1.log-ratio-core",
@@ -136,6 +138,7 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_ldp.py::test_log_ratio_core_on_examples",),
         check=crosshair_check("log_ratio_core", module="dpspec.proofs.lemmas_ldp"),
         note=NOTE,
+        binding="differential: lemma.binding.ldp",
     ),
     Obligation(
         id="003.prop1.tight-witness",

@@ -71,7 +71,7 @@ def _votes(draw: st.DrawFn, substitution: bool) -> dict[str, Any]:
     cells = draw(st.integers(1, 2))
     record = st.tuples(st.integers(0, cells - 1), st.integers(0, 1))
     records = tuple(draw(st.lists(record, min_size=1, max_size=2)))
-    out: dict[str, Any] = {"records": records, "cells": cells, "i": draw(_position(len(records)))}
+    out: dict[str, Any] = {"records": records, "cells": cells}
     if substitution:
         out["new_cell"] = draw(st.integers(0, cells - 1))
         out["new_label"] = draw(st.integers(0, 1))
@@ -98,11 +98,9 @@ def _stability_histogram(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def _em_score(draw: st.DrawFn) -> dict[str, Any]:
     record = st.tuples(st.integers(0, 2), st.integers(0, 1))
-    records = tuple(draw(st.lists(record, min_size=1, max_size=3)))
     return {
         "candidate": tuple(draw(st.lists(st.integers(0, 1), min_size=3, max_size=3))),
-        "records": records,
-        "i": draw(_position(len(records))),
+        "records": tuple(draw(st.lists(record, min_size=1, max_size=3))),
         "new_x": draw(st.integers(0, 2)),
         "new_y": draw(st.integers(0, 1)),
     }
@@ -156,7 +154,10 @@ STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
         {"y": ints, "a": ints, "a_prime": ints, "b": st.integers(1, 4)}
     ),
     "laplace_loss_bound_half_integers": st.fixed_dictionaries(
-        {"y2": ints, "a2": ints, "a_prime2": ints, "b": st.integers(1, 2)}
+        {"y2": ints, "a2": ints, "a_prime2": ints}
+    ),
+    "laplace_loss_bound_half_integers_scale2": st.fixed_dictionaries(
+        {"a2": ints, "a_prime2": ints}
     ),
     "laplace_loss_vector_bound": _laplace_vector(),
     "discrete_laplace_ratio_bound": st.fixed_dictionaries(
