@@ -1,5 +1,6 @@
 """``dpspec audit TARGET``: audit a mechanism's (ε, δ) claim; exit 0 consistent, 1 violation,
-2 usage error.
+2 usage error (a bad argument, an unwritable ``--json``/``--checkpoint``, a target whose
+outputs cannot be audited), 3 internal error (the target raised, I/O failed, interrupted).
 
 TARGET is ``builtin:NAME`` (the bug zoo, ``dpspec audit list`` shows it), ``module:callable``
 or ``path/file.py:callable`` (your code), or ``opendp:NAME`` / ``diffprivlib:NAME`` /
@@ -9,12 +10,25 @@ or ``path/file.py:callable`` (your code), or ``opendp:NAME`` / ``diffprivlib:NAM
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
+
+from dpspec.proofs.cli_errors import InternalError, UsageError
+
+EXIT_CODES = """exit codes:
+  0  consistent: the eps lower bound does not exceed the claim
+  1  VIOLATION: the eps lower bound exceeds the claim (false alarm <= 1 - confidence)
+  2  usage error: a bad argument, an unwritable --json/--checkpoint (checked before any
+     draw), a damaged checkpoint, or a target whose outputs cannot be audited (dicts, None,
+     ragged rows, outputs that change type or shape)
+  3  internal error: the target raised, a file could not be written, or the audit was
+     interrupted (resume it with the same command and --checkpoint)
+one line on stderr for 2 and 3; `dpspec --debug audit ...` prints the traceback."""
 
 
 def _parse_pair(text: str | None) -> tuple[Any, Any] | None:
@@ -64,9 +78,9 @@ def _resolve(
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from dpspec.audit import audit
+    from dpspec.audit.core import MechanismError, audit, default_selection
     from dpspec.audit.zoo import zoo
-    from dpspec.proofs.cli import _write_json
+    from dpspec.proofs.cli_errors import write_json
 
     if args.target == "list":
         for name, entry in zoo().items():
@@ -78,9 +92,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         mech, pair, eps, delta, what, options = _resolve(args)
         if args.float_attack:
             options["float_bits"] = True
-        total = 2 * (args.samples + (args.selection or max(args.samples // 5, 20_000)))
+        samples_ok = isinstance(args.samples, int) and args.samples >= 1
+        selection = args.selection or (default_selection(args.samples) if samples_ok else 0)
         bar = tqdm(
-            total=total,
+            total=2 * (args.samples + selection) if samples_ok else None,
             desc="audit",
             unit="draw",
             unit_scale=True,
@@ -104,17 +119,20 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             )
         finally:
             bar.close()
-    except ValueError as exc:
-        print(f"dpspec audit: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
+    except MechanismError as exc:
+        raise InternalError(f"the target raised: {exc.__cause__!r}") from exc
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise InternalError(str(exc)) from exc
+    except KeyboardInterrupt as exc:
         where = (
             f"; resume with the same command (checkpoint {args.checkpoint})"
-            if (args.checkpoint)
+            if args.checkpoint
             else "; pass --checkpoint PATH to make long audits resumable"
         )
-        print(f"dpspec audit: interrupted{where}", file=sys.stderr)
-        return 130
+        raise InternalError(f"interrupted{where}") from exc
+    write_json(args.json, {"target": args.target, **result.to_json()})
     print(what)
     print(
         f"claimed (eps={result.epsilon_claimed:g}, delta={result.delta:g}); "
@@ -128,23 +146,34 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         f"per side; {result.seconds:.2f}s"
     )
     print("VIOLATION" if result.violation else "consistent with the claim")
-    _write_json(args.json, {"target": args.target, **result.to_json()})
-    if args.checkpoint and Path(args.checkpoint).is_file():
-        Path(args.checkpoint).unlink()  # finished: nothing left to resume
+    if args.checkpoint:
+        with contextlib.suppress(OSError):  # finished: nothing left to resume
+            Path(args.checkpoint).unlink(missing_ok=True)
     return 1 if result.violation else 0
 
 
 def register(sub: Any) -> None:
     """Add the ``audit`` subcommand to the ``dpspec`` parser's subparsers ``sub``."""
-    p = sub.add_parser("audit", help="audit a mechanism's (eps, delta) claim statistically")
+    p = sub.add_parser(
+        "audit",
+        help="audit a mechanism's (eps, delta) claim statistically",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument(
         "target",
         help="builtin:NAME | module:callable | opendp:NAME | diffprivlib:NAME | pydp:NAME | list",
     )
     p.add_argument("--epsilon", type=float, help="claimed epsilon (builtin: its own claim)")
     p.add_argument("--delta", type=float, help="claimed delta (default 0; builtin: its own)")
-    p.add_argument("--samples", type=int, default=10**6, help="estimation draws per side")
-    p.add_argument("--selection", type=int, help="selection draws per side (default N/5)")
+    p.add_argument(
+        "--samples", type=int, default=10**6, help="estimation draws per side N (<= 1e10)"
+    )
+    p.add_argument(
+        "--selection",
+        type=int,
+        help="selection draws per side (default N/5, at least min(N, 1000))",
+    )
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--pair", help="JSON [D, D'] (default: the target's own pair, or [0, 1])")

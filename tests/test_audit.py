@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -247,8 +248,6 @@ def test_parallel_backends_agree() -> None:
         remote = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=2, backend="dask")
     assert (local.p1, local.p2, local.event) == (remote.p1, remote.p2, remote.event)
     assert not local.violation
-    with pytest.raises(ValueError, match="checkpoint"):
-        audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, jobs=2, checkpoint="x.json")
     with pytest.raises(ValueError, match="backend"):
         audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, jobs=2, backend="spark")
 
@@ -291,3 +290,403 @@ def test_float_attack() -> None:
     assert not audit(
         lattice.mechanism, lattice.pair, 0.5, samples=100_000, seed=2, **lattice.audit_options()
     ).violation
+
+
+# --- hostile outputs and arguments -------------------------------------------------------------
+
+
+def _nan_leak(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Laplace noise, but on D' = 1 half of the releases are NaN: a support shift (ε = ∞)."""
+    x = rng.laplace(0.0, 2.0, n)
+    if d == 1:
+        x[rng.random(n) < 0.5] = np.nan
+    return x
+
+
+def test_nan_is_an_event_of_its_own() -> None:
+    """A NaN release is an output like any other: the event {NaN} catches a NaN leak (before:
+    ε_LCB = −inf and assert_dp passed), and NaN on both sides alike is not a violation."""
+    r = audit(_nan_leak, (0.0, 1.0), 0.5, samples=100_000, seed=0)
+    assert r.violation and r.epsilon_lower > 5 and "NaN" in r.event
+    with pytest.raises(DPViolation):
+        assert_dp(_nan_leak, (0.0, 1.0), 0.5, samples=20_000, votes=3)
+
+    def same(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        x = rng.laplace(0.0, 2.0, n)
+        x[rng.random(n) < 0.5] = np.nan
+        return x
+
+    assert not audit(same, (0.0, 1.0), 0.5, samples=50_000, seed=0).violation
+
+    # NaN inside vectors, and a NaN atom of a discrete float law
+    def vec(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        x = rng.laplace(0.0, 2.0, (n, 2))
+        if d == 1:
+            x[rng.random(n) < 0.5, 0] = np.nan
+        return x
+
+    assert audit(vec, (0.0, 1.0), 0.5, samples=50_000, seed=0).violation
+
+    def coin(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        x = rng.integers(0, 2, n).astype(float)
+        if d == 1:
+            x[x == 1] = -np.inf * 0  # NaN with the sign bit set: same atom as np.nan
+        return x
+
+    r = audit(coin, (0.0, 1.0), 0.5, samples=20_000, seed=0)
+    assert r.violation and r.epsilon_estimate == math.inf
+
+
+def test_complex_outputs_are_audited_as_pairs() -> None:
+    """Complex outputs are (real, imaginary) pairs, never cast to real with a ComplexWarning;
+    a leak in the imaginary part is caught."""
+
+    def leak(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.laplace(0.0, 2.0, n) + 1j * 10 * d
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = audit(leak, (0.0, 1.0), 0.5, samples=50_000, seed=0)
+    assert r.violation and r.epsilon_lower > 5
+
+    def fine(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        return d + rng.laplace(0.0, 2.0, n) + 1j * rng.laplace(0.0, 2.0, n)
+
+    assert not audit(fine, (0.0, 1.0), 0.5, samples=50_000, seed=0).violation
+
+
+@pytest.mark.parametrize(
+    ("fn", "error"),
+    [
+        (lambda d: {"a": d}, TypeError),
+        (lambda d: None, TypeError),
+        (lambda d, rng: [d] * int(1 + rng.integers(0, 2)), TypeError),  # ragged rows
+        (lambda d: [d] * (1 + int(d)), ValueError),  # row length by data
+        (lambda d: "x" if d else 0.5, ValueError),  # type by data
+        (lambda d, rng: "x" if rng.random() < 0.5 else None, TypeError),  # mixed types
+        (lambda d, n, rng: [[0.0], [1.0, 2.0]] * (n // 2), TypeError),
+        (lambda d, n, rng: np.full(n, np.datetime64("2020-01-01")), TypeError),
+        (lambda d, n, rng: np.zeros((n, 0)), ValueError),
+        (lambda d, n, rng: np.zeros((n, 2)) if d else np.zeros(n), ValueError),  # shape by data
+        (lambda d, n, rng: np.full(n, "a") if d else np.zeros(n), ValueError),  # type by data
+    ],
+)
+def test_unrepresentable_outputs_are_refused(fn: Any, error: type[Exception]) -> None:
+    """Outputs the auditor cannot represent get an error naming ``mechanism``, never a
+    verdict (before: a TypeError from sorting dicts, or a verdict)."""
+    with pytest.raises(error, match="mechanism"):
+        audit(fn, (0.0, 1.0), 0.5, samples=1000, selection=1000, seed=0)
+
+
+def test_representable_unusual_outputs() -> None:
+    """Strings, bytes, huge integers, float32 and 3-D outputs are audited exactly."""
+    big = 2**70
+
+    def huge(d: int, rng: np.random.Generator) -> int:
+        return big + int(rng.integers(0, 2)) * (1 + d)  # D' = 1 reaches big + 2: a leak
+
+    assert audit(huge, (0, 1), 0.5, samples=2000, seed=0).violation
+    assert not audit(
+        lambda d, rng: ("yes", "no")[int(rng.integers(0, 2))], (0, 1), 0.5, samples=2000
+    ).violation
+    assert audit(lambda d: b"x" if d else b"y", (0, 1), 1.0, samples=500).violation
+
+    def cube(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        x = rng.laplace(0.0, 2.0, (n, 2, 2))
+        x[:, 0, 0] += d  # one coordinate moves: ε = 0.5
+        return x.astype(np.float32)
+
+    assert not audit(cube, (0.0, 1.0), 0.5, samples=20_000, seed=0).violation
+
+
+def test_small_selection_is_not_judged_by_atoms() -> None:
+    """Continuous outputs at ≤ 2048 selection draws per side are not treated as discrete
+    (before: ε_LCB = −inf, "consistent", for a true ε of 10)."""
+
+    def sharp(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        return d + rng.laplace(0.0, 0.1, n)
+
+    for selection in (100, 500, 2000):
+        r = audit(sharp, (0.0, 1.0), 0.5, samples=100_000, selection=selection, seed=0)
+        assert r.violation and r.epsilon_lower > 4, (selection, r.epsilon_lower)
+    # a discrete law is still audited by atom sets (randomized response: ε = ln 3 > 1)
+    rr = zoo()["randomized-response-overclaimed"]
+    r = audit(rr.mechanism, rr.pair, rr.epsilon, samples=200_000, selection=500, seed=0)
+    assert r.violation and "output in" in r.event
+
+
+def test_selection_follows_samples() -> None:
+    """audit(samples=100) makes 2·(100 + 100) = 400 mechanism calls (before: 40 200)."""
+    from dpspec.audit.core import default_selection
+
+    calls = [0]
+
+    def counted(d: float, rng: np.random.Generator) -> float:
+        calls[0] += 1
+        return float(d + rng.laplace(0.0, 2.0))
+
+    r = audit(counted, (0.0, 1.0), 0.5, samples=100, seed=0)
+    assert calls[0] == 400 and r.selection_samples == 100
+    assert [default_selection(n) for n in (1, 100, 5000, 10**6, 10**10)] == [
+        1,
+        100,
+        1000,
+        200_000,
+        10**7,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name", "error"),
+    [
+        ({"seed": -1}, "seed", ValueError),
+        ({"seed": 1.5}, "seed", TypeError),
+        ({"seed": "0"}, "seed", TypeError),
+        ({"seed": True}, "seed", TypeError),
+        ({"confidence": "0.9"}, "confidence", TypeError),
+        ({"confidence": 1.5}, "confidence", ValueError),
+        ({"confidence": float("nan")}, "confidence", ValueError),
+        ({"event": "x"}, "event", TypeError),
+        ({"samples": 0}, "samples", ValueError),
+        ({"samples": 10**15}, "samples", ValueError),
+        ({"samples": 1.5}, "samples", TypeError),
+        ({"selection": 10**15}, "selection", ValueError),
+        ({"selection": 0}, "selection", ValueError),
+        ({"jobs": 0}, "jobs", ValueError),
+        ({"jobs": 10**6}, "jobs", ValueError),
+        ({"epsilon": "x"}, "epsilon", TypeError),
+        ({"epsilon": float("nan")}, "epsilon", ValueError),
+        ({"epsilon": -1.0}, "epsilon", ValueError),
+        ({"delta": 1.0}, "delta", ValueError),
+        ({"progress": 3}, "progress", TypeError),
+        ({"float_bits": "yes"}, "float_bits", TypeError),
+        ({"checkpoint": 3}, "checkpoint", TypeError),
+        ({"checkpoint": ""}, "checkpoint", ValueError),
+        ({"backend": "spark"}, "backend", ValueError),
+    ],
+)
+def test_arguments_are_checked_by_name(
+    kwargs: dict[str, Any], name: str, error: type[Exception]
+) -> None:
+    """Each bad argument is refused before any draw with an error naming it."""
+    calls = [0]
+
+    def counted(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        calls[0] += 1
+        return d + rng.laplace(0.0, 2.0, n)
+
+    args: dict[str, Any] = {"epsilon": 0.5, "samples": 1000, **kwargs}
+    with pytest.raises(error, match=name):
+        audit(counted, (0.0, 1.0), **args)
+    assert calls[0] == 0
+
+
+def test_assert_dp_arguments() -> None:
+    with pytest.raises(ValueError, match="confidence"):
+        assert_dp(LAPLACE, (0.0, 1.0), 0.5, confidence=1.5)  # before: "alpha ... got -0.5"
+    with pytest.raises(TypeError, match="confidence"):
+        assert_dp(LAPLACE, (0.0, 1.0), 0.5, confidence="0.9")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed"):
+        assert_dp(LAPLACE, (0.0, 1.0), 0.5, seed=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="votes"):
+        assert_dp(LAPLACE, (0.0, 1.0), 0.5, votes=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="samples"):
+        assert_dp(LAPLACE, (0.0, 1.0), 0.5, samples=10**12)
+
+
+def test_event_argument_is_validated() -> None:
+    with pytest.raises(ValueError, match="event"):
+        Event("bogus")
+    with pytest.raises(ValueError, match="event"):
+        Event("ge", lo=float("nan"))
+    with pytest.raises(ValueError, match="event"):  # weights of another dimension
+        audit(
+            LAPLACE, ((0.0, 0.0), (1.0, 0.0)), 0.5, samples=100, event=Event("ge", weights=(1.0,))
+        )
+    # a valid user event: tested as given, no selection draws
+    r = audit(LAPLACE, (0.0, 1.0), 0.5, samples=10_000, event=Event("ge", lo=1.0))
+    assert r.selection_samples == 0 and r.event == "output >= 1"
+
+
+def test_mechanism_errors_are_not_verdicts() -> None:
+    from dpspec.audit.core import MechanismError
+
+    def boom(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        raise ValueError("broken target")
+
+    with pytest.raises(MechanismError, match="broken target") as info:
+        audit(boom, (0.0, 1.0), 0.5, samples=100)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_jobs_do_not_change_the_counts(jobs: int) -> None:
+    """Blocks of 2^18 draws, one child SeedSequence each: jobs = 1, 2, 3 give the same counts
+    (before: jobs = 1 and jobs = 2 differed)."""
+    one = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=1)
+    many = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=jobs, backend="threading")
+    assert (one.p1, one.p2, one.event, one.epsilon_lower) == (
+        many.p1,
+        many.p2,
+        many.event,
+        many.epsilon_lower,
+    )
+
+
+def test_jobs_agree_across_processes() -> None:
+    one = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=1)
+    loky = audit(LAPLACE, (0.0, 1.0), 0.5, samples=600_000, seed=4, jobs=2)
+    assert (one.p1, one.p2) == (loky.p1, loky.p2)
+
+
+def _interrupted_checkpoint(path: Path, jobs: int = 1) -> None:
+    calls = [0]
+
+    def stop(_: int) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        audit(
+            LAPLACE,
+            (0.0, 1.0),
+            0.5,
+            samples=10**6,
+            seed=0,
+            checkpoint=path,
+            progress=stop,
+            jobs=jobs,
+            backend="threading",
+        )
+
+
+def test_checkpoint_resume_with_jobs(tmp_path: Path) -> None:
+    """A checkpoint written with jobs = 2 resumes with jobs = 1 to the uninterrupted counts."""
+    full = audit(LAPLACE, (0.0, 1.0), 0.5, samples=10**6, seed=0)
+    path = tmp_path / "c.json"
+    _interrupted_checkpoint(path, jobs=2)
+    resumed = audit(LAPLACE, (0.0, 1.0), 0.5, samples=10**6, seed=0, checkpoint=path)
+    assert (full.p1, full.p2) == (resumed.p1, resumed.p2)
+
+
+def _rehash(data: dict[str, Any]) -> dict[str, Any]:
+    from dpspec.audit.core import _digest
+
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    return {**body, "sha256": _digest(body)}
+
+
+@pytest.mark.parametrize(
+    ("edit", "rehash"),
+    [
+        (lambda d: d.__setitem__("hits", [10**9, 0]), False),  # before: p1 = 3333.3
+        (lambda d: d.__setitem__("done", [-(10**6), -(10**6)]), False),  # before: p1 = 0.859
+        (lambda d: d.__setitem__("hits", [10**9, 0]), True),  # hash recomputed: still refused
+        (lambda d: d.__setitem__("done", [-(2**18), 0]), True),
+        (lambda d: d.__setitem__("done", [12345, 0]), True),
+        (lambda d: d.__setitem__("hits", [1.5, 0]), True),
+        (lambda d: d.__setitem__("swapped", "no"), True),
+        (lambda d: d.__setitem__("root", -1), True),
+        (lambda d: d.__setitem__("selection", 7), True),
+        (lambda d: d["event"].__setitem__("kind", "bogus"), True),
+        (lambda d: d["event"].__setitem__("values", [{"x": 1}]), True),
+        (lambda d: d.pop("event"), True),
+        (lambda d: d.__setitem__("extra", 1), True),
+    ],
+)
+def test_tampered_checkpoints_are_refused(tmp_path: Path, edit: Any, rehash: bool) -> None:
+    path = tmp_path / "c.json"
+    _interrupted_checkpoint(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(json.dumps(_rehash(data) if rehash else data), encoding="utf-8")
+    with pytest.raises(ValueError, match="checkpoint"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=10**6, seed=0, checkpoint=path)
+
+
+@pytest.mark.parametrize("text", ['{"key": 1', "[1, 2]", "{}", "null", "\x00\xff"])
+def test_corrupted_checkpoints_are_refused(tmp_path: Path, text: str) -> None:
+    """Before: JSONDecodeError, AttributeError, KeyError."""
+    path = tmp_path / "c.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match="checkpoint"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, seed=0, checkpoint=path)
+
+
+def test_unwritable_checkpoint_is_refused_before_drawing(tmp_path: Path) -> None:
+    calls = [0]
+
+    def counted(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        calls[0] += 1
+        return d + rng.laplace(0.0, 2.0, n)
+
+    for bad in (tmp_path / "missing" / "dir" / "c.json", tmp_path, "/proc/version"):
+        if isinstance(bad, Path) and bad.name == "c.json":
+            (tmp_path / "missing").write_text("a file, not a directory", encoding="utf-8")
+        with pytest.raises(ValueError, match="checkpoint"):
+            audit(counted, (0.0, 1.0), 0.5, samples=1000, checkpoint=bad)
+    assert calls[0] == 0
+
+
+# --- the CLI: exit codes ------------------------------------------------------------------------
+
+
+def _target_file(tmp_path: Path) -> Path:
+    code = tmp_path / "targets.py"
+    code.write_text(
+        "import numpy as np\n"
+        "def boom(d, n, rng):\n    raise RuntimeError('target broke')\n"
+        "def as_dict(d):\n    return {'value': d}\n"
+        "def nan_leak(d, n, rng):\n"
+        "    x = rng.laplace(0.0, 2.0, n)\n"
+        "    x[rng.random(n) < 0.5 * d] = np.nan\n"
+        "    return x\n"
+        "def fine(d, n, rng):\n    return d + rng.laplace(0.0, 2.0, n)\n",
+        encoding="utf-8",
+    )
+    return code
+
+
+def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """0 consistent, 1 violation, 2 usage error, 3 internal error — one line on stderr, no
+    traceback (before: a traceback and exit 1, the violation code, for all of these)."""
+    code = _target_file(tmp_path)
+    base = ["audit", "--epsilon", "0.5", "--samples", "2000", "--no-progress"]
+    cases = [
+        ([f"{code}:fine"], 0),
+        ([f"{code}:nan_leak"], 1),
+        ([f"{code}:boom"], 3),
+        ([f"{code}:as_dict"], 2),
+        ([f"{code}:fine", "--json", str(tmp_path)], 2),
+        ([f"{code}:fine", "--json", "/proc/version"], 2),
+        ([f"{code}:fine", "--checkpoint", "/proc/nope/c.json"], 2),
+        ([f"{code}:fine", "--checkpoint", str(tmp_path)], 2),
+        ([f"{code}:fine", "--seed", "-1"], 2),
+        ([f"{code}:fine", "--confidence", "1.5"], 2),
+        ([f"{code}:fine", "--samples", "0"], 2),
+        ([f"{code}:fine", "--samples", "1000000000000000"], 2),
+        ([f"{code}:fine", "--epsilon", "nan"], 2),
+        ([f"{code}:fine", "--jobs", "0"], 2),
+    ]
+    capsys.readouterr()
+    for extra, expected in cases:
+        argv = [*base[:1], *extra[:1], *base[1:], *extra[1:]]
+        got = main(argv)
+        out, err = capsys.readouterr()
+        assert got == expected, (extra, got, err)
+        if expected >= 2:
+            assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+            assert "consistent" not in out and "VIOLATION" not in out
+    assert main(["audit", f"{code}:boom", "--epsilon", "0.5", "--no-progress"]) == 3
+    assert "target broke" in capsys.readouterr().err
+    assert main(["--debug", "audit", f"{code}:boom", "--epsilon", "0.5", "--no-progress"]) == 3
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_cli_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "--help"]) == 0
+    text = capsys.readouterr().out
+    for line in ("0  consistent", "1  VIOLATION", "2  usage error", "3  internal error"):
+        assert line in text
+    assert "N/5, at least min(N, 1000)" in " ".join(text.split())

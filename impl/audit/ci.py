@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dpspec.audit.core import AuditResult, audit
+from dpspec.audit.core import AuditResult, audit, check_confidence, check_samples, check_seed
 
 
 class DPViolation(AssertionError):
@@ -72,7 +72,13 @@ def vote(
     seed: int = 0,
     runner: Callable[..., AuditResult] = audit,
 ) -> VoteResult:
-    """``votes`` independent audits (seeds seed .. seed + votes − 1) and their tally."""
+    """``votes`` independent audits (seeds seed .. seed + votes − 1) and their tally.
+    Arguments are checked before any draw, each error naming its parameter."""
+    confidence = check_confidence(confidence)
+    samples = check_samples(samples)
+    seed = check_seed(seed)
+    if isinstance(votes, bool) or not isinstance(votes, int) or votes > 999:
+        raise ValueError(f"votes: must be a positive odd integer <= 999, got {votes!r}")
     bound = majority_false_alarm(votes, 1 - confidence)
     results = [
         runner(mechanism, pair, epsilon, delta, samples, confidence, seed + k) for k in range(votes)

@@ -27,12 +27,16 @@ are independent given the dataset (true for the ``sample`` protocol with one Gen
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import inspect
 import json
 import math
+import numbers
+import os
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -40,12 +44,28 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from dpspec.impl.validation import check_count, check_delta, check_epsilon, check_rng
+from dpspec.impl.validation import check_delta
 
-#: number of distinct output values up to which outputs are treated as discrete atoms
+#: number of distinct output values up to which float outputs also get atom events
 MAX_ATOMS = 4096
-#: estimation draws per chunk (memory: two arrays of this many outputs)
-CHUNK = 1 << 18
+#: draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is
+BLOCK = 1 << 18
+#: kept for callers that size their own batches: the estimation block
+CHUNK = BLOCK
+#: largest ``samples`` (estimation draws per side; streamed, so this bounds time, not memory)
+MAX_SAMPLES = 10**10
+#: largest ``selection`` (selection draws per side are held in memory)
+MAX_SELECTION = 10**7
+#: largest ``jobs``
+MAX_JOBS = 1024
+#: outputs beyond this magnitude are kept out of the learned vector score (its features x²
+#: must not overflow); events on them come from the representation family (see ``_patterns``)
+_MODERATE = 1e30
+_CHECKPOINT_FORMAT = "dpspec-audit-checkpoint/2"
+
+
+class MechanismError(RuntimeError):
+    """The audited mechanism raised while sampling (the original exception is the cause)."""
 
 
 @runtime_checkable
@@ -79,10 +99,22 @@ class CallableMechanism:
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
         if self.arity == 3:
-            return np.asarray(self.fn(data, n, rng))
+            return _stack(self.fn(data, n, rng))
         if self.arity == 2:
-            return np.asarray([self.fn(data, rng) for _ in range(n)])
-        return np.asarray([self.fn(data) for _ in range(n)])
+            return _stack([self.fn(data, rng) for _ in range(n)])
+        return _stack([self.fn(data) for _ in range(n)])
+
+
+def _stack(values: Any) -> NDArray[Any]:
+    """Outputs as one array; rows numpy cannot stack (ragged rows) become an object array,
+    which :func:`_outputs` then accepts or refuses by element type."""
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError):
+        rows = list(values)
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
+        return out
 
 
 def as_mechanism(mechanism: Any) -> Mechanism:
@@ -92,6 +124,97 @@ def as_mechanism(mechanism: Any) -> Mechanism:
     if callable(mechanism):
         return CallableMechanism(mechanism)
     raise ValueError(f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}")
+
+
+# --- outputs: what the auditor can represent ---------------------------------------------------
+
+
+def _from_objects(arr: NDArray[Any]) -> NDArray[Any]:
+    """An object array as numbers, strings or bytes, or a TypeError naming what it holds.
+    Integers beyond int64 become their decimal strings (exact atoms); real numbers are
+    compared as float64 (a fixed map of the output: events on it are events on the output)."""
+    flat = list(arr.reshape(-1))
+    shape = arr.shape
+
+    def every(*types: type) -> bool:
+        return all(isinstance(v, types) for v in flat)
+
+    if every(bool, np.bool_):
+        return np.asarray(flat, dtype=bool).reshape(shape)
+    if every(int, np.integer) and not any(isinstance(v, bool | np.bool_) for v in flat):
+        try:
+            return np.asarray(flat, dtype=np.int64).reshape(shape)
+        except OverflowError:
+            return np.asarray([str(int(v)) for v in flat]).reshape(shape)
+    if every(int, float, np.integer, np.floating, np.bool_):
+        return np.asarray(flat, dtype=np.float64).reshape(shape)
+    if every(int, float, complex, np.number, np.bool_):
+        return np.asarray(flat, dtype=np.complex128).reshape(shape)
+    if every(str):
+        return np.asarray(flat, dtype=str).reshape(shape)
+    if every(bytes):
+        return np.asarray(flat, dtype=bytes).reshape(shape)
+    names = sorted({type(v).__name__ for v in flat})
+    raise TypeError(
+        f"mechanism: outputs of type {', '.join(names)} cannot be audited (supported: numbers, "
+        "strings, bytes and fixed-length vectors of numbers); map the release to one of these"
+    )
+
+
+def _outputs(raw: Any, n: int) -> NDArray[Any]:
+    """The mechanism's n outputs in a form every event can be evaluated on, or a clear error:
+    numbers (bool, int, float64), strings or bytes, one per row; vectors as (n, k) rows.
+    Complex values become (real, imaginary) columns and arrays of more than two dimensions
+    are flattened per row (both one-to-one); NaN payloads are made canonical (one NaN atom)."""
+    try:
+        arr = raw if isinstance(raw, np.ndarray) else np.asarray(raw)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"mechanism: outputs do not form an array of {n} rows ({exc})") from exc
+    if arr.ndim == 0 or arr.shape[0] != n:
+        raise ValueError(f"mechanism: sample(data, {n}, rng) returned shape {arr.shape}")
+    if arr.dtype.kind == "O":
+        arr = _from_objects(arr)
+    if arr.dtype.kind == "c":
+        arr = np.stack([arr.real, arr.imag], axis=-1).astype(np.float64)
+    if arr.dtype.kind not in "biufUS":
+        raise TypeError(
+            f"mechanism: outputs of dtype {arr.dtype} cannot be audited (supported: numbers, "
+            "strings, bytes and fixed-length vectors of numbers)"
+        )
+    if arr.ndim > 2:
+        arr = arr.reshape(n, -1)
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError("mechanism: outputs are empty rows (shape (n, 0))")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.dtype.kind == "f":
+        arr = arr.astype(np.float64, copy=False)
+        nan = np.isnan(arr)
+        if nan.any():
+            arr = np.where(nan, np.nan, arr)
+    return arr
+
+
+def _space(arr: NDArray[Any]) -> tuple[str, tuple[int, ...]]:
+    """The output space of a batch: text kind or "number", and the shape of one output."""
+    kind = arr.dtype.kind
+    return (kind if kind in "US" else "number", tuple(arr.shape[1:]))
+
+
+def _patterns(outputs: NDArray[Any]) -> NDArray[np.int8]:
+    """Per coordinate: 0 moderate (finite, |x| <= 1e30), 1 NaN, 2 +inf, 3 −inf, 4 > 1e30,
+    5 < −1e30 — the values a threshold or a learned score cannot order, as atoms."""
+    x = np.asarray(outputs)
+    p = np.zeros(x.shape, dtype=np.int8)
+    if x.dtype.kind != "f":
+        return p
+    p[np.isnan(x)] = 1
+    p[x == np.inf] = 2
+    p[x == -np.inf] = 3
+    finite = np.isfinite(x)
+    p[finite & (x > _MODERATE)] = 4
+    p[finite & (x < -_MODERATE)] = 5
+    return p
 
 
 # --- Clopper–Pearson ---------------------------------------------------------------------------
@@ -141,12 +264,18 @@ def epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
 
 # --- events ------------------------------------------------------------------------------------
 
+#: the kinds of :class:`Event`
+EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern")
+
 
 @dataclass(frozen=True)
 class Event:
-    """A measurable set of outputs: ``kind`` atoms (a set of values), ``ge``/``le`` (half-lines
-    of a scalar or of a learned score), ``interval`` [lo, hi], or ``bits`` (a set of
-    float-representation keys: exponent and the ``bits`` lowest mantissa bits of a float64)."""
+    """A measurable set of outputs: ``kind`` atoms (a set of values; NaN is an atom of its
+    own), ``ge``/``le`` (half-lines of a scalar or of a learned score), ``interval`` [lo, hi],
+    ``bits`` (a set of float-representation keys: exponent and the ``bits`` lowest mantissa
+    bits of a float64) or ``pattern`` (a set of per-coordinate classes NaN / ±inf / beyond
+    ±1e30, see :func:`_patterns`). A threshold event never contains NaN; a learned-score event
+    contains only rows whose coordinates are all finite and within ±1e30."""
 
     kind: str
     values: tuple[Any, ...] = ()
@@ -155,18 +284,40 @@ class Event:
     weights: tuple[float, ...] = ()  # learned score w·φ(x) for vector outputs
     bits: int = 0
 
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise ValueError(f"event: kind must be one of {EVENT_KINDS}, got {self.kind!r}")
+        if not isinstance(self.values, tuple) or not isinstance(self.weights, tuple):
+            raise TypeError("event: values and weights must be tuples")
+        for name in ("lo", "hi"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or math.isnan(v):
+                raise ValueError(f"event: {name} must be a number, got {v!r}")
+        if any(isinstance(w, bool) or not isinstance(w, numbers.Real) for w in self.weights):
+            raise ValueError("event: weights must be numbers")
+        if (
+            isinstance(self.bits, bool)
+            or not isinstance(self.bits, int)
+            or not 0 <= self.bits <= 52
+        ):
+            raise ValueError(f"event: bits must be an integer in [0, 52], got {self.bits!r}")
+
     def contains(self, outputs: NDArray[Any]) -> NDArray[np.bool_]:
+        arr = np.asarray(outputs)
         if self.kind == "bits":
-            keys = float_keys(_scalar(outputs), self.bits)
-            return np.isin(keys, np.asarray(self.values, dtype=keys.dtype))
+            keys = float_keys(_scalar(arr), self.bits)
+            return np.isin(keys, np.asarray(self.values, dtype=np.uint64))
+        if self.kind == "pattern":
+            return _in_rows(_patterns(arr), self.values)
         if self.kind == "atoms":
-            keys = _atom_keys(outputs)
-            if keys.dtype.kind == "V":  # vector outputs: compare rows as bytes
-                rows = np.asarray(self.values, dtype=np.asarray(outputs).dtype)
-                wanted = _atom_keys(rows.reshape(len(self.values), -1))
-                return np.isin(keys, wanted)
-            return np.isin(keys, np.asarray(self.values, dtype=keys.dtype))
-        x = _score(outputs, self.weights) if self.weights else _scalar(outputs)
+            return _in_rows(arr, self.values)
+        if self.weights:
+            x = np.asarray(arr, dtype=np.float64).reshape(len(arr), -1)
+            ok = np.all(_patterns(x) == 0, axis=1)
+            score = np.full(len(x), np.nan)
+            score[ok] = _score(x[ok], self.weights)
+            return np.asarray(ok & (score >= self.lo) & (score <= self.hi))
+        x = _scalar(arr)
         return np.asarray((x >= self.lo) & (x <= self.hi))
 
     def describe(self) -> str:
@@ -175,9 +326,14 @@ class Event:
                 f"float64 (sign, exponent, lowest {self.bits} mantissa bit(s)) in a set of "
                 f"{len(self.values)} patterns"
             )
-        if self.kind == "atoms":
+        if self.kind in ("atoms", "pattern"):
             shown = ", ".join(repr(v) for v in self.values[:6])
             more = f", … ({len(self.values)} values)" if len(self.values) > 6 else ""
+            if self.kind == "pattern":
+                return (
+                    f"output class (0 moderate, 1 NaN, 2 +inf, 3 -inf, 4 > 1e30, 5 < -1e30) "
+                    f"in {{{shown}{more}}}"
+                )
             return f"output in {{{shown}{more}}}"
         what = "score" if self.weights else "output"
         if self.lo == -math.inf:
@@ -185,6 +341,40 @@ class Event:
         if self.hi == math.inf:
             return f"{what} >= {self.lo:.6g}"
         return f"{self.lo:.6g} <= {what} <= {self.hi:.6g}"
+
+
+def _in_rows(outputs: NDArray[Any], values: tuple[Any, ...]) -> NDArray[np.bool_]:
+    """Membership of each output (a scalar, or a row compared as a whole) in ``values``."""
+    arr = np.asarray(outputs)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if not values:
+        return np.zeros(len(arr), dtype=bool)
+    try:
+        wanted = np.asarray(values)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"event: atoms must be values or rows of one length ({exc})") from exc
+    if wanted.dtype.kind not in "biufUS":
+        raise ValueError(f"event: atoms must be numbers, strings or bytes, got {wanted.dtype}")
+    if arr.ndim == 1:
+        if wanted.ndim != 1:
+            return np.zeros(len(arr), dtype=bool)  # vector atoms never equal a scalar output
+        if arr.dtype.kind in "US" or wanted.dtype.kind in "US":
+            if arr.dtype.kind != wanted.dtype.kind:
+                return np.zeros(len(arr), dtype=bool)
+            return np.isin(arr, wanted)
+        hit = np.isin(arr, wanted)
+        if arr.dtype.kind == "f" and wanted.dtype.kind == "f" and np.isnan(wanted).any():
+            hit |= np.isnan(arr)
+        return hit
+    if wanted.ndim != 2 or wanted.shape[1] != arr.shape[1]:
+        return np.zeros(len(arr), dtype=bool)  # atoms of another width: no output equals them
+    if (arr.dtype.kind in "US" or wanted.dtype.kind in "US") and (
+        arr.dtype.kind != wanted.dtype.kind
+    ):
+        return np.zeros(len(arr), dtype=bool)
+    common = np.result_type(arr.dtype, wanted.dtype)
+    return np.isin(_atom_keys(arr.astype(common)), _atom_keys(wanted.astype(common)))
 
 
 def float_keys(x: NDArray[np.float64], bits: int) -> NDArray[np.uint64]:
@@ -200,18 +390,23 @@ def _scalar(outputs: NDArray[Any]) -> NDArray[np.float64]:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"mechanism: scalar outputs expected here, got shape {arr.shape}")
+        raise ValueError(f"event: a threshold event needs scalar outputs, got shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"event: a threshold event needs numeric outputs, got {arr.dtype}")
     return arr.astype(np.float64)
 
 
 def _atom_keys(outputs: NDArray[Any]) -> NDArray[Any]:
-    """Hashable per-row keys: the value for scalars, a bytes view of the row for vectors."""
+    """Hashable per-row keys: the value for scalars, a bytes view of the row for vectors
+    (floats with −0.0 made +0.0, so equal rows have equal bytes)."""
     arr = np.asarray(outputs)
     if arr.ndim == 1:
         return arr
     if arr.ndim == 2 and arr.shape[1] == 1:
         return arr[:, 0]
     flat = np.ascontiguousarray(arr.reshape(arr.shape[0], -1))
+    if flat.dtype.kind == "f":
+        flat = flat + 0.0
     return flat.view(np.dtype((np.void, flat.dtype.itemsize * flat.shape[1]))).ravel()
 
 
@@ -221,7 +416,21 @@ def _features(outputs: NDArray[Any]) -> NDArray[np.float64]:
 
 
 def _score(outputs: NDArray[Any], weights: tuple[float, ...]) -> NDArray[np.float64]:
-    return np.asarray(_features(outputs) @ np.asarray(weights))
+    phi = _features(outputs)
+    if phi.shape[1] != len(weights):
+        raise ValueError(
+            f"event: {len(weights)} score weights for outputs with {phi.shape[1]} features"
+        )
+    return np.asarray(phi @ np.asarray(weights, dtype=np.float64))
+
+
+def _one_blas_thread() -> Any:
+    """A context limiting BLAS to one thread (threadpoolctl, when installed)."""
+    try:
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _logistic(x0: NDArray[np.float64], x1: NDArray[np.float64]) -> tuple[float, ...]:
@@ -244,14 +453,17 @@ def _logistic(x0: NDArray[np.float64], x1: NDArray[np.float64]) -> tuple[float, 
     return tuple(float(v) for v in w / scale)
 
 
-Candidates = tuple[NDArray[np.float64], NDArray[np.float64], Callable[[int], Event]]
+#: (k₁, k₂, n₁, n₂, build): selection counts of each candidate event on the two sides, the
+#: number of draws they are out of, and a builder for the j-th candidate's event
+Candidates = tuple[NDArray[np.float64], NDArray[np.float64], int, int, Callable[[int], Event]]
 
 
-def _discrete_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates:
+def _discrete_candidates(a: NDArray[Any], b: NDArray[Any], kind: str = "atoms") -> Candidates:
     """Likelihood-ratio-ordered prefix sets of atoms (the best events for M(a) vs M(b)):
     selection counts of every prefix, and a builder for the j-th prefix's event."""
     ka, kb = _atom_keys(a), _atom_keys(b)
     atoms, inverse = np.unique(np.concatenate([ka, kb]), return_inverse=True)
+    inverse = inverse.reshape(-1)
     ca = np.bincount(inverse[: len(ka)], minlength=atoms.size).astype(np.float64)
     cb = np.bincount(inverse[len(ka) :], minlength=atoms.size).astype(np.float64)
     order = np.argsort(-(ca + 0.5) / (cb + 0.5), kind="stable")
@@ -260,9 +472,9 @@ def _discrete_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates:
 
     def build(j: int) -> Event:
         chosen = atoms[order[: j + 1]]
-        return Event("atoms", tuple(_plain(v, row_dtype) for v in chosen))
+        return Event(kind, tuple(_plain(v, row_dtype) for v in chosen))
 
-    return np.cumsum(ca[order]), np.cumsum(cb[order]), build
+    return np.cumsum(ca[order]), np.cumsum(cb[order]), len(a), len(b), build
 
 
 def _plain(v: Any, dtype: np.dtype[Any]) -> Any:
@@ -277,8 +489,9 @@ def _threshold_candidates(
     b: NDArray[np.float64],
     weights: tuple[float, ...] = (),
     presorted: bool = False,
-) -> Candidates:
-    """Half-lines {x ≥ q}, {x ≤ q} and intervals [q_i, q_j] at 129 pooled sample quantiles."""
+) -> tuple[NDArray[np.float64], NDArray[np.float64], Callable[[int], Event]]:
+    """Half-lines {x ≥ q}, {x ≤ q} and intervals [q_i, q_j] at 129 pooled sample quantiles
+    (counts over the values given; both sides non-empty, no NaN)."""
     sa, sb = (a, b) if presorted else (np.sort(a), np.sort(b))
     # cuts: pooled quantiles, plus each side's extremes and the floats just outside them
     # (a support shift shows as {x < min M(D')} with p₂ = 0)
@@ -313,35 +526,183 @@ def _threshold_candidates(
     return k1, k2, build
 
 
-def _with_repeats(sa: NDArray[np.float64], sb: NDArray[np.float64]) -> Candidates:
+def _with_repeats(sa: NDArray[np.float64], sb: NDArray[np.float64], n1: int, n2: int) -> Candidates:
     """Threshold events plus single-value events for the values ``sa`` repeats (atoms in an
     otherwise continuous law, e.g. a raw value leaked with small probability). Both inputs
-    are sorted."""
+    are sorted non-NaN values out of n1 and n2 draws."""
     k1, k2, build = _threshold_candidates(sa, sb, presorted=True)
     dup = sa[1:] == sa[:-1]
     if not np.any(dup):
-        return k1, k2, build
+        return k1, k2, n1, n2, build
     values, counts = np.unique(sa[1:][dup], return_counts=True)  # value → repeats − 1
     repeated = values[np.argsort(-counts, kind="stable")][:64]
     ka = np.searchsorted(sa, repeated, "right") - np.searchsorted(sa, repeated, "left")
     kb = np.searchsorted(sb, repeated, "right") - np.searchsorted(sb, repeated, "left")
-    ka, kb = ka.astype(np.float64), kb.astype(np.float64)
     base = k1.size
 
     def build_all(j: int) -> Event:
         return build(j) if j < base else Event("atoms", (float(repeated[j - base]),))
 
-    return np.concatenate([k1, ka]), np.concatenate([k2, kb]), build_all
+    return (
+        np.concatenate([k1, ka.astype(np.float64)]),
+        np.concatenate([k2, kb.astype(np.float64)]),
+        n1,
+        n2,
+        build_all,
+    )
 
 
-def _is_discrete(a: NDArray[Any], b: NDArray[Any]) -> bool:
-    arr = np.asarray(a)
-    if arr.dtype.kind in "biuUSOV":
-        return True
+def _score_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
+    """Vector outputs: a ridge logistic score trained on the first half of each side's rows
+    (those with every coordinate moderate), thresholded on the second half."""
+    ha, hb = len(a) // 2, len(b) // 2
+    xa = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
+    xb = np.asarray(b, dtype=np.float64).reshape(len(b), -1)
+    ok_a = np.all(_patterns(xa) == 0, axis=1)
+    ok_b = np.all(_patterns(xb) == 0, axis=1)
+    train_a, train_b = xa[:ha][ok_a[:ha]], xb[:hb][ok_b[:hb]]
+    test_a, test_b = xa[ha:][ok_a[ha:]], xb[hb:][ok_b[hb:]]
+    if min(len(train_a), len(train_b), len(test_a), len(test_b)) < 2:
+        return None
+    with _one_blas_thread():  # 2k+1 features: threads only contend
+        w = _logistic(_features(train_b), _features(train_a))
+    if not all(math.isfinite(v) for v in w):
+        return None
+    k1, k2, build = _threshold_candidates(_score(test_a, w), _score(test_b, w), weights=w)
+    return k1, k2, len(a) - ha, len(b) - hb, build
+
+
+def _repeating(a: NDArray[Any], b: NDArray[Any]) -> bool:
+    """The pooled selection draws take at most MAX_ATOMS distinct values (rows), each seen
+    4 times on average: an atom law, whose value sets can be selected and then estimated.
+    (Values that do not repeat would make every value set fit the selection draws exactly
+    and never recur in the estimation draws.)"""
     pooled = np.concatenate([_atom_keys(a), _atom_keys(b)])
-    if np.unique(pooled[: 4 * MAX_ATOMS]).size > MAX_ATOMS:  # cheap early exit
+    limit = min(MAX_ATOMS, pooled.size // 4)
+    if np.unique(pooled[: 4 * MAX_ATOMS]).size > limit:  # cheap early exit
         return False
-    return bool(np.unique(pooled).size <= MAX_ATOMS)
+    return bool(np.unique(pooled).size <= limit)
+
+
+def _bits_candidates(a: NDArray[Any], b: NDArray[Any], bits: int) -> Candidates:
+    """Likelihood-ratio-ordered sets of float-representation keys (see :func:`float_keys`)."""
+    k1, k2, n1, n2, build = _discrete_candidates(float_keys(a, bits), float_keys(b, bits))
+
+    def build_bits(j: int) -> Event:
+        return Event("bits", build(j).values, bits=bits)
+
+    return k1, k2, n1, n2, build_bits
+
+
+Family = Callable[[int, int], "Candidates | None"]
+
+
+def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Family]:
+    """The candidate-event families for outputs ``x`` = (selection draws on D, on D'); each
+    family maps a direction (i, j) — M(x[i]) against M(x[j]) — to its candidates.
+
+    * atoms (likelihood-ratio-ordered value sets): text and bool outputs, and numbers that
+      repeat (at most MAX_ATOMS distinct values, seen 4 times each on average);
+    * numeric scalars: thresholds and intervals on the non-NaN values, plus repeated values,
+      always (continuous outputs are never judged by atom events only, whatever the number
+      of selection draws); with ``float_bits`` the float64 representation;
+    * numeric vectors whose values do not repeat: the learned score;
+    * float outputs holding NaN, ±inf or values beyond ±1e30: sets of those classes, so that
+      a NaN (or infinite) release is an event of its own.
+    """
+    kind = x[0].dtype.kind
+    text = kind in "US"
+    floats = kind == "f"
+    vector = x[0].ndim == 2
+    fams: list[Family] = []
+    atoms = text or kind == "b" or _repeating(*x)
+    if atoms:
+        fams.append(lambda i, j: _discrete_candidates(x[i], x[j]))
+    if not text and not vector:
+        values = [_scalar(v) for v in x]
+        ordered = [np.sort(v[~np.isnan(v)]) for v in values]
+        if ordered[0].size and ordered[1].size:
+            fams.append(lambda i, j: _with_repeats(ordered[i], ordered[j], len(x[i]), len(x[j])))
+        if float_bits and floats:
+            fams.append(lambda i, j: _bits_candidates(values[i], values[j], 1))
+            fams.append(lambda i, j: _bits_candidates(values[i], values[j], 4))
+    if not text and vector and not atoms:
+        fams.append(lambda i, j: _score_candidates(x[i], x[j]))
+    if floats:
+        patterns = [_patterns(v) for v in x]
+        if any(p.any() for p in patterns):
+            fams.append(lambda i, j: _discrete_candidates(patterns[i], patterns[j], "pattern"))
+    return fams
+
+
+def _best_event(
+    s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float, float_bits: bool = False
+) -> tuple[Event, bool, float]:
+    """(event, swapped, selection-sample ε_LCB) maximising the selection draws' bound, taken
+    simultaneous over the candidates of each family (Bonferroni).
+    ``float_bits`` adds the float-representation families (1 and 4 low mantissa bits) for
+    float outputs: the floating-point attack."""
+    x = (np.asarray(s1), np.asarray(s2))
+    if _space(x[0]) != _space(x[1]):
+        raise ValueError(
+            f"mechanism: outputs on D and on D' differ in kind or shape ({_space(x[0])} vs "
+            f"{_space(x[1])}); such outputs reveal the dataset outright — return one output "
+            "type and shape for every input"
+        )
+    if x[0].dtype != x[1].dtype and x[0].dtype.kind not in "US":
+        common = np.result_type(x[0].dtype, x[1].dtype)
+        x = (x[0].astype(common), x[1].astype(common))
+    best: tuple[Event, bool, float] | None = None
+    for family in _families(x, float_bits):
+        for swapped in (False, True):
+            cands = family(1, 0) if swapped else family(0, 1)
+            if cands is None:
+                continue
+            k1, k2, n1, n2, build = cands
+            # rank every candidate by a cheap Wilson-score bound, then compute the exact
+            # Clopper–Pearson bound for the best few (CP inverts the incomplete beta: slow).
+            # Selection ranks by bounds that hold simultaneously for all candidates
+            # (Bonferroni, α/#candidates): against the winner's curse, a noisy small event no
+            # longer beats a large one whose ratio is known precisely.
+            sel = alpha / max(k1.size, 1)
+            rough = epsilon_lower(
+                _wilson(k1, n1, sel / 2, lower=True), _wilson(k2, n2, sel / 2, lower=False), delta
+            )
+            top = np.argsort(-rough, kind="stable")[:_EXACT_TOP]
+            bounds = epsilon_lower(
+                cp_lower(k1[top], n1, sel / 2), cp_upper(k2[top], n2, sel / 2), delta
+            )
+            j = int(np.argmax(bounds))
+            if best is None or bounds[j] > best[2]:
+                best = (build(int(top[j])), swapped, float(bounds[j]))
+    if best is None:
+        raise ValueError("mechanism: no candidate event could be formed from its outputs")
+    return best
+
+
+def _draw(
+    mechanism: Mechanism,
+    data: Any,
+    n: int,
+    rng: np.random.Generator,
+    space: tuple[str, tuple[int, ...]] | None = None,
+) -> NDArray[Any]:
+    """n outputs of the mechanism on ``data`` (see :func:`_outputs`); an exception of the
+    mechanism becomes :class:`MechanismError`, outputs of another space than ``space`` (the
+    selection draws') a ValueError."""
+    try:
+        raw = mechanism.sample(data, n, rng)
+    except Exception as exc:
+        raise MechanismError(
+            f"mechanism: sample(data, {n}, rng) raised {type(exc).__name__}: {exc}"
+        ) from exc
+    out = _outputs(raw, n)
+    if space is not None and _space(out) != space:
+        raise ValueError(
+            f"mechanism: outputs changed kind or shape between draws ({space} then "
+            f"{_space(out)}); return one output type and shape for every input"
+        )
+    return out
 
 
 @dataclass
@@ -369,7 +730,8 @@ class AuditResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
         for key in ("epsilon_lower", "epsilon_estimate"):
             if math.isinf(out[key]):
@@ -377,127 +739,182 @@ class AuditResult:
         return out
 
 
-def _bits_candidates(a: NDArray[Any], b: NDArray[Any], bits: int) -> Candidates:
-    """Likelihood-ratio-ordered sets of float-representation keys (see :func:`float_keys`)."""
-    k1, k2, build = _discrete_candidates(float_keys(a, bits), float_keys(b, bits))
-
-    def build_bits(j: int) -> Event:
-        return Event("bits", build(j).values, bits=bits)
-
-    return k1, k2, build_bits
+# --- checkpoints -------------------------------------------------------------------------------
 
 
-def _best_event(
-    s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float, float_bits: bool = False
-) -> tuple[Event, bool, float]:
-    """(event, swapped, selection-sample ε_LCB) maximising the selection draws' bound, taken
-    simultaneous over the candidates of each family (Bonferroni).
-    ``float_bits`` adds the float-representation families (1 and 4 low mantissa bits) for
-    float outputs: the floating-point attack."""
-    best: tuple[Event, bool, float] | None = None
-    discrete = _is_discrete(s1, s2)
-    vector = np.asarray(s1).ndim == 2 and np.asarray(s1).shape[1] > 1
-    scalar_float = not discrete and not vector
-    families: list[tuple[str, int]] = [("main", 0)]
-    if float_bits and scalar_float:
-        families += [("bits", 1), ("bits", 4)]
-    if scalar_float:  # sort once, reuse in both directions
-        s1, s2 = np.sort(_scalar(s1)), np.sort(_scalar(s2))
-    for (family, bits), swapped in ((f, sw) for f in families for sw in (False, True)):
-        a, b = (s2, s1) if swapped else (s1, s2)
-        if family == "bits":
-            k1, k2, build = _bits_candidates(a, b, bits)
-        elif discrete:
-            k1, k2, build = _discrete_candidates(a, b)
-        elif vector:
-            half = len(a) // 2
-            w = _logistic(_features(b[:half]), _features(a[:half]))
-            a, b = a[half:], b[half:]
-            k1, k2, build = _threshold_candidates(_score(a, w), _score(b, w), weights=w)
-        else:
-            k1, k2, build = _with_repeats(a, b)
-        # rank every candidate by a cheap Wilson-score bound, then compute the exact
-        # Clopper–Pearson bound for the best few (CP inverts the incomplete beta: slow)
-        # Selection ranks by bounds that hold simultaneously for all candidates (Bonferroni,
-        # α/#candidates): against the winner's curse, a noisy small event no longer beats a
-        # large one whose ratio is known precisely (Laplace ε = 0.1 at 10^6: 0.070 → 0.096).
-        sel = alpha / max(k1.size, 1)
-        rough = epsilon_lower(
-            _wilson(k1, len(a), sel / 2, lower=True),
-            _wilson(k2, len(b), sel / 2, lower=False),
-            delta,
-        )
-        top = np.argsort(-rough, kind="stable")[:_EXACT_TOP]
-        bounds = epsilon_lower(
-            cp_lower(k1[top], len(a), sel / 2), cp_upper(k2[top], len(b), sel / 2), delta
-        )
-        j = int(np.argmax(bounds))
-        if best is None or bounds[j] > best[2]:
-            best = (build(int(top[j])), swapped, float(bounds[j]))
-    assert best is not None
-    return best
+def _value_json(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_value_json(u) for u in v]
+    if isinstance(v, bytes):
+        return {"bytes": v.hex()}
+    if isinstance(v, np.generic):
+        return _value_json(v.item())
+    if isinstance(v, bool | int | float | str):
+        return v
+    raise TypeError(f"checkpoint: cannot store an event value {v!r}")
 
 
-def _draw(mechanism: Mechanism, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
-    out = np.asarray(mechanism.sample(data, n, rng))
-    if out.shape[:1] != (n,):
-        raise ValueError(f"mechanism: sample(data, {n}, rng) returned shape {out.shape}")
-    return out
+def _value_back(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_value_back(u) for u in v)
+    if isinstance(v, dict) and set(v) == {"bytes"} and isinstance(v["bytes"], str):
+        return bytes.fromhex(v["bytes"])
+    if isinstance(v, bool | int | float | str):
+        return v
+    raise ValueError(f"an event value {v!r} of type {type(v).__name__}")
+
+
+def _event_json(event: Event) -> dict[str, Any]:
+    return {
+        "kind": event.kind,
+        "values": [_value_json(v) for v in event.values],
+        "lo": event.lo,
+        "hi": event.hi,
+        "weights": list(event.weights),
+        "bits": event.bits,
+    }
+
+
+def _event_back(d: Any) -> Event:
+    keys = {"kind", "values", "lo", "hi", "weights", "bits"}
+    if not isinstance(d, dict) or set(d) != keys:
+        raise ValueError(f"event: expected the fields {sorted(keys)}")
+    if not isinstance(d["values"], list) or not isinstance(d["weights"], list):
+        raise ValueError("event: values and weights must be lists")
+    if not isinstance(d["kind"], str):
+        raise ValueError("event: kind must be a string")
+    return Event(
+        d["kind"],
+        tuple(_value_back(v) for v in d["values"]),
+        d["lo"],
+        d["hi"],
+        tuple(d["weights"]),
+        d["bits"],
+    )
+
+
+def _digest(body: dict[str, Any]) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass
 class _Progress:
-    """Estimation state: per side, draws done and hits; saved to a checkpoint after every
-    chunk so that an interrupted audit resumes where it stopped."""
+    """Estimation state: the event, the direction, the seed of the estimation blocks and, per
+    side, draws done (whole blocks) and hits; saved to a checkpoint after every block so that
+    an interrupted audit resumes where it stopped."""
 
     event: Event
     swapped: bool
     selection: int
+    root: int
+    key: str
     done: list[int] = field(default_factory=lambda: [0, 0])
     hits: list[int] = field(default_factory=lambda: [0, 0])
-    rng_state: dict[str, Any] | None = None
-    key: str = ""
 
     def save(self, path: Path | None) -> None:
+        """Write atomically (temporary file, then rename), with a SHA-256 of the content and
+        the audit key: a file edited by hand or damaged in storage is refused on load."""
         if path is None:
             return
-        payload = {
+        body = {
+            "format": _CHECKPOINT_FORMAT,
             "key": self.key,
-            "event": asdict(self.event),
+            "event": _event_json(self.event),
             "swapped": self.swapped,
             "selection": self.selection,
-            "done": self.done,
-            "hits": self.hits,
-            "rng_state": self.rng_state,
+            "root": self.root,
+            "done": list(self.done),
+            "hits": list(self.hits),
         }
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(payload, default=_jsonable), encoding="utf-8")
-        tmp.replace(path)
+        body = json.loads(json.dumps(body, allow_nan=True))  # exactly what a load will see
+        payload = {**body, "sha256": _digest(body)}
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(payload), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            raise OSError(f"checkpoint: cannot write {path} ({exc.strerror or exc})") from exc
 
     @classmethod
-    def load(cls, path: Path, key: str) -> _Progress | None:
-        if not path.is_file():
+    def load(cls, path: Path, key: str, n: int, selection: int) -> _Progress | None:
+        """The saved state of this audit (``key``: mechanism, pair, claim, sizes, seed), None
+        when there is none; a ValueError naming ``checkpoint`` for another audit's file, a
+        damaged or edited one, or counts that cannot come from n draws per side."""
+        if not path.is_file() or path.stat().st_size == 0:
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("key") != key:
+
+        def bad(why: str) -> ValueError:
+            return ValueError(
+                f"checkpoint: {path} is not a valid checkpoint of this audit ({why}); remove "
+                "it to start again"
+            )
+
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise bad(f"unreadable: {exc}") from exc
+        fields = {"format", "key", "event", "swapped", "selection", "root", "done", "hits"}
+        if not isinstance(data, dict) or set(data) != fields | {"sha256"}:
+            raise bad("unexpected content or fields")
+        if data["format"] != _CHECKPOINT_FORMAT:
+            raise bad(f"format {data['format']!r}, expected {_CHECKPOINT_FORMAT!r}")
+        if data["key"] != key:
             raise ValueError(
                 f"checkpoint: {path} belongs to a different audit (mechanism, pair, claim, "
-                "samples or seed differ); remove it or pick another path"
+                "samples, selection, event or seed differ); remove it or pick another path"
             )
-        ev = data["event"]
-        values = tuple(tuple(v) if isinstance(v, list) else v for v in ev["values"])
-        event = Event(
-            ev["kind"], values, ev["lo"], ev["hi"], tuple(ev["weights"]), ev.get("bits", 0)
-        )
-        return cls(
-            event,
-            data["swapped"],
-            data["selection"],
-            data["done"],
-            data["hits"],
-            data["rng_state"],
-            key,
-        )
+        body = {k: data[k] for k in fields}
+        if data["sha256"] != _digest(body):
+            raise bad("its SHA-256 does not match its content: edited or damaged")
+        done, hits = data["done"], data["hits"]
+        if not (isinstance(done, list) and isinstance(hits, list) and len(done) == len(hits) == 2):
+            raise bad("done and hits must be two counts each")
+        for d, h in zip(done, hits, strict=True):
+            if not (_is_int(d) and _is_int(h)):
+                raise bad("counts must be integers")
+            if not 0 <= d <= n or (d != n and d % BLOCK):
+                raise bad(f"draws done {d} is not a whole number of blocks in [0, {n}]")
+            if not 0 <= h <= d:
+                raise bad(f"hits {h} outside [0, {d}]")
+        if not isinstance(data["swapped"], bool):
+            raise bad("swapped must be true or false")
+        if data["selection"] != selection or not _is_int(data["selection"]):
+            raise bad(f"selection must be {selection}")
+        if not (_is_int(data["root"]) and 0 <= data["root"] < 2**63):
+            raise bad("root seed must be an integer in [0, 2^63)")
+        try:
+            event = _event_back(data["event"])
+        except (ValueError, TypeError) as exc:
+            raise bad(str(exc)) from exc
+        return cls(event, data["swapped"], selection, data["root"], key, list(done), list(hits))
+
+
+def _checkpoint_path(checkpoint: Any) -> Path | None:
+    """The checkpoint path, refused up front (before any draw) when it cannot be written."""
+    if checkpoint is None:
+        return None
+    if not isinstance(checkpoint, str | os.PathLike):
+        raise TypeError(f"checkpoint: expected a path, got {type(checkpoint).__name__}")
+    if str(checkpoint) == "":
+        raise ValueError("checkpoint: empty path")
+    path = Path(checkpoint)
+    if path.is_dir():
+        raise ValueError(f"checkpoint: {path} is a directory")
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8"):
+            pass
+        tmp.unlink()
+    except OSError as exc:
+        raise ValueError(f"checkpoint: cannot write {path} ({exc.strerror or exc})") from exc
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise ValueError(f"checkpoint: {path} exists but cannot be read and replaced")
+    return path
 
 
 def _identity(mech: Any) -> str:
@@ -508,12 +925,28 @@ def _identity(mech: Any) -> str:
     return f"{type(mech).__module__}.{type(mech).__qualname__}"
 
 
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, float) and math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if isinstance(v, np.generic):
-        return v.item()
-    raise TypeError(f"not JSON serialisable: {v!r}")
+# --- estimation --------------------------------------------------------------------------------
+
+
+def _blocks(n: int) -> list[int]:
+    """Sizes of the estimation blocks of one side: BLOCK each, the last one shorter."""
+    return [min(BLOCK, n - start) for start in range(0, n, BLOCK)]
+
+
+def _count_block(
+    mech: Mechanism,
+    data: Any,
+    event: Event,
+    m: int,
+    root: int,
+    side: int,
+    index: int,
+    space: tuple[str, tuple[int, ...]] | None,
+) -> int:
+    """Hits of block ``index`` of ``side``: m draws from the generator seeded by the child
+    SeedSequence(root, spawn_key=(side, index)) — the same block on any worker."""
+    rng = np.random.default_rng(np.random.SeedSequence(root, spawn_key=(side, index)))
+    return int(np.count_nonzero(event.contains(_draw(mech, data, m, rng, space))))
 
 
 def _estimate(
@@ -521,71 +954,102 @@ def _estimate(
     sides: tuple[Any, Any],
     state: _Progress,
     n: int,
-    rng: np.random.Generator,
-    checkpoint: Path | None,
-    tick: Callable[[int], None] | None,
-) -> None:
-    """Streamed counts of n draws per side landing in the event (memory O(CHUNK)); the state
-    is checkpointed after every chunk, with the generator's state for an exact resume."""
-    for side in (0, 1):
-        while state.done[side] < n:
-            m = min(CHUNK, n - state.done[side])
-            out = _draw(mech, sides[side], m, rng)
-            state.hits[side] += int(np.count_nonzero(state.event.contains(out)))
-            state.done[side] += m
-            state.rng_state = dict(rng.bit_generator.state)
-            state.save(checkpoint)
-            if tick is not None:
-                tick(m)
-
-
-def _count_block(
-    mech: Mechanism, data: Any, event: Event, n: int, seed: np.random.SeedSequence
-) -> int:
-    """Hits of ``n`` draws on ``data`` with a generator of its own (one parallel work item)."""
-    rng = np.random.default_rng(seed)
-    hits, done = 0, 0
-    while done < n:
-        m = min(CHUNK, n - done)
-        hits += int(np.count_nonzero(event.contains(_draw(mech, data, m, rng))))
-        done += m
-    return hits
-
-
-def _estimate_parallel(
-    mech: Mechanism,
-    sides: tuple[Any, Any],
-    state: _Progress,
-    n: int,
-    rng: np.random.Generator,
     jobs: int,
     backend: str,
+    checkpoint: Path | None,
     tick: Callable[[int], None] | None,
+    space: tuple[str, tuple[int, ...]] | None,
 ) -> None:
-    """The estimation stage on ``jobs`` workers through joblib (``backend`` "loky" for local
-    processes, "dask" for a dask.distributed cluster — a ``distributed.Client`` must exist).
-    Each block draws from its own child of a SeedSequence taken from ``rng``: the blocks are
-    independent of each other and of the selection draws, so the bound keeps its guarantee.
-    Only counts travel back: memory per worker is O(CHUNK)."""
+    """Counts of n draws per side landing in the event, block by block (memory O(BLOCK)).
+    Block i of a side always draws from the same child SeedSequence of ``state.root``, so the
+    counts are the same for any ``jobs`` and for a resumed run. With ``jobs`` > 1 the blocks
+    run on joblib workers (``backend`` "loky" processes, "threading", or "dask" for a running
+    dask.distributed cluster) and come back in order; only counts travel back. The state is
+    checkpointed after every block."""
+    sizes = _blocks(n)
+    todo = [
+        (side, i, m)
+        for side in (0, 1)
+        for i, m in enumerate(sizes)
+        if i * BLOCK >= state.done[side]
+    ]
+
+    def record(side: int, m: int, hits: int) -> None:
+        state.hits[side] += hits
+        state.done[side] += m
+        state.save(checkpoint)
+        if tick is not None:
+            tick(m)
+
+    if jobs == 1 or len(todo) <= 1:
+        for side, i, m in todo:
+            record(
+                side, m, _count_block(mech, sides[side], state.event, m, state.root, side, i, space)
+            )
+        return
     try:
         from joblib import Parallel, delayed, parallel_config
     except ImportError as exc:  # pragma: no cover - joblib ships with scikit-learn
         raise ValueError("jobs: parallel audits need joblib (pip install joblib)") from exc
-    blocks = [min(CHUNK * 4, n - start) for start in range(0, n, CHUNK * 4)]
-    seeds = np.random.SeedSequence(int(rng.integers(2**63))).spawn(2 * len(blocks))
     work = [
-        delayed(_count_block)(mech, sides[side], state.event, m, seeds[side * len(blocks) + i])
-        for side in (0, 1)
-        for i, m in enumerate(blocks)
+        delayed(_count_block)(mech, sides[side], state.event, m, state.root, side, i, space)
+        for side, i, m in todo
     ]
     with parallel_config(backend=backend, n_jobs=jobs):
-        hits = Parallel(return_as="generator")(work)
-        for k, h in enumerate(hits):
-            side, m = k // len(blocks), blocks[k % len(blocks)]
-            state.hits[side] += int(h)
-            state.done[side] += m
-            if tick is not None:
-                tick(m)
+        results = Parallel(return_as="generator")(work)
+        for (side, _, m), hits in zip(todo, results, strict=True):
+            record(side, m, int(hits))
+
+
+# --- arguments ---------------------------------------------------------------------------------
+
+
+def check_confidence(confidence: Any, name: str = "confidence") -> float:
+    """A number strictly between 0 and 1 (not a string, not bool, not NaN)."""
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"{name}: expected a number in (0, 1), got {confidence!r}")
+    c = float(confidence)
+    if not 0 < c < 1:
+        raise ValueError(f"{name}: must be in (0, 1), got {confidence!r}")
+    return c
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """A non-negative integer seed (numpy integers accepted; not bool, float or string)."""
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"{name}: expected a non-negative integer, got {seed!r}")
+    if int(seed) < 0:
+        raise ValueError(f"{name}: must be >= 0, got {seed!r}")
+    return int(seed)
+
+
+def _check_int(v: Any, name: str, low: int, high: int, why: str = "") -> int:
+    if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
+        raise TypeError(f"{name}: expected an integer, got {v!r}")
+    if not low <= int(v) <= high:
+        raise ValueError(f"{name}: must be in [{low}, {high}]{why}, got {v!r}")
+    return int(v)
+
+
+def check_samples(samples: Any, name: str = "samples") -> int:
+    """Estimation draws per side: an integer in [1, MAX_SAMPLES]."""
+    return _check_int(samples, name, 1, MAX_SAMPLES, " (draws per side; larger is refused)")
+
+
+def _check_epsilon_claim(epsilon: Any) -> float:
+    if isinstance(epsilon, bool | np.bool_) or not isinstance(epsilon, numbers.Real):
+        raise TypeError(f"epsilon: expected a number >= 0, got {epsilon!r}")
+    e = float(epsilon)
+    if not math.isfinite(e) or e < 0:
+        raise ValueError(f"epsilon: must be finite and >= 0, got {epsilon!r}")
+    return e
+
+
+def default_selection(samples: int) -> int:
+    """Selection draws per side when not given: samples/5, at least min(samples, 1000) (so a
+    small audit still has a usable selection), at most MAX_SELECTION. The whole audit makes
+    2·(samples + selection) mechanism calls: 400 for samples = 100."""
+    return min(max(samples // 5, min(samples, 1000)), MAX_SELECTION)
 
 
 def audit(
@@ -606,17 +1070,31 @@ def audit(
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
-    ``samples``: estimation draws per side; ``selection``: selection draws per side (default
-    max(samples // 5, 20 000)); ``event``: skip selection and test this event (both directions
-    are then not searched: p₁ is D's side). ``progress(k)`` is called as draws complete.
+    ``samples``: estimation draws per side (at most ``MAX_SAMPLES``); ``selection``: selection
+    draws per side (default :func:`default_selection`: samples/5, at least min(samples, 1000);
+    at most ``MAX_SELECTION``, as they are held in memory); ``event``: skip selection and test
+    this :class:`Event` (both directions are then not searched: p₁ is D's side).
+    ``progress(k)`` is called as draws complete. ``seed``: a non-negative integer or a numpy
+    Generator.
 
-    ``checkpoint``: a JSON file updated after every chunk of draws; an audit started again
-    with the same arguments resumes from it (same event, counts and generator state, so the
-    result equals an uninterrupted run). On KeyboardInterrupt the partial counts stay there.
+    Outputs the auditor cannot represent — dicts, None, ragged rows, mixed types, outputs of
+    another kind or shape on D than on D' — are refused with an error naming ``mechanism``,
+    never judged. NaN is an output of its own (events "output is NaN" are tested like any
+    other value), complex outputs are audited as (real, imaginary) pairs. An exception of the
+    mechanism is re-raised as :class:`MechanismError`.
 
-    ``jobs`` > 1 runs the estimation draws on that many joblib workers (``backend`` "loky",
-    or "dask" to use a running dask.distributed cluster); it cannot be combined with
-    ``checkpoint``. The mechanism must then be picklable (cloudpickle handles lambdas).
+    The estimation draws come in blocks of ``BLOCK`` draws, block i of each side from the
+    child SeedSequence (root, spawn_key=(side, i)), root drawn after the selection: the result
+    is the same for every ``jobs`` and for a resumed run.
+
+    ``checkpoint``: a JSON file (with a SHA-256 of its content and of the audit's arguments)
+    updated after every block; an audit started again with the same arguments resumes from
+    it. An unwritable path is refused before any draw; a damaged, edited or foreign file is
+    refused with an error naming ``checkpoint``. On KeyboardInterrupt the partial counts stay.
+
+    ``jobs`` > 1 runs the estimation blocks on that many joblib workers (``backend`` "loky",
+    "threading", or "dask" to use a running dask.distributed cluster); the mechanism must then
+    be picklable (cloudpickle handles lambdas).
 
     ``float_bits=True`` adds events on the float64 representation of scalar outputs (sign,
     exponent, lowest mantissa bits): it audits the mechanism *as a floating-point program*
@@ -625,61 +1103,68 @@ def audit(
     """
     start = time.perf_counter()
     mech = as_mechanism(mechanism)
-    eps = check_epsilon(epsilon) if epsilon != 0 else 0.0
-    check_delta(delta)
-    n = check_count(samples, "samples")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence: must be in (0, 1), got {confidence!r}")
     if not (isinstance(pair, tuple | list) and len(pair) == 2):
         raise ValueError("pair: expected (D, D'), two neighbouring datasets")
-    jobs = check_count(jobs, "jobs")
-    if jobs > 1 and checkpoint is not None:
-        raise ValueError("checkpoint: not available with jobs > 1 (use one or the other)")
+    eps = _check_epsilon_claim(epsilon)
+    delta = check_delta(delta)
+    n = check_samples(samples)
+    confidence = check_confidence(confidence)
+    if isinstance(seed, np.random.Generator):
+        rng = seed
+        seed_key: Any = ("generator", repr(rng.bit_generator.state))
+    else:
+        seed_key = check_seed(seed)
+        rng = np.random.default_rng(seed_key)
+    if selection is None:
+        n_sel = default_selection(n)
+    else:
+        n_sel = _check_int(selection, "selection", 1, MAX_SELECTION, " (held in memory)")
+    if event is not None and not isinstance(event, Event):
+        raise TypeError(f"event: expected an Event or None, got {event!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress: expected a callable or None, got {progress!r}")
+    jobs = _check_int(jobs, "jobs", 1, MAX_JOBS)
     if backend not in ("loky", "dask", "threading"):
         raise ValueError(f"backend: expected 'loky', 'dask' or 'threading', got {backend!r}")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    check_rng(rng)
+    if not isinstance(float_bits, bool | np.bool_):
+        raise TypeError(f"float_bits: expected True or False, got {float_bits!r}")
+    path = _checkpoint_path(checkpoint)
     alpha = 1.0 - confidence
     d1, d2 = pair
-    n_sel = max(n // 5, 20_000) if selection is None else check_count(selection, "selection")
-    path = None if checkpoint is None else Path(checkpoint)
     key = repr(
         (
             _identity(mech),
             repr(pair),
-            float(eps),
-            float(delta),
+            eps,
+            delta,
             n,
-            n_sel,
+            0 if event is not None else n_sel,
             confidence,
-            seed,
-            float_bits,
+            seed_key,
+            bool(float_bits),
+            None if event is None else repr(event),
         )
     )
-    state = None if path is None else _Progress.load(path, key)
-    if state is not None and state.rng_state is not None:
-        rng.bit_generator.state = state.rng_state
+    expected_selection = 0 if event is not None else n_sel
+    state = None if path is None else _Progress.load(path, key, n, expected_selection)
+    space = None
     if state is None:
+        swapped = False
         if event is None:
             s1 = _draw(mech, d1, n_sel, rng)
             s2 = _draw(mech, d2, n_sel, rng)
             if progress is not None:
                 progress(2 * n_sel)
-            event, swapped, _ = _best_event(s1, s2, delta, alpha, float_bits)
+            event, swapped, _ = _best_event(s1, s2, delta, alpha, bool(float_bits))
+            space = _space(s1)
             del s1, s2
-            state = _Progress(event, swapped, n_sel, key=key)
-        else:
-            state = _Progress(event, False, 0, key=key)
-        state.rng_state = dict(rng.bit_generator.state)
+        root = int(rng.integers(2**63))  # after the selection draws: independent of them
+        state = _Progress(event, swapped, expected_selection, root, key)
         state.save(path)
     elif progress is not None:
         progress(2 * state.selection + sum(state.done))
-    event, swapped = state.event, state.swapped
-    sides = (d2, d1) if swapped else (d1, d2)
-    if jobs == 1:
-        _estimate(mech, sides, state, n, rng, path, progress)
-    else:
-        _estimate_parallel(mech, sides, state, n, rng, jobs, backend, progress)
+    sides = (d2, d1) if state.swapped else (d1, d2)
+    _estimate(mech, sides, state, n, jobs, backend, path, progress, space)
     k1, k2 = state.hits
     p1_lo = float(cp_lower(k1, n, alpha / 2))
     p1_hi = float(cp_upper(k1, n, alpha / 2))
@@ -692,13 +1177,13 @@ def audit(
     else:
         estimate = float(epsilon_lower(p1, p2, delta))
     return AuditResult(
-        epsilon_claimed=float(eps),
-        delta=float(delta),
+        epsilon_claimed=eps,
+        delta=delta,
         epsilon_lower=lcb,
         epsilon_estimate=estimate,
         confidence=confidence,
         violation=lcb > eps,
-        event=event.describe(),
+        event=state.event.describe(),
         pair=(d1, d2),
         p1=p1,
         p1_interval=(p1_lo, p1_hi),
@@ -706,7 +1191,7 @@ def audit(
         p2_interval=(p2_lo, p2_hi),
         samples_per_side=n,
         seconds=time.perf_counter() - start,
-        direction="D' -> D" if swapped else "D -> D'",
+        direction="D' -> D" if state.swapped else "D -> D'",
         selection_samples=state.selection,
     )
 
@@ -738,12 +1223,13 @@ def audit_pairs(
     """Pick the pair with the largest selection-sample bound (``screen`` draws per side per
     pair), then audit it with fresh draws. The confidence statement is for the audited pair:
     screening only chooses which pair to test, on draws the final audit does not reuse."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     mech = as_mechanism(mechanism)
+    screen = _check_int(screen, "screen", 1, MAX_SELECTION, " (held in memory)")
+    alpha = 1.0 - check_confidence(confidence)
     listed = list(pairs)
     if not listed:
         raise ValueError("pairs: no neighbouring pair given")
-    alpha = 1.0 - confidence
     scores = [screen_bound(mech, pair, screen, rng, delta, alpha) for pair in listed]
     best = listed[int(np.argmax(scores))]
     result = audit(mech, best, epsilon, delta, samples, confidence, rng)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.core import Mechanism, as_mechanism
+from dpspec.audit.core import Mechanism, MechanismError, as_mechanism
 from dpspec.audit.zoo import gaussian_epsilon
 
 LIBRARIES = {
@@ -163,12 +163,21 @@ def _load_callable(spec: str) -> Any:
             raise ValueError(f"target: cannot load {where!r}")
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[path.stem] = module
-        module_spec.loader.exec_module(module)
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as exc:
+            raise MechanismError(
+                f"target: running {where!r} raised {type(exc).__name__}: {exc}"
+            ) from exc
     else:
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
             raise ValueError(f"target: cannot import {where!r} ({exc})") from exc
+        except Exception as exc:
+            raise MechanismError(
+                f"target: importing {where!r} raised {type(exc).__name__}: {exc}"
+            ) from exc
     if not hasattr(module, attr):
         raise ValueError(f"target: {where!r} has no attribute {attr!r}")
     return getattr(module, attr)
