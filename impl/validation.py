@@ -111,7 +111,13 @@ def check_positive(x: Any, name: str, maximum: float | None = None) -> float:
 
 def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     """0 < ε ≤ ``MAX_EPSILON`` (= 700), finite; numpy real scalars accepted."""
-    return check_positive(epsilon, name, maximum=MAX_EPSILON)
+    v = check_positive(epsilon, name)
+    if exact_fraction(epsilon, name) > MAX_EPSILON:
+        raise ValueError(
+            f"{name}: must be <= {MAX_EPSILON} (e^{name} must be a finite float; one limit for "
+            f"every mechanism and learner), got {epsilon!r}"
+        )
+    return v
 
 
 def check_delta(delta: Any, name: str = "delta", allow_zero: bool = True) -> float:

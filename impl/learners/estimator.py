@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import as_finite_array
+from dpspec.impl.validation import InputTypeError, as_finite_array
 
 try:  # scikit-learn is optional: when installed, our errors are its errors too
     from sklearn.exceptions import DataConversionWarning as _ConversionBase
@@ -112,7 +112,21 @@ class BinaryCellClassifier(EstimatorProtocol, ABC):
 
     def score(self, X: Any, y: Any) -> float:
         """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        predicted = self.predict(X)
+        return float(np.mean(predicted == check_score_labels(y, predicted.shape[0])))
+
+
+def check_score_labels(y: Any, n: int) -> NDArray[Any]:
+    """y for ``score``: n labels (1-D, or a column vector), else a ValueError naming y."""
+    if y is None:
+        raise ValueError("y: requires y to be passed, but the target y is None")
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(f"y: expected a 1-D array of {n} labels (one per row of X), got shape "
+                         f"{arr.shape}")
+    return arr
 
 
 def model_key(random_state: Any) -> int:
@@ -124,8 +138,12 @@ def model_key(random_state: Any) -> int:
     if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
         if int(random_state) < 0:
             raise ValueError(f"random_state: must be >= 0, got {random_state}")
+        if int(random_state) >= 2**128:
+            raise ValueError(
+                f"random_state: must be < 2^128 (the Philox key size), got {random_state}"
+            )
         return int(random_state)
-    raise ValueError(
+    raise InputTypeError(
         f"random_state: expected None, an int or a numpy Generator, got {random_state!r}"
     )
 
@@ -150,7 +168,15 @@ def check_binary_labels(y: Any, n: int) -> tuple[NDArray[np.int64], NDArray[Any]
             raise ValueError("y: contains NaN or infinite values")
         if np.unique(arr).size > 2 and not np.all(arr == np.round(arr)):
             raise ValueError("y: Unknown label type: continuous (binary labels expected)")
-    classes, encoded = np.unique(arr, return_inverse=True)
+    if arr.dtype.kind in "cV":
+        raise InputTypeError(f"y: labels of dtype {arr.dtype} are not supported")
+    try:
+        classes, encoded = np.unique(arr, return_inverse=True)
+    except TypeError as exc:
+        kinds = sorted({type(v).__name__ for v in arr.tolist()})
+        raise InputTypeError(
+            f"y: labels of mixed types ({', '.join(kinds)}) cannot be ordered; use one type"
+        ) from exc
     if classes.size > 2:
         raise ValueError(
             "y: Only binary classification is supported. The type of the target is "

@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 BLOCK = 1024
+#: Largest block: a touched block costs ``block`` draws however few of its cells are used.
+MAX_BLOCK = 2**16
 
 Sampler = Callable[[int, np.random.Generator], NDArray[Any]]
 
@@ -31,21 +33,55 @@ def block_generator(key: int, block: int) -> np.random.Generator:
     return np.random.Generator(np.random.Philox(key=key, counter=counter))
 
 
-def keyed_values(key: int, cells: NDArray[np.int64], sampler: Sampler) -> NDArray[Any]:
+def block_size(total_cells: int) -> int:
+    """The block size for a public partition of ``total_cells`` cells: ``BLOCK`` (1024) up to
+    2^18 cells, then total/256 rounded up to a power of two, at most 2^16.
+
+    A function of the (public) number of cells only, so the noise stays a fixed function of
+    (key, cell). At most max(256, total/2^16) blocks exist, which bounds the per-block overhead
+    of a fit touching every block; a touched block costs ``block`` draws, so the work is
+    O(min(n·block, total)) draws for n distinct cells.
+    """
+    total = max(1, int(total_cells))
+    size = 1 << max(0, (total - 1).bit_length() - 8)
+    return max(BLOCK, min(MAX_BLOCK, size))
+
+
+def keyed_values(
+    key: int, cells: NDArray[np.int64], sampler: Sampler, block: int = BLOCK
+) -> NDArray[Any]:
     """sampler's draw for each cell index, a fixed function of (key, cell).
 
     ``sampler(size, rng)`` must draw ``size`` i.i.d. values; block b's values are
-    ``sampler(BLOCK, block_generator(key, b))`` and cell c gets entry c mod BLOCK of its block.
+    ``sampler(block, block_generator(key, b))`` and cell c gets entry c mod block of its block.
+
+    Cost O(n log n + #blocks touched × block) for n cells: one stable sort groups the cells by
+    block, so each block touched is one contiguous slice (one vectorised draw; no pass over
+    all n cells per block).
     """
+    if not isinstance(block, int) or block < 1:
+        raise ValueError(f"block: expected a positive integer, got {block!r}")
+    BLOCK = block  # the block size of this call
     cells = np.asarray(cells, dtype=np.int64)
     if cells.size and int(cells.min()) < 0:
         raise ValueError("cells: indices must be >= 0")
+    if cells.size == 0:
+        return np.empty(cells.shape, dtype=np.int64)
+    shape = cells.shape
+    order = np.argsort(cells.ravel() // BLOCK, kind="stable")
+    cells = cells.ravel()[order]  # grouped by block
     blocks = cells // BLOCK
+    starts = np.flatnonzero(np.diff(blocks, prepend=-1))  # first position of each block
+    stops = np.append(starts[1:], blocks.size)
     out: NDArray[Any] | None = None
-    for b in np.unique(blocks):  # one vectorised draw per block touched: O(#blocks) Python steps
-        mask = blocks == b
-        values = sampler(BLOCK, block_generator(key, int(b)))
+    for start, stop in zip(starts.tolist(), stops.tolist(), strict=True):
+        b = int(blocks[start])
+        mask = slice(start, stop)
+        values = sampler(BLOCK, block_generator(key, b))
         if out is None:
-            out = np.empty(cells.shape, dtype=values.dtype)
+            out = np.empty(blocks.shape, dtype=values.dtype)
         out[mask] = values[cells[mask] % BLOCK]
-    return out if out is not None else np.empty(cells.shape, dtype=np.int64)
+    assert out is not None
+    result = np.empty_like(out)
+    result[order] = out
+    return result.reshape(shape)

@@ -53,6 +53,7 @@ from dpspec.impl.validation import (
     check_count,
     check_delta,
     check_epsilon,
+    check_limit,
     check_positive,
     check_rng,
 )
@@ -87,11 +88,12 @@ def cube_ids(X: NDArray[np.float64], side: float) -> NDArray[np.int64]:
     in the neighbouring cube (0.3 / 0.1 = 2.999…), but the map x ↦ cube is one fixed public
     function used by ``fit``, ``pdf`` and ``sample`` alike, so privacy and ∫f̂ = 1 are unaffected.
     """
-    scaled = np.floor(X / side)
-    if scaled.size and float(np.max(np.abs(scaled))) >= _MAX_CELL_INDEX:
+    # checked before dividing: x/side must neither overflow nor leave the exact int64 range
+    if X.size and float(np.max(np.abs(X))) >= _MAX_CELL_INDEX * side:
         raise ValueError(
             f"X: coordinates too large for cubes of side {side:.3g} (|x|/side must be < 2^52)"
         )
+    scaled = np.floor(X / side)
     return scaled.astype(np.int64)
 
 
@@ -184,13 +186,21 @@ class PrivateHistogramDensity(EstimatorProtocol):
         )
 
     def _side(self, n: int, d: int) -> float:
-        if self.side is None:
-            return side_for(n, d)
-        return check_positive(self.side, "side")
+        side = side_for(n, d) if self.side is None else check_positive(self.side, "side")
+        volume = side**d
+        if not (volume > 0.0 and np.isfinite(volume) and np.isfinite(1.0 / volume)):
+            raise ValueError(
+                f"side: side^d = {side!r}^{d} under- or overflows a float (the cube volume)"
+            )
+        return side
 
     def fit(self, X: Any, y: Any = None) -> PrivateHistogramDensity:
         """Release the cube counts of X (y is ignored) and build the normalised f̂."""
-        X = check_points(X)
+        return self._fit(X, "X")
+
+    def _fit(self, X: Any, name: str) -> PrivateHistogramDensity:
+        """``fit`` with the data's parameter name for error messages (X, or X_unlabeled)."""
+        X = check_points(X, name)
         n, d = X.shape
         histogram = self.make_histogram()
         side = self._side(n, d)
@@ -199,9 +209,9 @@ class PrivateHistogramDensity(EstimatorProtocol):
         released = histogram.release_counts(counts, np.random.default_rng(key))
         keep = released > 0  # zero counts stay zero; released counts are ≥ τ ≥ 1 > 0
         if not np.any(keep):
+            # no data statistic in the message (counts of points or cubes are not private)
             raise ValueError(
-                f"X: no cube was released — every noisy count of the {cells.shape[0]} occupied "
-                f"cubes ({n} sample(s)) fell below the threshold "
+                f"{name}: no cube was released — every noisy count fell below the threshold "
                 f"τ = {float(histogram.threshold):.4g} set by epsilon={self.epsilon!r}, "
                 f"delta={self.delta!r}; no density can be returned "
                 "(use more data, a larger side, a larger epsilon or delta)"
@@ -266,6 +276,7 @@ class PrivateHistogramDensity(EstimatorProtocol):
         self._check_fitted()
         check_rng(rng)
         n = check_count(n, "n")
+        check_limit(n * self.n_features_in_, "n", "draws")
         choice = rng.choice(self.released_cells_.shape[0], size=n, p=self.cube_probabilities())
         cells = self.released_cells_[choice]
         points = (cells + rng.random(cells.shape)) * self.side_

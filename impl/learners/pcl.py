@@ -37,7 +37,7 @@ from dpspec.impl.learners.estimator import (
     check_unit_cube,
     model_key,
 )
-from dpspec.impl.learners.keyed_noise import keyed_values
+from dpspec.impl.learners.keyed_noise import block_size, keyed_values
 from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
 from dpspec.impl.noise import DiscreteLaplaceNoise, laplace_sf
 from dpspec.impl.validation import check_count, check_epsilon
@@ -100,14 +100,23 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
             return None, PrivacyLevel(eps, math.exp(eps), 0, exact_sampler=False)
         raise ValueError(f"noise: expected 'discrete' or 'laplace', got {self.noise!r}")
 
+    def _block(self) -> int:
+        """Noise block size for this grid (public: a function of m^d only)."""
+        return block_size(self.m_**self.n_features_in_)
+
     def _bits(self, cells: NDArray[np.int64], margins: NDArray[np.int64]) -> NDArray[np.bool_]:
         """h_C for the given cubes with margins m_C = 2Σy − |C| (0 for empty cubes)."""
         if self.noise_law_ is not None:
             law = self.noise_law_
-            z = keyed_values(self.key_, cells, lambda size, g: law.sample(size, g))
+            z = keyed_values(
+                self.key_, cells, block=self._block(), sampler=(
+                    lambda size, g: law.sample(size, g))
+            )
             return np.asarray(margins + z > 0)
         scale = 1.0 / float(self.epsilon)
-        w = keyed_values(self.key_, cells, lambda size, g: g.laplace(0.0, scale, size))
+        w = keyed_values(
+            self.key_, cells, lambda size, g: g.laplace(0.0, scale, size), self._block()
+        )
         return np.asarray(margins / 2.0 + w > 0)
 
     def fit(self, X: Any, y: Any) -> PrivateHistogramClassifier:

@@ -60,18 +60,31 @@ from dpspec.impl.learners.estimator import (
     EstimatorProtocol,
     NotFittedError,
     check_binary_labels,
+    check_score_labels,
     model_key,
 )
 from dpspec.impl.learners.pcde import PrivateHistogramDensity, check_points
 from dpspec.impl.mechanisms.base import epsilon_rational
 from dpspec.impl.mechanisms.exponential import ExponentialMechanism
-from dpspec.impl.noise import bernoulli_exp_neg
-from dpspec.impl.validation import check_count, check_epsilon, check_rng
+from dpspec.impl.noise import bernoulli_exp_neg_exponents, exp_neg_exponents
+from dpspec.impl.validation import (
+    INT_BOUND,
+    LIMITS,
+    bounded_int_array,
+    check_count,
+    check_epsilon,
+    check_limit,
+    check_rng,
+)
 
 #: Dimension of the points each hypothesis class lives on.
 CLASS_DIMENSION = {"threshold": 1, "interval": 1, "rectangle": 2}
 #: Largest synthetic sample per class (None: no limit; the threshold class has |Û| + 1 members).
-MAX_SYNTHETIC: dict[str, int | None] = {"threshold": None, "interval": 2000, "rectangle": 64}
+MAX_SYNTHETIC: dict[str, int | None] = {
+    "threshold": LIMITS["synthetic"],
+    "interval": 2000,
+    "rectangle": 64,
+}
 #: Proposals per round of :func:`exponential_choice`.
 _BATCH = 4096
 
@@ -95,19 +108,26 @@ def exponential_choice(
     trials without a Python loop per trial.
     """
     check_rng(rng)
-    size = check_count(size, "size")
+    size = check_limit(check_count(size, "size"), "size", "draws")
     sensitivity = check_count(sensitivity, "sensitivity")
     s = np.asarray(scores)
     if s.ndim != 1 or s.size == 0 or not np.issubdtype(s.dtype, np.integer):
         raise ValueError("scores: expected a non-empty 1-D integer array")
+    s = bounded_int_array(s, "scores")  # |s| < 2^62: the gaps fit in int64
     eps = epsilon_rational(epsilon)
     gap = (s.max() - s).astype(np.int64)
-    a = gap * eps.numerator
+    numerator = eps.numerator
     denominator = eps.denominator * (2 if half else 1) * sensitivity
+    if denominator > INT_BOUND:  # rounded down (more private), as ExponentialMechanism does
+        rate = Fraction(numerator * 2**61 // denominator, 2**61)
+        if rate == 0:
+            raise ValueError("sensitivity: epsilon/(2·sensitivity) is below 2^-61")
+        numerator, denominator = rate.numerator, rate.denominator
+    exponents = exp_neg_exponents(gap, numerator, denominator)  # overflow-safe split
     out = np.empty(0, dtype=np.int64)
     while out.size < size:
         proposal = rng.integers(0, s.size, size=max(_BATCH, 2 * (size - out.size)))
-        accepted = proposal[bernoulli_exp_neg(a[proposal], denominator, rng)]
+        accepted = proposal[bernoulli_exp_neg_exponents(exponents.take(proposal), rng)]
         out = np.concatenate([out, accepted[: size - out.size]])
     return out
 
@@ -351,7 +371,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
             noise=self.noise,
             side=self.side,
             random_state=np.random.default_rng(pcde_seed),
-        ).fit(U)
+        )._fit(U, "X_unlabeled")
         synthetic = density.sample(n_syn, np.random.default_rng(synth_seed))
         cands = self.candidates(synthetic)
         mech = self.selection_mechanism(cands)
@@ -393,4 +413,5 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
 
     def score(self, X: Any, y: Any) -> float:
         """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        predicted = self.predict(X)
+        return float(np.mean(predicted == check_score_labels(y, predicted.shape[0])))
