@@ -110,12 +110,14 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     )
     payload = report.to_json()
     for c in payload["conditions"]:
-        print(f"{c['status']:<15} {c['seconds']:7.2f}s  {c['id']}")
-        if c["status"] == "counterexample":
+        print(f"{c['status']:<15} {c['seconds']:7.2f}s CPU  {c['id']}")
+        if c["status"] != "confirmed":
             print(f"    {c['message']}")
     print(
         f"\n{payload['confirmed']} confirmed, {payload['unconfirmed']} unconfirmed, "
-        f"{payload['counterexamples']} counterexamples"
+        f"{payload['counterexamples']} counterexamples; largest condition "
+        f"{payload['max_cpu_seconds']:.2f}s CPU of a {payload['per_condition_timeout']:g}s "
+        f"budget per condition, {payload['seconds']:.1f}s wall"
     )
     _write_json(args.json, payload)
     return 1 if payload["counterexamples"] or payload["unconfirmed"] else 0
@@ -173,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     prove = sub.add_parser("prove", help="run CrossHair on the lemma layer")
     prove.add_argument("--json", metavar="PATH", help="write the report as JSON")
-    prove.add_argument("--timeout", type=float, default=20.0, help="per-condition timeout (s)")
+    prove.add_argument("--timeout", type=float, default=20.0, help="CPU budget per condition (s)")
     prove.add_argument("--module", action="append", help="module(s) to check")
     prove.add_argument("--no-progress", action="store_true", help="no progress bar")
     prove.set_defaults(func=_cmd_prove)
