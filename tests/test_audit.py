@@ -690,3 +690,22 @@ def test_cli_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> No
     for line in ("0  consistent", "1  VIOLATION", "2  usage error", "3  internal error"):
         assert line in text
     assert "N/5, at least min(N, 1000)" in " ".join(text.split())
+
+
+def test_search_limits_are_named() -> None:
+    from dpspec.audit.search import hypothesis_search, query_vector_pairs, statdp_patterns
+
+    with pytest.raises(ValueError, match="m"):
+        statdp_patterns(10**9)
+    with pytest.raises(ValueError, match="m"):
+        query_vector_pairs(10**9)
+    strategy = query_vector_pairs(2)
+    for kwargs, name in [
+        ({"seed": -1}, "seed"),
+        ({"confidence": 2.0}, "confidence"),
+        ({"samples": 10**15}, "samples"),
+        ({"screen": 10**12}, "screen"),
+        ({"max_examples": 10**9}, "max_examples"),
+    ]:
+        with pytest.raises((ValueError, TypeError), match=name):
+            hypothesis_search(LAPLACE, strategy, 0.5, **kwargs)

@@ -21,13 +21,35 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
-from dpspec.audit.core import AuditResult, as_mechanism, audit, screen_bound
-from dpspec.impl.validation import check_count
+from dpspec.audit.core import (
+    MAX_SELECTION,
+    AuditResult,
+    as_mechanism,
+    audit,
+    check_confidence,
+    check_samples,
+    check_seed,
+    screen_bound,
+)
+from dpspec.impl.validation import check_count, check_delta
+
+#: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
+MAX_QUERIES = 100_000
+#: largest number of Hypothesis examples of one search (each costs 2·screen draws)
+MAX_EXAMPLES = 10_000
+
+
+def _check_m(m: Any) -> int:
+    count = check_count(m, "m")
+    if count > MAX_QUERIES:
+        raise ValueError(f"m: at most {MAX_QUERIES} queries, got {count}")
+    return count
 
 
 def statdp_patterns(m: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """StatDP's input patterns for m queries of sensitivity 1 (each answer moves by ≤ 1)."""
     m = check_count(m, "m", minimum=2)
+    _check_m(m)
     half = m // 2
     ones = (1,) * m
     return [
@@ -44,7 +66,8 @@ def statdp_patterns(m: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 
 def query_vector_pairs(m: int, top: int = 3) -> st.SearchStrategy[tuple[Any, Any]]:
     """Neighbouring query vectors: q ∈ {0..top}^m and q' = q + d with d ∈ {−1, 0, 1}^m."""
-    m = check_count(m, "m")
+    m = _check_m(m)
+    top = check_count(top, "top")
 
     def build(q: list[int], d: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return tuple(q), tuple(a + b for a, b in zip(q, d, strict=True))
@@ -81,8 +104,16 @@ def hypothesis_search(
     candidate: ``screen`` draws per side, the selection-stage ε bound as the score, reported
     through ``hypothesis.target``), then audit the best pair with ``samples`` fresh draws."""
     mech = as_mechanism(mechanism)
-    rng = np.random.default_rng(seed)
-    alpha = 1.0 - confidence
+    rng = np.random.default_rng(check_seed(seed))
+    alpha = 1.0 - check_confidence(confidence)
+    check_samples(samples)
+    check_delta(delta)
+    check_count(screen, "screen")
+    if screen > MAX_SELECTION:
+        raise ValueError(f"screen: at most {MAX_SELECTION} draws per side, got {screen}")
+    max_examples = check_count(max_examples, "max_examples")
+    if max_examples > MAX_EXAMPLES:
+        raise ValueError(f"max_examples: at most {MAX_EXAMPLES}, got {max_examples}")
     best: list[Any] = [None, -np.inf]
     history: list[float] = []
 
