@@ -43,6 +43,9 @@ def run_verify(
         if unknown:
             raise UsageError(f"--ids: no obligation {unknown[0]!r}")
         selected = [ob for ob in selected if ob.id in set(ids)]
+    from dpspec.proofs.lemma_obligations import prefetch_crosshair
+
+    prefetch_crosshair(selected, config.crosshair_timeout)  # CrossHair overlaps other checks
     rows: list[dict[str, Any]] = []
     bar = tqdm(selected, desc="verify", unit="obligation", disable=not progress, file=sys.stderr)
     for ob in bar:

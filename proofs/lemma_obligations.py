@@ -8,6 +8,7 @@ all paths without a counterexample ("confirmed").
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dpspec.proofs.registry import Check, CheckOutcome, Method, Obligation, VerifyConfig
@@ -22,19 +23,63 @@ S002 = "002_9f3104e4a0d86722.txt"
 #: One CrossHair run per (lemma module, budget) and process: ``dpspec verify`` checks several
 #: obligations of one module, and each obligation reads its own conditions from the shared run.
 _MODULE_RUNS: dict[tuple[str, float], ProveReport] = {}
+#: Runs started in the background by :func:`prefetch_crosshair`, set when their report is in.
+_PENDING: dict[tuple[str, float], threading.Event] = {}
 _LOCK = threading.Lock()
 
 
 def module_report(module: str, budget: float) -> ProveReport:
     """The CrossHair report of every lemma of ``module`` at CPU ``budget`` (run once, cached
-    for the rest of the process; two workers)."""
+    for the rest of the process; two workers), waiting for a background run if one is under
+    way."""
     from dpspec.proofs.prove import run_prove
 
+    key = (module, float(budget))
     with _LOCK:
-        key = (module, float(budget))
+        pending = _PENDING.get(key)
+    if pending is not None:
+        pending.wait()
+    with _LOCK:
         if key not in _MODULE_RUNS:
             _MODULE_RUNS[key] = run_prove((module,), per_condition_timeout=budget, progress=False)
         return _MODULE_RUNS[key]
+
+
+def prefetch_crosshair(selected: Sequence[Obligation], budget: float) -> None:
+    """Start, in a background thread, the CrossHair runs (two workers each, one module after
+    the other) of every lemma module the ``selected`` CrossHair obligations need, so that they
+    overlap with the other checks of ``dpspec verify``; each obligation's check later reads
+    its own conditions (:func:`module_report` waits for a run still under way)."""
+    from dpspec.proofs.prove import run_prove
+
+    modules: list[str] = []
+    for ob in selected:
+        module = getattr(ob.check, "crosshair_module", None)
+        if ob.method == Method.CROSSHAIR and isinstance(module, str) and module not in modules:
+            modules.append(module)
+    with _LOCK:
+        modules = [m for m in modules if (m, float(budget)) not in _MODULE_RUNS | _PENDING]
+        events = {m: threading.Event() for m in modules}
+        for m, event in events.items():
+            _PENDING[(m, float(budget))] = event
+    if not modules:
+        return
+
+    def work() -> None:
+        # one module after the other, in the order the obligations need them, so the first
+        # module's obligations can be read while the next module is still being checked
+        for m in modules:
+            key = (m, float(budget))
+            try:
+                report = run_prove((m,), per_condition_timeout=budget, progress=False)
+                with _LOCK:
+                    _MODULE_RUNS[key] = report
+            finally:
+                with _LOCK:
+                    _PENDING.pop(key, None)
+                events[m].set()
+
+    threading.Thread(target=work, name="crosshair-prefetch", daemon=True).start()
 
 
 def crosshair_check(
@@ -72,6 +117,7 @@ def crosshair_check(
         )
 
     run.__name__ = f"crosshair_{'_'.join(names)}"
+    run.crosshair_module = module  # type: ignore[attr-defined]
     return run
 
 
@@ -365,6 +411,7 @@ def _bindings() -> tuple[Obligation, ...]:
 
 BINDING_OBLIGATIONS: tuple[Obligation, ...] = _bindings()
 
-#: The CrossHair lemmas of ``dpspec.proofs.lemmas`` and the differential obligations that bind
-#: every lemma (of all lemma modules) to the implementation.
-LEMMA_OBLIGATIONS: tuple[Obligation, ...] = _CROSSHAIR_OBLIGATIONS + BINDING_OBLIGATIONS
+#: The differential obligations that bind every lemma (of all lemma modules) to the
+#: implementation, then the CrossHair lemmas of ``dpspec.proofs.lemmas`` (in this order, so
+#: that ``dpspec verify`` runs the former while CrossHair checks the latter in the background).
+LEMMA_OBLIGATIONS: tuple[Obligation, ...] = BINDING_OBLIGATIONS + _CROSSHAIR_OBLIGATIONS
