@@ -450,6 +450,11 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         ("complex outputs", run_audit(_complex_leak), flagged),
         ("dict outputs", run_audit(lambda d: {"a": d}, samples=200), error("mechanism")),
         ("None outputs", run_audit(lambda d: None, samples=200), error("mechanism")),
+        (
+            "text outputs that never repeat",
+            run_audit(lambda d, rng: f"{d + rng.laplace(0.0, 2.0):.17g}", samples=200),
+            error("mechanism"),
+        ),
         ("selection 500, true eps 10", run_audit(_sharp, selection=500), flagged),
         ("selection 2000, true eps 10", run_audit(_sharp, selection=2000), flagged),
         ("seed=-1", run_audit(seed=-1), error("seed")),

@@ -602,7 +602,8 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
     family maps a direction (i, j) — M(x[i]) against M(x[j]) — to its candidates.
 
     * atoms (likelihood-ratio-ordered value sets): text and bool outputs, and numbers that
-      repeat (at most MAX_ATOMS distinct values, seen 4 times each on average);
+      repeat (at most MAX_ATOMS distinct values, seen 4 times each on average); text whose
+      values do not repeat (more distinct values than a quarter of the draws) is refused;
     * numeric scalars: thresholds and intervals on the non-NaN values, plus repeated values,
       always (continuous outputs are never judged by atom events only, whatever the number
       of selection draws); with ``float_bits`` the float64 representation;
@@ -615,6 +616,15 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
     floats = kind == "f"
     vector = x[0].ndim == 2
     fams: list[Family] = []
+    if text:
+        pooled = np.concatenate([_atom_keys(x[0]), _atom_keys(x[1])])
+        distinct = int(np.unique(pooled).size)
+        if distinct > pooled.size // 4:
+            raise ValueError(
+                f"mechanism: text outputs that rarely repeat ({distinct} distinct values in "
+                f"{pooled.size} draws) cannot be audited: no event on them can be selected and "
+                "then estimated; release numbers (parse them) or coarser text"
+            )
     atoms = text or kind == "b" or _repeating(*x)
     if atoms:
         fams.append(lambda i, j: _discrete_candidates(x[i], x[j]))
