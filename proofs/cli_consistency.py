@@ -29,6 +29,10 @@ REPS_MAX = 1000
 TEST_SIZE_MAX = 10**7
 #: largest ε (LDP α): e^ε must stay a finite float (e^709.8 overflows)
 EPSILON_MAX = 700.0
+#: learners spending more than ε in total: (factor, reason); ε · factor must stay ≤ EPSILON_MAX
+EPSILON_FACTOR = {"pcl2b": (2, "its two releases spend 2·epsilon")}
+#: smallest ε: the exact samplers round ε down to a multiple of 2^-32 (it must stay > 0)
+EPSILON_MIN = 2.0**-32
 #: seeds are non-negative integers below 2^63
 SEED_MAX = 2**63 - 1
 LDP_DIMENSIONS = (1, 2, 3)
@@ -79,12 +83,18 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
     if args.learner not in learners:
         raise UsageError(f"learner: unknown {args.learner!r}; choose from {sorted(learners)}")
     ns = _sizes(args.n)
-    _in_range(args.epsilon, "--epsilon", 0.0, EPSILON_MAX, low_open=True)
+    _in_range(args.epsilon, "--epsilon", EPSILON_MIN, EPSILON_MAX, low_open=False)
+    if args.learner in EPSILON_FACTOR:
+        factor, reason = EPSILON_FACTOR[args.learner]
+        if args.epsilon * factor > EPSILON_MAX:
+            raise UsageError(
+                f"--epsilon: {args.learner} needs epsilon <= {EPSILON_MAX / factor:g} ({reason} "
+                f"<= {EPSILON_MAX:g}), got {args.epsilon!r}"
+            )
     _count(args.reps, "--reps", 1, REPS_MAX)
     _count(args.test_size, "--test-size", 1, TEST_SIZE_MAX)
     _count(args.seed, "--seed", 0, SEED_MAX)
-    _in_range(args.alpha, "--alpha", 0.0, 1.0, low_open=True)
-    if args.alpha == 1.0:
+    if not (math.isfinite(args.alpha) and 0 < args.alpha < 1):
         raise UsageError(f"--alpha: must be in (0, 1), got {args.alpha!r}")
     if not (math.isfinite(args.tolerance) and args.tolerance >= 0):
         raise UsageError(f"--tolerance: must be a finite number >= 0, got {args.tolerance!r}")
@@ -124,6 +134,8 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
                 raise UsageError(
                     f"--distribution: unknown density {name!r}; choose from {sorted(DENSITY_LAWS)}"
                 )
+            if ns[0] < 2:  # δ = n^-2 must be < 1
+                raise UsageError(f"--n: pcde needs n >= 2 (it runs at delta = n^-2), got {ns[0]}")
             kind = "density"
         else:
             name = "checkerboard" if args.distribution is None else args.distribution
@@ -249,7 +261,7 @@ def register(sub: Any) -> None:
         "--epsilon",
         type=float,
         default=1.0,
-        help=f"epsilon in (0, {EPSILON_MAX:g}] (alpha for LDP)",
+        help=f"epsilon in [2^-32, {EPSILON_MAX:g}] (alpha for LDP)",
     )
     cons.add_argument("--d", type=int, default=None, help="dimension 1, 2 or 3 (ldp-* only)")
     cons.add_argument("--reps", type=int, default=5, help=f"repetitions per n, 1..{REPS_MAX}")

@@ -30,6 +30,9 @@ USAGE_CASES: list[tuple[list[str], str]] = [
     ([*CONS, *SMALL, "--epsilon", "nan"], "--epsilon"),
     ([*CONS, *SMALL, "--epsilon", "inf"], "--epsilon"),
     ([*CONS, *SMALL, "--epsilon", "1000"], "--epsilon"),
+    ([*CONS, *SMALL, "--epsilon", "1e-300"], "--epsilon"),  # below 2^-32: was exit 3 after fits
+    (["consistency", "pcl2b", *SMALL, "--epsilon", "700"], "--epsilon"),  # 2·epsilon > 700
+    (["consistency", "pcde", "--n", "1,10,100", "--reps", "3"], "--n"),  # delta = 1/n^2 = 1
     ([*CONS, "--n", "1e3,1e4", "--reps", "0"], "--reps"),
     ([*CONS, "--n", "1e3,1e4", "--reps", "100000"], "--reps"),
     ([*CONS, "--n", "1e3,1e4", "--reps", "3"], "--reps"),  # p >= 1/20 can never reach 1e-3
