@@ -415,7 +415,10 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
 
         return run
 
-    def edited_hits() -> Any:
+    saved: list[str] = []
+
+    def _genuine_checkpoint() -> None:
+        """Write a genuine checkpoint of an interrupted audit; keep its text in ``saved``."""
         interrupted = [0]
 
         def stop(_: int) -> None:
@@ -423,13 +426,27 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
             if interrupted[0] == 3:
                 raise KeyboardInterrupt
 
+        checkpoint.unlink(missing_ok=True)
         with contextlib.suppress(KeyboardInterrupt):
             audit(
                 lap, (0.0, 1.0), 0.5, samples=10**6, seed=SEED, checkpoint=checkpoint, progress=stop
             )
-        data = json.loads(checkpoint.read_text(encoding="utf-8"))
+        saved[:] = [checkpoint.read_text(encoding="utf-8")]
+
+    def edited_hits() -> Any:
+        _genuine_checkpoint()
+        data = json.loads(saved[0])
         data["hits"] = [10**9, 0]
         return tampered(json.dumps(data))()
+
+    def edited_and_rehashed() -> Any:
+        from dpspec.audit.core import _digest
+
+        _genuine_checkpoint()
+        data = json.loads(saved[0])
+        body = {k: v for k, v in data.items() if k != "sha256"}
+        body["hits"] = [10**9, 0]  # the hash no longer protects: the field checks must
+        return tampered(json.dumps({**body, "sha256": _digest(body)}))()
 
     def jobs_agree() -> Any:
         one = audit(lap, (0.0, 1.0), 0.5, samples=600_000, seed=SEED, jobs=1)
@@ -472,6 +489,7 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         ("selection=1e15", run_audit(selection=10**15), error("selection")),
         ("samples=100: 400 calls", hundred, lambda kind, value: kind == "result" and value == 400),
         ("checkpoint hits edited", edited_hits, error("checkpoint")),
+        ("checkpoint hits edited, hash recomputed", edited_and_rehashed, error("checkpoint")),
         ("checkpoint not JSON", tampered('{"key": 1'), error("checkpoint")),
         ("checkpoint a list", tampered("[1, 2]"), error("checkpoint")),
         ("checkpoint without fields", tampered("{}"), error("checkpoint")),

@@ -195,7 +195,7 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
         "error naming them (before any draw), flags NaN/complex/vector-NaN leaks, never judges "
         "continuous outputs by atoms only, validates checkpoints, gives the same counts for "
         "any jobs, and its CLI exits 2 (usage) or 3 (internal), never 1, on such input",
-        predicates=(),
+        predicates=("dpspec.spec.audit.checkpoint_counts_valid",),
         impls=(
             f"{_CORE}.audit",
             f"{_CORE}.Event",
@@ -223,6 +223,7 @@ AUDIT_OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_audit.py::test_unwritable_checkpoint_is_refused_before_drawing",
             "tests/test_audit.py::test_cli_exit_codes",
             "tests/test_audit.py::test_cli_help_documents_exit_codes",
+            "tests/test_audit.py::test_checkpoint_counts_predicate",
         ),
         check=checks_audit.hostile_inputs,
         note=NOTE,

@@ -60,3 +60,14 @@ def false_alarm_rate_acceptable(
     if not 0 <= violations <= audits:
         raise ValueError(f"violations: must be in [0, {audits}], got {violations}")
     return binomial_upper_tail(audits, violations, level) >= alpha
+
+
+def checkpoint_counts_valid(done: int, hits: int, n: int, block: int) -> bool:
+    """Counts a checkpoint of an audit with ``n`` estimation draws per side may hold for one
+    side: ``done`` draws in whole blocks of ``block`` (or all n), and 0 ≤ hits ≤ done — the hits
+    are a count of those draws. Integers only (a bool is not a count)."""
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (done, hits, n, block))
+    if not ints or n < 1 or block < 1:
+        return False
+    whole = done == n or done % block == 0
+    return 0 <= done <= n and whole and 0 <= hits <= done

@@ -710,3 +710,16 @@ def test_search_limits_are_named() -> None:
     ]:
         with pytest.raises((ValueError, TypeError), match=name):
             hypothesis_search(LAPLACE, strategy, 0.5, **kwargs)
+
+
+def test_checkpoint_counts_predicate() -> None:
+    from dpspec.spec.audit import checkpoint_counts_valid
+
+    block = 2**18
+    assert checkpoint_counts_valid(0, 0, 10**6, block)
+    assert checkpoint_counts_valid(2 * block, 17, 10**6, block)
+    assert checkpoint_counts_valid(10**6, 10**6, 10**6, block)  # the last, shorter block
+    for done, hits in [(-block, 0), (12345, 0), (block, block + 1), (block, -1), (2 * 10**6, 0)]:
+        assert not checkpoint_counts_valid(done, hits, 10**6, block), (done, hits)
+    assert not checkpoint_counts_valid(True, 0, 10**6, block)
+    assert not checkpoint_counts_valid(0, 0.0, 10**6, block)  # type: ignore[arg-type]

@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 from scipy import special
 
 from dpspec.impl.validation import check_delta
+from dpspec.spec.audit import checkpoint_counts_valid
 
 #: number of distinct output values up to which float outputs also get atom events
 MAX_ATOMS = 4096
@@ -885,12 +886,11 @@ class _Progress:
         if not (isinstance(done, list) and isinstance(hits, list) and len(done) == len(hits) == 2):
             raise bad("done and hits must be two counts each")
         for d, h in zip(done, hits, strict=True):
-            if not (_is_int(d) and _is_int(h)):
-                raise bad("counts must be integers")
-            if not 0 <= d <= n or (d != n and d % BLOCK):
-                raise bad(f"draws done {d} is not a whole number of blocks in [0, {n}]")
-            if not 0 <= h <= d:
-                raise bad(f"hits {h} outside [0, {d}]")
+            if not checkpoint_counts_valid(d, h, n, BLOCK):
+                raise bad(
+                    f"draws done {d!r} and hits {h!r}: need whole blocks of {BLOCK} draws in "
+                    f"[0, {n}] and 0 <= hits <= done"
+                )
         if not isinstance(data["swapped"], bool):
             raise bad("swapped must be true or false")
         if data["selection"] != selection or not _is_int(data["selection"]):
