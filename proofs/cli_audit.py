@@ -174,11 +174,18 @@ def register(sub: Any) -> None:
         type=int,
         help="selection draws per side (default N/5, at least min(N, 1000))",
     )
-    p.add_argument("--confidence", type=float, default=0.95)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--confidence", type=float, default=0.95, help="in (0, 1); false alarm <= 1 - it"
+    )
+    p.add_argument("--seed", type=int, default=0, help="non-negative integer")
     p.add_argument("--pair", help="JSON [D, D'] (default: the target's own pair, or [0, 1])")
     p.add_argument("--checkpoint", metavar="PATH", help="resumable progress file")
-    p.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="parallel workers (joblib, <= 1024); the result does not depend on it",
+    )
     p.add_argument(
         "--float-attack",
         action="store_true",
