@@ -303,3 +303,66 @@ def test_check_condition_summarises_one_lemma() -> None:
     assert [c["id"] for c in one["conditions"]] == ["dpspec.proofs.lemmas.stability_release#post2"]
     bad = check_condition(f"{FALSE_LEMMAS}:em_log_weight_without_half", 10)
     assert bad["status"] == "counterexample" and "when calling" in bad["message"]
+
+
+# --- the w.l.o.g. reductions the CrossHair lemmas rely on ------------------------------------
+
+
+@given(_votes(substitution=True), st.data())
+def test_substituting_any_record_is_substituting_the_first_after_reordering(
+    case: dict[str, Any], data: st.DataObject
+) -> None:
+    """Votes and mistakes are sums over the records: substituting record i is substituting
+    record 0 of the reordered dataset (the lemmas substitute / remove the first record)."""
+    from dpspec.spec.sensitivity import centred_votes, l1_distance, mistakes
+
+    records, cells = case["records"], case["cells"]
+    i = data.draw(st.integers(0, len(records) - 1))
+    new = (case["new_cell"], case["new_label"])
+    moved = (records[i], *records[:i], *records[i + 1 :])
+    at_i = (*records[:i], new, *records[i + 1 :])
+    assert l1_distance(centred_votes(records, cells), centred_votes(at_i, cells)) == (
+        lemmas.centred_vote_change_substitution(moved, cells, *new)
+    )
+    removed = records[:i] + records[i + 1 :]
+    assert l1_distance(centred_votes(records, cells), centred_votes(removed, cells)) == (
+        lemmas.centred_vote_change_add_remove(moved, cells)
+    )
+    bit = st.integers(0, 1)
+    candidate = data.draw(st.tuples(bit, bit, bit))
+    recs = tuple((c % 3, y) for c, y in records)
+    new3 = (new[0] % 3, new[1])
+    moved3 = (recs[i], *recs[:i], *recs[i + 1 :])
+    at_i3 = (*recs[:i], new3, *recs[i + 1 :])
+    assert mistakes(at_i3, candidate) - mistakes(recs, candidate) == (
+        lemmas.em_score_change_substitution(candidate, moved3, *new3)
+    )
+
+
+@given(st.lists(st.integers(-4, 4), min_size=3, max_size=3), st.permutations(range(3)),
+       st.lists(st.integers(0, 3), min_size=3, max_size=3), st.integers(0, 3))
+def test_quantiles_and_median_do_not_depend_on_the_order_of_the_pairs(
+    values: list[int], perm: list[int], weights: list[int], g: int
+) -> None:
+    """The compression lemmas take sorted values: the quantiles see the (value, weight) pairs
+    only as a multiset (checked here), so sorting them loses nothing."""
+    from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
+
+    assume(sum(weights) > 0)
+    pv, pw = [values[k] for k in perm], [weights[k] for k in perm]
+    gamma = Fraction(g, 8)
+    assert quantile_minus(values, weights, gamma) == quantile_minus(pv, pw, gamma)
+    assert quantile_plus(values, weights, gamma) == quantile_plus(pv, pw, gamma)
+    assert weighted_median(values, weights) == weighted_median(pv, pw)
+
+
+@given(st.lists(st.integers(-20, 20), min_size=3, max_size=3), st.integers(-20, 20))
+def test_half_integer_loss_is_translation_invariant(ys: list[int], shift: int) -> None:
+    """The scale-2 half-integer lemma fixes y = 0: the loss depends on y − a, y − a' only."""
+    y2, a2, a_prime2 = ys
+    half = Fraction(1, 2)
+    loss = laplace_log_ratio(y2 * half, a2 * half, a_prime2 * half, 2)
+    assert loss == lemmas.laplace_loss_bound_half_integers_scale2(a2 - y2, a_prime2 - y2)
+    assert loss == laplace_log_ratio(
+        (y2 + shift) * half, (a2 + shift) * half, (a_prime2 + shift) * half, 2
+    )
