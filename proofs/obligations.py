@@ -13,6 +13,7 @@ from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
 from dpspec.proofs.obligations_audit import AUDIT_OBLIGATIONS
 from dpspec.proofs.obligations_compression import COMPRESSION_OBLIGATIONS
 from dpspec.proofs.obligations_consistency import CONSISTENCY_OBLIGATIONS
+from dpspec.proofs.obligations_hostile import HOSTILE_OBLIGATIONS
 from dpspec.proofs.obligations_ldp import LDP_OBLIGATIONS
 from dpspec.proofs.obligations_learners import LEARNER_OBLIGATIONS
 from dpspec.proofs.obligations_pcde import PCDE_OBLIGATIONS
@@ -308,4 +309,5 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     + COMPRESSION_OBLIGATIONS
     + LDP_OBLIGATIONS
     + AUDIT_OBLIGATIONS
+    + HOSTILE_OBLIGATIONS
 )

@@ -52,7 +52,10 @@ class EstimatorProtocol:
 
     def check_n_features(self, X: Any) -> None:
         """ValueError when X's number of columns differs from the one seen in ``fit``."""
-        shape = np.asarray(X).shape
+        try:
+            shape = np.asarray(X).shape
+        except (ValueError, TypeError) as exc:
+            raise InputTypeError(f"X: cannot be read as an array ({exc})") from exc
         expected = getattr(self, "n_features_in_", None)
         if expected is not None and len(shape) == 2 and shape[1] != expected:
             raise ValueError(
@@ -148,7 +151,9 @@ def model_key(random_state: Any) -> int:
     )
 
 
-def check_binary_labels(y: Any, n: int) -> tuple[NDArray[np.int64], NDArray[Any]]:
+def check_binary_labels(
+    y: Any, n: int, x_name: str = "X"
+) -> tuple[NDArray[np.int64], NDArray[Any]]:
     """Labels as 0/1 and the two classes they stand for (sorted); ValueError otherwise."""
     if y is None:
         raise ValueError("y: requires y to be passed, but the target y is None")
@@ -162,7 +167,10 @@ def check_binary_labels(y: Any, n: int) -> tuple[NDArray[np.int64], NDArray[Any]
         )
         arr = arr.ravel()
     if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(f"y: expected a 1-D array of {n} labels, got shape {arr.shape}")
+        raise ValueError(
+            f"y: expected a 1-D array of {n} labels (one per row of {x_name}), got shape "
+            f"{arr.shape}"
+        )
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)):
             raise ValueError("y: contains NaN or infinite values")
@@ -199,7 +207,10 @@ def check_unit_cube(
     """
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
         raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
-    arr = np.asarray(X)
+    try:
+        arr = np.asarray(X)
+    except (ValueError, TypeError) as exc:
+        raise InputTypeError(f"{name}: cannot be read as an array ({exc})") from exc
     if arr.dtype != np.float64:
         arr = as_finite_array(arr, name, ndim=2).astype(np.float64)
     elif arr.ndim != 2 or arr.size == 0:

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 BLOCK = 1024
 #: Largest block: a touched block costs ``block`` draws however few of its cells are used.
-MAX_BLOCK = 2**16
+MAX_BLOCK = 2**14
 
 Sampler = Callable[[int, np.random.Generator], NDArray[Any]]
 
@@ -35,10 +35,10 @@ def block_generator(key: int, block: int) -> np.random.Generator:
 
 def block_size(total_cells: int) -> int:
     """The block size for a public partition of ``total_cells`` cells: ``BLOCK`` (1024) up to
-    2^18 cells, then total/256 rounded up to a power of two, at most 2^16.
+    2^18 cells, then total/256 rounded up to a power of two, at most 2^14.
 
     A function of the (public) number of cells only, so the noise stays a fixed function of
-    (key, cell). At most max(256, total/2^16) blocks exist, which bounds the per-block overhead
+    (key, cell). At most max(256, total/2^14) blocks exist, which bounds the per-block overhead
     of a fit touching every block; a touched block costs ``block`` draws, so the work is
     O(min(n·block, total)) draws for n distinct cells.
     """

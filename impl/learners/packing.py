@@ -147,7 +147,8 @@ class CubicLattice:
         if self.cells_per_axis is not None:
             m = self.cells_per_axis
             return np.minimum((arr * m).astype(np.int64), m - 1)
-        scaled = np.clip(np.floor(arr / self.spacing), -COORD_LIMIT, COORD_LIMIT)
+        with np.errstate(over="ignore"):  # |x|/s beyond 2^52 is clipped: the outer slabs
+            scaled = np.clip(np.floor(arr / self.spacing), -COORD_LIMIT, COORD_LIMIT)
         return scaled.astype(np.int64)
 
     def cell_index(self, X: Any) -> NDArray[np.int64]:

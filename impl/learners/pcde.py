@@ -81,7 +81,7 @@ def check_points(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.fl
     return arr
 
 
-def cube_ids(X: NDArray[np.float64], side: float) -> NDArray[np.int64]:
+def cube_ids(X: NDArray[np.float64], side: float, name: str = "X") -> NDArray[np.int64]:
     """Rows ⌊x/r⌋ ∈ ℤ^d: the cube [c·r, (c + 1)·r) of the grid anchored at 0 holding each x.
 
     Computed as ``floor(x / r)`` in floating point: a point within rounding of a face may land
@@ -91,7 +91,8 @@ def cube_ids(X: NDArray[np.float64], side: float) -> NDArray[np.int64]:
     # checked before dividing: x/side must neither overflow nor leave the exact int64 range
     if X.size and float(np.max(np.abs(X))) >= _MAX_CELL_INDEX * side:
         raise ValueError(
-            f"X: coordinates too large for cubes of side {side:.3g} (|x|/side must be < 2^52)"
+            f"{name}: coordinates too large for cubes of side {side:.3g} (|x|/side must be "
+            "< 2^52)"
         )
     scaled = np.floor(X / side)
     return scaled.astype(np.int64)
@@ -205,7 +206,7 @@ class PrivateHistogramDensity(EstimatorProtocol):
         histogram = self.make_histogram()
         side = self._side(n, d)
         key = model_key(self.random_state)
-        cells, counts = occupied_cubes(cube_ids(X, side))
+        cells, counts = occupied_cubes(cube_ids(X, side, name))
         released = histogram.release_counts(counts, np.random.default_rng(key))
         keep = released > 0  # zero counts stay zero; released counts are ≥ τ ≥ 1 > 0
         if not np.any(keep):

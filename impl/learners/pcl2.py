@@ -53,7 +53,14 @@ from dpspec.impl.learners.packing import (
 from dpspec.impl.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
 from dpspec.impl.mechanisms.base import PrivacyLevel
 from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
-from dpspec.impl.validation import as_finite_array, check_count, check_delta, check_positive
+from dpspec.impl.validation import (
+    MAX_EPSILON,
+    as_finite_array,
+    check_count,
+    check_delta,
+    check_epsilon,
+    check_positive,
+)
 
 #: Cell ids of a Voronoi partition are encoded as the 1-D points (j + ½)/k for PCL; exact for
 #: k well below 2^52 (the float error of (j + ½)/k · k is far below ½).
@@ -325,6 +332,12 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         self.random_state = random_state
 
     def _histogram(self) -> StabilityHistogram:
+        eps = check_epsilon(self.epsilon)
+        if 2 * eps > MAX_EPSILON:  # the whole learner is (2ε, 2δ)-DP
+            raise ValueError(
+                f"epsilon: the total 2·epsilon of the two releases must be <= {MAX_EPSILON}, "
+                f"got epsilon={self.epsilon!r}"
+            )
         return release_histogram(self.epsilon, self.delta, self.noise)
 
     def _lattice(self, n: int, d: int) -> CubicLattice:

@@ -72,7 +72,6 @@ from dpspec.impl.validation import (
     LIMITS,
     bounded_int_array,
     check_count,
-    check_epsilon,
     check_limit,
     check_rng,
 )
@@ -334,7 +333,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
     def _labeled(self, X_labeled: Any, y: Any) -> tuple[NDArray[np.float64], Any, Any]:
         d = self._dimension()
         X = check_points(X_labeled, "X_labeled", d=d)
-        labels, classes = check_binary_labels(y, X.shape[0])
+        labels, classes = check_binary_labels(y, X.shape[0], "X_labeled")
         return X, labels, classes
 
     def selection_law(self, X_labeled: Any, y: Any, synthetic: Any) -> dict[int, float]:
@@ -356,7 +355,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         d = X.shape[1]
         U = check_points(X_unlabeled, "X_unlabeled", d=d)
         n_syn = check_count(self.n_synthetic, "n_synthetic")
-        check_epsilon(self.label_epsilon, "label_epsilon")  # fail before PCDE runs
+        epsilon_rational(self.label_epsilon, "label_epsilon")  # fail before PCDE runs
         limit = MAX_SYNTHETIC[self.hypothesis_class]
         if limit is not None and n_syn > limit:
             raise ValueError(

@@ -65,10 +65,10 @@ def discrete_laplace_for(
     return DiscreteLaplaceNoise(scale=scale), level
 
 
-def epsilon_rational(epsilon: float | Fraction) -> Fraction:
-    """ε as the largest rational ≤ ε with denominator ≤ 2^32 (checked > 0, finite)."""
-    check_epsilon(epsilon)
-    return rational_at_most(epsilon, "epsilon")
+def epsilon_rational(epsilon: float | Fraction, name: str = "epsilon") -> Fraction:
+    """ε as the largest rational ≤ ε with denominator ≤ 2^32 (checked > 0, finite, ≤ 700)."""
+    check_epsilon(epsilon, name)
+    return rational_at_most(epsilon, name)
 
 
 def check_base_loss(q: Fraction, exponent: int) -> None:

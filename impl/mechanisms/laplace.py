@@ -92,7 +92,11 @@ class LaplaceMechanism:
     def value(self, data: Any) -> NDArray[np.float64]:
         """The query value f(S) as a 1-D float array of length ``dimension``."""
         arr = as_finite_array(data, "data")
-        v = np.atleast_1d(np.asarray(self.query(arr), dtype=np.float64))
+        raw = self.query(arr)
+        try:
+            v = np.atleast_1d(np.asarray(raw, dtype=np.float64))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"query: must return real numbers, got {raw!r:.60}") from exc
         if v.shape != (self.dimension,):
             raise ValueError(f"query: expected {self.dimension} value(s), got shape {v.shape}")
         if not np.all(np.isfinite(v)):
@@ -119,7 +123,7 @@ class LaplaceMechanism:
         check_rng(rng)
         n = check_count(n, "n")
         k = self.dimension
-        check_limit(n * k, "n", "draws")
+        check_limit(n * k, "n", "draws")  # n × dimension values
         if self.idealised:
             out = self.value(data)[None, :] + rng.laplace(0.0, self.scale, size=(n, k))
         else:

@@ -39,6 +39,9 @@ from dpspec.impl.validation import (
     check_rng,
 )
 
+#: Smallest δ accepted (the threshold search works with float logarithms of δ).
+MIN_DELTA = 1e-300
+
 #: Outcome label of the lumped upper tail of a released cell in :meth:`StabilityHistogram.pmf`.
 TAIL = "tail"
 
@@ -53,9 +56,9 @@ def discrete_threshold(
     """Smallest integer τ ≥ 1 with (1 + e^ε) · P(Z ≥ τ) ≤ δ (exact with a rational base)."""
     target = delta if isinstance(noise.q, Fraction) else float(delta) * (1 - _FLOAT_SAFETY)
     q = float(noise.q)
-    guess = max(
-        1, math.floor(math.log(float(target) * (1 + q) / (1 + float(ratio))) / math.log(q))
-    )
+    log_target = math.log(float(delta)) + math.log1p(-_FLOAT_SAFETY)  # no underflow to 0
+    log_guess = (log_target + math.log1p(q) - math.log1p(float(ratio))) / math.log(q)
+    guess = max(1, math.floor(log_guess))
     if isinstance(noise.q, Fraction) and guess > LIMITS["exponent"]:
         raise ValueError(
             f"delta: the exact threshold τ ≈ {guess} for this base exceeds "
@@ -120,6 +123,11 @@ class StabilityHistogram:
     ) -> None:
         self.bins = None if bins is None else check_count(bins, "bins", maximum=LIMITS["cells"])
         check_delta(delta, allow_zero=False)
+        if float(delta) < MIN_DELTA:
+            raise ValueError(f"delta: must be >= {MIN_DELTA} (the threshold's float search), got "
+                             f"{delta!r}")
+        # exact (Fraction/int) deltas stay exact; numpy and other reals become floats
+        delta = delta if isinstance(delta, (Fraction, int)) else float(delta)
         self.delta = delta
         self.idealised = idealised
         if idealised:
@@ -195,6 +203,11 @@ class StabilityHistogram:
         if cap < max(tau, count):
             raise ValueError(f"cap: must be >= max(threshold {tau}, count {count})")
         check_limit(cap - tau + 2, "cap", "outcomes")
+        if isinstance(self.noise.q, Fraction) and cap + abs(count) > LIMITS["exponent"]:
+            raise ValueError(
+                f"cap: cap + count must be <= {LIMITS['exponent']} for exact rational "
+                f"probabilities, got cap={cap}, count={count}"
+            )
         if count <= 0:
             return {0: Fraction(1) if isinstance(self.noise.q, Fraction) else 1.0}
         out: dict[Any, Fraction | float] = {0: 1 - self.noise.sf(tau - count)}
@@ -205,6 +218,8 @@ class StabilityHistogram:
 
     def pmf(self, data: Any, cap: int) -> dict[tuple[Any, ...], Fraction | float]:
         """Exact law of the whole release over the ``bins`` cells (product of cell laws)."""
+        if self.bins is not None and self.bins > 16:
+            raise ValueError("bins: pmf enumerates the product over the bins; at most 16 bins")
         laws = [self.cell_pmf(int(c), cap) for c in self.counts(data)]
         size = 1
         for law in laws:

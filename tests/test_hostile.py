@@ -1,0 +1,275 @@
+"""Hostile input to the mechanisms, noise samplers and learners: each case of the issue pinned
+(a named refusal or a correct result), the two registered obligations, and a negative control
+showing the harness flags a real bug."""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dpspec.impl.learners import (
+    PrivateHistogramClassifier,
+    PrivateSemiSupervisedClassifier,
+    PrivateUnboundedClassifier,
+)
+from dpspec.impl.learners.keyed_noise import BLOCK, block_generator, block_size, keyed_values
+from dpspec.impl.learners.pcde import PrivateHistogramDensity
+from dpspec.impl.mechanisms import (
+    DiscreteLaplaceMechanism,
+    ExponentialMechanism,
+    LaplaceMechanism,
+    NoisyMajorityVote,
+    RandomizedResponse,
+    StabilityHistogram,
+)
+from dpspec.impl.validation import LIMITS, MAX_EPSILON, check_epsilon, exact_fraction
+from dpspec.proofs import checks_hostile
+from dpspec.proofs.registry import VerifyConfig
+
+G = 21474836511  # ε = 0.1 → numerator 429496729: G·numerator is just above 2^63
+
+
+def _count(d: Any) -> int:
+    return int(np.sum(d))
+
+
+def _rng(seed: int = 0) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+D = np.array([0, 1, 1])
+X2 = _rng(1).random((60, 2))
+Y2 = (X2[:, 0] > 0.5).astype(np.int64)
+
+
+def _refused(call: Any, name: str) -> str:
+    with pytest.raises((ValueError, TypeError)) as info:
+        call()
+    assert name in str(info.value), str(info.value)
+    return str(info.value)
+
+
+# --- silent privacy loss ---------------------------------------------------------------------
+
+
+def test_exponential_mechanism_large_scores_do_not_wrap() -> None:
+    mech = ExponentialMechanism(lambda d: np.array([0, int(d[0])]), 1, 0.1)
+    for top in (G, G - 1, 2**62 - 1):
+        law = mech.pmf(np.array([top]))
+        assert law[1] == 1.0 and law[0] == 0.0
+        assert np.all(mech.sample(np.array([top]), 100, _rng()) == 1)
+
+
+def test_exponential_mechanism_slow_path_keeps_the_law() -> None:
+    """A gap just past the int64 fast path: the split exponents keep P(i) ∝ e^{-γ_i}."""
+    eps = Fraction(429496729, 2**32)
+    gap = 2**62 // eps.numerator + 1  # gap·num ≥ 2^62: Python-int path
+    mech = ExponentialMechanism(lambda d: np.array([0, gap, gap]), 1, eps)
+    draws = mech.sample(D, 4000, _rng(5))
+    assert set(np.unique(draws).tolist()) <= {1, 2}
+    assert abs(float(np.mean(draws == 1)) - 0.5) < 6 * math.sqrt(0.25 / 4000)
+
+
+def test_discrete_laplace_refuses_values_that_would_wrap() -> None:
+    _refused(
+        lambda: DiscreteLaplaceMechanism(lambda d: 2**63 - 1, 1, 1.0).sample(D, 5, _rng()),
+        "query",
+    )
+    top = 2**62 - 1
+    out = DiscreteLaplaceMechanism(lambda d: top, 1, 1.0).sample(D, 200, _rng())
+    assert all(abs(int(v) - top) < 200 for v in out.tolist())
+
+
+def test_pcde_no_release_message_has_no_data_statistic() -> None:
+    msg = _refused(lambda: PrivateHistogramDensity(0.1, 1e-9, random_state=0).fit(X2[:5]), "X:")
+    assert "occupied" not in msg and "sample(s)" not in msg and " 5 " not in msg
+
+
+def test_semi_supervised_no_release_names_x_unlabeled() -> None:
+    ssl = PrivateSemiSupervisedClassifier(epsilon=0.1, delta=1e-9, random_state=0)
+    msg = _refused(lambda: ssl.fit(X2[:2, :1], [0, 1], X2[:2, :1]), "X_unlabeled:")
+    assert "occupied" not in msg
+
+
+# --- one epsilon rule, numpy scalars ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("eps", [710, 709.8, 1e6, Fraction(10**9)])
+def test_epsilon_above_the_limit_is_refused_everywhere(eps: Any) -> None:
+    calls = [
+        lambda: DiscreteLaplaceMechanism(_count, 1, eps),
+        lambda: LaplaceMechanism(_count, 1.0, eps),
+        lambda: ExponentialMechanism(lambda d: np.array([0, 1]), 1, eps),
+        lambda: RandomizedResponse(2, eps),
+        lambda: NoisyMajorityVote(3, eps),
+        lambda: StabilityHistogram(3, eps),
+        lambda: PrivateHistogramClassifier(eps).fit(X2, Y2),
+        lambda: PrivateHistogramDensity(eps).fit(X2),
+        lambda: PrivateUnboundedClassifier(eps).fit(X2, Y2),
+    ]
+    for call in calls:
+        msg = _refused(call, "epsilon")
+        assert str(MAX_EPSILON) in msg
+
+
+def test_epsilon_at_the_limit_works() -> None:
+    out = DiscreteLaplaceMechanism(_count, 1, MAX_EPSILON).sample(D, 50, _rng())
+    assert np.all(out == 2)  # e^-700 noise: the value itself
+    assert RandomizedResponse(3, 700).randomise(np.array([0, 1, 2]), _rng()).tolist() == [0, 1, 2]
+    _refused(lambda: PrivateUnboundedClassifier(400.0).fit(X2, Y2), "epsilon")  # 2ε > 700
+
+
+@pytest.mark.parametrize("scalar", [np.float32(0.5), np.float16(0.5), np.longdouble(0.5)])
+def test_numpy_scalar_epsilon_is_converted_exactly(scalar: Any) -> None:
+    mech = DiscreteLaplaceMechanism(_count, 1, scalar)
+    assert mech.privacy.epsilon == 0.5
+    assert exact_fraction(np.float32(0.1), "epsilon") == Fraction(13421773, 2**27)
+
+
+@pytest.mark.parametrize("bad", [1 + 0j, True, np.bool_(True), "0.5", [0.5], np.complex64(1)])
+def test_non_real_epsilon_is_a_type_error_naming_it(bad: Any) -> None:
+    with pytest.raises(TypeError, match="epsilon"):
+        check_epsilon(bad)
+    with pytest.raises(TypeError, match="epsilon"):
+        DiscreteLaplaceMechanism(_count, 1, bad)
+
+
+# --- unclear messages --------------------------------------------------------------------------
+
+
+def test_unclear_messages_now_name_the_argument() -> None:
+    _refused(lambda: DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 10**30)), "base")
+    msg = _refused(
+        lambda: LaplaceMechanism(_count, 1e-300, 1.0).sample(D, 2, _rng()), "sensitivity"
+    )
+    assert "query" in msg
+    _refused(lambda: LaplaceMechanism(_count, 1.0, 1.0).sf(D, float("nan")), "t")
+    assert LaplaceMechanism(_count, 1.0, 1.0).sf(D, float("inf")) == 0.0
+    assert LaplaceMechanism(_count, 1.0, 1.0).sf(D, 1e308) == 0.0
+    mech = DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2))
+    _refused(lambda: mech.pmf(D, (0.5, 2.5)), "window")  # type: ignore[arg-type]
+    _refused(lambda: mech.sample(None, 3, _rng()), "data")
+    _refused(
+        lambda: PrivateHistogramClassifier(random_state=0).fit(
+            X2[:4], np.array(["a", 1, "a", 1], dtype=object)
+        ),
+        "y",
+    )
+    clf = PrivateHistogramClassifier(random_state=0).fit(X2, Y2)
+    _refused(lambda: clf.score(X2, Y2[:10]), "y")
+    _refused(lambda: PrivateHistogramClassifier(random_state=2**128).fit(X2, Y2), "random_state")
+    _refused(
+        lambda: PrivateHistogramDensity(side=1e-10).fit(np.full((5, 2), 1e300)), "X"
+    )
+    _refused(lambda: RandomizedResponse(2, 1.0).randomise(np.array([1e300]), _rng()), "x")
+
+
+def test_no_runtime_warning_on_huge_coordinates() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _refused(lambda: PrivateHistogramDensity(side=1e-10).fit(np.full((5, 2), 1e300)), "X")
+        model = PrivateUnboundedClassifier(2.0, 1e-3, radius=5e-324, random_state=0)
+        model.fit(np.full((30, 1), 0.5), np.arange(30) % 2)  # x/r overflows: clipped slabs
+        assert model.predict(np.array([[1e300]])).shape == (1,)
+
+
+# --- unbounded work ------------------------------------------------------------------------
+
+
+def test_unbounded_requests_are_refused_up_front() -> None:
+    start = time.perf_counter()
+    mech = DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2))
+    assert "65536" in _refused(lambda: mech.pmf(D, (0, 10**8)), "window")
+    _refused(lambda: DiscreteLaplaceMechanism(_count, 1, 1.0).sample(D, 10**12, _rng()), "n")
+    _refused(lambda: NoisyMajorityVote(10**12, 1.0), "cells")
+    _refused(
+        lambda: PrivateSemiSupervisedClassifier(n_synthetic=10**9).fit(
+            X2[:4, :1], [0, 1, 0, 1], X2[:, :1]
+        ),
+        "n_synthetic",
+    )
+    _refused(lambda: RandomizedResponse(10**9, 1.0), "k")
+    assert time.perf_counter() - start < 5.0
+    assert LIMITS["draws"] == 2**27
+
+
+# --- keyed noise: O(n + cells), same numbers -----------------------------------------------
+
+
+def _keyed_values_reference(key: int, cells: Any, sampler: Any) -> Any:
+    """The former implementation (one pass over all cells per block), for equality."""
+    cells = np.asarray(cells, dtype=np.int64)
+    blocks = cells // BLOCK
+    out = None
+    for b in np.unique(blocks):
+        mask = blocks == b
+        values = sampler(BLOCK, block_generator(key, int(b)))
+        if out is None:
+            out = np.empty(cells.shape, dtype=values.dtype)
+        out[mask] = values[cells[mask] % BLOCK]
+    return out
+
+
+def test_keyed_values_gives_the_same_numbers_as_before() -> None:
+    cells = _rng(3).integers(0, 50 * BLOCK, size=5000)
+    def sampler(size: int, g: np.random.Generator) -> Any:
+        return g.integers(-(10**6), 10**6, size=size)
+
+    assert np.array_equal(
+        keyed_values(11, cells, sampler), _keyed_values_reference(11, cells, sampler)
+    )
+    # a fixed function of (key, cell): any order, any subset
+    perm = _rng(4).permutation(cells.size)
+    shuffled = keyed_values(11, cells[perm], sampler)
+    assert np.array_equal(shuffled, keyed_values(11, cells, sampler)[perm])
+
+
+def test_block_size_is_public_and_keeps_small_grids() -> None:
+    assert block_size(2**18) == BLOCK and block_size(1) == BLOCK
+    assert block_size(2**24) == 2**14 and block_size(2**62) == 2**14
+
+
+def test_pcl_large_grid_is_fast_and_deterministic() -> None:
+    rng = _rng(6)
+    X = rng.random((20_000, 2))
+    y = (rng.random(20_000) < 0.5).astype(np.int64)
+    start = time.perf_counter()
+    a = PrivateHistogramClassifier(1.0, cells_per_axis=1024, random_state=3).fit(X, y)
+    seconds = time.perf_counter() - start
+    b = PrivateHistogramClassifier(1.0, cells_per_axis=1024, random_state=3).fit(X, y)
+    assert np.array_equal(a.cell_bits_, b.cell_bits_)
+    assert np.array_equal(a.predict(X[:500]), b.predict(X[:500]))
+    assert seconds < 20.0
+
+
+# --- the registered obligations --------------------------------------------------------------
+
+
+def test_hostile_input_obligation() -> None:
+    start = time.perf_counter()
+    outcome = checks_hostile.hostile_inputs(VerifyConfig())
+    assert outcome.passed, outcome.detail
+    assert outcome.numbers["cases"] > 4000
+    assert time.perf_counter() - start < 60.0
+
+
+def test_harness_flags_broken_targets() -> None:
+    """Negative control: the harness reports an overflow, an unnamed error, a warning, an
+    IndexError, a wrong shape and the int64 exponential mechanism of the issue."""
+    assert checks_hostile._controls() == []
+    tally = checks_hostile.Tally()
+    target = checks_hostile.Target(
+        "old-exponential", {"x": 1}, lambda p: math.exp(710), lambda r, p: None
+    )
+    assert checks_hostile.run_case(target, "x", 2, tally) is not None
+
+
+def test_integer_bounds_obligation() -> None:
+    outcome = checks_hostile.exact_integer_bounds(VerifyConfig())
+    assert outcome.passed, outcome.detail
