@@ -2,12 +2,17 @@
 
 Every function here is deterministic pure Python on ``int``/``Fraction`` with a PEP 316 contract
 in its docstring (``pre:`` lines restrict the inputs, each ``post:`` line is one *condition*
-about ``__return__``). ``dpspec prove`` (:mod:`dpspec.proofs.prove`) runs
+about ``__return__``). ``dpspec prove`` (:mod:`dpspec.proofs.prove`) runs CrossHair on every
+condition with a CPU budget (20 s by default), and a condition is *confirmed* when CrossHair
+explores every execution path without finding a counterexample — over the stated bounded
+inputs that is a proof, not a test. Each condition needs at most a fifth of the budget
+(``proofs/notes/lemmas.md``): where a statement was too costly it is split into cases or
+reduced w.l.o.g. (the substituted record is the first one, because the quantities are sums
+over the records; ``tests/test_lemmas.py`` checks each reduction on concrete inputs).
 
-    crosshair check dpspec.proofs.lemmas --report_all --per_condition_timeout=20
-
-and a condition is *confirmed* when CrossHair explores every execution path without finding a
-counterexample — over the stated bounded inputs that is a proof, not a test.
+What binds a lemma to the implementation: every lemma's registry entry names a differential
+obligation (``proofs/lemma_bindings.py``) that runs the implementation's own code and requires
+equality with the lemma's function on the lemma's domain.
 
 Why the bounds. Path exploration must terminate: datasets are short tuples (≤ 2–8 records) of
 small bin / cell / domain indices, which is where the combinatorics lives — the argument "one
