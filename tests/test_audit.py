@@ -370,6 +370,10 @@ def test_complex_outputs_are_audited_as_pairs() -> None:
         (lambda d, n, rng: np.zeros((n, 2)) if d else np.zeros(n), ValueError),  # shape by data
         (lambda d, n, rng: np.full(n, "a") if d else np.zeros(n), ValueError),  # type by data
         (lambda d, rng: f"{d + rng.laplace(0.0, 2.0):.17g}", ValueError),  # unique strings
+        (
+            lambda d, n, rng: np.ma.masked_array(np.zeros(n), mask=rng.random(n) < 0.5 * d),
+            TypeError,
+        ),  # the mask carries the leak
     ],
 )
 def test_unrepresentable_outputs_are_refused(fn: Any, error: type[Exception]) -> None:

@@ -108,7 +108,10 @@ class CallableMechanism:
 
 def _stack(values: Any) -> NDArray[Any]:
     """Outputs as one array; rows numpy cannot stack (ragged rows) become an object array,
-    which :func:`_outputs` then accepts or refuses by element type."""
+    which :func:`_outputs` then accepts or refuses by element type. Arrays (masked ones
+    included) are passed on as they are."""
+    if isinstance(values, np.ndarray):
+        return values
     try:
         return np.asarray(values)
     except (ValueError, TypeError):
@@ -167,8 +170,13 @@ def _outputs(raw: Any, n: int) -> NDArray[Any]:
     numbers (bool, int, float64), strings or bytes, one per row; vectors as (n, k) rows.
     Complex values become (real, imaginary) columns and arrays of more than two dimensions
     are flattened per row (both one-to-one); NaN payloads are made canonical (one NaN atom)."""
+    if isinstance(raw, np.ma.MaskedArray) and np.ma.getmaskarray(raw).any():
+        raise TypeError(
+            "mechanism: a masked array with masked entries cannot be audited (the mask is part "
+            "of the release); fill the masked entries (e.g. with NaN) or return the mask too"
+        )
     try:
-        arr = raw if isinstance(raw, np.ndarray) else np.asarray(raw)
+        arr = raw if type(raw) is np.ndarray else np.asarray(raw)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"mechanism: outputs do not form an array of {n} rows ({exc})") from exc
     if arr.ndim == 0 or arr.shape[0] != n:
