@@ -103,3 +103,16 @@ def test_diffprivlib_target() -> None:
         return
     draws = np.asarray(load_target("diffprivlib:laplace", 0.5).sample(0.0, 20_000, None))  # type: ignore[arg-type]
     assert _laplace_ks(draws, 2.0) > ALPHA and _laplace_ks(draws, 1.6) < ALPHA
+
+
+def test_target_that_raises_on_import(tmp_path: Path) -> None:
+    """A user file that raises while loading is the target's failure (MechanismError, CLI exit
+    3), not a usage error — even when it raises ValueError."""
+    from dpspec.audit.core import MechanismError
+    from dpspec.proofs.cli import main
+
+    code = tmp_path / "bad_target.py"
+    code.write_text("raise ValueError('broken at import')\n", encoding="utf-8")
+    with pytest.raises(MechanismError, match="broken at import"):
+        load_target(f"{code}:f", 1.0)
+    assert main(["audit", f"{code}:f", "--epsilon", "1", "--no-progress"]) == 3
