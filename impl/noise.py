@@ -330,12 +330,15 @@ def categorical_exp_gap(
 
 
 def _bounded_ints(a: Any, name: str) -> Int64Array:
-    """An int64 array with |a_i| < 2^62, so that differences of entries cannot overflow."""
+    """An int64 array whose row-wise differences cannot overflow: entries in [0, 2^63) (the
+    gaps the mechanisms pass), or any signs with |a_i| < 2^62."""
     arr = np.asarray(a)
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"{name}: expected integers, got dtype {arr.dtype}")
-    if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):
-        raise ValueError(f"{name}: entries must be in (-2^62, 2^62)")
+    if arr.size:
+        top, bottom = int(arr.max()), int(arr.min())
+        if top >= 2**63 or (bottom < 0 and (top >= INT_BOUND or bottom <= -INT_BOUND)):
+            raise ValueError(f"{name}: entries must be in [0, 2^63) or in (-2^62, 2^62)")
     return arr.astype(np.int64)
 
 

@@ -1007,6 +1007,13 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
             draws = mech.sample(_D, 200, np.random.default_rng(2))
             if float(law[1]) != 1.0 or not np.all(draws == 1):
                 problems.append(f"exponential mechanism at scores {s.tolist()}: {law}")
+    wide = np.array([-(INT_BOUND - 1), INT_BOUND - 1, INT_BOUND - 6])  # gaps up to 2^63 − 2
+    checked += 1
+    base_draws = ExponentialMechanism(_constant(wide), 1, base=Fraction(1, 2)).sample(
+        _D, 200, np.random.default_rng(2)
+    )
+    if not set(np.unique(base_draws).tolist()) <= {1, 2}:
+        problems.append("exponential mechanism (base) drew the candidate 2^63 - 2 below the top")
     num, den = 429496729, 2**33
     gap = np.array([0, (INT_BOUND - 1) // num, 5])
     a = categorical_exp_gap(gap, num, den, 300, np.random.default_rng(3))
