@@ -485,6 +485,12 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         ),
         ("event='x'", run_audit(event="x"), error("event")),
         ("samples=0", run_audit(samples=0), error("samples")),
+        ("samples=1: no outcome could refute 0.5", run_audit(samples=1), error("samples")),
+        (
+            "epsilon=20 at 10^6: unrefutable",
+            run_audit(epsilon=20.0, samples=10**6),
+            error("samples"),
+        ),
         ("samples=1e15", run_audit(samples=10**15), error("samples")),
         ("selection=1e15", run_audit(selection=10**15), error("selection")),
         ("samples=100: 400 calls", hundred, lambda kind, value: kind == "result" and value == 400),
@@ -580,8 +586,9 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
       be flagged, false alarm ≤ 1e-6 per audit at the confidence used);
     * Hypothesis (60 examples; 200 thorough) over hostile arguments (floats incl. NaN/inf,
       huge and negative integers, strings, None, bools, complex) for seed, confidence,
-      samples, selection, epsilon, delta and jobs: a named error, or a verdict that flags
-      Laplace(ε = 0.5) only for a claim below 0.5;
+      samples, selection, epsilon, delta and jobs: a named error (``samples`` as well when
+      the claim could not be refuted at that size), or a verdict that flags Laplace(ε = 0.5)
+      only for a claim below 0.5;
     * the CLI: exit 3 when the target raises, 2 for dict outputs, unwritable --json or
       --checkpoint and bad arguments (one line on stderr), 0 / 1 for verdicts.
     Each case must finish within 10 s."""
@@ -679,9 +686,19 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
         }
         kind, result = timed(lambda: audit(lap, (0.0, 1.0), **kwargs))
         counts["arguments"] += 1
-        ok = _named_error(kind, result, (name,)) or (
-            kind == "result" and (not result.violation or result.epsilon_claimed < 0.5)
-        )
+        # a claim no outcome of the audit could refute is refused naming samples
+        related = (name, "samples") if name in ("epsilon", "delta", "confidence") else (name,)
+        if kind == "result" and name == "confidence":
+            # at a fuzzed confidence c a false alarm has probability up to 1 - c: the verdict
+            # is not fixed, so check the result reports that c and ordered bounds
+            lo1, hi1 = result.p1_interval
+            lo2, hi2 = result.p2_interval
+            ok = result.confidence == float(value) and lo1 <= result.p1 <= hi1
+            ok = ok and lo2 <= result.p2 <= hi2
+        else:
+            ok = _named_error(kind, result, related) or (
+                kind == "result" and (not result.violation or result.epsilon_claimed < 0.5)
+            )
         if not ok:
             failures.append(f"argument {name}={value!r}: {kind} {result!r:.200}")
 

@@ -727,3 +727,19 @@ def test_checkpoint_counts_predicate() -> None:
         assert not checkpoint_counts_valid(done, hits, 10**6, block), (done, hits)
     assert not checkpoint_counts_valid(True, 0, 10**6, block)
     assert not checkpoint_counts_valid(0, 0.0, 10**6, block)  # type: ignore[arg-type]
+
+
+def test_unrefutable_claims_are_refused() -> None:
+    """An audit none of whose outcomes could exceed the claim is refused naming samples (its
+    "consistent" would be a test that cannot fail)."""
+    from dpspec.audit.core import max_epsilon_lower
+
+    assert max_epsilon_lower(1, 0.95) < 0 < 0.5 < max_epsilon_lower(8, 0.95)
+    assert 12 < max_epsilon_lower(10**6, 0.95) < 13
+    with pytest.raises(ValueError, match="samples: 1 draws"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=1)
+    with pytest.raises(ValueError, match=r"samples.*epsilon=20.*at least"):
+        audit(LAPLACE, (0.0, 1.0), 20.0, samples=10**6)
+    with pytest.raises(ValueError, match="samples"):
+        assert_dp(LAPLACE, (0.0, 1.0), 13.0)  # 2·10^5 draws reach at most 10.9
+    assert not audit(LAPLACE, (0.0, 1.0), 0.5, samples=8, seed=0).violation

@@ -1063,6 +1063,36 @@ def _check_epsilon_claim(epsilon: Any) -> float:
     return e
 
 
+def max_epsilon_lower(samples: int, confidence: float, delta: float = 0.0) -> float:
+    """The largest ε_LCB an audit with ``samples`` draws per side can report: every draw on
+    one side in the event, none on the other (p₁⁻ = (α/2)^{1/N}, p₂⁺ = 1 − (α/2)^{1/N})."""
+    alpha = 1.0 - confidence
+    return float(
+        epsilon_lower(cp_lower(samples, samples, alpha / 2), cp_upper(0, samples, alpha / 2), delta)
+    )
+
+
+def _check_refutable(n: int, eps: float, delta: float, confidence: float) -> None:
+    """Refuse an audit that cannot flag the claim whatever the mechanism does: its verdict
+    would be "consistent" without a test behind it."""
+    top = max_epsilon_lower(n, confidence, delta)
+    if top > eps:
+        return
+    need = n
+    while max_epsilon_lower(need, confidence, delta) <= eps and need <= MAX_SAMPLES:
+        need *= 2
+    hint = (
+        f"use at least {need} draws per side"
+        if need <= MAX_SAMPLES
+        else f"no audit of at most {MAX_SAMPLES} draws per side can refute it"
+    )
+    raise ValueError(
+        f"samples: {n} draws per side can never give an eps lower bound above {top:.4g} "
+        f"(confidence {confidence}, delta {delta}), so the claim epsilon={eps:g} could not be "
+        f"refuted; {hint}"
+    )
+
+
 def default_selection(samples: int) -> int:
     """Selection draws per side when not given: samples/5, at least min(samples, 1000) (so a
     small audit still has a usable selection), at most MAX_SELECTION. The whole audit makes
@@ -1088,7 +1118,8 @@ def audit(
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
-    ``samples``: estimation draws per side (at most ``MAX_SAMPLES``); ``selection``: selection
+    ``samples``: estimation draws per side (at most ``MAX_SAMPLES``, and enough that some
+    outcome could refute the claim: see :func:`max_epsilon_lower`); ``selection``: selection
     draws per side (default :func:`default_selection`: samples/5, at least min(samples, 1000);
     at most ``MAX_SELECTION``, as they are held in memory); ``event``: skip selection and test
     this :class:`Event` (both directions are then not searched: p₁ is D's side).
@@ -1146,6 +1177,7 @@ def audit(
         raise ValueError(f"backend: expected 'loky', 'dask' or 'threading', got {backend!r}")
     if not isinstance(float_bits, bool | np.bool_):
         raise TypeError(f"float_bits: expected True or False, got {float_bits!r}")
+    _check_refutable(n, eps, delta, confidence)
     path = _checkpoint_path(checkpoint)
     alpha = 1.0 - confidence
     d1, d2 = pair
