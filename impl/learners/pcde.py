@@ -210,9 +210,11 @@ class PrivateHistogramDensity(EstimatorProtocol):
         released = histogram.release_counts(counts, np.random.default_rng(key))
         keep = released > 0  # zero counts stay zero; released counts are ≥ τ ≥ 1 > 0
         if not np.any(keep):
-            # no data statistic in the message (counts of points or cubes are not private)
+            # no private statistic in the message: the number of occupied cubes is withheld;
+            # n is public under substitution (the grid side r = n^(-1/(2d)) is built from it)
             raise ValueError(
-                f"{name}: no cube was released — every noisy count fell below the threshold "
+                f"{name}: no cube was released from {n} sample(s) — every noisy count fell "
+                "below the threshold "
                 f"τ = {float(histogram.threshold):.4g} set by epsilon={self.epsilon!r}, "
                 f"delta={self.delta!r}; no density can be returned "
                 "(use more data, a larger side, a larger epsilon or delta)"
