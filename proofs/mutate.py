@@ -202,22 +202,31 @@ class VerifyRun:
     seconds: float
     timed_out: bool = False
     error: str = ""
+    seconds_by_id: dict[str, float] = field(default_factory=dict)
 
 
-def run_verify_in(root: Path, ids: Sequence[str], timeout: float) -> VerifyRun:
-    """``python -m dpspec.proofs.cli verify --ids ...`` in ``root``; which obligations failed."""
+def run_verify_in(
+    root: Path, ids: Sequence[str], timeout: float, fail_fast: bool = False
+) -> VerifyRun:
+    """``python -m dpspec.proofs.cli verify --ids ...`` in ``root``; which obligations failed.
+
+    ``fail_fast``: run the obligations one by one in the given order through the same
+    ``run_verify`` and stop at the first failure (:func:`worker_main`).
+    """
     out_json = root / "verify.json"
-    cmd = [
-        sys.executable,
-        "-m",
-        "dpspec.proofs.cli",
-        "verify",
-        "--no-progress",
-        "--json",
-        str(out_json),
-        "--ids",
-        ",".join(ids),
-    ]
+    joined = ",".join(ids)
+    if fail_fast:
+        cmd = [
+            sys.executable,
+            "-c",
+            "import sys; from dpspec.proofs.mutate import worker_main; "
+            "sys.exit(worker_main(sys.argv[1:]))",
+            joined,
+            str(out_json),
+        ]
+    else:
+        cmd = [sys.executable, "-m", "dpspec.proofs.cli", "verify", "--no-progress"]
+        cmd += ["--json", str(out_json), "--ids", joined]
     start = time.perf_counter()
     try:
         proc = subprocess.run(
@@ -239,7 +248,25 @@ def run_verify_in(root: Path, ids: Sequence[str], timeout: float) -> VerifyRun:
     rows = report["obligations"]
     failed = [r["id"] for r in rows if r["status"] == "failed"]
     passed = [r["id"] for r in rows if r["status"] != "failed"]
-    return VerifyRun(failed, passed, proc.returncode, seconds)
+    run = VerifyRun(failed, passed, proc.returncode, seconds)
+    run.seconds_by_id = {r["id"]: float(r["seconds"]) for r in rows}
+    return run
+
+
+def worker_main(argv: Sequence[str]) -> int:
+    """Run the comma-separated obligation ids ``argv[0]`` in order, stop at the first failure,
+    write the rows as ``dpspec verify --json`` does to ``argv[1]``; exit 1 on a failure."""
+    from dpspec.proofs.cli import run_verify
+    from dpspec.proofs.registry import VerifyConfig
+
+    ids, out = [i for i in argv[0].split(",") if i], argv[1]
+    rows: list[dict[str, Any]] = []
+    for ob_id in ids:
+        rows += run_verify(VerifyConfig(), progress=False, ids=[ob_id])["obligations"]
+        if rows[-1]["status"] == "failed":
+            break
+    write_json(out, {"obligations": rows})
+    return 1 if rows and rows[-1]["status"] == "failed" else 0
 
 
 @dataclass
@@ -305,8 +332,14 @@ def run_mutants(
     timeout: float = DEFAULT_TIMEOUT,
     progress: bool = True,
     on_result: Callable[[MutantResult], None] | None = None,
+    fail_fast: bool = False,
 ) -> dict[str, Any]:
-    """Run every mutant in its own scratch copy; the report of ``dpspec mutate --json``."""
+    """Run every mutant in its own scratch copy; the report of ``dpspec mutate --json``.
+
+    ``fail_fast``: the baseline runs first; each mutant then runs its obligations cheapest
+    first (baseline seconds), skips those failing on the baseline and stops at the first
+    failure, so ``killed_by`` names one obligation.
+    """
     from tqdm import tqdm
 
     root = source_root() if root is None else root
@@ -347,24 +380,38 @@ def run_mutants(
             file=sys.stderr,
         )
 
-        def run_one(index: int, res: MutantResult | None, text: str, ids: list[str]) -> VerifyRun:
+        def run_one(
+            index: int, res: MutantResult | None, text: str, ids: list[str], fast: bool = False
+        ) -> VerifyRun:
             scratch = build_scratch(src, work / f"m{index}")
             if res is not None:
                 (scratch / "dpspec" / res.mutant.file).write_text(text, encoding="utf-8")
             try:
-                return run_verify_in(scratch, ids, timeout)
+                return run_verify_in(scratch, ids, timeout, fail_fast=fast)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
 
         probe_imports(build_scratch(src, work / "probe"))
+        base_done = not (baseline and needed)
+        if fail_fast and not base_done:
+            run = run_one(-1, None, "", needed)
+            bar.set_postfix_str("baseline")
+            bar.update(1)
+            if run.error or run.timed_out:
+                raise InternalError(f"baseline verify failed to run: {run.error}")
+            baseline_failed, baseline_seconds, base_done = run.failed, run.seconds, True
+            cost = run.seconds_by_id
+            runnable = [
+                (res, text, sorted((i for i in ids if i not in run.failed), key=cost.__getitem__))
+                for res, text, ids in runnable
+            ]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures: dict[Future[VerifyRun], MutantResult | None] = {}
-            if baseline and needed:
+            if not base_done:
                 futures[pool.submit(run_one, -1, None, "", needed)] = None
             for k, (res, text, ids) in enumerate(runnable):
-                futures[pool.submit(run_one, k, res, text, ids)] = res
+                futures[pool.submit(run_one, k, res, text, ids, fail_fast)] = res
             pending: dict[int, tuple[MutantResult, VerifyRun]] = {}
-            base_done = not (baseline and needed)
             for fut in as_completed(futures):
                 res_or_none = futures[fut]
                 run = fut.result()
@@ -398,6 +445,7 @@ def run_mutants(
         "baseline_failed": baseline_failed,
         "baseline_seconds": round(baseline_seconds, 3),
         "all_obligations": all_obligations,
+        "fail_fast": fail_fast,
         "seconds": round(time.perf_counter() - start, 3),
     }
 
@@ -429,6 +477,7 @@ def _cmd_mutate(args: argparse.Namespace) -> int:
         baseline=not args.no_baseline,
         timeout=args.timeout,
         progress=not args.no_progress,
+        fail_fast=args.fail_fast,
     )
     width = max(len(r["id"]) for r in report["mutants"])
     for r in report["mutants"]:
@@ -466,6 +515,12 @@ def register(sub: Any) -> None:
     )
     cmd.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per mutant (default 600)"
+    )
+    cmd.add_argument(
+        "--fail-fast",
+        action="store_true",
+        help="stop each mutant at its first failing obligation (cheapest first); faster, "
+        "killed_by then names one obligation",
     )
     cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     cmd.set_defaults(func=_cmd_mutate)
