@@ -366,12 +366,15 @@ def _categorical_by_rejection(
 ) -> Int64Array:
     """Propose uniformly, accept w.p. w(a_i − min a) with w decreasing and w(0) = 1."""
     size, k = rows.shape
+    one = size > 0 and rows.strides[0] == 0  # one distribution for every draw: O(K) memory
+    if one:
+        rows = rows[:1]
     shifted = rows - rows.min(axis=1, keepdims=True)
     out = np.empty(size, dtype=np.int64)
     pending = np.arange(size)
     while pending.size:
         proposal = rng.integers(0, k, size=pending.size)
-        accept = accept_with(shifted[pending, proposal])
+        accept = accept_with(shifted[0 if one else pending, proposal])
         out[pending[accept]] = proposal[accept]
         pending = pending[~accept]
     return out

@@ -37,7 +37,7 @@ LIMITS: dict[str, int] = {
     "cells": 2**26,
     "exponent": 2**14,
     "synthetic": 2**20,
-    "categories": 2**16,
+    "categories": 2**12,
 }
 
 #: The smallest 1 − q of a rational base the base samplers accept (they run O(1/(1 − q))

@@ -273,3 +273,19 @@ def test_harness_flags_broken_targets() -> None:
 def test_integer_bounds_obligation() -> None:
     outcome = checks_hostile.exact_integer_bounds(VerifyConfig())
     assert outcome.passed, outcome.detail
+
+
+def test_one_distribution_for_every_draw_costs_memory_of_one_row() -> None:
+    """A 1-D weight vector is not expanded to (size, K): K = 10^6 candidates, 10^4 draws (the
+    former code allocated 74.5 GiB), and the draws equal those of the explicit 2-D rows."""
+    from dpspec.impl.noise import categorical_exp_neg
+
+    a = np.array([0, 3, 1, 7, 2], dtype=np.int64)
+    one = categorical_exp_neg(a, 4, 300, _rng(9))
+    rows = categorical_exp_neg(np.tile(a, (300, 1)), 4, 300, _rng(9))
+    assert np.array_equal(one, rows)
+    start = time.perf_counter()
+    mech = ExponentialMechanism(lambda d: np.arange(10**6), 1, 0.01)
+    draws = mech.sample(D, 10**4, _rng())
+    assert draws.shape == (10**4,) and draws.min() >= 0 and draws.max() < 10**6
+    assert time.perf_counter() - start < 30.0
