@@ -94,14 +94,23 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             options["float_bits"] = True
         samples_ok = isinstance(args.samples, int) and args.samples >= 1
         selection = args.selection or (default_selection(args.samples) if samples_ok else 0)
-        bar = tqdm(
-            total=2 * (args.samples + selection) if samples_ok else None,
-            desc="audit",
-            unit="draw",
-            unit_scale=True,
-            disable=args.no_progress,
-            file=sys.stderr,
-        )
+        bars: list[Any] = []
+
+        def progress(draws: int) -> None:
+            # the bar starts with the first draws, so argument errors stay one line on stderr
+            if not bars:
+                bars.append(
+                    tqdm(
+                        total=2 * (args.samples + selection) if samples_ok else None,
+                        desc="audit",
+                        unit="draw",
+                        unit_scale=True,
+                        disable=args.no_progress,
+                        file=sys.stderr,
+                    )
+                )
+            bars[0].update(draws)
+
         try:
             result = audit(
                 mech,
@@ -112,13 +121,14 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 args.confidence,
                 args.seed,
                 selection=args.selection,
-                progress=bar.update,
+                progress=progress,
                 checkpoint=args.checkpoint,
                 jobs=args.jobs,
                 **options,
             )
         finally:
-            bar.close()
+            for bar in bars:
+                bar.close()
     except MechanismError as exc:
         raise InternalError(f"the target raised: {exc.__cause__!r}") from exc
     except (ValueError, TypeError) as exc:
