@@ -8,8 +8,9 @@ constructor (the exact checks' path) and the ``epsilon=`` constructor (the users
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from dpspec.proofs.stats import ALPHA
 from dpspec.proofs.verifiers import threshold_mistakes
 
 SEED = 20261123
-Law = dict[Hashable, Any]
+Law = dict[Any, Any]
 
 
 def _rng(tag: int) -> np.random.Generator:
@@ -40,6 +41,26 @@ def _rng(tag: int) -> np.random.Generator:
 
 def _draws(config: VerifyConfig, base: int) -> int:
     return 4 * base if config.thorough else base
+
+
+def _sampling(
+    mech: Any, data: Any, tag: int, encode: Callable[[Any], Any] = np.asarray
+) -> Callable[[int], Any]:
+    """``k ↦ encode(mech.sample(data, k, rng))`` with the check's generator number ``tag``."""
+
+    def draw(k: int) -> Any:
+        return encode(mech.sample(data, k, _rng(tag)))
+
+    return draw
+
+
+def _randomising(mech: RandomizedResponse, x: int, tag: int) -> Callable[[int], Any]:
+    """``k ↦ mech.randomise([x] * k, rng)``: k independent reports of one user's value x."""
+
+    def draw(k: int) -> Any:
+        return mech.randomise(np.full(k, x), _rng(tag))
+
+    return draw
 
 
 # --- discrete Laplace -----------------------------------------------------------------------
@@ -68,8 +89,8 @@ def discrete_laplace_conformance(config: VerifyConfig) -> CheckOutcome:
             conformance(
                 f"discrete Laplace ({'base 1/2' if tag == 0 else 'ε = 1'})",
                 good.pmf(data, window),
-                lambda k, m=good, t=tag: m.sample(data, k, _rng(t)),
-                lambda k, m=bad, t=tag: m.sample(data, k, _rng(100 + t)),
+                _sampling(good, data, tag),
+                _sampling(bad, data, 100 + tag),
                 bad.pmf(data, window),
                 n,
             )
@@ -145,8 +166,8 @@ def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
         conformance(
             f"exponential mechanism ({label})",
             good.pmf(data),
-            lambda k, m=good, t=i: m.sample(data, k, _rng(20 + t)),
-            lambda k, m=bad, t=i: m.sample(data, k, _rng(30 + t)),
+            _sampling(good, data, 20 + i),
+            _sampling(bad, data, 30 + i),
             bad.pmf(data),
             n,
         )
@@ -164,7 +185,11 @@ def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
     n = _draws(config, 60_000)
     reports = []
     pairs = [
-        ("ratio 3", RandomizedResponse(3, ratio=Fraction(3)), RandomizedResponse(3, ratio=9)),
+        (
+            "ratio 3",
+            RandomizedResponse(3, ratio=Fraction(3)),
+            RandomizedResponse(3, ratio=Fraction(9)),
+        ),
         ("ε = 1", RandomizedResponse(3, 1.0), RandomizedResponse(3, 2.0)),
     ]
     for i, (label, good, bad) in enumerate(pairs):
@@ -173,8 +198,8 @@ def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
                 conformance(
                     f"randomized response ({label}), x = {x}",
                     good.local_pmf(x),
-                    lambda k, m=good, t=i, v=x: m.randomise(np.full(k, v), _rng(40 + 3 * t + v)),
-                    lambda k, m=bad, t=i, v=x: m.randomise(np.full(k, v), _rng(50 + 3 * t + v)),
+                    _randomising(good, x, 40 + 3 * i + x),
+                    _randomising(bad, x, 50 + 3 * i + x),
                     bad.local_pmf(x),
                     n,
                 )
@@ -202,8 +227,8 @@ def noisy_majority_conformance(config: VerifyConfig) -> CheckOutcome:
         conformance(
             f"noisy majority ({label})",
             good.pmf(data),
-            lambda k, m=good, t=i: m.sample(data, k, _rng(60 + t)).astype(np.int64),
-            lambda k, m=bad, t=i: m.sample(data, k, _rng(70 + t)).astype(np.int64),
+            _sampling(good, data, 60 + i),
+            _sampling(bad, data, 70 + i),
             bad.pmf(data),
             n,
         )
@@ -245,17 +270,12 @@ def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
         cap = tau + 6
         label = "base 1/2" if i == 0 else "ε = 1"
 
-        def sample(
-            k: int, m: StabilityHistogram, tag: int, cap: int = cap, data: Any = data
-        ) -> Any:
-            return release_codes(m.sample(data, k, _rng(tag)), cap)
-
         reports.append(
             conformance(
                 f"stability histogram sample ({label})",
                 _coded_law(good.pmf(data, cap)),
-                lambda k, m=good, t=i, s=sample: s(k, m, 80 + t),
-                lambda k, m=bad, t=i, s=sample: s(k, m, 90 + t),
+                _sampling(good, data, 80 + i, partial(release_codes, cap=cap)),
+                _sampling(bad, data, 90 + i, partial(release_codes, cap=cap)),
                 _coded_law(bad.pmf(data, max(cap, int(bad.threshold)))),
                 n,
             )
@@ -331,8 +351,8 @@ def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
             conformance(
                 f"idealised histogram release_counts, count {c}",
                 _idealised_law(good, c, edges),
-                lambda k, d=draw: d(k, good, 110),
-                lambda k, d=draw: d(k, bad, 111),
+                partial(draw, m=good, tag=110),
+                partial(draw, m=bad, tag=111),
                 _idealised_law(bad, c, edges),
                 n,
                 alpha=ALPHA / 3,

@@ -21,6 +21,8 @@ from dpspec.proofs.cli_errors import (
     InternalError,
     UsageError,
     check_writable,
+    one_line_errors,
+    positive_seconds,
     write_json,
 )
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig, obligations
@@ -104,8 +106,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_prove(args: argparse.Namespace) -> int:
-    from dpspec.proofs.prove import DEFAULT_MODULES, run_prove
+    from dpspec.proofs.prove import DEFAULT_MODULES, discover, run_prove
 
+    for module in args.module or ():
+        try:
+            discover(module)
+        except (ImportError, ValueError, OSError) as exc:
+            raise UsageError(f"--module: {exc}") from exc
     report = run_prove(
         modules=tuple(args.module) if args.module else DEFAULT_MODULES,
         per_condition_timeout=args.timeout,
@@ -172,13 +179,17 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--thorough", action="store_true", help="larger instances and samples")
     verify.add_argument("--only", metavar="TEXT", help="only obligations whose id contains TEXT")
     verify.add_argument("--ids", metavar="A,B", help="only these obligations (comma-separated ids)")
-    verify.add_argument("--crosshair-timeout", type=float, default=20.0, metavar="SECONDS")
+    verify.add_argument(
+        "--crosshair-timeout", type=positive_seconds, default=20.0, metavar="SECONDS"
+    )
     verify.add_argument("--no-progress", action="store_true", help="no progress bar")
     verify.set_defaults(func=_cmd_verify)
 
     prove = sub.add_parser("prove", help="run CrossHair on the lemma layer")
     prove.add_argument("--json", metavar="PATH", help="write the report as JSON")
-    prove.add_argument("--timeout", type=float, default=20.0, help="CPU budget per condition (s)")
+    prove.add_argument(
+        "--timeout", type=positive_seconds, default=20.0, help="CPU budget per condition (s)"
+    )
     prove.add_argument("--module", action="append", help="module(s) to check")
     prove.add_argument("--no-progress", action="store_true", help="no progress bar")
     prove.set_defaults(func=_cmd_prove)
@@ -202,10 +213,12 @@ def build_parser() -> argparse.ArgumentParser:
     register_audit(sub)
     register_compress(sub)
     register_mutate(sub)
+    one_line_errors(parser)
     for command in sub.choices.values():
         command.add_argument(
             "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
         )
+        one_line_errors(command)
     return parser
 
 

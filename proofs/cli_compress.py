@@ -126,6 +126,3 @@ def register(sub: Any) -> None:
     p.add_argument("--subsample", type=int, default=8, help="weak learner sample size, 1..1e5")
     p.add_argument("--json", metavar="PATH", help="write the report as JSON")
     p.set_defaults(func=_cmd_compress)
-    from dpspec.proofs.cli_consistency import one_line_errors
-
-    one_line_errors(p)

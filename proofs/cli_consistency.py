@@ -17,7 +17,7 @@ import argparse
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from dpspec.proofs.cli_errors import EXIT_OK, EXIT_VIOLATION, UsageError, check_writable, write_json
 
@@ -223,16 +223,6 @@ def _cmd_consistency(args: argparse.Namespace) -> int:
     return EXIT_VIOLATION if trend is not None and not trend.holds else EXIT_OK
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> None:
-    """argparse errors of ``parser`` (bad type, missing argument) as one line on stderr, exit 2
-    (argparse's default prints the whole usage first)."""
-
-    def error(message: str) -> NoReturn:
-        parser.exit(2, f"{parser.prog}: {message} (see {parser.prog} --help)\n")
-
-    parser.error = error  # type: ignore[method-assign]
-
-
 def register(sub: Any) -> None:
     """Add the ``consistency`` subcommand to the ``dpspec`` parser's subparsers ``sub``."""
     cons = sub.add_parser(
@@ -280,7 +270,6 @@ def register(sub: Any) -> None:
     cons.add_argument("--plot", metavar="PNG", help="plot the error vs n (log x)")
     cons.add_argument("--no-progress", action="store_true", help="no progress bar")
     cons.set_defaults(func=_cmd_consistency)
-    one_line_errors(cons)
 
 
 def main_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -11,9 +11,11 @@ turns them into one line on stderr and the exit code (a traceback only with ``--
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 EXIT_OK = 0
 EXIT_VIOLATION = 1
@@ -61,3 +63,24 @@ def write_json(path: str | None, payload: dict[str, Any], option: str = "--json"
             fh.flush()
     except OSError as exc:
         raise InternalError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
+
+
+def one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """argparse errors of ``parser`` (bad type, missing argument, unknown option) as one line
+    on stderr, exit 2 (argparse's default prints the whole usage first)."""
+
+    def error(message: str) -> NoReturn:
+        parser.exit(EXIT_USAGE, f"{parser.prog}: {message} (see {parser.prog} --help)\n")
+
+    parser.error = error  # type: ignore[method-assign]
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}")
+    return value

@@ -28,7 +28,7 @@ from scipy import stats
 from dpspec.proofs.registry import CheckOutcome
 from dpspec.proofs.stats import ALPHA, chisquare_counts
 
-Law = Mapping[Hashable, Any]
+Law = Mapping[Any, Any]
 
 
 def tabulate(outcomes: Iterable[Hashable] | NDArray[Any]) -> dict[Hashable, int]:

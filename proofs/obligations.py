@@ -7,6 +7,7 @@ Later issues append their theorems here. Each entry's check is in ``proofs/check
 from __future__ import annotations
 
 from dpspec.proofs import checks, errata
+from dpspec.proofs import checks_cli_hostile as cli_hostile
 from dpspec.proofs import checks_conformance as conformance
 from dpspec.proofs import checks_reports as reports
 from dpspec.proofs.lemma_obligations import LEMMA_OBLIGATIONS
@@ -286,6 +287,21 @@ CORE: tuple[Obligation, ...] = (
         tests=("tests/test_verifiers.py::test_registry_checks_pass[impl.privacy-reports]",),
         check=reports.privacy_reports,
         note="notes/mechanisms.md",
+    ),
+    Obligation(
+        id="impl.cli-exit-codes",
+        source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
+        claim="hostile command lines get their exit code and one line on stderr, no traceback",
+        predicates=(),
+        impls=("dpspec.proofs.cli.main", "dpspec.proofs.cli_errors.check_writable"),
+        method=Method.PROPERTY,
+        tests=(
+            "tests/test_verifiers.py::test_registry_checks_pass[impl.cli-exit-codes]",
+            "tests/test_cli_hostile.py::test_usage_errors",
+        ),
+        check=cli_hostile.cli_hostile_argv,
+        entry_points=("dpspec.proofs.cli.main",),
+        note="notes/binding.md",
     ),
     Obligation(
         id="000.thm2.4.accuracy",
