@@ -170,16 +170,15 @@ def stability_release_binding(config: VerifyConfig) -> CheckOutcome:
             ((), ()),
         )
     ]
-    cells = st.integers(0, 6).flatmap(
-        lambda k: st.tuples(
-            st.lists(st.integers(0, 12), min_size=k, max_size=k),
-            st.lists(st.integers(-4, 4), min_size=k, max_size=k),
-        )
-    )
+    pairs = st.lists(st.tuples(st.integers(0, 12), st.integers(-4, 4)), max_size=6)
     strategy = st.builds(
-        lambda m, co: {"mech": m, "counts": tuple(co[0]), "offsets": tuple(co[1])},
+        lambda m, cz: {
+            "mech": m,
+            "counts": tuple(c for c, _ in cz),
+            "offsets": tuple(z for _, z in cz),
+        },
         st.integers(0, len(mechs) - 1),
-        cells,
+        pairs,
     )
     return _differential(config, boundaries, strategy, _compare_stability(mechs))
 
@@ -261,6 +260,21 @@ def _compare_votes(case: Case) -> str | None:
     return None
 
 
+def _reduce_counts(c: dict[str, Any]) -> Case:
+    return {**c, "data": tuple(r % c["bins"] for r in c["data"])}
+
+
+def _reduce_votes(c: dict[str, Any]) -> Case:
+    return {
+        "kind": "votes",
+        "m": c["m"],
+        "cells": tuple(r[0] % c["m"] for r in c["records"]),
+        "labels": tuple(r[1] for r in c["records"]),
+        "test": c["test"],
+        "seed": c["seed"],
+    }
+
+
 def counts_binding(config: VerifyConfig) -> CheckOutcome:
     """The implementation's counting (``np.unique`` counts of the stability histogram) equals
     :func:`dpspec.spec.sensitivity.histogram` / ``count``; the margins PCL's ``fit`` feeds its
@@ -277,26 +291,24 @@ def counts_binding(config: VerifyConfig) -> CheckOutcome:
         {"kind": "votes", "m": 40, "cells": (0, 39), "labels": (0, 1), "test": (0.0, 0.99)},
         {"kind": "votes", "m": 2, "cells": (0, 1, 1, 1), "labels": (1, 0, 0, 1), "test": (1.0,)},
     ]
-    counts = st.integers(1, 5).flatmap(
-        lambda b: st.builds(
-            lambda d: {"kind": "counts", "data": tuple(d), "bins": b},
-            st.lists(st.integers(0, b - 1), min_size=1, max_size=12),
-        )
-    )
-    votes = st.sampled_from([1, 2, 3, 7, 60]).flatmap(
-        lambda m: st.integers(2, 12).flatmap(
-            lambda n: st.builds(
-                lambda c, y, t, seed: {
-                    "kind": "votes", "m": m, "cells": tuple(c), "labels": tuple(y),
-                    "test": tuple(t), "seed": seed,
-                },
-                st.lists(st.integers(0, m - 1), min_size=n, max_size=n),
-                st.lists(st.integers(0, 1), min_size=n, max_size=n),
-                st.lists(st.floats(0.0, 1.0), min_size=1, max_size=4),
-                st.integers(0, 2**16),
-            )
-        )
-    )
+    # flat strategies (cheap to generate); cells and bins are reduced modulo the drawn size
+    counts = st.fixed_dictionaries(
+        {
+            "kind": st.just("counts"),
+            "bins": st.integers(1, 5),
+            "data": st.lists(st.integers(0, 59), min_size=1, max_size=12).map(tuple),
+        }
+    ).map(_reduce_counts)
+    records = st.lists(st.tuples(st.integers(0, 59), st.integers(0, 1)), min_size=2, max_size=12)
+    votes = st.fixed_dictionaries(
+        {
+            "kind": st.just("votes"),
+            "m": st.sampled_from([1, 2, 3, 7, 60]),
+            "records": records,
+            "test": st.lists(st.floats(0.0, 1.0), min_size=1, max_size=4).map(tuple),
+            "seed": st.integers(0, 2**16),
+        }
+    ).map(_reduce_votes)
 
     def compare(case: Case) -> str | None:
         return _compare_counts(case) if case["kind"] == "counts" else _compare_votes(case)
@@ -410,6 +422,16 @@ def _compare_mistakes(case: Case) -> str | None:
     return None
 
 
+def _reduce_mistakes(c: dict[str, Any]) -> Case:
+    return {
+        "kind": "mistakes",
+        "kind_h": c["kind_h"],
+        "points": c["points"],
+        "xs": tuple(x % c["points"] for x, _ in c["records"]),
+        "ys": tuple(y for _, y in c["records"]),
+    }
+
+
 def exponential_binding(config: VerifyConfig) -> CheckOutcome:
     """The exponential mechanism's exponents ``a_i/d`` equal the lemma's log-weight difference
     ε(max s − s_i)/(2Δ), its exact pmf equals w_i/Z with Z the lemma's normaliser, and the
@@ -433,18 +455,16 @@ def exponential_binding(config: VerifyConfig) -> CheckOutcome:
         st.integers(1, 2),
         st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1, 5)]),
     )
-    mis = st.tuples(st.sampled_from(["threshold", "interval"]), st.integers(1, 4)).flatmap(
-        lambda kp: st.integers(1, 6).flatmap(
-            lambda n: st.builds(
-                lambda xs, ys: {
-                    "kind": "mistakes", "kind_h": kp[0], "points": kp[1], "xs": tuple(xs),
-                    "ys": tuple(ys),
-                },
-                st.lists(st.integers(0, kp[1] - 1), min_size=n, max_size=n),
-                st.lists(st.integers(0, 1), min_size=n, max_size=n),
-            )
-        )
-    )
+    mis = st.fixed_dictionaries(
+        {
+            "kind": st.just("mistakes"),
+            "kind_h": st.sampled_from(["threshold", "interval"]),
+            "points": st.integers(1, 4),
+            "records": st.lists(
+                st.tuples(st.integers(0, 11), st.integers(0, 1)), min_size=1, max_size=6
+            ),
+        }
+    ).map(_reduce_mistakes)
 
     def compare(case: Case) -> str | None:
         if case["kind"] == "em":
