@@ -43,7 +43,8 @@ def _checkables(target: str, options: Any) -> list[Any]:
 
 
 def run(targets: Sequence[str], budget: float, per_path: float) -> int:
-    """Analyse every condition of ``targets`` and print one JSON line each; exit status 0."""
+    """Analyse every condition of ``targets`` and print one JSON line each; exit status 0, or 2
+    when a target could not be loaded (named on stderr; its conditions get no record)."""
     from crosshair.main import short_describe_message
     from crosshair.options import DEFAULT_OPTIONS, AnalysisOptionSet
     from crosshair.pure_importer import prefer_pure_python_imports
@@ -56,9 +57,15 @@ def run(targets: Sequence[str], budget: float, per_path: float) -> int:
         report_verbose=False,
     )
     full = DEFAULT_OPTIONS.overlay(options)
+    status = 0
     for target in targets:
-        with prefer_pure_python_imports():
-            checkables = _checkables(target, options)
+        try:
+            with prefer_pure_python_imports():
+                checkables = _checkables(target, options)
+        except Exception as exc:  # reported; the other targets are still checked
+            sys.stderr.write(f"cannot load {target}: {type(exc).__name__}: {exc}\n")
+            status = 2
+            continue
         for checkable in checkables:
             conditions = getattr(checkable, "conditions", None)
             post = conditions.post[0] if conditions is not None and conditions.post else None
@@ -79,7 +86,7 @@ def run(targets: Sequence[str], budget: float, per_path: float) -> int:
             }
             sys.stdout.write(json.dumps(record) + "\n")
             sys.stdout.flush()
-    return 0
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
