@@ -366,3 +366,17 @@ def test_half_integer_loss_is_translation_invariant(ys: list[int], shift: int) -
     assert loss == laplace_log_ratio(
         (y2 + shift) * half, (a2 + shift) * half, (a_prime2 + shift) * half, 2
     )
+
+
+def test_runner_reports_an_exhausted_budget_as_unconfirmed_with_the_budget() -> None:
+    """A condition that needs ≈ 2.5 s of CPU, given 0.2 s: unconfirmed, never confirmed, and the
+    message states the budget (CPU seconds per condition and per path)."""
+    report = run_prove(
+        ("dpspec.proofs.lemmas_compression.median_lipschitz_d_mid",),
+        per_condition_timeout=0.2,
+        progress=False,
+    )
+    (record,) = report.conditions
+    assert record["status"] == "unconfirmed" and record["budget"] == 0.2
+    assert "CPU budget 0.2s per condition (0.2s per path)" in record["message"]
+    assert not report.all_confirmed and report.to_json()["per_condition_timeout"] == 0.2
