@@ -73,6 +73,8 @@ COMPRESSION_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_B}.BoostResult",
             f"{_B}.WeakLearner",
             f"{_B}.CompressionFailure",
+            f"{_B}.check_gamma",
+            f"{_B}.check_bounded_count",
         ),
         method=Method.PROPERTY,
         tests=(f"{_RUN}[002.alg2.medboost]", "tests/test_compression.py::test_bad_input"),
