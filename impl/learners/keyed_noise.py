@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 BLOCK = 1024
 #: Largest block: a touched block costs ``block`` draws however few of its cells are used.
-MAX_BLOCK = 2**14
+MAX_BLOCK = 2**14  # the largest block_size chooses
 
 Sampler = Callable[[int, np.random.Generator], NDArray[Any]]
 
@@ -33,18 +33,30 @@ def block_generator(key: int, block: int) -> np.random.Generator:
     return np.random.Generator(np.random.Philox(key=key, counter=counter))
 
 
-def block_size(total_cells: int) -> int:
-    """The block size for a public partition of ``total_cells`` cells: ``BLOCK`` (1024) up to
-    2^18 cells, then total/256 rounded up to a power of two, at most 2^14.
+#: Cost of one block's generator and sampler call, in draws (measured: ~2 ms vs ~0.6 µs).
+_CALL_COST = 2048
 
-    A function of the (public) number of cells only, so the noise stays a fixed function of
-    (key, cell). At most max(256, total/2^14) blocks exist, which bounds the per-block overhead
-    of a fit touching every block; a touched block costs ``block`` draws, so the work is
-    O(min(n·block, total)) draws for n distinct cells.
+
+def block_size(total_cells: int, n_cells: int | None = None) -> int:
+    """The block size for a public partition of ``total_cells`` cells of which at most
+    ``n_cells`` are used (PCL passes the sample size n): ``BLOCK`` (1024) up to 2^18 cells;
+    beyond, the power of two in [2^6, 2^14] minimising (blocks touched)·(call cost) + (values drawn), i.e.
+    min(n, total/b)·2048 + min(n·b, total) — large blocks for dense use, small for sparse.
+
+    Any block size gives every cell an independent draw of the sampler's law, so the law of
+    the released hypothesis (and its privacy) does not depend on this choice; it only fixes
+    which cell gets which draw. Without ``n_cells`` the dense choice (2^14) is made.
     """
     total = max(1, int(total_cells))
-    size = 1 << max(0, (total - 1).bit_length() - 8)
-    return max(BLOCK, min(MAX_BLOCK, size))
+    if total <= 2**18:
+        return BLOCK
+    n = total if n_cells is None else max(1, int(n_cells))
+
+    def cost(b: int) -> int:
+        return min(n, -(-total // b)) * _CALL_COST + min(n * b, total)
+
+    best: int = min((2**k for k in range(6, 15)), key=cost)
+    return best
 
 
 def keyed_values(

@@ -101,8 +101,9 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         raise ValueError(f"noise: expected 'discrete' or 'laplace', got {self.noise!r}")
 
     def _block(self) -> int:
-        """Noise block size for this grid (public: a function of m^d only)."""
-        return block_size(self.m_**self.n_features_in_)
+        """Noise block size, fixed in ``fit`` from the grid size and the number of non-empty
+        cubes (the law of every cube's noise is the same for any block size)."""
+        return int(self.block_)
 
     def _bits(self, cells: NDArray[np.int64], margins: NDArray[np.int64]) -> NDArray[np.bool_]:
         """h_C for the given cubes with margins m_C = 2Σy − |C| (0 for empty cubes)."""
@@ -142,6 +143,7 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
             cells, inverse = np.unique(flat, return_inverse=True)
             margins = np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
         self.cells_ = cells
+        self.block_ = block_size(total, n)  # n: public, as the grid itself
         if total <= _DENSE_FACTOR * max(cells.size, 1) and total <= 2**24:
             # Few empty cubes: a table of every cube's bit is O(#non-empty) memory and makes
             # predict a single gather. Same bits as on demand: noise is a function of (key, c).
