@@ -41,7 +41,8 @@ def block_size(total_cells: int, n_cells: int | None = None) -> int:
     """The block size for a public partition of ``total_cells`` cells of which at most
     ``n_cells`` are used (PCL passes the sample size n): ``BLOCK`` (1024) up to 2^18 cells;
     beyond, the power of two in [2^6, 2^14] minimising (blocks touched)·(call cost) +
-    (values drawn), i.e. min(n, total/b)·2048 + min(n·b, total) — large blocks for dense use, small for sparse.
+    (values drawn), i.e. min(n, total/b)·2048 + min(n·b, total): large blocks for dense
+    use, small ones for sparse use.
 
     Any block size gives every cell an independent draw of the sampler's law, so the law of
     the released hypothesis (and its privacy) does not depend on this choice; it only fixes
