@@ -102,7 +102,7 @@ def test_engine_kills_the_missing_half_and_reports_stale() -> None:
         "a comment: must survive",
     )
     stale = Mutant("stale.example", half.file, "no such code here", "x", "must be stale")
-    report = run_mutants([half, noop, stale], jobs=2, progress=False)
+    report = run_mutants([half, noop, stale], jobs=2, progress=False, fail_fast=True)
     rows = {r["id"]: r for r in report["mutants"]}
     assert rows["exp.half-dropped"]["killed"], rows["exp.half-dropped"]
     assert set(rows["exp.half-dropped"]["killed_by"]) <= set(rows["exp.half-dropped"]["linked"])
@@ -120,9 +120,29 @@ def test_cli_usage_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "--only" in capsys.readouterr().err
     assert main(["mutate", "--jobs", "0"]) == 2
     out = tmp_path / "m.json"
-    code = main(["mutate", "--only", "exp.half-dropped", "--no-progress", "--json", str(out)])
+    code = main(
+        [
+            "mutate",
+            "--only",
+            "exp.half-dropped",
+            "--fail-fast",
+            "--no-baseline",
+            "--no-progress",
+            "--json",
+            str(out),
+        ]
+    )
     report = json.loads(out.read_text(encoding="utf-8"))
     assert code == 0
     assert report["total"] == 1 and report["killed"] == 1
     row = report["mutants"][0]
     assert set(row) >= {"id", "file", "description", "killed", "killed_by", "stale", "seconds"}
+    assert report["fail_fast"] and len(row["killed_by"]) == 1
+
+
+def test_verify_ids_selects_exactly_and_refuses_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--no-progress", "--ids", "no-such-obligation"]) == 2
+    assert "--ids" in capsys.readouterr().err
+    assert main(["verify", "--no-progress", "--ids", "dp.group-privacy"]) == 0
+    out = capsys.readouterr().out
+    assert "dp.group-privacy" in out and "1 passed" in out
