@@ -29,6 +29,7 @@ from dpspec.proofs.verifiers import (
     verify_discrete_laplace_count,
     verify_discrete_laplace_mutant,
     verify_exponential,
+    verify_laplace_idealised,
     verify_laplace_lattice,
     verify_noisy_majority,
     verify_pairs,
@@ -76,9 +77,19 @@ def discrete_laplace_exact(config: VerifyConfig) -> CheckOutcome:
 def laplace_lattice_exact(config: VerifyConfig) -> CheckOutcome:
     size = 6 if config.thorough else 4
     good = verify_laplace_lattice((0.0, 0.3, 0.7, 1.0, 2.5, -1.0), size, 0.5)
+    # Δ = 0.7 is not a multiple of γ = 2^-21: Δ/γ = 1468006.4, and snapping f(S) = 5.3γ down and
+    # f(S') = f(S) + Δ up puts them 1468007 lattice units apart — the +1 unit of rounding slack
+    # in the calibration is needed exactly there
+    gamma = 2.0 ** (math.floor(math.log2(0.7)) - 20)
+    rounding = verify_laplace_lattice((0.0, 0.7, 5.3 * gamma), 2, 0.5, sensitivity=0.7)
     # control: a query of sensitivity 2 run with the mechanism calibrated to Δ = 1
     bad = verify_laplace_lattice((0.0, 1.0), size, 0.5, query_scale=2.0)
-    return _exact_with_control(good, bad)
+    ideal = verify_laplace_idealised((0.0, 0.3, 1.0, 2.0), 3, 0.5)
+    outcome = _exact_with_control(good, bad)
+    outcome.passed = outcome.passed and rounding.holds and ideal.holds
+    outcome.detail += f"; rounding boundary: {rounding.summary()}; {ideal.summary()}"
+    outcome.numbers["rounding_worst_loss"] = rounding.details["worst_loss"]
+    return outcome
 
 
 def exponential_exact(config: VerifyConfig) -> CheckOutcome:
@@ -134,8 +145,19 @@ def noisy_majority_exact(config: VerifyConfig) -> CheckOutcome:
         neighbouring_pairs(domain, 2, Relation.SUBSTITUTE, min_size=1),
         Fraction(4),
     )
+    # the idealised path (Lap(1/ε) on the centred vote m/2, continuous): float laws against
+    # the caller's e^ε with relative slack 1e-9
+    ideal = NoisyMajorityVote(3, 1.0, idealised=True)
+    ideal_report = verify_pairs(
+        "noisy majority, idealised ε = 1",
+        lambda d: ideal.pmf(np.array(d, dtype=np.int64).reshape(-1, 2)),
+        neighbouring_pairs(domain, size - 1, Relation.SUBSTITUTE, min_size=1),
+        math.exp(1.0),
+        rtol=1e-9,
+    )
     outcome = _exact_with_control(good, bad)
-    outcome.passed = outcome.passed and half_ok
+    outcome.passed = outcome.passed and half_ok and ideal_report.holds
+    outcome.detail += f"; {ideal_report.summary()}"
     outcome.numbers["add_remove_worst_ratio"] = str(half.worst_ratio)
     return outcome
 

@@ -101,12 +101,11 @@ def discrete_laplace_conformance(config: VerifyConfig) -> CheckOutcome:
 # --- lattice Laplace ------------------------------------------------------------------------
 
 
-def lattice_law(mech: LaplaceMechanism, data: Any, edges: NDArray[np.int64]) -> Law:
-    """Law of the lattice index of the output binned at ``edges`` (bin i = [e_i, e_{i+1}),
-    bin −1 below e_0, bin len−1 at or above the last edge), pushed through the exact noise law:
-    output = γ·(lattice value + Z), Z discrete Laplace (``impl/mechanisms/laplace.py``)."""
-    c = int(mech.lattice_value(data)[0])
-    sf = [float(mech.noise.sf(int(e) - c)) for e in edges]  # P(c + Z ≥ e)
+def sf_law(mech: LaplaceMechanism, data: Any, edges: NDArray[np.float64]) -> Law:
+    """Law of the output binned at ``edges`` (bin −1: ≤ e_0, bin i: (e_i, e_{i+1}], the last bin
+    above the last edge) from the mechanism's own ``sf`` — P(M(S) > t), the discrete Laplace
+    survival function at the lattice point above t, or the continuous one when idealised."""
+    sf = [float(mech.sf(data, float(t))) for t in edges]
     law: Law = {-1: 1.0 - sf[0]}
     for i in range(len(edges) - 1):
         law[i] = sf[i] - sf[i + 1]
@@ -114,36 +113,48 @@ def lattice_law(mech: LaplaceMechanism, data: Any, edges: NDArray[np.int64]) -> 
     return law
 
 
-def _lattice_bins(mech: LaplaceMechanism, samples: NDArray[np.float64], edges: Any) -> Any:
-    k = np.rint(samples / mech.granularity).astype(np.int64)
-    return np.searchsorted(edges, k, side="right") - 1
+def _binned(edges: NDArray[np.float64]) -> Callable[[Any], Any]:
+    return lambda out: np.searchsorted(edges, out, side="left") - 1
 
 
-def laplace_lattice_conformance(config: VerifyConfig) -> CheckOutcome:
-    """LaplaceMechanism.sample (lattice path) against the pushed-forward discrete Laplace law,
-    40 bins at the law's quantiles; control: the mechanism at 2ε."""
+def laplace_conformance(config: VerifyConfig) -> CheckOutcome:
+    """LaplaceMechanism.sample, lattice (default) and idealised paths, against the law its
+    ``sf`` states, 40 bins over ±4 scales; control: the mechanism at 2ε."""
     data = np.array([0.3, 0.7, 1.0])
 
     def query(d: Any) -> float:
         return float(np.clip(d, 0.0, 1.0).sum())
 
-    good, bad = LaplaceMechanism(query, 1.0, 0.5), LaplaceMechanism(query, 1.0, 1.0)
-    assert good.noise.scale is not None
-    c = int(good.lattice_value(data)[0])
-    spread = float(good.noise.scale)
-    edges = np.array(
-        [c + round(spread * t) for t in np.linspace(-4.0, 4.0, 41)], dtype=np.int64
-    )
     n = _draws(config, 100_000)
-    report = conformance(
-        "Laplace (lattice), ε = 0.5",
-        lattice_law(good, data, edges),
-        lambda k: _lattice_bins(good, good.sample(data, k, _rng(10)), edges),
-        lambda k: _lattice_bins(bad, bad.sample(data, k, _rng(11)), edges),
-        lattice_law(bad, data, edges),
-        n,
-    )
-    return outcome([report])
+    reports = []
+    for tag, idealised in enumerate((False, True)):
+        good = LaplaceMechanism(query, 1.0, 0.5, idealised=idealised)
+        bad = LaplaceMechanism(query, 1.0, 1.0, idealised=idealised)
+        centre = float(good.value(data)[0])
+        edges = centre + good.scale * np.linspace(-4.0, 4.0, 41)
+        # exact: the law is symmetric about the (snapped) query value, so P(M > c) = 1/2
+        # (idealised) and P(M > c) + P(M > c − γ) = 1 (lattice: P(Z ≥ 1) + P(Z ≥ 0))
+        c = float(good.lattice_value(data)[0]) * good.granularity if not idealised else centre
+        symmetric = (
+            abs(float(good.sf(data, c)) - 0.5) < 1e-12
+            if idealised
+            else abs(float(good.sf(data, c)) + float(good.sf(data, c - good.granularity)) - 1)
+            < 1e-12
+        )
+        reports.append(
+            conformance(
+                f"Laplace ({'idealised' if idealised else 'lattice'}), ε = 0.5",
+                sf_law(good, data, edges),
+                _sampling(good, data, 10 + tag, _binned(edges)),
+                _sampling(bad, data, 12 + tag, _binned(edges)),
+                sf_law(bad, data, edges),
+                n,
+            )
+        )
+        reports[-1].details["sf_symmetric"] = symmetric
+        if not symmetric:
+            reports[-1].pvalue = 0.0  # the stated law is not the Laplace law about f(S)
+    return outcome(reports)
 
 
 # --- exponential mechanism ------------------------------------------------------------------
@@ -222,6 +233,11 @@ def noisy_majority_conformance(config: VerifyConfig) -> CheckOutcome:
             NoisyMajorityVote(3, base=Fraction(1, 4)),
         ),
         ("ε = 1", NoisyMajorityVote(3, 1.0), NoisyMajorityVote(3, 2.0)),
+        (
+            "idealised ε = 1",
+            NoisyMajorityVote(3, 1.0, idealised=True),
+            NoisyMajorityVote(3, 2.0, idealised=True),
+        ),
     ]
     reports = [
         conformance(
@@ -321,39 +337,48 @@ def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
 def _idealised_law(hist: StabilityHistogram, count: int, edges: NDArray[np.float64]) -> Law:
     """Law of one cell's idealised release binned at ``edges`` (edges[0] = τ): 0 when dropped,
     bin i for a value in [e_i, e_{i+1}), the last bin open — continuous Laplace CDF differences."""
+    released = float(hist.release_probability(count))
+    if count <= 0:
+        return {-1: 1.0 - released, 0: released}  # an empty cell: never noised, never released
     sf = [laplace_sf(float(e) - count, hist.scale) for e in edges]
-    law: Law = {-1: 1.0 - sf[0]}
+    law: Law = {-1: 1.0 - released}
     for i in range(len(edges) - 1):
         law[i] = sf[i] - sf[i + 1]
     law[len(edges) - 1] = sf[-1]
     return law
 
 
+def _joint(a: Law, b: Law) -> Law:
+    return {(x, y): float(pa) * float(pb) for x, pa in a.items() for y, pb in b.items()}
+
+
 def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
-    """The idealised (paper) histogram's ``release_counts`` on 3 cells with counts around τ:
-    each cell's release (dropped, or the value in one of 12 bins above τ) against the continuous
-    Laplace law, chi-square at α/3 per cell (Bonferroni); control: the histogram at 2ε."""
+    """The idealised (paper) histogram's ``release_counts`` on an empty cell and 3 cells with
+    counts around τ: each cell's release (dropped, or the value in one of 12 bins above τ)
+    jointly with the empty cell's, against the continuous Laplace law and
+    ``release_probability``, chi-square at α/3 per cell (Bonferroni); control: the histogram
+    at 2ε."""
     n = _draws(config, 40_000)
     good = StabilityHistogram(3, 1.0, 1e-2, idealised=True)
     bad = StabilityHistogram(3, 2.0, 1e-2, idealised=True)
     tau = float(good.threshold)
-    counts = np.array([round(tau) - 2, round(tau), round(tau) + 3], dtype=np.int64)
+    counts = np.array([0, round(tau) - 2, round(tau), round(tau) + 3], dtype=np.int64)
     edges = tau + np.arange(12) * good.scale / 2
     reports = []
-    for j, c in enumerate(counts.tolist()):
+    for j, c in enumerate(counts.tolist()[1:], start=1):
 
         def draw(k: int, m: StabilityHistogram, tag: int, j: int = j) -> Any:
-            released = m.release_counts(np.tile(counts, k), _rng(tag))[j::3]
+            released = m.release_counts(np.tile(counts, k), _rng(tag)).reshape(k, 4)[:, [0, j]]
             bins = np.searchsorted(edges, released, side="right") - 1
             return np.where(released > 0, bins, -1)
 
         reports.append(
             conformance(
-                f"idealised histogram release_counts, count {c}",
-                _idealised_law(good, c, edges),
+                f"idealised histogram release_counts, counts (0, {c})",
+                _joint(_idealised_law(good, 0, edges), _idealised_law(good, c, edges)),
                 partial(draw, m=good, tag=110),
                 partial(draw, m=bad, tag=111),
-                _idealised_law(bad, c, edges),
+                _joint(_idealised_law(bad, 0, edges), _idealised_law(bad, c, edges)),
                 n,
                 alpha=ALPHA / 3,
             )

@@ -30,6 +30,7 @@ from dpspec.impl.learners import (
     PrivateSemiSupervisedClassifier,
     PrivateUnboundedClassifier,
 )
+from dpspec.impl.learners.pcl import cells_per_axis_for
 from dpspec.impl.learners.pcl2 import cell_release_law, release_histogram
 from dpspec.impl.mechanisms.stability_histogram import TAIL
 from dpspec.proofs.conformance import ConformanceReport, conformance, outcome
@@ -91,6 +92,56 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
                 f"PCL fit ({noise}), 4 cubes", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps
             )
         )
+    # the default grid m = ⌈n^{1/(2d)}⌉ is a function of n alone: 9 points give 3 cubes, whatever
+    # the labels (a grid that moved with the data would put other margins under these centres)
+    X9 = np.array([[0.05], [0.1], [0.2], [0.25], [0.4], [0.5], [0.6], [0.7], [0.9]])
+    y9 = np.array([1, 1, 1, 0, 1, 1, 0, 1, 1])
+    m = cells_per_axis_for(9, 1)
+    centres9 = (np.arange(m) + 0.5)[:, None] / m
+
+    def make_default(eps: float, seed: int) -> PrivateHistogramClassifier:
+        return PrivateHistogramClassifier(eps, random_state=seed)
+
+    def law_default(eps: float) -> dict[Any, Any]:
+        fixed = PrivateHistogramClassifier(eps, cells_per_axis=m)
+        return bernoulli_product(fixed.one_probabilities(X9, y9))
+
+    at = _cell_bits(make_default, X9, y9, centres9)
+    reports.append(
+        conformance(
+            f"PCL fit, default grid ({m} cubes for n = 9)",
+            law_default(1.0),
+            at(1.0, 0),
+            at(2.0, 10**6),
+            law_default(2.0),
+            reps // 2,
+        )
+    )
+    # two cubes in different noise blocks (cubes 0 and 1024 of 2048; keyed_noise draws per
+    # block of 1024): their bits must be independent, not one stream reused
+    X2 = np.array([[0.3], [0.3], [0.7]])
+    y2 = np.array([1, 0, 1])
+    far = np.array([0, 1024, 1025])
+    centres2 = ((far + 0.5) / 2048)[:, None]
+
+    def make_far(eps: float, seed: int) -> PrivateHistogramClassifier:
+        return PrivateHistogramClassifier(eps, cells_per_axis=2048, random_state=seed)
+
+    def law_far(eps: float) -> dict[Any, Any]:
+        probs = make_far(eps, 0).one_probabilities(X2, y2)
+        return bernoulli_product([probs[int(c)] for c in far])
+
+    at = _cell_bits(make_far, X2, y2, centres2)
+    reports.append(
+        conformance(
+            "PCL fit, cubes 0, 1024, 1025 of 2048 (two noise blocks)",
+            law_far(1.0),
+            at(1.0, 0),
+            at(2.0, 10**6),
+            law_far(2.0),
+            reps // 3,
+        )
+    )
     return outcome(reports)
 
 
@@ -147,9 +198,55 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         hist = release_histogram(eps, 1e-3)
         return dict(cell_release_law(hist, 18, 15, max(cap, int(hist.threshold))))
 
-    return outcome(
-        [conformance("PCL2b fit, one cell", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps)]
+    reports = [
+        conformance("PCL2b fit, one cell", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps)
+    ]
+    # the default cell side r = n^{−1/(4d)} is a function of n alone: 40 points at 0.39 and 1.5
+    # fall in cells 0 and 3 (r ≈ 0.398); a side that moved with the labels would move them
+    X40 = np.repeat([[0.39], [1.5]], 20, axis=0)
+    y40 = np.array([1] * 15 + [0] * 5 + [1] * 4 + [0] * 16)
+
+    def at_default(eps: float, offset: int) -> Callable[[int], list[Any]]:
+        def draw(k: int) -> list[Any]:
+            out = []
+            for r in range(k):
+                clf = PrivateUnboundedClassifier(eps, 1e-3, random_state=offset + r).fit(X40, y40)
+                out.append(
+                    tuple(
+                        (tuple(int(v) for v in cell), code(float(c)), code(float(o)))
+                        for cell, c, o in zip(clf.cells_, clf.counts_, clf.ones_, strict=True)
+                    )
+                )
+            return out
+
+        return draw
+
+    def law_default(eps: float) -> dict[Any, Any]:
+        clf = PrivateUnboundedClassifier(eps, 1e-3)
+        coords, counts, ones = clf.cell_statistics(X40, y40)
+        hist = release_histogram(eps, 1e-3)
+        out: dict[Any, Any] = {(): 1.0}
+        for cell, c, o in zip(coords, counts.tolist(), ones.tolist(), strict=True):
+            key = tuple(int(v) for v in cell)
+            cell_law = cell_release_law(hist, c, o, max(cap, int(hist.threshold)))
+            out = {
+                (*k, (key, a, b)) if (a, b) != (0, 0) else k: p * float(pb)
+                for k, p in out.items()
+                for (a, b), pb in cell_law.items()
+            }
+        return out
+
+    reports.append(
+        conformance(
+            "PCL2b fit, default cell side (n = 40)",
+            law_default(1.0),
+            at_default(1.0, 0),
+            at_default(2.0, 10**6),
+            law_default(2.0),
+            reps,
+        )
     )
+    return outcome(reports)
 
 
 # --- PCDE: the released cube counts --------------------------------------------------------------

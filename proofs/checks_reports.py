@@ -88,6 +88,8 @@ def _cases() -> list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fr
          0.4, 0, True, None),
         ("exponential base 1/2", lambda: ExponentialMechanism(scores, 1, base=half).privacy,
          2 * ln2, 0, True, Fraction(4)),
+        ("exponential base 1/2 Δ=2", lambda: ExponentialMechanism(
+            scores, 2, base=half).privacy, 4 * ln2, 0, True, Fraction(16)),
         ("randomized response ε=1.1", lambda: RandomizedResponse(3, 1.1).privacy,
          1.1, 0, True, None),
         ("randomized response ratio 3", lambda: RandomizedResponse(
@@ -124,7 +126,7 @@ def _cases() -> list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fr
 
 def privacy_reports(config: VerifyConfig) -> CheckOutcome:
     """Every mechanism's ``privacy`` and learner's ``privacy_`` equals its theorem's level for
-    the caller's arguments (19 constructions); control: a level with ε halved is refused."""
+    the caller's arguments (20 constructions); control: a level with ε halved is refused."""
     wrong: dict[str, str] = {}
     cases = _cases()
     for name, report, eps, delta, exact, ratio in cases:

@@ -20,6 +20,8 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_PCL}.PrivateHistogramClassifier",
             f"{_PCL}.cube_index",
             f"{_PCL}.cells_per_axis_for",
+            "dpspec.impl.learners.keyed_noise.keyed_values",
+            "dpspec.impl.learners.keyed_noise.block_generator",
         ),
         method=Method.EXACT,
         tests=(
