@@ -36,16 +36,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.ldp.mechanism import LocalRandomiser, Reports, aggregate
+from dpspec.impl.ldp.mechanism import LocalRandomiser, Reports, aggregate, check_truncation
 from dpspec.impl.ldp.partition import (
     CubicPartition,
     bandwidth,
+    check_magnitude,
     threshold_constant,
     truncation_level,
 )
 from dpspec.impl.learners.estimator import EstimatorProtocol, NotFittedError, model_key
 from dpspec.impl.mechanisms.base import PrivacyLevel
-from dpspec.impl.validation import as_finite_array, check_count, check_positive
+from dpspec.impl.validation import InputTypeError, as_finite_array, check_count
 
 
 def ball_radius(n: int, d: int) -> float:
@@ -70,7 +71,17 @@ class _PartitionEstimator(EstimatorProtocol):
         if not hasattr(self, "partition_"):
             raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
 
+    def _check_options(self) -> None:
+        """The options that select code paths, checked before any work."""
+        if not isinstance(self.simulate, str) or self.simulate not in ("users", "in-law"):
+            raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
+        if not isinstance(self.idealised, (bool, np.bool_)):
+            raise InputTypeError(f"idealised: expected a bool, got {self.idealised!r}")
+        if self.simulate == "users":
+            check_count(self.batch_size, "batch_size")
+
     def _data(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        self._check_options()
         arr = as_finite_array(X, "X", ndim=2).astype(np.float64)
         if y is None:
             raise ValueError("y: requires y to be passed, but the target y is None")
@@ -82,7 +93,14 @@ class _PartitionEstimator(EstimatorProtocol):
     def _partition(self, n: int, d: int) -> CubicPartition:
         h = bandwidth(n, d, self.bandwidth_constant) if self.h is None else self.h
         radius = ball_radius(n, d) if self.radius is None else self.radius
-        return CubicPartition(check_positive(h, "h"), radius, d, self.offset)
+        try:
+            return CubicPartition(check_magnitude(h, "h"), radius, d, self.offset)
+        except ValueError as exc:
+            if self.h is not None or not str(exc).startswith("h:"):
+                raise
+            raise ValueError(
+                f"bandwidth_constant: {self.bandwidth_constant!r} gives h = {h!r}; {exc}"
+            ) from exc
 
     def _reports(
         self, randomiser: LocalRandomiser, X: NDArray[np.float64], y: NDArray[np.float64]
@@ -102,8 +120,7 @@ class _PartitionEstimator(EstimatorProtocol):
     def _randomiser(
         self, partition: CubicPartition, truncation: float, z_only: bool = False
     ) -> LocalRandomiser:
-        if not isinstance(self.idealised, bool):
-            raise ValueError(f"idealised: expected a bool, got {self.idealised!r}")
+        self._check_options()
         return LocalRandomiser(partition, self.alpha, truncation, z_only, idealised=self.idealised)
 
     def _cells(self, X: Any) -> NDArray[np.int64]:
@@ -160,11 +177,13 @@ class LDPPartitionRegressor(_PartitionEstimator):
         X, target = self._data(X, y)
         n, d = X.shape
         partition = self._partition(n, d)
-        m = truncation_level(n) if self.truncation is None else self.truncation
+        m = check_truncation(truncation_level(n) if self.truncation is None else self.truncation)
+        c = check_magnitude(
+            threshold_constant(n) if self.threshold is None else self.threshold, "threshold"
+        )
         randomiser = self._randomiser(partition, m)
         nu, mu = aggregate(self._reports(randomiser, X, target))
-        c = threshold_constant(n) if self.threshold is None else self.threshold
-        keep = mu >= check_positive(c, "threshold") * partition.h**d
+        keep = mu >= c * partition.h**d
         values = np.zeros_like(nu)
         np.divide(nu, mu, out=values, where=keep)
         self.partition_, self.randomiser_ = partition, randomiser
@@ -196,7 +215,7 @@ class PartitioningRegressor(LDPPartitionRegressor):
         X, target = self._data(X, y)
         n, d = X.shape
         partition = self._partition(n, d)
-        m = truncation_level(n) if self.truncation is None else self.truncation
+        m = check_truncation(truncation_level(n) if self.truncation is None else self.truncation)
         cells = partition.cell_index(X)
         inside = cells >= 0
         counts = np.bincount(cells[inside], minlength=partition.n_cells) / n
@@ -253,6 +272,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
     def fit(self, X: Any, y: Any) -> LDPPartitionClassifier:
         from dpspec.impl.learners.estimator import check_binary_labels
 
+        self._check_options()
         arr = as_finite_array(X, "X", ndim=2).astype(np.float64)
         labels, self.classes_ = check_binary_labels(y, arr.shape[0])
         n, d = arr.shape

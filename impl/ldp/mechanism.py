@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.ldp.partition import CubicPartition
+from dpspec.impl.ldp.partition import MAX_MAGNITUDE, CubicPartition, check_magnitude
 from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
 from dpspec.impl.noise import (
     DiscreteLaplaceNoise,
@@ -67,10 +67,15 @@ from dpspec.impl.noise import (
     laplace_sf,
 )
 from dpspec.impl.validation import (
+    LIMITS,
+    MAX_DENOMINATOR,
+    InputTypeError,
     as_finite_array,
     check_count,
+    check_epsilon,
     check_positive,
     check_rng,
+    exact_fraction,
     rational_at_least,
 )
 from dpspec.spec.ldp import prop1_bound
@@ -83,12 +88,41 @@ MAX_BATCH_NUMBERS = 1 << 19
 LATTICE_BITS = 20
 #: lattice units of the W signal 1{x ∈ A_j} on the default path
 W_ONE = 1 << LATTICE_BITS
+#: smallest α accepted on both paths: the lattice path rounds α down to a rational of
+#: denominator ≤ 2^32 (``dpspec.impl.validation.MAX_DENOMINATOR``), and the same floor keeps
+#: the idealised path's scales 4√2·M/α (M ≤ 2^256) and their sums finite
+MIN_ALPHA = 1.0 / MAX_DENOMINATOR
+#: smallest truncation level M: γ_Z = 2^(⌊log₂ M⌋ − 20) stays a normal float
+MIN_TRUNCATION = 1.0 / MAX_MAGNITUDE
+#: numpy's negative-binomial sampler refuses (1 − p)/p·(n + 10√n) above about 9.2e18 (its
+#: Poisson limit); the in-law sums are drawn in blocks of users that stay below this
+NB_LAMBDA_MAX = 9.0e18
+
+
+def check_alpha(alpha: Any) -> float:
+    """2^−32 ≤ α ≤ 700: ``check_epsilon``'s rule (e^α a finite float) under the name ``alpha``,
+    and the lattice path's resolution 2^−32 as the floor on both paths."""
+    value = check_epsilon(alpha, "alpha")
+    if exact_fraction(alpha, "alpha") < Fraction(1, MAX_DENOMINATOR):
+        raise ValueError(
+            f"alpha: {alpha!r} is too small for the lattice sampler (must be >= 2^-32; the "
+            "same floor applies to idealised=True)"
+        )
+    return value
+
+
+def check_truncation(truncation: Any) -> float:
+    """2^−256 ≤ M ≤ 2^256 (``dpspec.impl.ldp.partition.MAX_MAGNITUDE``)."""
+    value = check_magnitude(truncation, "truncation")
+    if value < MIN_TRUNCATION:
+        raise ValueError(f"truncation: must be >= 2^-256, got {truncation!r}")
+    return value
 
 
 def noise_scales(alpha: float, truncation: float, z_only: bool = False) -> tuple[float, float]:
     """(σ_W, σ_Z) for α-LDP: (4√2/α, 4√2·M/α), or (0, 2√2·M/α) when only Z is released."""
-    check_positive(alpha, "alpha")
-    check_positive(truncation, "truncation")
+    alpha = check_alpha(alpha)
+    truncation = check_truncation(truncation)
     if z_only:
         return 0.0, 2 * math.sqrt(2) * truncation / alpha
     return 4 * math.sqrt(2) / alpha, 4 * math.sqrt(2) * truncation / alpha
@@ -208,11 +242,16 @@ class LocalRandomiser:
         *,
         idealised: bool = False,
     ) -> None:
+        if not isinstance(partition, CubicPartition):
+            raise InputTypeError(
+                f"partition: expected a CubicPartition, got {type(partition).__name__}"
+            )
+        for flag, value in (("z_only", z_only), ("idealised", idealised)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise InputTypeError(f"{flag}: expected a bool, got {value!r}")
         self.partition = partition
-        self.alpha = check_positive(alpha, "alpha")
-        if self.alpha > 700:
-            raise ValueError(f"alpha: must be <= 700 (e^alpha overflows a float), got {alpha!r}")
-        self.truncation = check_positive(truncation, "truncation")
+        self.alpha = check_alpha(alpha)
+        self.truncation = check_truncation(truncation)
         self.z_only = bool(z_only)
         self.idealised = bool(idealised)
         self.step_w = 2.0**-LATTICE_BITS
@@ -220,7 +259,7 @@ class LocalRandomiser:
         self.z_units_max = math.ceil(Fraction(self.truncation) / Fraction(self.step_z))
         self.effective_alpha: Fraction | float
         if self.idealised:
-            self.sigma_w, self.sigma_z = noise_scales(alpha, truncation, self.z_only)
+            self.sigma_w, self.sigma_z = noise_scales(self.alpha, self.truncation, self.z_only)
             self.effective_alpha = privacy_level(self.sigma_w, self.sigma_z, self.truncation)
             self.scale_w: Fraction | None = None
             self.scale_z: Fraction | None = None
@@ -375,9 +414,28 @@ class LocalRandomiser:
 
         def lattice_total(scale: Fraction) -> NDArray[np.float64]:
             p = -math.expm1(-1.0 / float(scale))  # 1 − q
-            a = rng.negative_binomial(n, p, size=big_n)
-            b = rng.negative_binomial(n, p, size=big_n)
-            return np.asarray(a - b, dtype=np.float64)
+            # NB(n, p) is the sum of NB(b, p) over blocks of b users: b is the largest block
+            # numpy's sampler takes, odds·(b + 10√b) ≤ NB_LAMBDA_MAX (α ≥ 2^−32 gives b ≥ 1)
+            room = NB_LAMBDA_MAX * p / (1.0 - p)
+            root = (math.sqrt(100.0 + 4.0 * room) - 10.0) / 2.0
+            block = max(1, min(n, int(root * root)))
+            blocks, rest = divmod(n, block)
+            if blocks * big_n > LIMITS["draws"]:
+                raise ValueError(
+                    f"alpha: {self.alpha!r} with simulate='in-law' and n={n} needs {blocks} "
+                    "negative-binomial blocks per cell (numpy's sampler limit), beyond "
+                    f"{LIMITS['draws']} draws; use a larger alpha or simulate='users'"
+                )
+            rows = max(1, (1 << 20) // big_n)  # blocks drawn per round: ≤ 2^20 numbers
+            total = np.zeros(big_n)
+            for sign in (1.0, -1.0):
+                if rest:
+                    total += sign * rng.negative_binomial(rest, p, size=big_n)
+                for start in range(0, blocks, rows):
+                    count = min(rows, blocks - start)
+                    draws = rng.negative_binomial(block, p, size=(count, big_n))
+                    total += sign * draws.sum(axis=0, dtype=np.float64)
+            return total
 
         assert self.scale_z is not None
         w_sum = (

@@ -12,15 +12,33 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import as_finite_array, check_count, check_positive
+from dpspec.impl.validation import (
+    as_finite_array,
+    check_count,
+    check_positive,
+    exact_fraction,
+)
 
 #: refuse partitions with more cells than this (each user reports 2N numbers)
 MAX_CELLS = 2_000_000
+#: The one magnitude limit of the LDP estimators' real parameters (h, radius, |offset|,
+#: bandwidth constant, truncation M, threshold c_n; M also from below): 2^256. Products and
+#: squares of two such values, and the noise scales 4√2·M/α with α ≥ 2^−32, stay far inside
+#: the float range, so no report, sum of reports or cube corner overflows.
+MAX_MAGNITUDE = 2.0**256
+#: cube indices k are integers of magnitude ≤ 2^52: exact as floats and in int64
+MAX_INDEX = 2**52
+
+
+def check_magnitude(x: Any, name: str) -> float:
+    """A finite number in (0, ``MAX_MAGNITUDE``]; otherwise a ValueError/TypeError naming it."""
+    return check_positive(x, name, maximum=MAX_MAGNITUDE)
 
 
 @dataclass(frozen=True)
@@ -37,13 +55,27 @@ class CubicPartition:
     _width: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        check_positive(self.h, "h")
-        check_positive(self.radius, "radius")
+        h = exact_fraction(check_magnitude(self.h, "h"), "h")
+        radius = exact_fraction(check_magnitude(self.radius, "radius"), "radius")
         check_count(self.d, "d")
-        if not math.isfinite(self.offset):
-            raise ValueError(f"offset: must be finite, got {self.offset!r}")
-        low = math.floor((-self.radius - self.offset) / self.h) - 1
-        high = math.ceil((self.radius - self.offset) / self.h) + 1
+        try:
+            offset = exact_fraction(self.offset, "offset")
+        except ValueError as exc:
+            raise type(exc)(f"offset: must be a finite real number, got {self.offset!r}") from exc
+        if abs(offset) > MAX_MAGNITUDE:
+            raise ValueError(f"offset: |offset| must be <= 2^256, got {self.offset!r}")
+        object.__setattr__(self, "h", float(h))
+        object.__setattr__(self, "radius", float(radius))
+        object.__setattr__(self, "offset", float(offset))
+        # exact cube indices of the ball's bounding box (rationals: no float overflow)
+        low = math.floor((-radius - offset) / h) - 1
+        high = math.ceil((radius - offset) / h) + 1
+        if max(abs(low), abs(high)) > MAX_INDEX:
+            raise ValueError(
+                f"h: cube indices (|offset| + radius)/h up to {max(abs(low), abs(high))} exceed "
+                f"2^52 (h={self.h!r}, radius={self.radius!r}, offset={self.offset!r}); raise h "
+                "or lower radius / offset"
+            )
         width = high - low + 1
         if width**self.d > 50 * MAX_CELLS:
             raise ValueError(f"h: {width}^{self.d} candidate cubes; raise h or lower radius")
@@ -83,11 +115,14 @@ class CubicPartition:
         arr = as_finite_array(X, "X", ndim=2).astype(np.float64)
         if arr.shape[1] != self.d:
             raise ValueError(f"X: expected {self.d} features, got {arr.shape[1]}")
-        coords = np.floor((arr - self.offset) / self.h).astype(np.int64)
+        # far points may overflow to ±inf here; they compare as outside, which they are
+        with np.errstate(over="ignore"):
+            scaled = np.floor((arr - self.offset) / self.h)
         width = self._width
-        inside = np.all((coords >= self._low) & (coords < self._low + width), axis=1)
+        inside = np.all((scaled >= self._low) & (scaled < self._low + width), axis=1)
         out = np.full(arr.shape[0], -1, dtype=np.int64)
-        out[inside] = self._lookup[self._flat(coords[inside], self._low, width)]
+        coords = scaled[inside].astype(np.int64)  # |coords| ≤ 2^52 + 1: exact
+        out[inside] = self._lookup[self._flat(coords, self._low, width)]
         return out
 
     def cube_bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -99,7 +134,8 @@ class CubicPartition:
 def bandwidth(n: int, d: int, constant: float = 1.0) -> float:
     """h_n = c'·n^{−1/(2(d+1))} (seed 003 eq. 11, ``L205``)."""
     return float(
-        check_positive(constant, "constant") * check_count(n, "n") ** (-1.0 / (2 * (d + 1)))
+        check_magnitude(constant, "bandwidth_constant")
+        * check_count(n, "n") ** (-1.0 / (2 * (d + 1)))
     )
 
 
