@@ -35,6 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from dpspec.impl.ldp.estimators import LDPPartitionClassifier, LDPPartitionRegressor
+from dpspec.impl.ldp.mechanism import LocalRandomiser
+from dpspec.impl.ldp.partition import CubicPartition
 from dpspec.impl.learners import (
     PrivateHistogramClassifier,
     PrivateHistogramDensity,
@@ -272,6 +275,40 @@ def _ssl(p: Params) -> Any:
 
 _LEARN_DATA: Params = {"X": _X2, "y": _Y2, "X_test": _X2[:7], "y_test": _Y2[:7]}
 
+_LDP_PARAMS = ("alpha", "bandwidth_constant", "h", "radius", "offset", "random_state")
+_LDP_REG_PARAMS = (*_LDP_PARAMS, "truncation", "threshold", "batch_size", "simulate", "idealised")
+_LDP_REG_DATA: Params = {
+    "X": _X2,
+    "y": _X2[:, 0] - 0.5,
+    "X_test": _X2[:7],
+    "y_test": _X2[:7, 0] - 0.5,
+}
+
+
+def _ldp_regressor(p: Params) -> Any:
+    model = LDPPartitionRegressor(**{k: p[k] for k in _LDP_REG_PARAMS}).fit(p["X"], p["y"])
+    return model, model.predict(p["X_test"]), model.score(p["X_test"], p["y_test"])
+
+
+def _ldp_regressor_check(r: Any, p: Params) -> str | None:
+    _, pred, r2 = r
+    bad = _finite_array(pred, (np.asarray(p["X_test"]).shape[0],))
+    return bad or (None if math.isfinite(r2) else f"score {r2} not finite")
+
+
+def _ldp_randomise(p: Params) -> Any:
+    partition = CubicPartition(p["h"], p["radius"], 2, p["offset"])
+    randomiser = LocalRandomiser(
+        partition, p["alpha"], p["truncation"], p["z_only"], idealised=p["idealised"]
+    )
+    return partition.n_cells, randomiser.randomise(p["x"], p["y"], p["rng"])
+
+
+def _ldp_randomise_check(r: Any, p: Params) -> str | None:
+    cells, (w, z) = r
+    shape = (np.asarray(p["x"]).shape[0], cells)
+    return _finite_array(w, shape) or _finite_array(z, shape)
+
 TARGETS: tuple[Target, ...] = (
     Target(
         "DiscreteLaplaceMechanism.sample",
@@ -474,6 +511,59 @@ TARGETS: tuple[Target, ...] = (
         _learner_check,
         {"X_test": ("X",), "y_test": ("y",)},
     ),
+    Target(
+        "LDPPartitionRegressor",
+        {
+            "alpha": 1.0,
+            "bandwidth_constant": 1.0,
+            "h": None,
+            "radius": None,
+            "offset": 0.0,
+            "truncation": None,
+            "threshold": None,
+            "batch_size": 16,
+            "simulate": "users",
+            "idealised": False,
+            "random_state": 0,
+            **_LDP_REG_DATA,
+        },
+        _ldp_regressor,
+        _ldp_regressor_check,
+        {"X_test": ("X",), "y_test": ("y",), "bandwidth_constant": ("h",)},
+    ),
+    Target(
+        "LDPPartitionClassifier",
+        {
+            "alpha": 1.0,
+            "bandwidth_constant": 1.0,
+            "h": None,
+            "radius": None,
+            "offset": 0.0,
+            "random_state": 0,
+            **_LEARN_DATA,
+        },
+        _learner(LDPPartitionClassifier, {}, _LDP_PARAMS),
+        _learner_check,
+        {"X_test": ("X",), "y_test": ("y",), "bandwidth_constant": ("h",)},
+    ),
+    Target(
+        "LocalRandomiser.randomise",
+        {
+            "h": 0.5,
+            "radius": 1.0,
+            "offset": 0.0,
+            "alpha": 1.0,
+            "truncation": 1.0,
+            "z_only": False,
+            "idealised": False,
+            "x": _X2[:9],
+            "y": _X2[:9, 1] - 0.5,
+            "rng": _rng(),
+        },
+        _ldp_randomise,
+        _ldp_randomise_check,
+        {"x": ("X",)},
+    ),
 )
 
 #: The public callables the check drives (dotted names, for the registry).
@@ -501,6 +591,11 @@ ENTRY_POINTS: tuple[str, ...] = (
     "dpspec.impl.learners.pcde.PrivateHistogramDensity.sample",
     "dpspec.impl.learners.semi_supervised.PrivateSemiSupervisedClassifier.fit",
     "dpspec.impl.learners.semi_supervised.PrivateSemiSupervisedClassifier.predict",
+    "dpspec.impl.ldp.estimators.LDPPartitionRegressor.fit",
+    "dpspec.impl.ldp.estimators.LDPPartitionRegressor.predict",
+    "dpspec.impl.ldp.estimators.LDPPartitionClassifier.fit",
+    "dpspec.impl.ldp.estimators.LDPPartitionClassifier.predict",
+    "dpspec.impl.ldp.mechanism.LocalRandomiser.randomise",
 )
 
 

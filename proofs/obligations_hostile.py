@@ -25,6 +25,9 @@ HOSTILE_OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.impl.learners.estimator.check_score_labels",
             "dpspec.impl.learners.keyed_noise.block_size",
             "dpspec.impl.mechanisms.base.check_base_loss",
+            "dpspec.impl.ldp.mechanism.check_alpha",
+            "dpspec.impl.ldp.mechanism.check_truncation",
+            "dpspec.impl.ldp.partition.check_magnitude",
         ),
         method=Method.PROPERTY,
         tests=(

@@ -54,6 +54,19 @@ def ball_radius(n: int, d: int) -> float:
     return math.sqrt(d) * max(1.0, math.sqrt(math.log(max(check_count(n, "n"), 1))))
 
 
+def _score_target(y: Any, n: int, numeric: bool = True) -> NDArray[Any]:
+    """The true responses / labels of ``score``: one per row of X (a ValueError naming y)."""
+    if numeric:
+        target = as_finite_array(y, "y", ndim=1)
+    else:
+        if y is None:
+            raise ValueError("y: expected labels, got None")
+        target = np.asarray(y)
+    if target.shape != (n,):
+        raise ValueError(f"y: expected {n} values (one per row of X), got shape {target.shape}")
+    return target
+
+
 class _PartitionEstimator(EstimatorProtocol):
     """Shared machinery: the public partition for (n, d), the reports, ``predict`` plumbing."""
 
@@ -87,7 +100,9 @@ class _PartitionEstimator(EstimatorProtocol):
             raise ValueError("y: requires y to be passed, but the target y is None")
         target = as_finite_array(y, "y", ndim=1).astype(np.float64)
         if target.shape[0] != arr.shape[0]:
-            raise ValueError(f"y: expected {arr.shape[0]} values, got {target.shape[0]}")
+            raise ValueError(
+                f"y: expected {arr.shape[0]} values (one per row of X), got {target.shape[0]}"
+            )
         return arr, target
 
     def _partition(self, n: int, d: int) -> CubicPartition:
@@ -201,8 +216,9 @@ class LDPPartitionRegressor(_PartitionEstimator):
 
     def score(self, X: Any, y: Any) -> float:
         """R² of the predictions (scikit-learn's regressor score)."""
-        target = as_finite_array(y, "y", ndim=1).astype(np.float64)
-        resid = float(np.sum((target - self.predict(X)) ** 2))
+        pred = self.predict(X)
+        target = _score_target(y, pred.shape[0]).astype(np.float64)
+        resid = float(np.sum((target - pred) ** 2))
         total = float(np.sum((target - target.mean()) ** 2))
         return 1.0 - resid / total if total > 0 else 0.0
 
@@ -298,4 +314,5 @@ class LDPPartitionClassifier(_PartitionEstimator):
 
     def score(self, X: Any, y: Any) -> float:
         """Accuracy."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        pred = self.predict(X)
+        return float(np.mean(pred == _score_target(y, pred.shape[0], numeric=False)))

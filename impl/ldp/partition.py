@@ -85,7 +85,9 @@ class CubicPartition:
         keep = np.sum(nearest**2, axis=1) <= self.radius**2
         cells = grid[keep]
         if cells.shape[0] > MAX_CELLS:
-            raise ValueError(f"h: {cells.shape[0]} cells exceed {MAX_CELLS}")
+            raise ValueError(
+                f"h: {cells.shape[0]} cells exceed {MAX_CELLS}; raise h or lower radius"
+            )
         lookup = np.full(width**self.d, -1, dtype=np.int64)
         lookup[self._flat(cells, low, width)] = np.arange(cells.shape[0])
         object.__setattr__(self, "_cells", cells)
