@@ -49,7 +49,7 @@ class CubicPartition:
     d: int = 1
     offset: float = 0.0
     _cells: NDArray[np.int64] = field(init=False, repr=False, compare=False)
-    _lookup: NDArray[np.int64] = field(init=False, repr=False, compare=False)
+    _keys: NDArray[np.int64] = field(init=False, repr=False, compare=False)
     _low: int = field(init=False, repr=False, compare=False)
     _width: int = field(init=False, repr=False, compare=False)
 
@@ -76,24 +76,60 @@ class CubicPartition:
                 "or lower radius / offset"
             )
         width = high - low + 1
-        if width**self.d > 50 * MAX_CELLS:
-            raise ValueError(f"h: {width}^{self.d} candidate cubes; raise h or lower radius")
-        axis = np.arange(low, high + 1, dtype=np.int64)
-        grid = np.stack(np.meshgrid(*([axis] * self.d), indexing="ij"), -1).reshape(-1, self.d)
-        lo = self.offset + grid * self.h  # cube [lo, lo + h)^d; its nearest point to 0:
-        nearest = np.clip(0.0, lo, lo + self.h)
-        keep = np.sum(nearest**2, axis=1) <= self.radius**2
-        cells = grid[keep]
+        if width > MAX_CELLS + 4 or width**self.d >= 2**62:
+            # the cubes along one axis through 0 all meet the ball: ≥ width − 4 cells
+            raise ValueError(
+                f"h: {width}^{self.d} candidate cubes (more than {MAX_CELLS} cells or an index "
+                "space beyond 2^62); raise h or lower radius"
+            )
+        cells = self._cells_meeting_ball(low, width)
         if cells.shape[0] > MAX_CELLS:
             raise ValueError(
                 f"h: {cells.shape[0]} cells exceed {MAX_CELLS}; raise h or lower radius"
             )
-        lookup = np.full(width**self.d, -1, dtype=np.int64)
-        lookup[self._flat(cells, low, width)] = np.arange(cells.shape[0])
+        keys = self._flat(cells, low, width)  # increasing: cells are in lexicographic order
         object.__setattr__(self, "_cells", cells)
-        object.__setattr__(self, "_lookup", lookup)
+        object.__setattr__(self, "_keys", keys)
         object.__setattr__(self, "_low", low)
         object.__setattr__(self, "_width", width)
+
+    def _cells_meeting_ball(self, low: int, width: int) -> NDArray[np.int64]:
+        """Integer coordinates k of the cubes meeting the closed ball, lexicographic, built
+        axis by axis without the width^d candidate grid: the squared distance a_k from 0 to
+        [offset + kh, offset + (k+1)h] falls then rises in k, so the k a prefix can take form
+        one interval. Intervals are taken with a relative slack of 1e−9 (a superset) and the
+        final test is ``Σ nearest² ≤ R²`` on the built cubes; every prefix extends to a cube
+        (append the cube containing 0 on each later axis), so intermediate sizes are bounded
+        by the final count."""
+        axis = np.arange(low, low + width, dtype=np.int64)
+        lo = self.offset + axis * self.h
+        a = np.clip(0.0, lo, lo + self.h) ** 2
+        m = int(np.argmin(a))
+        left_rev, right = a[m::-1], a[m:]
+        budget = self.radius**2 * (1 + 1e-9)
+        index = np.zeros((1, 0), dtype=np.int64)
+        partial = np.zeros(1)
+        for _ in range(self.d):
+            room = budget - partial
+            first = m + 1 - np.searchsorted(left_rev, room, side="right")
+            last = m - 1 + np.searchsorted(right, room, side="right")
+            counts = last - first + 1
+            total = int(counts.sum())
+            if total > 2 * MAX_CELLS:
+                raise ValueError(
+                    f"h: more than {2 * MAX_CELLS} cubes meet the ball (limit {MAX_CELLS}); "
+                    "raise h or lower radius"
+                )
+            parent = np.repeat(np.arange(partial.shape[0]), counts)
+            step = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+            k = np.repeat(first, counts) + step
+            index = np.concatenate([index[parent], k[:, None]], axis=1)
+            partial = partial[parent] + a[k]
+        grid = index + low
+        lo_cube = self.offset + grid * self.h  # cube [lo, lo + h)^d; its nearest point to 0:
+        nearest = np.clip(0.0, lo_cube, lo_cube + self.h)
+        keep = np.sum(nearest**2, axis=1) <= self.radius**2
+        return np.asarray(grid[keep], dtype=np.int64)
 
     def _flat(self, coords: NDArray[np.int64], low: int, width: int) -> NDArray[np.int64]:
         flat = np.zeros(coords.shape[0], dtype=np.int64)
@@ -123,7 +159,9 @@ class CubicPartition:
         inside = np.all((scaled >= self._low) & (scaled < self._low + width), axis=1)
         out = np.full(arr.shape[0], -1, dtype=np.int64)
         coords = scaled[inside].astype(np.int64)  # |coords| ≤ 2^52 + 1: exact
-        out[inside] = self._lookup[self._flat(coords, self._low, width)]
+        keys = self._flat(coords, self._low, width)
+        pos = np.minimum(np.searchsorted(self._keys, keys), self._keys.shape[0] - 1)
+        out[inside] = np.where(self._keys[pos] == keys, pos, -1)
         return out
 
     def cube_bounds(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
