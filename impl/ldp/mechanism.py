@@ -44,7 +44,14 @@ on the default path a sum of n discrete Laplace variables of base q is NB(n, 1 �
 NB(n, 1 − q) (a discrete Laplace variable is a difference of two geometrics), on the idealised
 path Gamma(n, b) − Gamma(n, b). This is the law of the default sampler's sums, but numpy's
 negative-binomial and gamma samplers use floating point: an estimator fitted ``in-law``
-labels its ``privacy_`` with ``exact_sampler`` False.
+labels its ``privacy_`` with ``exact_sampler`` False. numpy refuses NB(n, p) when
+(1 − p)/p·(n + 10√n) exceeds about 9.2e18, so the sum is drawn as the sum of NB(b, p) over
+blocks of b users (the same law).
+
+Limits (one rule for both paths): 2^−32 ≤ α ≤ 700 (``check_epsilon``'s bound under the name
+``alpha``, and the lattice path's resolution 2^−32 as the floor), 2^−256 ≤ M ≤ 2^256 and the
+partition's h, R, |offset| ≤ 2^256 (:data:`dpspec.impl.ldp.partition.MAX_MAGNITUDE`): every
+noise scale is below 2^290, so reports and their sums are finite floats.
 """
 
 from __future__ import annotations
