@@ -51,7 +51,7 @@ blocks of b users (the same law).
 Limits (one rule for both paths): 2^−32 ≤ α ≤ 700 (``check_epsilon``'s bound under the name
 ``alpha``, and the lattice path's resolution 2^−32 as the floor), 2^−256 ≤ M ≤ 2^256 and the
 partition's h, R, |offset| ≤ 2^256 (:data:`dpspec.impl.ldp.partition.MAX_MAGNITUDE`): every
-noise scale is below 2^290, so reports and their sums are finite floats.
+noise scale is below 2^291, so reports and their sums are finite floats.
 """
 
 from __future__ import annotations
