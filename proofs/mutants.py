@@ -490,10 +490,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ldp.truncation-from-data",
         _LDPE,
-        "m = truncation_level(n) if self.truncation is None else self.truncation\n"
-        "        randomiser",
-        "m = float(np.abs(target).max()) if self.truncation is None else self.truncation\n"
-        "        randomiser",
+        "m = check_truncation(truncation_level(n) if self.truncation is None else self.truncation)\n"
+        "        c = check_magnitude(",
+        "m = check_truncation(float(np.abs(target).max()) if self.truncation is None "
+        "else self.truncation)\n"
+        "        c = check_magnitude(",
         "LDPPartitionRegressor sets M from the data (max |y|): noise scale is data-dependent",
         "public",
     ),

@@ -369,7 +369,7 @@ def _run_chunk(
                         cpu,
                         "an admissible input raises (see the #error record)"
                         if condition.function in extras
-                        else f"crosshair gave no verdict ({cpu:.1f}s CPU of a {budget:g}s budget)",
+                        else _explain("info", "crosshair gave no verdict.", cpu, budget, per_path),
                         budget,
                     )
                 on_condition()
