@@ -490,7 +490,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "ldp.truncation-from-data",
         _LDPE,
-        "m = check_truncation(truncation_level(n) if self.truncation is None else self.truncation)\n"
+        "m = check_truncation(truncation_level(n) if self.truncation is None "
+        "else self.truncation)\n"
         "        c = check_magnitude(",
         "m = check_truncation(float(np.abs(target).max()) if self.truncation is None "
         "else self.truncation)\n"
