@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from dpspec.impl.compression.schemes import compress, random_realizable_sample, reconstruct
+from dpspec.compression.schemes import compress, random_realizable_sample, reconstruct
 
 
 def main() -> None:

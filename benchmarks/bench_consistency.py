@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from dpspec.impl.distributions import PROBLEMS
+from dpspec.distributions import PROBLEMS
 from dpspec.proofs.consistency import make_classifier, run_consistency
 
 LEARNERS = ("pcl", "pcl2", "pcl2b", "histogram", "diffprivlib-gnb", "diffprivlib-logreg")

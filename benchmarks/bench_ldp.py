@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.impl.ldp.estimators import LDPPartitionRegressor
-from dpspec.impl.ldp.problems import SineProblem
+from dpspec.ldp.estimators import LDPPartitionRegressor
+from dpspec.ldp.problems import SineProblem
 from dpspec.proofs.consistency_ldp import run_ldp_consistency
 
 

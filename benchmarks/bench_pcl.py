@@ -15,8 +15,8 @@ import tracemalloc
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners import PrivateHistogramClassifier
-from dpspec.impl.learners.pcl import cells_per_axis_for
+from dpspec.learners import PrivateHistogramClassifier
+from dpspec.learners.pcl import cells_per_axis_for
 
 
 def histogram_rule(

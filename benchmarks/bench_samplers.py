@@ -15,8 +15,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from dpspec.impl import noise
-from dpspec.impl.mechanisms import LaplaceMechanism, RandomizedResponse
+from dpspec import noise
+from dpspec.mechanisms import LaplaceMechanism, RandomizedResponse
 
 
 def best_rate(fn: Callable[[], object], n: int, repeats: int = 3) -> float:

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from dpspec.impl.validation import check_count, check_positive, check_rng
+from dpspec.validation import check_count, check_positive, check_rng
 
 FloatArray = NDArray[np.float64]
 MARGINALS = ("normal", "student-t")

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import check_count, check_rng
+from dpspec.validation import check_count, check_rng
 
 FloatArray = NDArray[np.float64]
 

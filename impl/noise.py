@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import (
+from dpspec.validation import (
     INT_BOUND,
     LIMITS,
     check_count,

@@ -54,7 +54,7 @@ def check_limit(value: int, name: str, kind: str) -> int:
     if value > limit:
         raise ValueError(
             f"{name}: {value} exceeds the limit of {limit} {kind} per call "
-            "(dpspec.impl.validation.LIMITS); split the request"
+            "(dpspec.validation.LIMITS); split the request"
         )
     return value
 

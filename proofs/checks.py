@@ -14,8 +14,8 @@ from itertools import chain, combinations
 
 import numpy as np
 
-from dpspec.impl import noise
-from dpspec.impl.mechanisms import (
+from dpspec import noise
+from dpspec.mechanisms import (
     LaplaceMechanism,
     NoisyMajorityVote,
     RandomizedResponse,
@@ -413,8 +413,8 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
 
 def bad_input_rejected(config: VerifyConfig) -> CheckOutcome:
     """Every mechanism rejects invalid parameters and data with a ValueError naming them."""
-    from dpspec.impl.mechanisms import DiscreteLaplaceMechanism, ExponentialMechanism
-    from dpspec.impl.validation import check_delta, check_epsilon, check_rng
+    from dpspec.mechanisms import DiscreteLaplaceMechanism, ExponentialMechanism
+    from dpspec.validation import check_delta, check_epsilon, check_rng
 
     def count(d: np.ndarray) -> int:
         return int(np.sum(d))

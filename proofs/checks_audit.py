@@ -26,7 +26,7 @@ from scipy import stats
 from dpspec.audit import audit, cp_lower, cp_upper
 from dpspec.audit.ci import majority_false_alarm, vote
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler, zoo
-from dpspec.impl.mechanisms.randomized_response import RandomizedResponse
+from dpspec.mechanisms.randomized_response import RandomizedResponse
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.spec.audit import false_alarm_rate_acceptable, lower_bound_coverage
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.impl.compression.boosting import medboost, weighted_median, weighted_quantiles
-from dpspec.impl.compression.learners import LEARNERS, LinearLearner, StepLearner
-from dpspec.impl.compression.schemes import (
+from dpspec.compression.boosting import medboost, weighted_median, weighted_quantiles
+from dpspec.compression.learners import LEARNERS, LinearLearner, StepLearner
+from dpspec.compression.schemes import (
     BINARY,
     bv_target,
     compress,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms import (
+from dpspec.mechanisms import (
     DiscreteLaplaceMechanism,
     ExponentialMechanism,
     LaplaceMechanism,
@@ -24,8 +24,8 @@ from dpspec.impl.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.impl.mechanisms.stability_histogram import TAIL, stability_histogram
-from dpspec.impl.noise import laplace_sf
+from dpspec.mechanisms.stability_histogram import TAIL, stability_histogram
+from dpspec.noise import laplace_sf
 from dpspec.proofs.conformance import ConformanceReport, conformance, outcome
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA

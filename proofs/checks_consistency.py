@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.impl.distributions import Checkerboard, Circle, Threshold1D, TwoValuedProblem
+from dpspec.distributions import Checkerboard, Circle, Threshold1D, TwoValuedProblem
 from dpspec.proofs.consistency import make_classifier, run_consistency
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA
@@ -198,7 +198,7 @@ def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
         if isinstance(problem, Circle):
             sums_ok &= math.isclose(float(exact.sum()), problem.disk_area(), rel_tol=1e-12)
     # truncated Gaussian mixture: class-1 mass per cube vs sampled class-1 frequency
-    from dpspec.impl.distributions import GaussianMixture
+    from dpspec.distributions import GaussianMixture
 
     g, g_wrong = GaussianMixture(), GaussianMixture(sigma=0.165)
     Xg, yg = g.sample(n, rng)

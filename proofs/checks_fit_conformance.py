@@ -23,16 +23,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners import (
+from dpspec.learners import (
     PrivateHistogramClassifier,
     PrivateHistogramDensity,
     PrivatePackingClassifier,
     PrivateSemiSupervisedClassifier,
     PrivateUnboundedClassifier,
 )
-from dpspec.impl.learners.pcl import cells_per_axis_for
-from dpspec.impl.learners.pcl2 import cell_release_law, release_histogram
-from dpspec.impl.mechanisms.stability_histogram import TAIL
+from dpspec.learners.pcl import cells_per_axis_for
+from dpspec.learners.pcl2 import cell_release_law, release_histogram
+from dpspec.mechanisms.stability_histogram import TAIL
 from dpspec.proofs.conformance import ConformanceReport, conformance, outcome
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.spec.privacy import bernoulli_product

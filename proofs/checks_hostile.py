@@ -1,4 +1,4 @@
-"""Hostile-input checks over the public API of ``dpspec.impl.mechanisms`` / ``.learners``.
+"""Hostile-input checks over the public API of ``dpspec.mechanisms`` / ``.learners``.
 
 Standard of the project (bad input gets a ValueError naming the parameter), applied to every
 public constructor and ``fit`` / ``predict`` / ``sample`` / ``randomise`` / ``pmf`` / ``sf`` /
@@ -17,7 +17,7 @@ never another exception (``OverflowError``, ``IndexError``, ``AxisError``, ``Mem
 over ``CASE_SECONDS`` fails.
 
 Counts (n, cells, k, cells_per_axis …) are drawn either small or beyond the limits of
-``dpspec.impl.validation.LIMITS``: a count inside the limits is a legitimate request whose
+``dpspec.validation.LIMITS``: a count inside the limits is a legitimate request whose
 cost grows with it (documented there), not a hostile one.
 """
 
@@ -35,19 +35,19 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.impl.ldp.estimators import LDPPartitionClassifier, LDPPartitionRegressor
-from dpspec.impl.ldp.mechanism import LocalRandomiser
-from dpspec.impl.ldp.partition import CubicPartition
-from dpspec.impl.learners import (
+from dpspec.ldp.estimators import LDPPartitionClassifier, LDPPartitionRegressor
+from dpspec.ldp.mechanism import LocalRandomiser
+from dpspec.ldp.partition import CubicPartition
+from dpspec.learners import (
     PrivateHistogramClassifier,
     PrivateHistogramDensity,
     PrivatePackingClassifier,
     PrivateSemiSupervisedClassifier,
     PrivateUnboundedClassifier,
 )
-from dpspec.impl.learners.estimator import DataConversionWarning
-from dpspec.impl.learners.histogram import HistogramRuleClassifier
-from dpspec.impl.mechanisms import (
+from dpspec.learners.estimator import DataConversionWarning
+from dpspec.learners.histogram import HistogramRuleClassifier
+from dpspec.mechanisms import (
     DiscreteLaplaceMechanism,
     ExponentialMechanism,
     LaplaceMechanism,
@@ -56,8 +56,8 @@ from dpspec.impl.mechanisms import (
     StabilityHistogram,
     stability_histogram,
 )
-from dpspec.impl.validation import LIMITS, MAX_EPSILON
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
+from dpspec.validation import LIMITS, MAX_EPSILON
 
 #: Wall-clock bound of one hostile call (seconds).
 CASE_SECONDS = 3.0
@@ -568,34 +568,34 @@ TARGETS: tuple[Target, ...] = (
 
 #: The public callables the check drives (dotted names, for the registry).
 ENTRY_POINTS: tuple[str, ...] = (
-    "dpspec.impl.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
-    "dpspec.impl.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.pmf",
-    "dpspec.impl.mechanisms.laplace.LaplaceMechanism.sample",
-    "dpspec.impl.mechanisms.laplace.LaplaceMechanism.sf",
-    "dpspec.impl.mechanisms.exponential.ExponentialMechanism.sample",
-    "dpspec.impl.mechanisms.exponential.ExponentialMechanism.pmf",
-    "dpspec.impl.mechanisms.noisy_majority.NoisyMajorityVote.sample",
-    "dpspec.impl.mechanisms.noisy_majority.NoisyMajorityVote.pmf",
-    "dpspec.impl.mechanisms.randomized_response.RandomizedResponse.randomise",
-    "dpspec.impl.mechanisms.randomized_response.RandomizedResponse.sample",
-    "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.sample",
-    "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.pmf",
-    "dpspec.impl.mechanisms.stability_histogram.stability_histogram",
-    "dpspec.impl.learners.pcl.PrivateHistogramClassifier.fit",
-    "dpspec.impl.learners.pcl.PrivateHistogramClassifier.predict",
-    "dpspec.impl.learners.histogram.HistogramRuleClassifier.fit",
-    "dpspec.impl.learners.pcl2.PrivatePackingClassifier.fit",
-    "dpspec.impl.learners.pcl2.PrivateUnboundedClassifier.fit",
-    "dpspec.impl.learners.pcde.PrivateHistogramDensity.fit",
-    "dpspec.impl.learners.pcde.PrivateHistogramDensity.pdf",
-    "dpspec.impl.learners.pcde.PrivateHistogramDensity.sample",
-    "dpspec.impl.learners.semi_supervised.PrivateSemiSupervisedClassifier.fit",
-    "dpspec.impl.learners.semi_supervised.PrivateSemiSupervisedClassifier.predict",
-    "dpspec.impl.ldp.estimators.LDPPartitionRegressor.fit",
-    "dpspec.impl.ldp.estimators.LDPPartitionRegressor.predict",
-    "dpspec.impl.ldp.estimators.LDPPartitionClassifier.fit",
-    "dpspec.impl.ldp.estimators.LDPPartitionClassifier.predict",
-    "dpspec.impl.ldp.mechanism.LocalRandomiser.randomise",
+    "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
+    "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.pmf",
+    "dpspec.mechanisms.laplace.LaplaceMechanism.sample",
+    "dpspec.mechanisms.laplace.LaplaceMechanism.sf",
+    "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
+    "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+    "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.sample",
+    "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.pmf",
+    "dpspec.mechanisms.randomized_response.RandomizedResponse.randomise",
+    "dpspec.mechanisms.randomized_response.RandomizedResponse.sample",
+    "dpspec.mechanisms.stability_histogram.StabilityHistogram.sample",
+    "dpspec.mechanisms.stability_histogram.StabilityHistogram.pmf",
+    "dpspec.mechanisms.stability_histogram.stability_histogram",
+    "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
+    "dpspec.learners.pcl.PrivateHistogramClassifier.predict",
+    "dpspec.learners.histogram.HistogramRuleClassifier.fit",
+    "dpspec.learners.pcl2.PrivatePackingClassifier.fit",
+    "dpspec.learners.pcl2.PrivateUnboundedClassifier.fit",
+    "dpspec.learners.pcde.PrivateHistogramDensity.fit",
+    "dpspec.learners.pcde.PrivateHistogramDensity.pdf",
+    "dpspec.learners.pcde.PrivateHistogramDensity.sample",
+    "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.fit",
+    "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.predict",
+    "dpspec.ldp.estimators.LDPPartitionRegressor.fit",
+    "dpspec.ldp.estimators.LDPPartitionRegressor.predict",
+    "dpspec.ldp.estimators.LDPPartitionClassifier.fit",
+    "dpspec.ldp.estimators.LDPPartitionClassifier.predict",
+    "dpspec.ldp.mechanism.LocalRandomiser.randomise",
 )
 
 
@@ -1035,7 +1035,7 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
       with excess 1 land within 6 standard deviations of e^{−1} (false alarm < 2·10^−9); a
       control that skips the excess (P = 1) is rejected.
     """
-    from dpspec.impl.noise import (
+    from dpspec.noise import (
         _INT64_SAFE,
         ExpNegExponents,
         bernoulli_exp_neg_exponents,
@@ -1043,7 +1043,7 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
         categorical_exp_neg,
         exp_neg_exponents,
     )
-    from dpspec.impl.validation import INT_BOUND, bounded_int_array
+    from dpspec.validation import INT_BOUND, bounded_int_array
 
     problems: list[str] = []
     checked = 0

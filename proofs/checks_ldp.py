@@ -16,12 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import integrate, stats
 
-from dpspec.impl.ldp.estimators import (
+from dpspec.ldp.estimators import (
     LDPPartitionClassifier,
     LDPPartitionRegressor,
     ball_radius,
 )
-from dpspec.impl.ldp.mechanism import (
+from dpspec.ldp.mechanism import (
     UNIT_LAPLACE_SCALE,
     W_ONE,
     LocalRandomiser,
@@ -30,13 +30,13 @@ from dpspec.impl.ldp.mechanism import (
     noise_scales,
     privacy_level,
 )
-from dpspec.impl.ldp.partition import (
+from dpspec.ldp.partition import (
     CubicPartition,
     bandwidth,
     threshold_constant,
     truncation_level,
 )
-from dpspec.impl.learners.estimator import model_key
+from dpspec.learners.estimator import model_key
 from dpspec.proofs.consistency_ldp import ldp_error, run_ldp_consistency
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA, binomial_pvalue, chisquare_gof
@@ -677,7 +677,7 @@ def theorem3_bound(config: VerifyConfig) -> CheckOutcome:
     control_exceeded = False
     holds = True
     for n in (10**4, 10**5, 10**6):
-        from dpspec.impl.ldp.problems import SineProblem
+        from dpspec.ldp.problems import SineProblem
 
         problem = SineProblem(1)
         priv = [ldp_error("ldp-regression", problem, n, 1.0, SEED + 30 + r)[0] for r in range(5)]

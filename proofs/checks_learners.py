@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from dpspec.impl.learners.pcl import PrivateHistogramClassifier
+from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA
 from dpspec.proofs.verifiers import verify_pcl

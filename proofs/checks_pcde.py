@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.impl.densities import DENSITIES, ProductDensity, SymmetricMarginal
-from dpspec.impl.learners.pcde import (
+from dpspec.densities import DENSITIES, ProductDensity, SymmetricMarginal
+from dpspec.learners.pcde import (
     PrivateHistogramDensity,
     check_points,
     cube_ids,
@@ -33,13 +33,13 @@ from dpspec.impl.learners.pcde import (
     row_keys,
     side_for,
 )
-from dpspec.impl.learners.semi_supervised import (
+from dpspec.learners.semi_supervised import (
     Dichotomies,
     PrivateSemiSupervisedClassifier,
     dichotomies,
 )
-from dpspec.impl.mechanisms.exponential import ExponentialMechanism
-from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA, chisquare_gof
 from dpspec.proofs.verifiers import Dataset, ExactReport, verify_pairs
@@ -215,7 +215,7 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
 
 
 def l1_distance(est: PrivateHistogramDensity, density: ProductDensity) -> float:
-    """‖f − f̂‖₁ for a fitted PCDE f̂ and a :class:`~dpspec.impl.densities.ProductDensity` f
+    """‖f − f̂‖₁ for a fitted PCDE f̂ and a :class:`~dpspec.densities.ProductDensity` f
     (closed form per cube for d = 1; Gauss–Legendre in one axis for d = 2, whose stated
     error must stay below 1e-6 or this raises)."""
     if est.n_features_in_ != density.d:

@@ -16,20 +16,20 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.impl.learners.packing import (
+from dpspec.learners.packing import (
     CubicLattice,
     Metric,
     greedy_maximal_packing,
     nearest_centre,
     pairwise_distances,
 )
-from dpspec.impl.learners.pcl2 import (
+from dpspec.learners.pcl2 import (
     PrivatePackingClassifier,
     PrivateUnboundedClassifier,
     cell_release_law,
     release_histogram,
 )
-from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.stats import ALPHA
 from dpspec.proofs.verifiers import (

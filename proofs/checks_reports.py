@@ -1,7 +1,7 @@
 """What the objects say about themselves: ``privacy`` / ``privacy_`` equal the theorem's level.
 
 The exact privacy checks decide against the (ε, δ) the caller passed; this check is the other
-half: the :class:`~dpspec.impl.mechanisms.base.PrivacyLevel` a mechanism or fitted learner
+half: the :class:`~dpspec.contract.PrivacyLevel` a mechanism or fitted learner
 reports is the level its theorem states for those arguments — e^ε exactly q^{−k} for a rational
 base q (k = Δ for additive noise, 2 for histograms and margins, 2Δ for the corrected exponential
 mechanism), ε at most a few 2^−32 roundings below the ε asked (never above),
@@ -18,14 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.impl.learners import (
+from dpspec.contract import PrivacyLevel
+from dpspec.learners import (
     PrivateHistogramClassifier,
     PrivateHistogramDensity,
     PrivatePackingClassifier,
     PrivateSemiSupervisedClassifier,
     PrivateUnboundedClassifier,
 )
-from dpspec.impl.mechanisms import (
+from dpspec.mechanisms import (
     DiscreteLaplaceMechanism,
     ExponentialMechanism,
     LaplaceMechanism,
@@ -33,7 +34,6 @@ from dpspec.impl.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.impl.mechanisms.base import PrivacyLevel
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 
 #: ε is rounded down to a rational with denominator ≤ 2^32 (``epsilon_rational``) and scales up;

@@ -24,13 +24,13 @@ from dpspec.proofs.cli_errors import UsageError, write_json
 
 def validate(args: argparse.Namespace) -> None:
     """Every option before any work; a :class:`UsageError` names the option."""
-    from dpspec.impl.compression.boosting import (
+    from dpspec.compression.boosting import (
         MAX_ROUNDS,
         MAX_SPARSIFY,
         MAX_SUBSAMPLE,
         check_gamma,
     )
-    from dpspec.impl.compression.schemes import BINARY, MAX_SAMPLE
+    from dpspec.compression.schemes import BINARY, MAX_SAMPLE
 
     def count(value: int, option: str, high: int) -> None:
         if not 1 <= value <= high:
@@ -58,8 +58,8 @@ def validate(args: argparse.Namespace) -> None:
 
 
 def _cmd_compress(args: argparse.Namespace) -> int:
-    from dpspec.impl.compression.boosting import CompressionFailure
-    from dpspec.impl.compression.schemes import (
+    from dpspec.compression.boosting import CompressionFailure
+    from dpspec.compression.schemes import (
         BINARY,
         compress,
         random_realizable_sample,

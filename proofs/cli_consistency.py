@@ -73,8 +73,8 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
     """Check every option before any fit: (sizes, learner kind, distribution name).
 
     The kind is ``classifier``, ``density`` or ``ldp``. Raises :class:`UsageError`."""
-    from dpspec.impl.densities import DENSITIES as DENSITY_LAWS
-    from dpspec.impl.distributions import PROBLEMS
+    from dpspec.densities import DENSITIES as DENSITY_LAWS
+    from dpspec.distributions import PROBLEMS
     from dpspec.proofs.consistency import CLASSIFIERS, DENSITIES
     from dpspec.proofs.consistency_ldp import KINDS as LDP_KINDS
     from dpspec.spec.consistency import JT_WORK_LIMIT

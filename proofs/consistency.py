@@ -222,12 +222,12 @@ class _DiffprivlibOnUnitCube:
 
 def make_classifier(name: str, epsilon: float, n: int, seed: int) -> Classifier:
     """The learner called ``name`` at privacy level ε (fresh, unfitted)."""
-    from dpspec.impl.learners import (
+    from dpspec.learners import (
         PrivateHistogramClassifier,
         PrivatePackingClassifier,
         PrivateUnboundedClassifier,
     )
-    from dpspec.impl.learners.histogram import HistogramRuleClassifier
+    from dpspec.learners.histogram import HistogramRuleClassifier
 
     if name == "pcl":
         return PrivateHistogramClassifier(epsilon, random_state=seed)
@@ -250,7 +250,7 @@ DENSITIES = ("pcde",)
 
 
 def make_problem(name: str) -> ClassificationProblem:
-    from dpspec.impl.distributions import PROBLEMS
+    from dpspec.distributions import PROBLEMS
 
     if name not in PROBLEMS:
         raise ValueError(f"distribution: unknown {name!r}; choose from {sorted(PROBLEMS)}")
@@ -265,11 +265,11 @@ def run_density_consistency(
     progress: bool = True,
     density: str = "normal",
 ) -> list[ConsistencyRow]:
-    """PCDE on a density of :data:`dpspec.impl.densities.DENSITIES` (N(0, 1) by default):
+    """PCDE on a density of :data:`dpspec.densities.DENSITIES` (N(0, 1) by default):
     exact L1 distance ‖f − f̂‖₁ per fit (closed form per cube in d = 1, Gauss–Legendre in one
     axis in d = 2); a fit that releases nothing counts as L1 = 2, the largest possible."""
-    from dpspec.impl.densities import DENSITIES
-    from dpspec.impl.learners import PrivateHistogramDensity
+    from dpspec.densities import DENSITIES
+    from dpspec.learners import PrivateHistogramDensity
     from dpspec.proofs.checks_pcde import NO_RELEASE_L1, l1_distance
 
     ns = check_grid(ns, reps, seed)

@@ -1,7 +1,7 @@
 """Consistency runs for the LDP partitioning estimates of seed 003 (Theorems 2, 3 and 4).
 
 ``run_ldp_consistency(kind, d, ns, alpha, reps, seed)`` fits on fresh samples of the sine
-problem (:class:`~dpspec.impl.ldp.problems.SineProblem`, a = ½) for each n and reports the
+problem (:class:`~dpspec.ldp.problems.SineProblem`, a = ½) for each n and reports the
 **exact** L2 error ∫(m − m̃)² dμ (``ldp-regression``, ``partitioning``: the non-private
 baseline) or the exact excess classification risk (``ldp-classifier``) — cube-wise closed forms,
 no test sample. Responses are bounded (|Y| ≤ 1), so the public truncation level is M = 1.
@@ -15,12 +15,12 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from dpspec.impl.ldp.estimators import (
+from dpspec.ldp.estimators import (
     LDPPartitionClassifier,
     LDPPartitionRegressor,
     PartitioningRegressor,
 )
-from dpspec.impl.ldp.problems import SineProblem
+from dpspec.ldp.problems import SineProblem
 from dpspec.proofs.consistency import ConsistencyRow, check_grid, t_interval
 
 KINDS = ("ldp-regression", "ldp-classifier", "partitioning")

@@ -35,7 +35,7 @@ from typing import Any
 
 from scipy import integrate
 
-from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.registry import CheckOutcome, VerifyConfig
 
 #: quadrature tolerance of the middle segment (absolute)
@@ -201,8 +201,8 @@ def idealised_histograms_private(config: VerifyConfig) -> CheckOutcome:
     changed counts ≤ the claimed δ, and equal to P(Lap(2/ε) ≥ τ − 1) = δ/4 (a lone point's cell
     released: the paper's τ is 4× conservative). Controls: noise Lap(1/ε) (sensitivity 1
     assumed, substitution moves 2) and τ lowered by 2s·ln 4 must both violate δ."""
-    from dpspec.impl.learners.pcde import PrivateHistogramDensity
-    from dpspec.impl.learners.pcl2 import release_histogram
+    from dpspec.learners.pcde import PrivateHistogramDensity
+    from dpspec.learners.pcl2 import release_histogram
 
     cases = [(1.0, 0.1), (0.5, 1e-3), (2.0, 1e-6)]
     if config.thorough:

@@ -113,7 +113,7 @@ class _FixedLaplace:
 
 
 def _stability_mechanisms() -> list[Any]:
-    from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
+    from dpspec.mechanisms.stability_histogram import StabilityHistogram
 
     return [
         StabilityHistogram(bins=None, base=Fraction(1, 2), delta=Fraction(1, 1000)),
@@ -193,7 +193,7 @@ def _equals(j: int) -> Callable[[int], bool]:
 
 
 def _compare_counts(case: Case) -> str | None:
-    from dpspec.impl.mechanisms.stability_histogram import _cell_counts
+    from dpspec.mechanisms.stability_histogram import _cell_counts
     from dpspec.spec.sensitivity import count, histogram
 
     data, bins = case["data"], case["bins"]
@@ -213,7 +213,7 @@ def _compare_counts(case: Case) -> str | None:
 
 
 def _compare_votes(case: Case) -> str | None:
-    from dpspec.impl.learners.pcl import PrivateHistogramClassifier, cube_index
+    from dpspec.learners.pcl import PrivateHistogramClassifier, cube_index
     from dpspec.proofs.lemmas import pushforward
     from dpspec.spec.sensitivity import centred_votes
 
@@ -322,7 +322,7 @@ def counts_binding(config: VerifyConfig) -> CheckOutcome:
 
 
 def _compare_discrete_laplace(case: Case) -> str | None:
-    from dpspec.impl.noise import DiscreteLaplaceNoise
+    from dpspec.noise import DiscreteLaplaceNoise
     from dpspec.proofs import lemmas
 
     q, y, a, a2 = case["q"], case["y"], case["a"], case["a_prime"]
@@ -357,7 +357,7 @@ def _compare_discrete_laplace(case: Case) -> str | None:
 
 
 def discrete_laplace_binding(config: VerifyConfig) -> CheckOutcome:
-    """The implementation's discrete Laplace pmf (:class:`dpspec.impl.noise.DiscreteLaplaceNoise`,
+    """The implementation's discrete Laplace pmf (:class:`dpspec.noise.DiscreteLaplaceNoise`,
     the noise of every exact mechanism) has ratio ``p_a(y)/p_{a'}(y) = q^{-k}`` with ``k`` the
     lemma function's value, exactly (rational base)."""
     bases = [Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(9, 10)]
@@ -379,7 +379,7 @@ def discrete_laplace_binding(config: VerifyConfig) -> CheckOutcome:
 
 
 def _compare_exponential(case: Case) -> str | None:
-    from dpspec.impl.mechanisms.exponential import ExponentialMechanism
+    from dpspec.mechanisms.exponential import ExponentialMechanism
     from dpspec.proofs.lemmas import em_log_weight_difference, em_normaliser_ratio
 
     scores = np.asarray(case["scores"], dtype=np.int64)
@@ -406,7 +406,7 @@ def _compare_exponential(case: Case) -> str | None:
 
 
 def _compare_mistakes(case: Case) -> str | None:
-    from dpspec.impl.learners.semi_supervised import dichotomies
+    from dpspec.learners.semi_supervised import dichotomies
     from dpspec.spec.sensitivity import mistakes
 
     domain = np.arange(case["points"], dtype=np.float64)
@@ -480,7 +480,7 @@ def exponential_binding(config: VerifyConfig) -> CheckOutcome:
 
 
 def _compare_quantiles(case: Case) -> str | None:
-    from dpspec.impl.compression.boosting import weighted_median, weighted_quantiles
+    from dpspec.compression.boosting import weighted_median, weighted_quantiles
     from dpspec.proofs.lemmas_compression import (
         _median3,
         quantile_lower_order,
@@ -508,7 +508,7 @@ def _compare_quantiles(case: Case) -> str | None:
 
 
 def quantiles_binding(config: VerifyConfig) -> CheckOutcome:
-    """:func:`dpspec.impl.compression.boosting.weighted_quantiles` / ``weighted_median`` equal
+    """:func:`dpspec.compression.boosting.weighted_quantiles` / ``weighted_median`` equal
     the lemma functions (the spec's definitions) on three weighted values, γ = g/8."""
     boundaries = [
         {"values": v, "weights": w, "g_num": g}
@@ -533,8 +533,8 @@ def quantiles_binding(config: VerifyConfig) -> CheckOutcome:
 
 
 def _ldp_randomisers() -> list[Any]:
-    from dpspec.impl.ldp.mechanism import LocalRandomiser
-    from dpspec.impl.ldp.partition import CubicPartition
+    from dpspec.ldp.mechanism import LocalRandomiser
+    from dpspec.ldp.partition import CubicPartition
 
     part = CubicPartition(h=2.0, radius=1.0)  # 2 cells: inside every lemma's domain
     return [
@@ -545,7 +545,7 @@ def _ldp_randomisers() -> list[Any]:
 
 
 def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
-    from dpspec.impl.ldp.mechanism import W_ONE
+    from dpspec.ldp.mechanism import W_ONE
     from dpspec.proofs.lemmas_ldp import log_ratio_core, onehot_sensitivity, response_sensitivity
 
     def compare(case: Case) -> str | None:
@@ -651,7 +651,7 @@ def _compare_audit(case: Case) -> str | None:
 
 
 def audit_binding(config: VerifyConfig) -> CheckOutcome:
-    """:func:`dpspec.impl.audit.core.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
+    """:func:`dpspec.audit.core.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
     the lemma's certificate ``(p₁⁻ − δ)·den ≤ num·p₂⁺`` holds (up to 1e-9 relative float
     rounding at equality), on integer probabilities over a common denominator."""
     boundaries = [

@@ -271,8 +271,8 @@ _CROSSHAIR_OBLIGATIONS: tuple[Obligation, ...] = tuple(
 
 _RUN = "tests/test_verifiers.py::test_registry_checks_pass"
 _LEM = "dpspec.proofs.lemmas"
-_SH = "dpspec.impl.mechanisms.stability_histogram"
-_PCL = "dpspec.impl.learners.pcl.PrivateHistogramClassifier"
+_SH = "dpspec.mechanisms.stability_histogram"
+_PCL = "dpspec.learners.pcl.PrivateHistogramClassifier"
 _BIND_TEST = "tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule"
 
 
@@ -347,7 +347,7 @@ def _bindings() -> tuple[Obligation, ...]:
                 f"{_LEM}.laplace_loss_bound_half_integers_scale2",
                 f"{_LEM}.laplace_loss_vector_bound",
             ),
-            ("dpspec.impl.noise.DiscreteLaplaceNoise.pmf",),
+            ("dpspec.noise.DiscreteLaplaceNoise.pmf",),
             _lazy("discrete_laplace_binding"),
         ),
         _binding(
@@ -361,8 +361,8 @@ def _bindings() -> tuple[Obligation, ...]:
                 "dpspec.spec.sensitivity.mistakes",
             ),
             (
-                "dpspec.impl.mechanisms.exponential.ExponentialMechanism.pmf",
-                "dpspec.impl.learners.semi_supervised.Dichotomies.mistakes",
+                "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+                "dpspec.learners.semi_supervised.Dichotomies.mistakes",
             ),
             _lazy("exponential_binding"),
         ),
@@ -377,8 +377,8 @@ def _bindings() -> tuple[Obligation, ...]:
                 "dpspec.proofs.lemmas_compression._median3",
             ),
             (
-                "dpspec.impl.compression.boosting.weighted_quantiles",
-                "dpspec.impl.compression.boosting.weighted_median",
+                "dpspec.compression.boosting.weighted_quantiles",
+                "dpspec.compression.boosting.weighted_median",
             ),
             _lazy("quantiles_binding"),
         ),
@@ -392,7 +392,7 @@ def _bindings() -> tuple[Obligation, ...]:
                 "dpspec.proofs.lemmas_ldp.response_sensitivity",
                 "dpspec.proofs.lemmas_ldp.log_ratio_core",
             ),
-            ("dpspec.impl.ldp.mechanism.LocalRandomiser.report_law",),
+            ("dpspec.ldp.mechanism.LocalRandomiser.report_law",),
             _lazy("ldp_binding"),
         ),
         _binding(

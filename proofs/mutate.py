@@ -43,17 +43,15 @@ from dpspec.proofs.cli_errors import InternalError, UsageError, write_json
 from dpspec.proofs.mutants import MUTANTS, Mutant
 from dpspec.proofs.registry import Obligation, obligations
 
-#: Source folders copied into the scratch package, and where each import name points.
+#: Source folders copied into the scratch package (``impl/`` is the package ``dpspec`` itself).
 SOURCE_FOLDERS = ("spec", "impl", "proofs")
-PACKAGE_LINKS = {"audit": "impl/audit", "strategies": "proofs/strategies"}
 
-#: Folder → import prefix, longest folder first (impl/audit is dpspec.audit, not dpspec.impl.audit).
+#: Folder → import prefix, the mounted folders first (``setup.py``'s map).
 _IMPORT_PREFIXES = (
-    ("impl/audit", "dpspec.audit"),
     ("proofs/strategies", "dpspec.strategies"),
-    ("impl", "dpspec.impl"),
     ("spec", "dpspec.spec"),
     ("proofs", "dpspec.proofs"),
+    ("impl", "dpspec"),
 )
 
 DEFAULT_TIMEOUT = 600.0
@@ -74,7 +72,7 @@ def source_root() -> Path:
 
 
 def module_of(file: str) -> str:
-    """Dotted import name of a repo-relative source file (``impl/noise.py`` → dpspec.impl.noise)."""
+    """Dotted import name of a repo-relative source file (``impl/noise.py`` → dpspec.noise)."""
     path = Path(file)
     if path.suffix != ".py":
         raise ValueError(f"file: not a Python file: {file!r}")
@@ -148,15 +146,19 @@ def snapshot(root: Path, into: Path) -> Path:
 def build_scratch(src: Path, into: Path) -> Path:
     """A scratch root whose ``dpspec`` package is a copy of ``src``; returns the root."""
     pkg = into / "dpspec"
-    pkg.mkdir(parents=True)
-    for name in SOURCE_FOLDERS:
-        shutil.copytree(src / name, pkg / name)
-    for name, target in PACKAGE_LINKS.items():
-        (pkg / name).symlink_to(pkg / target, target_is_directory=True)
-    init = pkg / "__init__.py"
-    if not init.exists():
-        init.write_text('"""Scratch copy of dpspec for mutation testing."""\n', encoding="utf-8")
+    shutil.copytree(src / "impl", pkg)
+    shutil.copytree(src / "spec", pkg / "spec")
+    shutil.copytree(src / "proofs", pkg / "proofs")
+    (pkg / "strategies").symlink_to(pkg / "proofs" / "strategies", target_is_directory=True)
     return into
+
+
+def scratch_file(root: Path, file: str) -> Path:
+    """Where a repo-relative source file lies in a scratch root (``impl/`` is ``dpspec/``)."""
+    path = Path(file)
+    if path.parts[0] == "impl":
+        return root / "dpspec" / Path(*path.parts[1:])
+    return root / "dpspec" / path
 
 
 def scratch_env(root: Path) -> dict[str, str]:
@@ -170,8 +172,8 @@ def scratch_env(root: Path) -> dict[str, str]:
 def probe_imports(root: Path) -> dict[str, str]:
     """Where each dpspec import name resolves in a scratch root (must be inside the root)."""
     code = (
-        "import json, dpspec.spec, dpspec.impl, dpspec.audit, dpspec.proofs, dpspec.strategies;"
-        "print(json.dumps({m.__name__: m.__file__ for m in (dpspec.spec, dpspec.impl, "
+        "import json, dpspec, dpspec.spec, dpspec.audit, dpspec.proofs, dpspec.strategies;"
+        "print(json.dumps({m.__name__: m.__file__ for m in (dpspec, dpspec.spec, "
         "dpspec.audit, dpspec.proofs, dpspec.strategies)}))"
     )
     out = subprocess.run(
@@ -385,7 +387,7 @@ def run_mutants(
         ) -> VerifyRun:
             scratch = build_scratch(src, work / f"m{index}")
             if res is not None:
-                (scratch / "dpspec" / res.mutant.file).write_text(text, encoding="utf-8")
+                scratch_file(scratch, res.mutant.file).write_text(text, encoding="utf-8")
             try:
                 return run_verify_in(scratch, ids, timeout, fail_fast=fast)
             finally:

@@ -12,9 +12,9 @@ from dpspec.proofs.registry import Method, Obligation
 
 S002 = "002_9f3104e4a0d86722.txt"
 _RUN = "tests/test_verifiers.py::test_registry_checks_pass"
-_B = "dpspec.impl.compression.boosting"
-_L = "dpspec.impl.compression.learners"
-_S = "dpspec.impl.compression.schemes"
+_B = "dpspec.compression.boosting"
+_L = "dpspec.compression.learners"
+_S = "dpspec.compression.schemes"
 NOTE = "notes/compression.md"
 _LEM = "dpspec.proofs.lemmas_compression"
 

@@ -7,7 +7,7 @@ from dpspec.proofs.registry import Method, Obligation
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 _RUN = "tests/test_verifiers.py::test_registry_checks_pass"
-_D = "dpspec.impl.distributions"
+_D = "dpspec.distributions"
 
 CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
@@ -34,8 +34,8 @@ CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
         "every (n, rep), alpha = 1e-3) and ends below 0.05 (a trend, not a rate)",
         predicates=("dpspec.spec.consistency.consistency_trend",),
         impls=(
-            "dpspec.impl.learners.pcl.PrivateHistogramClassifier",
-            "dpspec.impl.learners.histogram.HistogramRuleClassifier",
+            "dpspec.learners.pcl.PrivateHistogramClassifier",
+            "dpspec.learners.histogram.HistogramRuleClassifier",
         ),
         method=Method.STATISTICAL,
         tests=(
@@ -54,8 +54,8 @@ CONSISTENCY_OBLIGATIONS: tuple[Obligation, ...] = (
         "rates)",
         predicates=("dpspec.spec.consistency.consistency_trend",),
         impls=(
-            "dpspec.impl.learners.pcl2.PrivatePackingClassifier",
-            "dpspec.impl.learners.pcl2.PrivateUnboundedClassifier",
+            "dpspec.learners.pcl2.PrivatePackingClassifier",
+            "dpspec.learners.pcl2.PrivateUnboundedClassifier",
         ),
         method=Method.STATISTICAL,
         tests=(

@@ -11,9 +11,9 @@ from dpspec.proofs.registry import Method, Obligation
 
 S003 = "003_5e2a1f46235ac29b.txt"
 _RUN = "tests/test_verifiers.py::test_registry_checks_pass"
-_MECH = "dpspec.impl.ldp.mechanism"
-_PART = "dpspec.impl.ldp.partition"
-_EST = "dpspec.impl.ldp.estimators"
+_MECH = "dpspec.ldp.mechanism"
+_PART = "dpspec.ldp.partition"
+_EST = "dpspec.ldp.estimators"
 NOTE = "notes/ldp.md"
 
 LDP_OBLIGATIONS: tuple[Obligation, ...] = (
@@ -198,7 +198,7 @@ LDP_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_PART}.bandwidth",
             f"{_PART}.threshold_constant",
             f"{_PART}.truncation_level",
-            "dpspec.impl.ldp.problems.SineProblem",
+            "dpspec.ldp.problems.SineProblem",
         ),
         method=Method.STATISTICAL,
         tests=(

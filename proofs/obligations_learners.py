@@ -8,7 +8,7 @@ from dpspec.proofs.registry import Method, Obligation, all_of
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 
-_PCL = "dpspec.impl.learners.pcl"
+_PCL = "dpspec.learners.pcl"
 
 LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
@@ -20,8 +20,8 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_PCL}.PrivateHistogramClassifier",
             f"{_PCL}.cube_index",
             f"{_PCL}.cells_per_axis_for",
-            "dpspec.impl.learners.keyed_noise.keyed_values",
-            "dpspec.impl.learners.keyed_noise.block_generator",
+            "dpspec.learners.keyed_noise.keyed_values",
+            "dpspec.learners.keyed_noise.block_generator",
         ),
         method=Method.EXACT,
         tests=(
@@ -43,8 +43,8 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=(),
         impls=(
             f"{_PCL}.PrivateHistogramClassifier",
-            "dpspec.impl.learners.keyed_noise.keyed_values",
-            "dpspec.impl.learners.keyed_noise.block_generator",
+            "dpspec.learners.keyed_noise.keyed_values",
+            "dpspec.learners.keyed_noise.block_generator",
         ),
         method=Method.STATISTICAL,
         tests=(
@@ -60,13 +60,13 @@ LEARNER_OBLIGATIONS: tuple[Obligation, ...] = (
         claim="the learners follow sklearn's public estimator conventions",
         predicates=(),
         impls=(
-            "dpspec.impl.learners.estimator.EstimatorProtocol",
-            "dpspec.impl.learners.estimator.NotFittedError",
-            "dpspec.impl.learners.estimator.DataConversionWarning",
-            "dpspec.impl.learners.estimator.BinaryCellClassifier",
-            "dpspec.impl.learners.estimator.model_key",
-            "dpspec.impl.learners.estimator.check_binary_labels",
-            "dpspec.impl.learners.estimator.check_unit_cube",
+            "dpspec.learners.estimator.EstimatorProtocol",
+            "dpspec.learners.estimator.NotFittedError",
+            "dpspec.learners.estimator.DataConversionWarning",
+            "dpspec.learners.estimator.BinaryCellClassifier",
+            "dpspec.learners.estimator.model_key",
+            "dpspec.learners.estimator.check_binary_labels",
+            "dpspec.learners.estimator.check_unit_cube",
         ),
         method=Method.PROPERTY,
         tests=(

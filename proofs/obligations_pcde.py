@@ -14,8 +14,8 @@ from dpspec.proofs.registry import Method, Obligation, all_of
 S000 = "000_dff3c4dc97cf0e21.txt"
 S002 = "002_9f3104e4a0d86722.txt"
 
-_PCDE = "dpspec.impl.learners.pcde"
-_SSL = "dpspec.impl.learners.semi_supervised"
+_PCDE = "dpspec.learners.pcde"
+_SSL = "dpspec.learners.semi_supervised"
 _RUN = "tests/test_verifiers.py::test_registry_checks_pass"
 NOTE = "notes/pcde.md"
 
@@ -54,9 +54,9 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.proofs.idealised.pair_hockey_stick",
         ),
         impls=(
-            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram",
+            "dpspec.mechanisms.stability_histogram.StabilityHistogram",
             f"{_PCDE}.PrivateHistogramDensity",
-            "dpspec.impl.learners.pcl2.release_histogram",
+            "dpspec.learners.pcl2.release_histogram",
         ),
         method=Method.EXACT,
         tests=(
@@ -67,7 +67,7 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
             idealised.idealised_histograms_private, conformance.idealised_histogram_conformance
         ),
         entry_points=(
-            "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+            "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
         ),
         privacy=True,
         note=NOTE,
@@ -94,8 +94,8 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=("dpspec.spec.consistency.welch_greater_pvalue",),
         impls=(
             f"{_PCDE}.PrivateHistogramDensity",
-            "dpspec.impl.densities.ProductDensity",
-            "dpspec.impl.densities.SymmetricMarginal",
+            "dpspec.densities.ProductDensity",
+            "dpspec.densities.SymmetricMarginal",
         ),
         method=Method.STATISTICAL,
         tests=(
@@ -111,7 +111,7 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
         claim="the L1 distance of a histogram to a product density is exact (d = 1) or "
         "quadrature with a stated error (d = 2), matching adaptive quadrature",
         predicates=(),
-        impls=("dpspec.impl.densities.ProductDensity", "dpspec.impl.densities.SymmetricMarginal"),
+        impls=("dpspec.densities.ProductDensity", "dpspec.densities.SymmetricMarginal"),
         method=Method.PROPERTY,
         tests=(
             f"{_RUN}[impl.densities.exact-l1]",
@@ -185,7 +185,7 @@ PCDE_OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             f"{_SSL}.PrivateSemiSupervisedClassifier",
             f"{_SSL}.exponential_choice",
-            "dpspec.impl.mechanisms.exponential.ExponentialMechanism",
+            "dpspec.mechanisms.exponential.ExponentialMechanism",
         ),
         method=Method.EXACT,
         tests=(

@@ -8,8 +8,8 @@ from dpspec.proofs.registry import Method, Obligation, all_of
 
 S000 = "000_dff3c4dc97cf0e21.txt"
 
-_PCL2 = "dpspec.impl.learners.pcl2"
-_PACK = "dpspec.impl.learners.packing"
+_PCL2 = "dpspec.learners.pcl2"
+_PACK = "dpspec.learners.packing"
 _RUN = "tests/test_verifiers.py::test_registry_checks_pass"
 _NOTE = "notes/pcl2.md"
 

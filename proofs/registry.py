@@ -58,11 +58,11 @@ class Obligation:
 
     ``source``: seed file and line(s) plus the theorem/algorithm name, e.g.
     ``"000_dff3c4dc97cf0e21.txt:L125-147 (Alg 1, Thm 2.4)"``. ``predicates`` and ``impls`` are
-    dotted names under ``dpspec.spec`` / ``dpspec.impl`` (``dpspec.proofs`` for lemmas);
+    dotted names under ``dpspec.spec`` / ``dpspec`` (``dpspec.proofs`` for lemmas);
     ``tests`` are pytest node ids ``tests/test_x.py::test_name``.
 
     ``entry_points``: the public callables a user calls whose behaviour the check exercises
-    (dotted names, e.g. ``dpspec.impl.learners.pcl.PrivateHistogramClassifier.fit``); every
+    (dotted names, e.g. ``dpspec.learners.pcl.PrivateHistogramClassifier.fit``); every
     privacy obligation (``privacy=True``) must name at least one, and the registry meta-test
     runs the check and fails when one of them is never called. ``binding`` says, for a lemma or
     a law function, how it is tied to the code that runs: ``"called by <dotted impl name>"``

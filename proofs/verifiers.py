@@ -22,7 +22,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from dpspec.impl.mechanisms import (
+from dpspec.mechanisms import (
     DiscreteLaplaceMechanism,
     ExponentialMechanism,
     LaplaceMechanism,
@@ -385,7 +385,7 @@ def verify_pcl(
     """PCL (seed 000 Alg 2) on a small grid (cube centres as representatives)."""
     from itertools import product as iproduct
 
-    from dpspec.impl.learners.pcl import PrivateHistogramClassifier
+    from dpspec.learners.pcl import PrivateHistogramClassifier
 
     clf = PrivateHistogramClassifier(epsilon, noise=noise, cells_per_axis=cells_per_axis)
     centres = [

@@ -5,7 +5,9 @@ A dataset is a finite sequence of records. Three relations are used by the seeds
 * ``ADD_REMOVE``: one dataset is the other with exactly one record removed (anywhere);
 * ``SUBSTITUTE``: same length, exactly one position differs (the seeds' default, Def 1.1);
 * ``LABEL``: records are ``(x, y)`` pairs; same length, exactly one position differs and only
-  in its label ``y``.
+  in its label ``y``;
+* ``LOCAL``: local DP (seed 003, ``003_5e2a1f46235ac29b.txt:L94``): the "dataset" is one user's
+  record and any two records are neighbours (substitution on one-record datasets).
 
 Datasets compared here are sequences, so neighbours are positional. Every mechanism in dpspec
 is symmetric in its records (it depends on the multiset only), so enumeration works on
@@ -28,6 +30,7 @@ class Relation(StrEnum):
     ADD_REMOVE = "add-remove"
     SUBSTITUTE = "substitute"
     LABEL = "label"
+    LOCAL = "local"
 
 
 def _removes_one(longer: Sequence[R], shorter: Sequence[R]) -> bool:
@@ -62,6 +65,8 @@ def is_neighbour(a: Sequence[R], b: Sequence[R], relation: Relation) -> bool:
     relation = _relation(relation)
     if relation is Relation.ADD_REMOVE:
         return _removes_one(a, b) or _removes_one(b, a)
+    if relation is Relation.LOCAL:
+        return len(a) == 1 == len(b) and a[0] != b[0]
     if len(a) != len(b):
         return False
     diff = differing_positions(a, b)
@@ -94,6 +99,8 @@ def neighbours(
     if relation is Relation.ADD_REMOVE:
         out.extend(_canonical(base[:i] + base[i + 1 :]) for i in range(len(base)))
         out.extend(_canonical([*base, r]) for r in domain)
+    elif relation is Relation.LOCAL:
+        out.extend((r,) for r in domain if len(base) == 1 and r != base[0])
     else:
         for i, old in enumerate(base):
             for new in domain:

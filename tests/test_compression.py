@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpspec.impl.compression.boosting import (
+from dpspec.compression.boosting import (
     CompressionFailure,
     medboost,
     sparsify,
     weighted_quantiles,
 )
-from dpspec.impl.compression.learners import ThresholdLearner
-from dpspec.impl.compression.schemes import (
+from dpspec.compression.learners import ThresholdLearner
+from dpspec.compression.schemes import (
     compress,
     random_realizable_sample,
     reconstruct,

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dpspec.impl.distributions import (
+from dpspec.distributions import (
     Checkerboard,
     Circle,
     GaussianMixture,

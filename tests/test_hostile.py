@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dpspec.impl.learners import (
+from dpspec.learners import (
     PrivateHistogramClassifier,
     PrivateSemiSupervisedClassifier,
     PrivateUnboundedClassifier,
 )
-from dpspec.impl.learners.keyed_noise import BLOCK, block_generator, block_size, keyed_values
-from dpspec.impl.learners.pcde import PrivateHistogramDensity
-from dpspec.impl.mechanisms import (
+from dpspec.learners.keyed_noise import BLOCK, block_generator, block_size, keyed_values
+from dpspec.learners.pcde import PrivateHistogramDensity
+from dpspec.mechanisms import (
     DiscreteLaplaceMechanism,
     ExponentialMechanism,
     LaplaceMechanism,
@@ -28,9 +28,9 @@ from dpspec.impl.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.impl.validation import LIMITS, MAX_EPSILON, check_epsilon, exact_fraction
 from dpspec.proofs import checks_hostile
 from dpspec.proofs.registry import VerifyConfig
+from dpspec.validation import LIMITS, MAX_EPSILON, check_epsilon, exact_fraction
 
 G = 21474836511  # ε = 0.1 → numerator 429496729: G·numerator is just above 2^63
 
@@ -280,7 +280,7 @@ def test_integer_bounds_obligation() -> None:
 def test_one_distribution_for_every_draw_costs_memory_of_one_row() -> None:
     """A 1-D weight vector is not expanded to (size, K): K = 10^6 candidates, 10^4 draws (the
     former code allocated 74.5 GiB), and the draws equal those of the explicit 2-D rows."""
-    from dpspec.impl.noise import categorical_exp_neg
+    from dpspec.noise import categorical_exp_neg
 
     a = np.array([0, 3, 1, 7, 2], dtype=np.int64)
     one = categorical_exp_neg(a, 4, 300, _rng(9))

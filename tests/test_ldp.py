@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpspec.impl.ldp.estimators import (
+from dpspec.ldp.estimators import (
     LDPPartitionClassifier,
     LDPPartitionRegressor,
     PartitioningRegressor,
 )
-from dpspec.impl.ldp.mechanism import LocalRandomiser, aggregate, noise_scales
-from dpspec.impl.ldp.partition import CubicPartition
-from dpspec.impl.ldp.problems import SineProblem
-from dpspec.impl.learners.estimator import NotFittedError
+from dpspec.ldp.mechanism import LocalRandomiser, aggregate, noise_scales
+from dpspec.ldp.partition import CubicPartition
+from dpspec.ldp.problems import SineProblem
+from dpspec.learners.estimator import NotFittedError
 from dpspec.proofs import lemmas_ldp
 from dpspec.proofs.cli import main
 from dpspec.proofs.prove import evaluate_contract

@@ -95,7 +95,7 @@ def test_empty_or_dangling_bindings_are_rejected() -> None:
     from dataclasses import replace
 
     ob = CROSSHAIR[0]
-    for bad in ("", "differential: no.such.obligation", "called by dpspec.impl.no_such_thing"):
+    for bad in ("", "differential: no.such.obligation", "called by dpspec.no_such_thing"):
         with pytest.raises((AssertionError, ImportError, AttributeError)):
             test_crosshair_obligation_is_bound(replace(ob, binding=bad))
 
@@ -123,49 +123,49 @@ MUTANTS = [
     # (check, function to mutate, old token, new token)
     (
         "stability_release_binding",
-        "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+        "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
         "noisy >= self.threshold",
         "noisy > self.threshold",
     ),
     (
         "stability_release_binding",
-        "dpspec.impl.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+        "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
         "noisy >= self.threshold",
         "noisy >= self.threshold - 1",
     ),
     (
         "counts_binding",
-        "dpspec.impl.learners.pcl.PrivateHistogramClassifier.fit",
+        "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
         "margins = (2 * ones[cells] - counts[cells])",
         "margins = (2 * ones[cells] - counts[cells] + 1)",
     ),
     (
         "counts_binding",
-        "dpspec.impl.mechanisms.stability_histogram._cell_counts",
+        "dpspec.mechanisms.stability_histogram._cell_counts",
         "return_counts=True)",
         "return_counts=True); counts = np.minimum(counts, 2)",
     ),
     (
         "discrete_laplace_binding",
-        "dpspec.impl.noise.discrete_laplace_pmf",
+        "dpspec.noise.discrete_laplace_pmf",
         "base ** abs(z)",
         "base ** abs(2 * z)",
     ),
     (
         "exponential_binding",
-        "dpspec.impl.mechanisms.exponential.ExponentialMechanism.__init__",
+        "dpspec.mechanisms.exponential.ExponentialMechanism.__init__",
         "c = 2 if half else 1",
         "c = 1",
     ),
     (
         "quantiles_binding",
-        "dpspec.impl.compression.boosting.weighted_quantiles",
+        "dpspec.compression.boosting.weighted_quantiles",
         "plus_ok = above < limit",
         "plus_ok = above <= limit",
     ),
     (
         "ldp_binding",
-        "dpspec.impl.ldp.mechanism.LocalRandomiser._signal",
+        "dpspec.ldp.mechanism.LocalRandomiser._signal",
         "np.clip(Y, -self.truncation, self.truncation)",
         "Y",
     ),

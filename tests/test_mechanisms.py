@@ -1,4 +1,4 @@
-"""The basic mechanisms of ``dpspec.impl.mechanisms``: validation, sampling law, exact privacy.
+"""The basic mechanisms of ``dpspec.mechanisms``: validation, sampling law, exact privacy.
 
 Three kinds of checks:
 
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 from scipy.stats import norm
 
-from dpspec.impl.mechanisms import (
+from dpspec.mechanisms import (
     DiscreteLaplaceMechanism,
     ExponentialMechanism,
     LaplaceMechanism,
@@ -37,8 +37,8 @@ from dpspec.impl.mechanisms import (
     StabilityHistogram,
     stability_histogram,
 )
-from dpspec.impl.mechanisms.discrete_laplace import ABOVE, BELOW
-from dpspec.impl.mechanisms.stability_histogram import TAIL, paper_threshold
+from dpspec.mechanisms.discrete_laplace import ABOVE, BELOW
+from dpspec.mechanisms.stability_histogram import TAIL, paper_threshold
 from dpspec.proofs.stats import binomial_pvalue, chisquare_pvalue
 from dpspec.spec.neighbours import Relation, neighbouring_pairs, neighbours
 from dpspec.spec.privacy import (

@@ -52,7 +52,7 @@ def test_mutated_file_still_compiles(mutant: Mutant) -> None:
 
 
 def test_module_of_follows_the_package_dirs() -> None:
-    assert module_of("impl/mechanisms/exponential.py") == "dpspec.impl.mechanisms.exponential"
+    assert module_of("impl/mechanisms/exponential.py") == "dpspec.mechanisms.exponential"
     assert module_of("impl/audit/core.py") == "dpspec.audit.core"
     assert module_of("proofs/strategies/__init__.py") == "dpspec.strategies"
     assert module_of("spec/privacy.py") == "dpspec.spec.privacy"
@@ -80,7 +80,7 @@ def test_scratch_copy_is_what_python_imports(tmp_path: Path) -> None:
     found = probe_imports(scratch)
     assert set(found) == {
         "dpspec.spec",
-        "dpspec.impl",
+        "dpspec",
         "dpspec.audit",
         "dpspec.proofs",
         "dpspec.strategies",

@@ -1,4 +1,4 @@
-"""Goodness of fit of the exact samplers of ``dpspec.impl.noise`` against their exact pmfs.
+"""Goodness of fit of the exact samplers of ``dpspec.noise`` against their exact pmfs.
 
 Every statistical test here has a fixed seed, 2·10^5 or more draws and level α = 1e-6 (stated
 in each docstring): a correct sampler fails with probability ≤ 1e-6 per test, and because the
@@ -24,9 +24,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dpspec.impl import noise
-from dpspec.impl.validation import rational_at_most
+from dpspec import noise
 from dpspec.proofs.stats import binomial_pvalue, chisquare_pvalue
+from dpspec.validation import rational_at_most
 
 ALPHA = 1e-6
 N = 200_000

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from dpspec.impl.densities import DENSITIES, ProductDensity, SymmetricMarginal
-from dpspec.impl.learners.pcde import (
+from dpspec.densities import DENSITIES, ProductDensity, SymmetricMarginal
+from dpspec.learners.pcde import (
     PrivateHistogramDensity,
     cube_ids,
     match_rows,

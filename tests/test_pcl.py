@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpspec.impl.learners import PrivateHistogramClassifier
-from dpspec.impl.learners.pcl import cells_per_axis_for, cube_index
+from dpspec.learners import PrivateHistogramClassifier
+from dpspec.learners.pcl import cells_per_axis_for, cube_index
 from dpspec.proofs.verifiers import verify_pcl
 from dpspec.spec.neighbours import Relation
 

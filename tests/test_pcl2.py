@@ -12,14 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from dpspec.impl.learners.packing import (
+from dpspec.learners.packing import (
     CubicLattice,
     greedy_maximal_packing,
     nearest_centre,
     pairwise_distances,
 )
-from dpspec.impl.learners.pcl import PrivateHistogramClassifier
-from dpspec.impl.learners.pcl2 import (
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.learners.pcl2 import (
     PrivatePackingClassifier,
     PrivateUnboundedClassifier,
     cell_release_law,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import dpspec
 import dpspec.audit
-import dpspec.impl
 from dpspec.proofs.errata import ERRATA
 from dpspec.proofs.registry import Method, obligations
 
@@ -33,14 +33,14 @@ def _resolve(dotted: str) -> object:
 
 
 def _impl_modules() -> list[str]:
-    """Every module of the algorithms: dpspec.impl.* and the auditor, dpspec.audit.*."""
-    names = []
-    for package in (dpspec.impl, dpspec.audit):
-        prefix = package.__name__ + "."
-        for info in pkgutil.walk_packages(package.__path__, prefix):
-            if not info.ispkg:
-                names.append(info.name)
-    return names
+    """Every module of the algorithms (``impl/``: dpspec.*, the auditor dpspec.audit.* included;
+    not the mounted dpspec.spec, dpspec.proofs, dpspec.strategies)."""
+    mounted = ("dpspec.spec.", "dpspec.proofs.", "dpspec.strategies.")
+    return [
+        info.name
+        for info in pkgutil.walk_packages(dpspec.__path__, "dpspec.")
+        if not info.ispkg and not info.name.startswith(mounted)
+    ]
 
 
 def _public_algorithms() -> list[str]:
@@ -150,3 +150,14 @@ def test_errata_are_registered_obligations() -> None:
         assert e.obligation in ids, f"erratum {e.id} has no registered obligation"
         for node in e.tests:
             assert (ROOT / node.split("::")[0]).is_file()
+
+
+def test_package_root_exports_resolve() -> None:
+    """``dpspec.__all__`` is the lazily loaded public API: each name resolves to its object."""
+    exported = set(dpspec.__all__) - {"__version__"}
+    assert exported == set(dpspec._EXPORTS)
+    for name in exported:
+        module = importlib.import_module(dpspec._EXPORTS[name])
+        assert getattr(dpspec, name) is getattr(module, name)
+    with pytest.raises(AttributeError, match="no attribute"):
+        _ = dpspec.not_a_name

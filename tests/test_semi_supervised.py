@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from dpspec.impl.learners.semi_supervised import (
+from dpspec.learners.semi_supervised import (
     PrivateSemiSupervisedClassifier,
     dichotomies,
     exponential_choice,

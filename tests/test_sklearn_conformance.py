@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
-from dpspec.impl.learners import (
+from dpspec.learners import (
     PrivateHistogramClassifier,
     PrivatePackingClassifier,
     PrivateUnboundedClassifier,
 )
-from dpspec.impl.learners.histogram import HistogramRuleClassifier
-from dpspec.impl.learners.pcde import PrivateHistogramDensity
-from dpspec.impl.learners.semi_supervised import PrivateSemiSupervisedClassifier
+from dpspec.learners.histogram import HistogramRuleClassifier
+from dpspec.learners.pcde import PrivateHistogramDensity
+from dpspec.learners.semi_supervised import PrivateSemiSupervisedClassifier
 
 _UTILITY = (
     "sklearn asks for ≥ 83% training accuracy on ~100 points; PCL2b releases a cell only when "

@@ -5,6 +5,7 @@
 :mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε.
 """
 
+from dpspec.audit.ci import DPViolation, assert_dp
 from dpspec.audit.core import (
     AuditResult,
     CallableMechanism,
@@ -21,9 +22,11 @@ from dpspec.audit.core import (
 __all__ = [
     "AuditResult",
     "CallableMechanism",
+    "DPViolation",
     "Event",
     "Mechanism",
     "as_mechanism",
+    "assert_dp",
     "audit",
     "audit_pairs",
     "cp_lower",

@@ -44,8 +44,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from dpspec.impl.validation import check_delta
 from dpspec.spec.audit import checkpoint_counts_valid
+from dpspec.validation import check_delta
 
 #: number of distinct output values up to which float outputs also get atom events
 MAX_ATOMS = 4096

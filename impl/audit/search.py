@@ -31,7 +31,7 @@ from dpspec.audit.core import (
     check_seed,
     screen_bound,
 )
-from dpspec.impl.validation import check_count, check_delta
+from dpspec.validation import check_count, check_delta
 
 #: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
 MAX_QUERIES = 100_000

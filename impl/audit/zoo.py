@@ -22,10 +22,10 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from dpspec.impl.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
-from dpspec.impl.mechanisms.exponential import ExponentialMechanism
-from dpspec.impl.mechanisms.laplace import LaplaceMechanism
-from dpspec.impl.mechanisms.randomized_response import RandomizedResponse
+from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.laplace import LaplaceMechanism
+from dpspec.mechanisms.randomized_response import RandomizedResponse
 
 Sampler = Callable[[Any, int, np.random.Generator], NDArray[Any]]
 

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import as_finite_array, check_count, check_positive, check_rng
+from dpspec.validation import as_finite_array, check_count, check_positive, check_rng
 
 #: most boosting rounds T (each costs O(m) work and a hypothesis reference)
 MAX_ROUNDS = 10**5

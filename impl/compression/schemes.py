@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.compression.boosting import (
+from dpspec.compression.boosting import (
     MAX_ROUNDS,
     MAX_SPARSIFY,
     MAX_SUBSAMPLE,
@@ -31,8 +31,8 @@ from dpspec.impl.compression.boosting import (
     medboost,
     sparsify,
 )
-from dpspec.impl.compression.learners import LEARNERS
-from dpspec.impl.validation import as_finite_array, check_positive, check_rng
+from dpspec.compression.learners import LEARNERS
+from dpspec.validation import as_finite_array, check_positive, check_rng
 
 BINARY = ("thresholds", "intervals", "rectangles")
 REAL = ("bv", "lipschitz")

@@ -4,7 +4,7 @@ Regression (L154):
 
     m̃_n(x) = ν̃(A_j)/μ̃(A_j) · 1{μ̃(A_j) ≥ c_n h_n^d} · 1{j ≤ N_n}   for x ∈ A_j
 
-(0 elsewhere), from the users' reports of :class:`~dpspec.impl.ldp.mechanism.LocalRandomiser`.
+(0 elsewhere), from the users' reports of :class:`~dpspec.ldp.mechanism.LocalRandomiser`.
 With σ = 0 and c_n = log n/(n h^d) it is the non-private truncated partitioning estimate
 (:class:`PartitioningRegressor`, the baseline). Classification (L273–300): Y ∈ {−1, 1},
 g_n(x) = sign(ν̃(A_j)) with sign(0) = −1, Z released alone (σ_Z = 2√2/α, M = 1).
@@ -17,11 +17,11 @@ Both estimators follow scikit-learn's conventions (fit / predict / score / get_p
 set_params / random_state). ``fit`` runs the local randomiser on every row (``simulate="users"``,
 in batches, keeping only sums) or draws the sums from their exact law (``"in-law"``, O(n + N),
 for very large n); the two-party API is :meth:`LocalRandomiser.randomise` on the user side and
-:func:`~dpspec.impl.ldp.mechanism.aggregate` on the server side.
+:func:`~dpspec.ldp.mechanism.aggregate` on the server side.
 
 Privacy: every user's report is α-LDP (Prop 1, L247–251) for the α the caller passes. By
 default the randomiser is exact (lattice reports, discrete Laplace noise: see
-:mod:`dpspec.impl.ldp.mechanism`); ``idealised=True`` uses the paper's continuous Laplace in
+:mod:`dpspec.ldp.mechanism`); ``idealised=True`` uses the paper's continuous Laplace in
 floating point (guarantee over ideal reals). The estimates are post-processing of the reports.
 ``privacy_`` states α; its ``exact_sampler`` is True only for the exact randomiser run user by
 user (``simulate="users"``): the in-law simulation draws the sums' law with numpy's
@@ -36,17 +36,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.ldp.mechanism import LocalRandomiser, Reports, aggregate, check_truncation
-from dpspec.impl.ldp.partition import (
+from dpspec.contract import PrivacyLevel
+from dpspec.ldp.mechanism import LocalRandomiser, Reports, aggregate, check_truncation
+from dpspec.ldp.partition import (
     CubicPartition,
     bandwidth,
     check_magnitude,
     threshold_constant,
     truncation_level,
 )
-from dpspec.impl.learners.estimator import EstimatorProtocol, NotFittedError, model_key
-from dpspec.impl.mechanisms.base import PrivacyLevel
-from dpspec.impl.validation import InputTypeError, as_finite_array, check_count
+from dpspec.learners.estimator import EstimatorProtocol, NotFittedError, model_key
+from dpspec.validation import InputTypeError, as_finite_array, check_count
 
 
 def ball_radius(n: int, d: int) -> float:
@@ -286,7 +286,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
         self.idealised = idealised
 
     def fit(self, X: Any, y: Any) -> LDPPartitionClassifier:
-        from dpspec.impl.learners.estimator import check_binary_labels
+        from dpspec.learners.estimator import check_binary_labels
 
         self._check_options()
         arr = as_finite_array(X, "X", ndim=2).astype(np.float64)

@@ -16,7 +16,7 @@ Two numeric paths, chosen by ``idealised`` (the switch dpspec's mechanisms share
   γ_W = 2^−20, Z on γ_Z ℤ with γ_Z = 2^(⌊log₂ M⌋ − 20) (functions of M only). The signal is
   snapped: 1{x ∈ A_j} is 2^20 lattice units exactly, the truncated response [y]_M becomes
   u = rint([y]_M/γ_Z), |u| ≤ K := ⌈M/γ_Z⌉. Independent exact discrete Laplace noise
-  (P(k) ∝ e^{−|k|/t}, :mod:`dpspec.impl.noise`, integers only) is added in lattice units and the
+  (P(k) ∝ e^{−|k|/t}, :mod:`dpspec.noise`, integers only) is added in lattice units and the
   report is (lattice integer)·γ, an exact float. **Proof** (the lattice form of L640–656): the law
   of a report given (x, y) is the product over j of discrete Laplace pmfs centred at the signal,
   so for any report k the log ratio under (x, y) vs (x', y') is
@@ -50,7 +50,7 @@ blocks of b users (the same law).
 
 Limits (one rule for both paths): 2^−32 ≤ α ≤ 700 (``check_epsilon``'s bound under the name
 ``alpha``, and the lattice path's resolution 2^−32 as the floor), 2^−256 ≤ M ≤ 2^256 and the
-partition's h, R, |offset| ≤ 2^256 (:data:`dpspec.impl.ldp.partition.MAX_MAGNITUDE`): every
+partition's h, R, |offset| ≤ 2^256 (:data:`dpspec.ldp.partition.MAX_MAGNITUDE`): every
 noise scale is below 2^291, so reports and their sums are finite floats.
 """
 
@@ -65,15 +65,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.ldp.partition import MAX_MAGNITUDE, CubicPartition, check_magnitude
-from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
-from dpspec.impl.noise import (
+from dpspec.contract import PrivacyLevel
+from dpspec.ldp.partition import MAX_MAGNITUDE, CubicPartition, check_magnitude
+from dpspec.mechanisms.base import epsilon_rational
+from dpspec.noise import (
     DiscreteLaplaceNoise,
     coarsen_up,
     discrete_laplace_sf,
     laplace_sf,
 )
-from dpspec.impl.validation import (
+from dpspec.spec.ldp import prop1_bound
+from dpspec.validation import (
     LIMITS,
     MAX_DENOMINATOR,
     InputTypeError,
@@ -85,7 +87,6 @@ from dpspec.impl.validation import (
     exact_fraction,
     rational_at_least,
 )
-from dpspec.spec.ldp import prop1_bound
 
 UNIT_LAPLACE_SCALE = 1.0 / math.sqrt(2.0)  # Laplace(b) has variance 2b²: b = 1/√2 ⇒ variance 1
 #: cap on the (users × cells) numbers of one batch of W (or Z) reports: 2^19 numbers (4 MiB of
@@ -96,7 +97,7 @@ LATTICE_BITS = 20
 #: lattice units of the W signal 1{x ∈ A_j} on the default path
 W_ONE = 1 << LATTICE_BITS
 #: smallest α accepted on both paths: the lattice path rounds α down to a rational of
-#: denominator ≤ 2^32 (``dpspec.impl.validation.MAX_DENOMINATOR``), and the same floor keeps
+#: denominator ≤ 2^32 (``dpspec.validation.MAX_DENOMINATOR``), and the same floor keeps
 #: the idealised path's scales 4√2·M/α (M ≤ 2^256) and their sums finite
 MIN_ALPHA = 1.0 / MAX_DENOMINATOR
 #: smallest truncation level M: γ_Z = 2^(⌊log₂ M⌋ − 20) stays a normal float
@@ -119,7 +120,7 @@ def check_alpha(alpha: Any) -> float:
 
 
 def check_truncation(truncation: Any) -> float:
-    """2^−256 ≤ M ≤ 2^256 (``dpspec.impl.ldp.partition.MAX_MAGNITUDE``)."""
+    """2^−256 ≤ M ≤ 2^256 (``dpspec.ldp.partition.MAX_MAGNITUDE``)."""
     value = check_magnitude(truncation, "truncation")
     if value < MIN_TRUNCATION:
         raise ValueError(f"truncation: must be >= 2^-256, got {truncation!r}")
@@ -148,7 +149,7 @@ def privacy_level(sigma_w: float, sigma_z: float, truncation: float) -> float:
 
 def lattice_scale(sensitivity: int, budget: Fraction) -> Fraction:
     """The discrete Laplace scale t ≥ sensitivity/budget the sampler uses as it is (rational
-    with terms below 2^56: :func:`dpspec.impl.noise.coarsen_up` leaves it unchanged)."""
+    with terms below 2^56: :func:`dpspec.noise.coarsen_up` leaves it unchanged)."""
     try:
         return coarsen_up(rational_at_least(Fraction(sensitivity) / budget, "scale"))
     except ValueError as exc:

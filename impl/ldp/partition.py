@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import (
+from dpspec.validation import (
     as_finite_array,
     check_count,
     check_positive,

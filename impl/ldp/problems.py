@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import check_count, check_rng
+from dpspec.validation import check_count, check_rng
 
 TWO_PI = 2 * math.pi
 

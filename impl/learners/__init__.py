@@ -5,10 +5,10 @@ sklearn-compatible estimators: ``fit`` / ``predict`` / ``score`` / ``get_params`
 subclassing scikit-learn.
 """
 
-from dpspec.impl.learners.pcde import PrivateHistogramDensity
-from dpspec.impl.learners.pcl import PrivateHistogramClassifier
-from dpspec.impl.learners.pcl2 import PrivatePackingClassifier, PrivateUnboundedClassifier
-from dpspec.impl.learners.semi_supervised import PrivateSemiSupervisedClassifier
+from dpspec.learners.pcde import PrivateHistogramDensity
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.learners.pcl2 import PrivatePackingClassifier, PrivateUnboundedClassifier
+from dpspec.learners.semi_supervised import PrivateSemiSupervisedClassifier
 
 __all__ = [
     "PrivateHistogramClassifier",

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.validation import InputTypeError, as_finite_array
+from dpspec.validation import InputTypeError, as_finite_array
 
 try:  # scikit-learn is optional: when installed, our errors are its errors too
     from sklearn.exceptions import DataConversionWarning as _ConversionBase

@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners.estimator import (
+from dpspec.learners.estimator import (
     BinaryCellClassifier,
     check_binary_labels,
     check_unit_cube,
 )
-from dpspec.impl.learners.pcl import cells_per_axis_for, cube_index
-from dpspec.impl.validation import check_count
+from dpspec.learners.pcl import cells_per_axis_for, cube_index
+from dpspec.validation import check_count
 
 
 class HistogramRuleClassifier(BinaryCellClassifier):

@@ -57,8 +57,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.spatial.distance import cdist
 
-from dpspec.impl.learners.pcl import cube_index
-from dpspec.impl.validation import as_finite_array, check_count, check_positive
+from dpspec.learners.pcl import cube_index
+from dpspec.validation import as_finite_array, check_count, check_positive
 
 #: A metric: a name scipy's ``cdist`` knows ("euclidean", "chebyshev", "cityblock", …) or a
 #: vectorised callable ``metric(A, B)`` returning the (len(A), len(B)) matrix of distances.

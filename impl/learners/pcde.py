@@ -18,7 +18,7 @@ stability-based histogram (Alg 1, L125–147) and return f̂(x) = ĉ(C(x))/(n r^
 Privacy of the implementation:
 
 * Default (``noise="discrete"``, **exact**): the stability histogram of
-  :mod:`dpspec.impl.mechanisms.stability_histogram` with integer discrete-Laplace noise
+  :mod:`dpspec.mechanisms.stability_histogram` with integer discrete-Laplace noise
   (P(Z = z) ∝ e^{−ε|z|/2}) and its exact threshold τ (the smallest integer with
   (1 + e^ε)·P(Z ≥ τ) ≤ δ): (ε, δ)-DP under substitution with only integer arithmetic touching
   the randomness. :meth:`PrivateHistogramDensity.release_law` gives the exact law of the
@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners.estimator import EstimatorProtocol, NotFittedError, model_key
-from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
-from dpspec.impl.validation import (
+from dpspec.learners.estimator import EstimatorProtocol, NotFittedError, model_key
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.validation import (
     as_finite_array,
     check_count,
     check_delta,

@@ -31,16 +31,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners.estimator import (
+from dpspec.contract import PrivacyLevel
+from dpspec.learners.estimator import (
     BinaryCellClassifier,
     check_binary_labels,
     check_unit_cube,
     model_key,
 )
-from dpspec.impl.learners.keyed_noise import block_size, keyed_values
-from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
-from dpspec.impl.noise import DiscreteLaplaceNoise, laplace_sf
-from dpspec.impl.validation import check_count, check_epsilon
+from dpspec.learners.keyed_noise import block_size, keyed_values
+from dpspec.mechanisms.base import discrete_laplace_for
+from dpspec.noise import DiscreteLaplaceNoise, laplace_sf
+from dpspec.validation import check_count, check_epsilon
 
 _MAX_CELLS = 2**62
 #: Use a dense bincount over all cubes in ``fit`` when there are at most this many per point.

@@ -7,7 +7,7 @@ r-packing of 𝒳, V(x) the Voronoi cell of x, and
     h(x) = 1[ Σ_{x_i ∈ V(x)} y_i + Lap(1/ε) > |V(x)|/2 ],   one noise draw per cell, fixed.
 
 This is PCL's per-cell noisy majority over another public partition, so
-:class:`PrivatePackingClassifier` *is* PCL (:class:`~dpspec.impl.learners.pcl.
+:class:`PrivatePackingClassifier` *is* PCL (:class:`~dpspec.learners.pcl.
 PrivateHistogramClassifier`) run on the cell ids: the same exact discrete noise (default) or
 idealised ``noise="laplace"``, the same counter-keyed noise (every cell has noise, empty cells
 too; memory O(non-empty cells); one fixed function), the same exact ``one_probabilities``.
@@ -16,7 +16,7 @@ sensitivity 1 under substitution, whatever the (public) partition.
 
 **PCL2b** (Alg 5, L554–564; Thm A.14 (2ε, 2δ)-DP, L568; Thm A.13 needs δ(n) = ω(2^{−n^{1/4}}),
 L550 — any fixed δ qualifies): unbounded 𝒳 ⊂ ℝ^d, cells = cubes of side r anchored at 0 (the
-Voronoi cells of the cubic lattice, :class:`~dpspec.impl.learners.packing.CubicLattice`), two
+Voronoi cells of the cubic lattice, :class:`~dpspec.learners.packing.CubicLattice`), two
 stability histograms (Alg 1): ĉ_j ≈ |{i : x_i ∈ V_j}| and ŷ_j ≈ |{i : y_i = 1, x_i ∈ V_j}|;
 ŷ(x) = min(ŷ_j, ĉ_j) and h(x) = 1[ŷ(x) > ĉ(x)/2]. A cell whose released count is 0 predicts 0
 (η̂ = 0 when ĉ = 0, L579). Only occupied cells are touched: the partition is infinite.
@@ -39,21 +39,21 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners.estimator import (
+from dpspec.contract import PrivacyLevel
+from dpspec.learners.estimator import (
     BinaryCellClassifier,
     check_binary_labels,
     model_key,
 )
-from dpspec.impl.learners.packing import (
+from dpspec.learners.packing import (
     CubicLattice,
     Metric,
     greedy_maximal_packing,
     nearest_centre,
 )
-from dpspec.impl.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
-from dpspec.impl.mechanisms.base import PrivacyLevel
-from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram
-from dpspec.impl.validation import (
+from dpspec.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.validation import (
     MAX_EPSILON,
     as_finite_array,
     check_count,
@@ -100,14 +100,14 @@ class PrivatePackingClassifier(BinaryCellClassifier):
       Lap(1/ε), idealised) — as PCL.
     * ``candidates`` None: 𝒳 = [0,1]^d with the canonical cubic lattice of m = ⌈n^{1/(4d)}⌉
       cells per axis (spacing 1/m ∈ (r/2, r]; an r/2-packing and (r√d/2)-cover — the O(r)-cover
-      argument of :mod:`~dpspec.impl.learners.packing` keeps Thm A.12); cell assignment O(n d).
+      argument of :mod:`~dpspec.learners.packing` keeps Thm A.12); cell assignment O(n d).
       ``cells_per_axis`` fixes m in advance (needed for add/remove neighbours, whose n differ).
     * ``candidates`` an array (N, p): a **public** candidate set of the user's space — never
       the training sample or anything computed from it (this cannot be checked). In ``fit``
       the centres are ``greedy_maximal_packing(candidates, r, metric)`` with r = ``radius`` or
       n^{−1/(4p)} (pass ``radius`` when the doubling dimension differs from p, or to fix the
       partition in advance); cells are the Voronoi cells under ``metric`` (a scipy name or a
-      vectorised callable, :func:`~dpspec.impl.learners.packing.pairwise_distances`).
+      vectorised callable, :func:`~dpspec.learners.packing.pairwise_distances`).
       A pre-built r-packing passed with ``radius=r`` is kept unchanged.
     * ``random_state``: None, int or numpy Generator (keys the counter-based noise).
     * ``clip``: on the unit-cube lattice, clip each coordinate into [0, 1] instead of

@@ -3,7 +3,7 @@
 Given a labeled sample S ∈ (X × {0, 1})^m and an unlabeled sample U ∈ X^n (disjoint: each
 person's record is in one of them):
 
-1. run PCDE (Alg 3, :mod:`dpspec.impl.learners.pcde`) on U with (ε, δ): a density f̂;
+1. run PCDE (Alg 3, :mod:`dpspec.learners.pcde`) on U with (ε, δ): a density f̂;
 2. draw n_semi synthetic points Û ~ f̂^{n_semi} (post-processing of f̂);
 3. run a *semi-private* learner (Thm 4.10, L349; private w.r.t. S only) on (S, Û): build the
    finite set H|Û of dichotomies the class induces on Û and pick one with the **exponential
@@ -43,7 +43,7 @@ one does (through PCDE's L1 rate for f).
 
 Sampling is exact: :func:`exponential_choice` draws from P(i) ∝ exp(−γ_i), γ_i rational, with
 integer-only Bernoulli(exp(−γ)) trials (batched rejection), the law of
-:class:`~dpspec.impl.mechanisms.exponential.ExponentialMechanism`'s ``pmf``.
+:class:`~dpspec.mechanisms.exponential.ExponentialMechanism`'s ``pmf``.
 """
 
 from __future__ import annotations
@@ -56,18 +56,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.learners.estimator import (
+from dpspec.learners.estimator import (
     EstimatorProtocol,
     NotFittedError,
     check_binary_labels,
     check_score_labels,
     model_key,
 )
-from dpspec.impl.learners.pcde import PrivateHistogramDensity, check_points
-from dpspec.impl.mechanisms.base import epsilon_rational
-from dpspec.impl.mechanisms.exponential import ExponentialMechanism
-from dpspec.impl.noise import bernoulli_exp_neg_exponents, exp_neg_exponents
-from dpspec.impl.validation import (
+from dpspec.learners.pcde import PrivateHistogramDensity, check_points
+from dpspec.mechanisms.base import epsilon_rational
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.noise import bernoulli_exp_neg_exponents, exp_neg_exponents
+from dpspec.validation import (
     INT_BOUND,
     LIMITS,
     bounded_int_array,

@@ -6,13 +6,13 @@ saying what it guarantees and whether that guarantee is exact or assumes ideal r
 where its outputs are discrete or thresholded, ``pmf(data)`` for the exact verifiers.
 """
 
-from dpspec.impl.mechanisms.base import PrivacyLevel
-from dpspec.impl.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
-from dpspec.impl.mechanisms.exponential import ExponentialMechanism
-from dpspec.impl.mechanisms.laplace import LaplaceMechanism
-from dpspec.impl.mechanisms.noisy_majority import NoisyMajorityVote
-from dpspec.impl.mechanisms.randomized_response import RandomizedResponse
-from dpspec.impl.mechanisms.stability_histogram import StabilityHistogram, stability_histogram
+from dpspec.contract import PrivacyLevel
+from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.laplace import LaplaceMechanism
+from dpspec.mechanisms.noisy_majority import NoisyMajorityVote
+from dpspec.mechanisms.randomized_response import RandomizedResponse
+from dpspec.mechanisms.stability_histogram import StabilityHistogram, stability_histogram
 
 __all__ = [
     "DiscreteLaplaceMechanism",

@@ -1,13 +1,13 @@
-"""What every mechanism states about itself, and the ε-or-base parametrisation of its noise."""
+"""The ε-or-base parametrisation of discrete Laplace noise shared by the mechanisms."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
-from dpspec.impl.noise import DiscreteLaplaceNoise
-from dpspec.impl.validation import (
+from dpspec.contract import PrivacyLevel
+from dpspec.noise import DiscreteLaplaceNoise
+from dpspec.validation import (
     LIMITS,
     MAX_EPSILON,
     check_epsilon,
@@ -15,24 +15,6 @@ from dpspec.impl.validation import (
     rational_at_least,
     rational_at_most,
 )
-
-
-@dataclass(frozen=True)
-class PrivacyLevel:
-    """The guarantee a mechanism gives for one neighbouring pair of its relation.
-
-    ``ratio`` is e^ε: a ``Fraction`` when the mechanism was built from a rational noise base
-    (then every probability of its output is rational and the exact verifiers compare
-    without rounding), else a float. ``exact_sampler`` is False when the guarantee assumes
-    ideal real arithmetic (continuous noise drawn with floating point, open to Mironov's
-    attack); True when only exact integer sampling touches the randomness.
-    """
-
-    epsilon: float
-    ratio: Fraction | float
-    delta: float | Fraction
-    exact_sampler: bool
-    relation: str = "substitute"
 
 
 def discrete_laplace_for(

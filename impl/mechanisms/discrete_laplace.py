@@ -4,7 +4,7 @@ Seed 000 Def 2.2 / Thm 2.3 (``000_dff3c4dc97cf0e21.txt:L119–121``) state the L
 with Lap(GS/ε); on integer queries its exact discrete analogue adds Z with
 P(Z = z) ∝ exp(−ε|z|/Δ). For integer values a, a' with |a − a'| ≤ Δ the ratio of output
 probabilities is exp(ε(|y − a'| − |y − a|)/Δ) ≤ e^ε (the lemma ``discrete_laplace_ratio`` of
-the CrossHair layer). **Exact**: the sampler uses integers only (``dpspec.impl.noise``).
+the CrossHair layer). **Exact**: the sampler uses integers only (``dpspec.noise``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import discrete_laplace_for
-from dpspec.impl.noise import _integer
-from dpspec.impl.validation import (
+from dpspec.mechanisms.base import discrete_laplace_for
+from dpspec.noise import _integer
+from dpspec.validation import (
     LIMITS,
     as_finite_array,
     bounded_int_array,

@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import PrivacyLevel, check_base_loss, epsilon_rational
-from dpspec.impl.noise import categorical_base, categorical_exp_gap, categorical_exp_neg
-from dpspec.impl.validation import (
+from dpspec.contract import PrivacyLevel
+from dpspec.mechanisms.base import check_base_loss, epsilon_rational
+from dpspec.noise import categorical_base, categorical_exp_gap, categorical_exp_neg
+from dpspec.validation import (
     INT_BOUND,
     LIMITS,
     as_finite_array,

@@ -26,9 +26,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
-from dpspec.impl.noise import laplace_sf
-from dpspec.impl.validation import (
+from dpspec.contract import PrivacyLevel
+from dpspec.mechanisms.base import discrete_laplace_for
+from dpspec.noise import laplace_sf
+from dpspec.spec.privacy import bernoulli_product
+from dpspec.validation import (
     LIMITS,
     as_finite_array,
     check_count,
@@ -36,7 +38,6 @@ from dpspec.impl.validation import (
     check_limit,
     check_rng,
 )
-from dpspec.spec.privacy import bernoulli_product
 
 
 class NoisyMajorityVote:

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import PrivacyLevel, epsilon_rational
-from dpspec.impl.noise import categorical_exp_neg
-from dpspec.impl.validation import (
+from dpspec.contract import PrivacyLevel
+from dpspec.mechanisms.base import epsilon_rational
+from dpspec.noise import categorical_exp_neg
+from dpspec.validation import (
     INT_BOUND,
     LIMITS,
     MAX_EPSILON,

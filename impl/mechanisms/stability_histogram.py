@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.impl.mechanisms.base import PrivacyLevel, discrete_laplace_for
-from dpspec.impl.noise import DiscreteLaplaceNoise, laplace_sf
-from dpspec.impl.validation import (
+from dpspec.contract import PrivacyLevel
+from dpspec.mechanisms.base import discrete_laplace_for
+from dpspec.noise import DiscreteLaplaceNoise, laplace_sf
+from dpspec.validation import (
     LIMITS,
     as_finite_array,
     check_count,

@@ -236,6 +236,7 @@ def neighbouring_pairs(
     * ``SUBSTITUTE``: one position of ``d`` replaced by a different record of ``domain``.
     * ``LABEL``: records are ``(x, y)``; one position's record replaced by another record of
       ``domain`` with the same ``x`` (see :func:`labelled_domain`).
+    * ``LOCAL``: two one-record datasets with different records.
 
     With a domain, both datasets have ``min_size``–``max_size`` records (defaults 0 and 8)
     and generation never rejects. With a strategy the sizes are the strategy's (``min_size``
@@ -267,10 +268,14 @@ def neighbouring_pairs(
         return _add_remove_pairs(records, lo, hi)
     if hi < 1:
         raise ValueError(f"max_size: {rel.name} needs datasets with >= 1 record")
+    if rel is Relation.LOCAL and lo > 1:
+        raise ValueError("min_size: LOCAL pairs are one-record datasets, need min_size <= 1")
     alts = _alternatives(records, rel)
     flexible = tuple(r for r in records if alts[r])
     if not flexible:
         raise ValueError(f"data: no record has a {rel.name} alternative in the domain")
+    if rel is Relation.LOCAL:
+        lo = hi = 1
     return _same_length_pairs(records, flexible, alts, max(lo, 1), hi)
 
 
@@ -321,6 +326,8 @@ def _pairs_from_strategy(
             return d, d[:i] + d[i + 1 :]
         i = draw(st.integers(0, len(d)))
         return d, (*d[:i], draw(st.sampled_from(domain)), *d[i:])
+    if relation is Relation.LOCAL:
+        assume(len(d) == 1)
     options = [alts[r] if r in alts else _outside(r, domain, relation) for r in d]
     positions = [i for i, opts in enumerate(options) if opts]
     assume(len(positions) > 0)
