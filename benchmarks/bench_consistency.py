@@ -12,7 +12,7 @@ import argparse
 import json
 
 from dpspec.distributions import PROBLEMS
-from dpspec.proofs.consistency import make_classifier, run_consistency
+from dpspec.proofs.topics.consistency.experiments import make_classifier, run_consistency
 
 LEARNERS = ("pcl", "pcl2", "pcl2b", "histogram", "diffprivlib-gnb", "diffprivlib-logreg")
 

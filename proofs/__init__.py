@@ -1,6 +1,8 @@
 """dpspec.proofs: the registry linking each theorem to its predicate, code, method and tests.
 
-``registry`` (the data model), ``obligations*`` (the entries), ``checks*`` (what ``dpspec
-verify`` runs), ``verifiers`` (exact enumeration), ``lemmas`` + ``prove`` (the CrossHair layer),
-``errata`` (statements false as printed), ``notes/`` (short proof notes), ``cli`` (``dpspec``).
+``engine/`` holds the shared machinery (registry and discovery, exact enumeration, statistical
+tests, CrossHair, mutation testing, reports); ``topics/<family>/`` one guarantee family each
+(obligations, checks, lemmas, errata, mutants, note); ``cli/`` the ``dpspec`` command;
+``strategies/`` the public Hypothesis strategies (``dpspec.strategies``); ``notes/`` the notes
+on the method (binding, lemmas, mutation, errata).
 """

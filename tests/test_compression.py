@@ -25,9 +25,9 @@ from dpspec.compression.schemes import (
     reconstruct,
     rectangle_baseline,
 )
-from dpspec.proofs import lemmas_compression
 from dpspec.proofs.cli import main
-from dpspec.proofs.prove import evaluate_contract
+from dpspec.proofs.engine.crosshair import evaluate_contract
+from dpspec.proofs.topics.compression import lemmas as lemmas_compression
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
 
 small = st.integers(-4, 4)

@@ -134,9 +134,7 @@ def test_jonckheere_null_law_matches_enumeration(sizes: list[int]) -> None:
     counts = jonckheere_null_counts(sizes)
     brute = _brute_force_counts(sizes)
     assert {s: c for s, c in enumerate(counts) if c} == dict(brute)
-    assert sum(counts) == math.factorial(sum(sizes)) // math.prod(
-        math.factorial(n) for n in sizes
-    )
+    assert sum(counts) == math.factorial(sum(sizes)) // math.prod(math.factorial(n) for n in sizes)
     assert q_binomial(5, 2) == [1, 1, 2, 2, 2, 1, 1]
 
 
@@ -197,13 +195,13 @@ def test_trend_power_at_three_reps() -> None:
 
 def test_runner_arguments() -> None:
     """The runners refuse bad grids before any fit, naming the argument."""
-    from dpspec.proofs.consistency import (
+    from dpspec.proofs.topics.consistency.experiments import (
         make_classifier,
         make_problem,
         run_consistency,
         run_density_consistency,
     )
-    from dpspec.proofs.consistency_ldp import run_ldp_consistency
+    from dpspec.proofs.topics.ldp.experiments import run_ldp_consistency
 
     problem = make_problem("circle")
 

@@ -28,8 +28,8 @@ from dpspec.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.proofs import checks_hostile
-from dpspec.proofs.registry import VerifyConfig
+from dpspec.proofs.engine.registry import VerifyConfig
+from dpspec.proofs.topics.robustness import checks as checks_hostile
 from dpspec.validation import LIMITS, MAX_EPSILON, check_epsilon, exact_fraction
 
 G = 21474836511  # ε = 0.1 → numerator 429496729: G·numerator is just above 2^63
@@ -164,9 +164,7 @@ def test_unclear_messages_now_name_the_argument() -> None:
     clf = PrivateHistogramClassifier(random_state=0).fit(X2, Y2)
     _refused(lambda: clf.score(X2, Y2[:10]), "y")
     _refused(lambda: PrivateHistogramClassifier(random_state=2**128).fit(X2, Y2), "random_state")
-    _refused(
-        lambda: PrivateHistogramDensity(side=1e-10).fit(np.full((5, 2), 1e300)), "X"
-    )
+    _refused(lambda: PrivateHistogramDensity(side=1e-10).fit(np.full((5, 2), 1e300)), "X")
     _refused(lambda: RandomizedResponse(2, 1.0).randomise(np.array([1e300]), _rng()), "x")
 
 
@@ -218,6 +216,7 @@ def _keyed_values_reference(key: int, cells: Any, sampler: Any) -> Any:
 
 def test_keyed_values_gives_the_same_numbers_as_before() -> None:
     cells = _rng(3).integers(0, 50 * BLOCK, size=5000)
+
     def sampler(size: int, g: np.random.Generator) -> Any:
         return g.integers(-(10**6), 10**6, size=size)
 

@@ -22,9 +22,9 @@ from dpspec.ldp.mechanism import LocalRandomiser, aggregate, noise_scales
 from dpspec.ldp.partition import CubicPartition
 from dpspec.ldp.problems import SineProblem
 from dpspec.learners.estimator import NotFittedError
-from dpspec.proofs import lemmas_ldp
 from dpspec.proofs.cli import main
-from dpspec.proofs.prove import evaluate_contract
+from dpspec.proofs.engine.crosshair import evaluate_contract
+from dpspec.proofs.topics.ldp import lemmas as lemmas_ldp
 from dpspec.spec.ldp import prop1_bound, report_log_ratio, satisfies_prop1
 
 floats = st.floats(-20, 20, allow_nan=False)
@@ -297,8 +297,9 @@ def test_far_points_and_limits_give_finite_results(idealised: bool) -> None:
         model = LDPPartitionRegressor(random_state=0, idealised=idealised).fit(far, _Y[:5])
         assert np.all(model.predict(far) == 0.0)  # no cube contains them: m̃ = 0 there
         assert np.all(model.predict(np.full((3, 1), -1.7e308)) == 0.0)
-        big = LDPPartitionRegressor(truncation=2.0**256, alpha=2.0**-32, random_state=0,
-                                    idealised=idealised).fit(_X, _Y)
+        big = LDPPartitionRegressor(
+            truncation=2.0**256, alpha=2.0**-32, random_state=0, idealised=idealised
+        ).fit(_X, _Y)
         assert np.all(np.isfinite(big.predict(_X)))
         clf = LDPPartitionClassifier(random_state=0, idealised=idealised).fit(far, _Y[:5] > 0)
         assert clf.predict(far).shape == (5,)

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from dpspec.proofs import lemma_bindings
-from dpspec.proofs.prove import DEFAULT_MODULES, discover
-from dpspec.proofs.registry import Method, Obligation, VerifyConfig, obligations
+from dpspec.proofs.engine import bindings
+from dpspec.proofs.engine.crosshair import discover, lemma_modules
+from dpspec.proofs.engine.registry import Method, Obligation, VerifyConfig, obligations
 
 
 def _resolve(dotted: str) -> Any:
@@ -86,7 +86,7 @@ def test_crosshair_obligation_is_bound(ob: Obligation) -> None:
 
 def test_every_lemma_belongs_to_a_crosshair_obligation() -> None:
     named = {p for ob in CROSSHAIR for p in ob.predicates}
-    lemmas = {fn.display for module in DEFAULT_MODULES for fn in discover(module)}
+    lemmas = {fn.display for module in lemma_modules() for fn in discover(module)}
     assert lemmas - named == set(), f"lemmas without an obligation: {sorted(lemmas - named)}"
 
 
@@ -120,57 +120,57 @@ def _owner(dotted: str) -> tuple[Any, str]:
 
 
 MUTANTS = [
-    # (check, function to mutate, old token, new token)
+    # (topic:check of the topic's bindings module, function to mutate, old token, new token)
     (
-        "stability_release_binding",
+        "mechanisms:stability_release_binding",
         "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
         "noisy >= self.threshold",
         "noisy > self.threshold",
     ),
     (
-        "stability_release_binding",
+        "mechanisms:stability_release_binding",
         "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
         "noisy >= self.threshold",
         "noisy >= self.threshold - 1",
     ),
     (
-        "counts_binding",
+        "core:counts_binding",
         "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
         "margins = (2 * ones[cells] - counts[cells])",
         "margins = (2 * ones[cells] - counts[cells] + 1)",
     ),
     (
-        "counts_binding",
+        "core:counts_binding",
         "dpspec.mechanisms.stability_histogram._cell_counts",
         "return_counts=True)",
         "return_counts=True); counts = np.minimum(counts, 2)",
     ),
     (
-        "discrete_laplace_binding",
+        "mechanisms:discrete_laplace_binding",
         "dpspec.noise.discrete_laplace_pmf",
         "base ** abs(z)",
         "base ** abs(2 * z)",
     ),
     (
-        "exponential_binding",
+        "mechanisms:exponential_binding",
         "dpspec.mechanisms.exponential.ExponentialMechanism.__init__",
         "c = 2 if half else 1",
         "c = 1",
     ),
     (
-        "quantiles_binding",
+        "compression:quantiles_binding",
         "dpspec.compression.boosting.weighted_quantiles",
         "plus_ok = above < limit",
         "plus_ok = above <= limit",
     ),
     (
-        "ldp_binding",
+        "ldp:ldp_binding",
         "dpspec.ldp.mechanism.LocalRandomiser._signal",
         "np.clip(Y, -self.truncation, self.truncation)",
         "Y",
     ),
     (
-        "audit_binding",
+        "audit:audit_binding",
         "dpspec.audit.core.epsilon_lower",
         "np.asarray(p1_lo, dtype=np.float64) - delta",
         "np.asarray(p1_lo, dtype=np.float64)",
@@ -184,8 +184,9 @@ MUTANTS = [
 def test_binding_checks_catch_a_broken_rule(
     check: str, target: str, old: str, new: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lemma_bindings, "EXAMPLES", 200)
-    run = getattr(lemma_bindings, check)
+    monkeypatch.setattr(bindings, "EXAMPLES", 200)
+    topic, _, name = check.partition(":")
+    run = getattr(importlib.import_module(f"dpspec.proofs.topics.{topic}.bindings"), name)
     owner, attr = _owner(target)
     original = getattr(owner, attr)
     monkeypatch.setattr(owner, attr, _mutant(original, old, new))

@@ -1,7 +1,7 @@
 """The CrossHair lemma layer, tested three ways.
 
 1. Every lemma's own docstring contract, evaluated on many concrete inputs (Hypothesis) with
-   :func:`dpspec.proofs.prove.evaluate_contract` — fast, and it reads the same ``pre:`` /
+   :func:`dpspec.proofs.engine.crosshair.evaluate_contract` — fast, and it reads the same ``pre:`` /
    ``post:`` lines CrossHair checks. The Laplace statements are also run on ``Fraction`` inputs
    beyond the integer bounds CrossHair needs.
 2. A negative control: the runner must report ``counterexample`` for the false lemmas of
@@ -21,8 +21,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dpspec.proofs import lemmas
-from dpspec.proofs.prove import check_condition, contract_lines, evaluate_contract, run_prove
+from dpspec.proofs.engine.crosshair import (
+    check_condition,
+    contract_lines,
+    evaluate_contract,
+    run_prove,
+)
+from dpspec.proofs.topics.core import lemmas as core_lemmas
+from dpspec.proofs.topics.mechanisms import lemmas as mechanism_lemmas
 from dpspec.spec.loss import (
     discrete_laplace_exponent,
     discrete_laplace_exponent_bound,
@@ -34,6 +40,18 @@ from dpspec.spec.loss import (
 )
 
 FALSE_LEMMAS = Path(__file__).resolve().parent / "false_lemmas.py"
+
+#: The privacy-core lemma layers (the topics' own tests cover compression, LDP and the audit).
+LEMMA_MODULES = (core_lemmas, mechanism_lemmas)
+
+
+def lemma(name: str) -> Any:
+    """The lemma function ``name`` of the privacy-core layers."""
+    for module in LEMMA_MODULES:
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(name)
+
 
 ints = st.integers(-50, 50)
 naturals = st.integers(0, 50)
@@ -142,7 +160,7 @@ def _postprocessing(draw: st.DrawFn) -> dict[str, Any]:
     return {"p": p, "q": q, "g": g, "r_num": r_num, "r_den": r_den}
 
 
-#: One input strategy per lemma of dpspec.proofs.lemmas (drawn inside its preconditions).
+#: One input strategy per lemma of the privacy-core layers (drawn inside its preconditions).
 STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "count_change_substitution": _bits_sub(),
     "count_change_add_remove": _bits_ar(),
@@ -186,14 +204,15 @@ def _lemma_names(path: Path) -> list[str]:
 
 
 def test_every_lemma_has_a_strategy() -> None:
-    assert sorted(_lemma_names(Path(inspect.getfile(lemmas)))) == sorted(STRATEGIES)
+    names = [n for m in LEMMA_MODULES for n in _lemma_names(Path(inspect.getfile(m)))]
+    assert sorted(names) == sorted(STRATEGIES)
 
 
 def test_at_least_ten_conditions() -> None:
     posts = [
         line
         for name in STRATEGIES
-        for _, kind, line in contract_lines(inspect.getdoc(getattr(lemmas, name)) or "")
+        for _, kind, line in contract_lines(inspect.getdoc(lemma(name)) or "")
         if kind == "post"
     ]
     assert len(posts) >= 10
@@ -201,7 +220,7 @@ def test_at_least_ten_conditions() -> None:
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_lemma_holds_on_examples(name: str) -> None:
-    fn = getattr(lemmas, name)
+    fn = lemma(name)
 
     @settings(max_examples=150, deadline=None)
     @given(STRATEGIES[name])
@@ -215,7 +234,7 @@ def test_lemma_holds_on_examples(name: str) -> None:
 
 def test_evaluate_contract_separates_pre_and_post() -> None:
     # outside the precondition: None (not a failure)
-    assert evaluate_contract(lemmas.laplace_loss_bound, 0, 0, 1, 0) is None
+    assert evaluate_contract(lemma("laplace_loss_bound"), 0, 0, 1, 0) is None
     # a false lemma on its counterexample: False
     false_ns: dict[str, Any] = {}
     exec(compile(FALSE_LEMMAS.read_text(encoding="utf-8"), str(FALSE_LEMMAS), "exec"), false_ns)
@@ -286,7 +305,7 @@ def test_runner_reports_counterexamples_for_false_lemmas() -> None:
 @pytest.mark.timeout(120)
 def test_runner_confirms_real_lemmas() -> None:
     targets = tuple(
-        f"dpspec.proofs.lemmas.{name}"
+        f"dpspec.proofs.topics.mechanisms.lemmas.{name}"
         for name in ("discrete_laplace_ratio_bound", "stability_release", "em_normaliser_ratio")
     )
     report = run_prove(targets, per_condition_timeout=20, progress=False)
@@ -297,10 +316,12 @@ def test_runner_confirms_real_lemmas() -> None:
 
 
 def test_check_condition_summarises_one_lemma() -> None:
-    rec = check_condition("dpspec.proofs.lemmas.stability_release", 20)
+    rec = check_condition("dpspec.proofs.topics.mechanisms.lemmas.stability_release", 20)
     assert rec["status"] == "confirmed" and len(rec["conditions"]) == 3
-    one = check_condition("dpspec.proofs.lemmas.stability_release#post2", 20)
-    assert [c["id"] for c in one["conditions"]] == ["dpspec.proofs.lemmas.stability_release#post2"]
+    one = check_condition("dpspec.proofs.topics.mechanisms.lemmas.stability_release#post2", 20)
+    assert [c["id"] for c in one["conditions"]] == [
+        "dpspec.proofs.topics.mechanisms.lemmas.stability_release#post2"
+    ]
     bad = check_condition(f"{FALSE_LEMMAS}:em_log_weight_without_half", 10)
     assert bad["status"] == "counterexample" and "when calling" in bad["message"]
 
@@ -322,11 +343,11 @@ def test_substituting_any_record_is_substituting_the_first_after_reordering(
     moved = (records[i], *records[:i], *records[i + 1 :])
     at_i = (*records[:i], new, *records[i + 1 :])
     assert l1_distance(centred_votes(records, cells), centred_votes(at_i, cells)) == (
-        lemmas.centred_vote_change_substitution(moved, cells, *new)
+        lemma("centred_vote_change_substitution")(moved, cells, *new)
     )
     removed = records[:i] + records[i + 1 :]
     assert l1_distance(centred_votes(records, cells), centred_votes(removed, cells)) == (
-        lemmas.centred_vote_change_add_remove(moved, cells)
+        lemma("centred_vote_change_add_remove")(moved, cells)
     )
     bit = st.integers(0, 1)
     candidate = data.draw(st.tuples(bit, bit, bit))
@@ -335,12 +356,16 @@ def test_substituting_any_record_is_substituting_the_first_after_reordering(
     moved3 = (recs[i], *recs[:i], *recs[i + 1 :])
     at_i3 = (*recs[:i], new3, *recs[i + 1 :])
     assert mistakes(at_i3, candidate) - mistakes(recs, candidate) == (
-        lemmas.em_score_change_substitution(candidate, moved3, *new3)
+        lemma("em_score_change_substitution")(candidate, moved3, *new3)
     )
 
 
-@given(st.lists(st.integers(-4, 4), min_size=3, max_size=3), st.permutations(range(3)),
-       st.lists(st.integers(0, 3), min_size=3, max_size=3), st.integers(0, 3))
+@given(
+    st.lists(st.integers(-4, 4), min_size=3, max_size=3),
+    st.permutations(range(3)),
+    st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    st.integers(0, 3),
+)
 def test_quantiles_and_median_do_not_depend_on_the_order_of_the_pairs(
     values: list[int], perm: list[int], weights: list[int], g: int
 ) -> None:
@@ -362,7 +387,7 @@ def test_half_integer_loss_is_translation_invariant(ys: list[int], shift: int) -
     y2, a2, a_prime2 = ys
     half = Fraction(1, 2)
     loss = laplace_log_ratio(y2 * half, a2 * half, a_prime2 * half, 2)
-    assert loss == lemmas.laplace_loss_bound_half_integers_scale2(a2 - y2, a_prime2 - y2)
+    assert loss == lemma("laplace_loss_bound_half_integers_scale2")(a2 - y2, a_prime2 - y2)
     assert loss == laplace_log_ratio(
         (y2 + shift) * half, (a2 + shift) * half, (a_prime2 + shift) * half, 2
     )
@@ -372,7 +397,7 @@ def test_runner_reports_an_exhausted_budget_as_unconfirmed_with_the_budget() -> 
     """A condition that needs ≈ 2.5 s of CPU, given 0.2 s: unconfirmed, never confirmed, and the
     message states the budget (CPU seconds per condition and per path)."""
     report = run_prove(
-        ("dpspec.proofs.lemmas_compression.median_lipschitz_d_mid",),
+        ("dpspec.proofs.topics.compression.lemmas.median_lipschitz_d_mid",),
         per_condition_timeout=0.2,
         progress=False,
     )

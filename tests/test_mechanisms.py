@@ -39,7 +39,7 @@ from dpspec.mechanisms import (
 )
 from dpspec.mechanisms.discrete_laplace import ABOVE, BELOW
 from dpspec.mechanisms.stability_histogram import TAIL, paper_threshold
-from dpspec.proofs.stats import binomial_pvalue, chisquare_pvalue
+from dpspec.proofs.engine.stats import binomial_pvalue, chisquare_pvalue
 from dpspec.spec.neighbours import Relation, neighbouring_pairs, neighbours
 from dpspec.spec.privacy import (
     is_distribution,

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from dpspec.proofs.cli import main
-from dpspec.proofs.mutants import MUTANTS, Mutant
-from dpspec.proofs.mutate import (
+from dpspec.proofs.engine.mutation import (
+    Mutant,
     StaleMutant,
     apply_mutation,
     build_scratch,
+    catalogue,
     exit_code,
     linked_obligations,
     module_of,
@@ -23,6 +24,7 @@ from dpspec.proofs.mutate import (
 )
 
 ROOT = source_root()
+MUTANTS = catalogue()
 BY_ID = {m.id: m for m in MUTANTS}
 
 
@@ -62,8 +64,8 @@ def test_module_of_follows_the_package_dirs() -> None:
 
 def test_links_name_the_mutated_module() -> None:
     linked = linked_obligations("impl/mechanisms/exponential.py")
-    assert "002.L655.exponential" in linked
-    assert "003.prop1.ldp" not in linked
+    assert "exponential.privacy" in linked
+    assert "ldp-randomiser.privacy" not in linked
 
 
 def test_stale_snippet_raises() -> None:

@@ -25,7 +25,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from dpspec import noise
-from dpspec.proofs.stats import binomial_pvalue, chisquare_pvalue
+from dpspec.proofs.engine.stats import binomial_pvalue, chisquare_pvalue
 from dpspec.validation import rational_at_most
 
 ALPHA = 1e-6

@@ -18,14 +18,14 @@ from dpspec.learners.pcde import (
     row_keys,
     side_for,
 )
-from dpspec.proofs import checks_pcde
-from dpspec.proofs.idealised import (
+from dpspec.proofs.engine.registry import VerifyConfig
+from dpspec.proofs.topics.pcde import checks as checks_pcde
+from dpspec.proofs.topics.pcde.idealised import (
     CellLaw,
     cell_hockey_stick,
     pair_hockey_stick,
     verify_idealised_histogram,
 )
-from dpspec.proofs.registry import VerifyConfig
 
 RNG_SEED = 77
 
@@ -209,7 +209,7 @@ def test_heavy_tailed_densities() -> None:
 
 
 def test_idealised_hockey_stick_matches_quadrature() -> None:
-    """The closed forms of proofs/idealised.py against brute-force quadrature of (p − γq)_+
+    """The closed forms of proofs/topics/pcde/idealised.py against brute-force quadrature of (p − γq)_+
     over the mixed (atom + density) laws, one and two cells, both directions."""
     s, tau = 2.0, 5.3
     for c, cp in [(3, 4), (4, 3), (1, 0), (0, 1), (7, 6), (6, 7), (5, 5)]:

@@ -7,7 +7,7 @@ import pytest
 
 from dpspec.learners import PrivateHistogramClassifier
 from dpspec.learners.pcl import cells_per_axis_for, cube_index
-from dpspec.proofs.verifiers import verify_pcl
+from dpspec.proofs.topics.pcl.checks import verify_pcl
 from dpspec.spec.neighbours import Relation
 
 

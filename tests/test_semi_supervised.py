@@ -12,8 +12,8 @@ from dpspec.learners.semi_supervised import (
     dichotomies,
     exponential_choice,
 )
-from dpspec.proofs import checks_pcde
-from dpspec.proofs.registry import VerifyConfig
+from dpspec.proofs.engine.registry import VerifyConfig
+from dpspec.proofs.topics.semi_supervised import checks as ssl_checks
 
 
 def _data(n_unlabeled: int, m: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -33,17 +33,17 @@ def test_dichotomies_are_exact() -> None:
     lower, upper = D.bounds()
     assert lower[:, 0].tolist() == [0.2, 0.7, 1.5, math.inf]
     assert np.all(upper[:3, 0] == math.inf)
-    assert checks_pcde.dichotomy_scores(VerifyConfig()).passed
+    assert ssl_checks.dichotomy_scores(VerifyConfig()).passed
 
 
 def test_label_privacy_exact() -> None:
-    rep = checks_pcde.verify_label_selection("threshold", (0.5, 1.5, 2.5), (0.0, 1.0, 2.0), 3)
+    rep = ssl_checks.verify_label_selection("threshold", (0.5, 1.5, 2.5), (0.0, 1.0, 2.0), 3)
     assert rep.holds and float(rep.worst_ratio) <= math.e
-    bad = checks_pcde.verify_label_selection(
+    bad = ssl_checks.verify_label_selection(
         "threshold", (0.5, 1.5, 2.5), (0.0, 1.0, 2.0), 3, printed=True
     )
     assert not bad.holds and float(bad.worst_ratio) > math.e
-    assert checks_pcde.semi_supervised_label_privacy(VerifyConfig()).passed
+    assert ssl_checks.semi_supervised_label_privacy(VerifyConfig()).passed
 
 
 def test_exponential_choice_law() -> None:
@@ -60,7 +60,7 @@ def test_exponential_choice_law() -> None:
 
 
 def test_learns_a_threshold() -> None:
-    assert checks_pcde.semi_supervised_accuracy(VerifyConfig()).passed
+    assert ssl_checks.semi_supervised_accuracy(VerifyConfig()).passed
 
 
 def test_learns_intervals_and_rectangles() -> None:

@@ -9,8 +9,14 @@ from types import CodeType, FrameType
 
 import pytest
 
-from dpspec.proofs import verifiers
-from dpspec.proofs.registry import CheckOutcome, Method, Obligation, VerifyConfig, obligations
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Method,
+    Obligation,
+    VerifyConfig,
+    obligations,
+)
+from dpspec.proofs.topics.mechanisms import verifiers
 from dpspec.spec.neighbours import Relation
 from tests.test_registry import _resolve
 
@@ -59,7 +65,7 @@ def test_registry_checks_pass(ob):  # type: ignore[no-untyped-def]
 
 
 def test_exponential_without_half_is_caught() -> None:
-    """Erratum E-002-L655: the printed weights exp(ε s) violate ε-DP on a concrete pair."""
+    """Erratum erratum.thesis-L655-exponential-half: the printed weights exp(ε s) violate ε-DP on a concrete pair."""
     printed = verifiers.verify_exponential(Fraction(1, 2), half=False, max_size=3)
     assert not printed.holds
     assert printed.worst_ratio == Fraction(25, 7)

@@ -14,7 +14,7 @@ discrete Laplace mechanism on a vector of L1 sensitivity 2 followed by threshold
 ε-DP. M(S) differs from M̃(S) only when a cell empty in S (but occupied in S') is released by
 M̃, which has probability ≤ P(Z ≥ τ) =: p₀ (one such cell under substitution). Hence
 P(M(S) ∈ F) ≤ P(M̃(S) ∈ F) + p₀ ≤ e^ε P(M̃(S') ∈ F) + p₀ ≤ e^ε P(M(S') ∈ F) + (1 + e^ε) p₀.
-The exact verifier computes the true δ on small instances (``proofs/verifiers.py``).
+The exact verifier computes the true δ on small instances (``proofs/topics/mechanisms/verifiers.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,218 @@
+"""The ``dpspec`` command: ``verify``, ``prove``, ``list``, ``errata``, ``report``,
+``consistency``, ``audit``, ``compress``, ``mutate``.
+
+Every command accepts ``--json PATH``. Exit codes, the same for every command: 0 the claim
+holds, 1 a violation, 2 a usage error, 3 an internal error (:mod:`dpspec.proofs.cli.errors`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+from dpspec.proofs.cli.errors import (
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    InternalError,
+    UsageError,
+    check_writable,
+    one_line_errors,
+    positive_seconds,
+    write_json,
+)
+from dpspec.proofs.engine.registry import (
+    CROSSHAIR_BUDGET,
+    VerifyConfig,
+    obligations,
+    topic_module,
+    topics,
+)
+from dpspec.proofs.engine.verify import run_verify
+
+
+def _write_json(path: str | None, payload: dict[str, Any]) -> None:
+    write_json(path, payload)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    config = VerifyConfig(thorough=args.thorough, crosshair_timeout=args.crosshair_timeout)
+    start = time.perf_counter()
+    ids = None if args.ids is None else [i for i in args.ids.split(",") if i]
+    report = run_verify(config, args.only, progress=not args.no_progress, ids=ids)
+    report["seconds"] = round(time.perf_counter() - start, 3)
+    width = max((len(r["id"]) for r in report["obligations"]), default=10)
+    for r in report["obligations"]:
+        mark = {"passed": "PASS", "failed": "FAIL", "documented": "DOC "}[r["status"]]
+        print(f"{mark}  {r['id']:<{width}}  {r['method']:<11}  {r['seconds']:7.2f}s  {r['detail']}")
+    print(
+        f"\n{report['passed']} passed, {report['failed']} failed, {report['documented']} "
+        f"documented in {report['seconds']:.1f}s"
+    )
+    _write_json(args.json, report)
+    return 1 if report["failed"] else 0
+
+
+def _cmd_prove(args: argparse.Namespace) -> int:
+    from dpspec.proofs.engine.crosshair import discover, run_prove
+
+    for module in args.module or ():
+        try:
+            discover(module)
+        except (ImportError, ValueError, OSError) as exc:
+            raise UsageError(f"--module: {exc}") from exc
+    report = run_prove(
+        modules=tuple(args.module) if args.module else None,
+        per_condition_timeout=args.timeout,
+        progress=not args.no_progress,
+    )
+    payload = report.to_json()
+    for c in payload["conditions"]:
+        print(f"{c['status']:<15} {c['seconds']:7.2f}s CPU  {c['id']}")
+        if c["status"] != "confirmed":
+            print(f"    {c['message']}")
+    print(
+        f"\n{payload['confirmed']} confirmed, {payload['unconfirmed']} unconfirmed, "
+        f"{payload['counterexamples']} counterexamples; largest condition "
+        f"{payload['max_cpu_seconds']:.2f}s CPU of a {payload['per_condition_timeout']:g}s "
+        f"budget per condition, {payload['seconds']:.1f}s wall"
+    )
+    _write_json(args.json, payload)
+    return 1 if payload["counterexamples"] or payload["unconfirmed"] else 0
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    rows = [
+        {
+            "id": ob.id,
+            "source": ob.source,
+            "claim": ob.claim,
+            "method": ob.method.value,
+            "predicates": list(ob.predicates),
+            "impls": list(ob.impls),
+            "tests": list(ob.tests),
+        }
+        for ob in obligations()
+    ]
+    for r in rows:
+        print(f"{r['id']:<36} {r['method']:<11} {r['source']}")
+    _write_json(args.json, {"obligations": rows})
+    return 0
+
+
+def _cmd_errata(args: argparse.Namespace) -> int:
+    from dpspec.proofs.engine.registry import errata
+
+    rows = [e.__dict__ for e in errata()]
+    for e in errata():
+        print(
+            f"{e.id}  {e.source}\n  printed:   {e.printed}\n  corrected: {e.corrected}\n"
+            f"  witness:   {e.counterexample}"
+        )
+    _write_json(args.json, {"errata": rows})
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dpspec", description="Executable specification of DP learning guarantees."
+    )
+    parser.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    verify = sub.add_parser("verify", help="run every registered obligation")
+    verify.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    verify.add_argument("--thorough", action="store_true", help="larger instances and samples")
+    verify.add_argument("--only", metavar="TEXT", help="only obligations whose id contains TEXT")
+    verify.add_argument("--ids", metavar="A,B", help="only these obligations (comma-separated ids)")
+    verify.add_argument(
+        "--crosshair-timeout",
+        type=positive_seconds,
+        default=CROSSHAIR_BUDGET,
+        metavar="SECONDS",
+        help=f"CrossHair CPU budget per condition (default {CROSSHAIR_BUDGET:g})",
+    )
+    verify.add_argument("--no-progress", action="store_true", help="no progress bar")
+    verify.set_defaults(func=_cmd_verify)
+
+    prove = sub.add_parser("prove", help="run CrossHair on the lemma layer")
+    prove.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    prove.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=CROSSHAIR_BUDGET,
+        help=f"CPU budget per condition in seconds (default {CROSSHAIR_BUDGET:g})",
+    )
+    prove.add_argument("--module", action="append", help="module(s) to check")
+    prove.add_argument("--no-progress", action="store_true", help="no progress bar")
+    prove.set_defaults(func=_cmd_prove)
+
+    lst = sub.add_parser("list", help="list the registered obligations")
+    lst.add_argument("--json", metavar="PATH", help="write the list as JSON")
+    lst.set_defaults(func=_cmd_list)
+
+    err = sub.add_parser("errata", help="list the errata found in the seeds")
+    err.add_argument("--json", metavar="PATH", help="write the errata as JSON")
+    err.set_defaults(func=_cmd_errata)
+
+    from dpspec.proofs.cli.mutate import register as register_mutate
+
+    register_mutate(sub)
+    for topic in topics():  # a topic's own commands: ``topics/<family>/commands.py``
+        commands = topic_module(topic, "commands")
+        if commands is not None:
+            commands.register(sub)
+    one_line_errors(parser)
+    for command in sub.choices.values():
+        command.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        )
+        one_line_errors(command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; exit codes 0 holds, 1 violation, 2 usage error, 3 internal error."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors
+        return int(exc.code or 0)
+    debug = bool(getattr(args, "debug", False))
+    try:
+        check_writable(getattr(args, "json", None))
+        code: int = args.func(args)
+    except UsageError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"dpspec {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InternalError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"dpspec {args.command}: internal error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        print(f"dpspec {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERNAL
+    except BrokenPipeError:  # the reader of stdout went away (e.g. `| head`): not an error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter exit quiet
+        return 0
+    except Exception as exc:  # a bug in dpspec or the target: never the violation code
+        if debug:
+            traceback.print_exc()
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        print(
+            f"dpspec {args.command}: internal error: {type(exc).__name__}: {message}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

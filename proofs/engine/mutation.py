@@ -1,0 +1,489 @@
+"""Mutation testing: apply privacy-critical mutations to a scratch copy and run ``dpspec verify``.
+
+Each :class:`Mutant` (catalogued in the topics' ``mutants`` modules) replaces one short snippet
+of one file of ``impl/`` by a plausible privacy bug. For every mutant the engine
+
+1. copies ``spec/``, ``impl/``, ``proofs/`` of one snapshot of the tree into a scratch directory
+   laid out as the importable package ``dpspec`` (``impl/`` as ``dpspec/``, ``spec/`` and
+   ``proofs/`` inside it, ``dpspec/strategies`` → ``proofs/strategies``), a regular package that
+   wins over the installed editable one on ``PYTHONPATH``;
+2. applies the mutation (the snippet must occur exactly once in the file, else the mutant is
+   reported *stale* and nothing runs);
+3. runs ``python -m dpspec.proofs.cli verify --ids ...`` there, restricted to the obligations the
+   registry links to the mutated module (an obligation is linked when a dotted name of its
+   ``impls`` or ``entry_points`` lies in the module, textually or by the module that defines the
+   named object); ``--all-obligations`` runs the whole registry instead and reports failing
+   obligations that are not linked (a missing link in the registry).
+
+A mutant is *killed* when at least one obligation fails on the mutated copy that passes on the
+unmutated copy of the same snapshot (the baseline run; an obligation that already fails there
+cannot kill anything and is listed under ``baseline_failed``). ``proofs/notes/mutation.md``
+has the catalogue and the results.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dpspec.proofs.cli.errors import InternalError, write_json
+from dpspec.proofs.engine.registry import Obligation, obligations, topic_module, topics
+
+#: Source folders copied into the scratch package (``impl/`` is the package ``dpspec`` itself).
+SOURCE_FOLDERS = ("spec", "impl", "proofs")
+
+
+#: Folder → import prefix, the mounted folders first (``setup.py``'s map).
+_IMPORT_PREFIXES = (
+    ("proofs/strategies", "dpspec.strategies"),
+    ("spec", "dpspec.spec"),
+    ("proofs", "dpspec.proofs"),
+    ("impl", "dpspec"),
+)
+
+
+DEFAULT_TIMEOUT = 600.0
+
+
+class StaleMutant(Exception):
+    """The mutant's snippet does not occur exactly once in its file."""
+
+
+def source_root() -> Path:
+    """The folder holding ``spec/``, ``impl/``, ``proofs/`` of the installed dpspec."""
+    import dpspec.proofs
+
+    here = Path(dpspec.proofs.__file__).resolve().parent.parent
+    if not all((here / name).is_dir() for name in SOURCE_FOLDERS):
+        raise FileNotFoundError(f"root: no spec/, impl/, proofs/ under {here}")
+    return here
+
+
+def module_of(file: str) -> str:
+    """Dotted import name of a repo-relative source file (``impl/noise.py`` → dpspec.noise)."""
+    path = Path(file)
+    if path.suffix != ".py":
+        raise ValueError(f"file: not a Python file: {file!r}")
+    parts = path.with_suffix("").as_posix()
+    for folder, prefix in _IMPORT_PREFIXES:
+        if parts == folder or parts.startswith(folder + "/"):
+            rest = parts[len(folder) :].strip("/").split("/") if parts != folder else []
+            if rest and rest[-1] == "__init__":
+                rest = rest[:-1]
+            return ".".join([prefix, *[r for r in rest if r]])
+    raise ValueError(f"file: {file!r} is not under spec/, impl/ or proofs/")
+
+
+def _defining_module(name: str) -> str | None:
+    """The module that defines the object a dotted name points to (None when unresolvable)."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        module = getattr(obj, "__module__", None)
+        if module is None and cut == len(parts):
+            return ".".join(parts)
+        return module if isinstance(module, str) else None
+    return None
+
+
+def _in_module(name: str, module: str) -> bool:
+    return name == module or name.startswith(module + ".")
+
+
+def linked_obligations(file: str, registry: Sequence[Obligation] | None = None) -> list[str]:
+    """Ids of the obligations whose ``impls`` or ``entry_points`` name code in ``file``."""
+    module = module_of(file)
+    out = []
+    for ob in obligations() if registry is None else registry:
+        names = (*ob.impls, *ob.entry_points)
+        if any(_in_module(n, module) for n in names) or any(
+            (m := _defining_module(n)) is not None and _in_module(m, module) for n in names
+        ):
+            out.append(ob.id)
+    return out
+
+
+def apply_mutation(text: str, mutant: Mutant) -> str:
+    """``text`` with the mutant's snippet replaced; :class:`StaleMutant` unless it occurs once."""
+    count = text.count(mutant.original)
+    if count != 1:
+        raise StaleMutant(
+            f"stale mutant {mutant.id}: snippet occurs {count} times in {mutant.file} "
+            f"(expected exactly once): {mutant.original!r}"
+        )
+    return text.replace(mutant.original, mutant.replacement)
+
+
+def snapshot(root: Path, into: Path) -> Path:
+    """Copy ``spec/``, ``impl/``, ``proofs/`` of ``root`` to ``into/src`` (one consistent state)."""
+    src = into / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for name in SOURCE_FOLDERS:
+        shutil.copytree(root / name, src / name, ignore=ignore)
+    return src
+
+
+def build_scratch(src: Path, into: Path) -> Path:
+    """A scratch root whose ``dpspec`` package is a copy of ``src``; returns the root."""
+    pkg = into / "dpspec"
+    shutil.copytree(src / "impl", pkg)
+    shutil.copytree(src / "spec", pkg / "spec")
+    shutil.copytree(src / "proofs", pkg / "proofs")
+    (pkg / "strategies").symlink_to(pkg / "proofs" / "strategies", target_is_directory=True)
+    return into
+
+
+def scratch_file(root: Path, file: str) -> Path:
+    """Where a repo-relative source file lies in a scratch root (``impl/`` is ``dpspec/``)."""
+    path = Path(file)
+    if path.parts[0] == "impl":
+        return root / "dpspec" / Path(*path.parts[1:])
+    return root / "dpspec" / path
+
+
+def scratch_env(root: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    rest = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = str(root) + (os.pathsep + rest if rest else "")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def probe_imports(root: Path) -> dict[str, str]:
+    """Where each dpspec import name resolves in a scratch root (must be inside the root)."""
+    code = (
+        "import json, dpspec, dpspec.spec, dpspec.audit, dpspec.proofs, dpspec.strategies;"
+        "print(json.dumps({m.__name__: m.__file__ for m in (dpspec, dpspec.spec, "
+        "dpspec.audit, dpspec.proofs, dpspec.strategies)}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=scratch_env(root),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise InternalError(f"scratch import probe failed: {out.stderr.strip()[-500:]}")
+    found: dict[str, str] = json.loads(out.stdout)
+    for name, file in found.items():
+        if not Path(file).is_relative_to(root):
+            raise InternalError(f"scratch import probe: {name} resolves to {file}, not the copy")
+    return found
+
+
+@dataclass
+class VerifyRun:
+    """The outcome of one ``dpspec verify`` run in a scratch copy."""
+
+    failed: list[str]
+    passed: list[str]
+    returncode: int
+    seconds: float
+    timed_out: bool = False
+    error: str = ""
+    seconds_by_id: dict[str, float] = field(default_factory=dict)
+
+
+def run_verify_in(
+    root: Path, ids: Sequence[str], timeout: float, fail_fast: bool = False
+) -> VerifyRun:
+    """``python -m dpspec.proofs.cli verify --ids ...`` in ``root``; which obligations failed.
+
+    ``fail_fast``: run the obligations one by one in the given order through the same
+    ``run_verify`` and stop at the first failure (:func:`worker_main`).
+    """
+    out_json = root / "verify.json"
+    joined = ",".join(ids)
+    if fail_fast:
+        cmd = [
+            sys.executable,
+            "-c",
+            "import sys; from dpspec.proofs.engine.mutation import worker_main; "
+            "sys.exit(worker_main(sys.argv[1:]))",
+            joined,
+            str(out_json),
+        ]
+    else:
+        cmd = [sys.executable, "-m", "dpspec.proofs.cli", "verify", "--no-progress"]
+        cmd += ["--json", str(out_json), "--ids", joined]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            cmd,
+            cwd=root,
+            env=scratch_env(root),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return VerifyRun([], [], -1, time.perf_counter() - start, True, f"timeout {timeout:g}s")
+    seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1) or not out_json.exists():
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        return VerifyRun([], [], proc.returncode, seconds, False, " | ".join(tail))
+    report = json.loads(out_json.read_text(encoding="utf-8"))
+    rows = report["obligations"]
+    failed = [r["id"] for r in rows if r["status"] == "failed"]
+    passed = [r["id"] for r in rows if r["status"] != "failed"]
+    run = VerifyRun(failed, passed, proc.returncode, seconds)
+    run.seconds_by_id = {r["id"]: float(r["seconds"]) for r in rows}
+    return run
+
+
+def worker_main(argv: Sequence[str]) -> int:
+    """Run the comma-separated obligation ids ``argv[0]`` in order, stop at the first failure,
+    write the rows as ``dpspec verify --json`` does to ``argv[1]``; exit 1 on a failure."""
+    from dpspec.proofs.engine.registry import VerifyConfig
+    from dpspec.proofs.engine.verify import run_verify
+
+    ids, out = [i for i in argv[0].split(",") if i], argv[1]
+    rows: list[dict[str, Any]] = []
+    for ob_id in ids:
+        rows += run_verify(VerifyConfig(), progress=False, ids=[ob_id])["obligations"]
+        if rows[-1]["status"] == "failed":
+            break
+    write_json(out, {"obligations": rows})
+    return 1 if rows and rows[-1]["status"] == "failed" else 0
+
+
+@dataclass
+class MutantResult:
+    mutant: Mutant
+    killed: bool = False
+    killed_by: list[str] = field(default_factory=list)
+    stale: bool = False
+    status: str = "survived"
+    linked: list[str] = field(default_factory=list)
+    unlinked_killers: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.mutant.id,
+            "file": self.mutant.file,
+            "description": self.mutant.description,
+            "killed": self.killed,
+            "killed_by": self.killed_by,
+            "stale": self.stale,
+            "status": self.status,
+            "linked": self.linked,
+            "unlinked_killers": self.unlinked_killers,
+            "seconds": round(self.seconds, 3),
+            "detail": self.detail,
+        }
+
+
+def judge(
+    result: MutantResult, run: VerifyRun, baseline_failed: Iterable[str], linked: Iterable[str]
+) -> MutantResult:
+    """Fill ``result`` from a verify run: killed by obligations that pass on the baseline."""
+    result.seconds = run.seconds
+    if run.timed_out:
+        result.status, result.detail = "timeout", run.error
+        return result
+    if run.error:
+        result.status, result.detail = "error", f"verify exited {run.returncode}: {run.error}"
+        return result
+    skip, link = set(baseline_failed), set(linked)
+    result.killed_by = [i for i in run.failed if i not in skip]
+    result.unlinked_killers = [i for i in result.killed_by if i not in link]
+    result.killed = bool(result.killed_by)
+    result.status = "killed" if result.killed else "survived"
+    if not result.linked:
+        result.detail = "no obligation is linked to this module"
+    return result
+
+
+def catalogue() -> tuple[Mutant, ...]:
+    """Every topic's ``MUTANTS``, topics in name order."""
+    found: list[Mutant] = []
+    for topic in topics():
+        module = topic_module(topic, "mutants")
+        if module is not None:
+            found.extend(module.MUTANTS)
+    return tuple(found)
+
+
+def select_mutants(
+    only: str | None = None, mutants: Sequence[Mutant] | None = None
+) -> list[Mutant]:
+    """The mutants of ``mutants`` (default: the whole catalogue) whose id contains ``only``."""
+    pool = catalogue() if mutants is None else mutants
+    return [m for m in pool if only is None or only in m.id]
+
+
+def run_mutants(
+    mutants: Sequence[Mutant],
+    *,
+    root: Path | None = None,
+    jobs: int = 2,
+    all_obligations: bool = False,
+    baseline: bool = True,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: bool = True,
+    on_result: Callable[[MutantResult], None] | None = None,
+    fail_fast: bool = False,
+) -> dict[str, Any]:
+    """Run every mutant in its own scratch copy; the report of ``dpspec mutate --json``.
+
+    ``fail_fast``: the baseline runs first; each mutant then runs its obligations cheapest
+    first (baseline seconds), skips those failing on the baseline and stops at the first
+    failure, so ``killed_by`` names one obligation.
+    """
+    from tqdm import tqdm
+
+    root = source_root() if root is None else root
+    registry = obligations()
+    all_ids = [ob.id for ob in registry if ob.check is not None]
+    results: list[MutantResult] = []
+    runnable: list[tuple[MutantResult, str, list[str]]] = []
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="dpspec-mutate-") as tmp:
+        work = Path(tmp)
+        src = snapshot(root, work)
+        links: dict[str, list[str]] = {}
+        for m in mutants:
+            res = MutantResult(m)
+            results.append(res)
+            try:
+                text = apply_mutation((src / m.file).read_text(encoding="utf-8"), m)
+            except (StaleMutant, FileNotFoundError) as exc:
+                res.stale, res.status = True, "stale"
+                res.detail = str(exc) if isinstance(exc, StaleMutant) else f"no file {m.file}"
+                continue
+            if m.file not in links:
+                links[m.file] = [i for i in linked_obligations(m.file, registry) if i in all_ids]
+            res.linked = links[m.file]
+            ids = all_ids if all_obligations else res.linked
+            if not ids:
+                res.detail = "no obligation is linked to this module"
+                continue
+            runnable.append((res, text, ids))
+        needed = sorted({i for _, _, ids in runnable for i in ids}, key=all_ids.index)
+        baseline_failed: list[str] = []
+        baseline_seconds = 0.0
+        bar = tqdm(
+            total=len(runnable) + (1 if baseline and needed else 0),
+            desc="mutate",
+            unit="mutant",
+            disable=not progress,
+            file=sys.stderr,
+        )
+
+        def run_one(
+            index: int, res: MutantResult | None, text: str, ids: list[str], fast: bool = False
+        ) -> VerifyRun:
+            scratch = build_scratch(src, work / f"m{index}")
+            if res is not None:
+                scratch_file(scratch, res.mutant.file).write_text(text, encoding="utf-8")
+            try:
+                return run_verify_in(scratch, ids, timeout, fail_fast=fast)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+        probe_imports(build_scratch(src, work / "probe"))
+        base_done = not (baseline and needed)
+        if fail_fast and not base_done:
+            run = run_one(-1, None, "", needed)
+            bar.set_postfix_str("baseline")
+            bar.update(1)
+            if run.error or run.timed_out:
+                raise InternalError(f"baseline verify failed to run: {run.error}")
+            baseline_failed, baseline_seconds, base_done = run.failed, run.seconds, True
+            cost = run.seconds_by_id
+            runnable = [
+                (res, text, sorted((i for i in ids if i not in run.failed), key=cost.__getitem__))
+                for res, text, ids in runnable
+            ]
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures: dict[Future[VerifyRun], MutantResult | None] = {}
+            if not base_done:
+                futures[pool.submit(run_one, -1, None, "", needed)] = None
+            for k, (res, text, ids) in enumerate(runnable):
+                futures[pool.submit(run_one, k, res, text, ids, fail_fast)] = res
+            pending: dict[int, tuple[MutantResult, VerifyRun]] = {}
+            for fut in as_completed(futures):
+                res_or_none = futures[fut]
+                run = fut.result()
+                bar.set_postfix_str("baseline" if res_or_none is None else res_or_none.mutant.id)
+                bar.update(1)
+                if res_or_none is None:
+                    if run.error or run.timed_out:
+                        raise InternalError(f"baseline verify failed to run: {run.error}")
+                    baseline_failed, baseline_seconds, base_done = run.failed, run.seconds, True
+                    for res, mrun in pending.values():
+                        judge(res, mrun, baseline_failed, res.linked)
+                        if on_result is not None:
+                            on_result(res)
+                    pending.clear()
+                    continue
+                if base_done:
+                    judge(res_or_none, run, baseline_failed, res_or_none.linked)
+                    if on_result is not None:
+                        on_result(res_or_none)
+                else:
+                    pending[id(res_or_none)] = (res_or_none, run)
+        bar.close()
+    return {
+        "mutants": [r.to_json() for r in results],
+        "killed": sum(r.killed for r in results),
+        "total": len(results),
+        "survived": sum(r.status == "survived" for r in results),
+        "stale": sum(r.stale for r in results),
+        "errors": sum(r.status in ("error", "timeout") for r in results),
+        "baseline": baseline,
+        "baseline_failed": baseline_failed,
+        "baseline_seconds": round(baseline_seconds, 3),
+        "all_obligations": all_obligations,
+        "fail_fast": fail_fast,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def exit_code(report: dict[str, Any]) -> int:
+    """0 every mutant killed; 1 a mutant survived (or hung); 3 a stale mutant or an error."""
+    from dpspec.proofs.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION
+
+    rows = report["mutants"]
+    if any(r["stale"] or r["status"] == "error" for r in rows):
+        return EXIT_INTERNAL
+    if any(not r["killed"] for r in rows):
+        return EXIT_VIOLATION
+    return EXIT_OK
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutation: in ``file`` (repo-relative) replace ``original`` by ``replacement``."""
+
+    id: str
+    file: str
+    original: str
+    replacement: str
+    description: str
+    kind: str = ""

@@ -1,0 +1,273 @@
+"""The registry: every theorem dpspec implements, linked to spec, impl, proof method and tests.
+
+An :class:`Obligation` names where a claim comes from (seed file, line, theorem), the claim in
+one line, the spec predicate(s) that state it, the code it is about, how it is discharged and
+the tests that exercise it. ``dpspec verify`` runs each obligation's checks.
+
+**Topics.** Obligations live in topic packages, one per guarantee family:
+``dpspec.proofs.topics.<family>`` with
+
+* ``obligations.py`` — ``OBLIGATIONS: tuple[Obligation, ...]`` (required);
+* ``checks.py`` — the functions ``check(config: VerifyConfig) -> CheckOutcome`` the entries name;
+* ``lemmas.py`` — CrossHair lemmas (pure Python, PEP 316 contracts), found by ``dpspec prove``;
+* ``errata.py`` — ``ERRATA: tuple[Erratum, ...]``, statements of the seeds false as printed;
+* ``mutants.py`` — ``MUTANTS: tuple[Mutant, ...]``, privacy bugs ``dpspec mutate`` plants;
+* ``commands.py`` — ``register(subparsers)``: the topic's own ``dpspec`` commands (import
+  heavy modules inside the handlers: ``dpspec --help`` loads every ``commands`` module);
+* ``note.md`` — the proof note.
+
+The registry discovers the packages; nothing outside a topic's folder lists it. Registry
+imports are light: an entry names its checks (``checks=("privacy_exact", ...)``, functions of
+the topic's ``checks`` module, or ``"module:function"``) and they are imported when run.
+
+**Ids.** One scheme, ``<subject>.<claim>`` in lower case with hyphens (``pcl.privacy``,
+``stability-histogram.privacy``, ``erratum.thesis-lemma-4.1.3``): the subject is the algorithm
+or notion the claim is about. The citation is data: ``source`` reads
+``<seed file>:L<line>[-<line>] (<theorem>)``, several joined by ``"; "`` (:attr:`citations`).
+
+Discharge methods:
+
+* ``crosshair`` — a pure-Python lemma whose contract CrossHair confirms over all paths;
+* ``exact`` — exact enumeration of neighbouring datasets with rational output laws;
+* ``property`` — a property checked on many generated instances (Hypothesis / fixed seed);
+* ``statistical`` — a hypothesis test with a stated false-alarm probability and a negative
+  control that must be rejected;
+* ``documented`` — existential or asymptotic statement: nothing to run, the proof note says why.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+class Method(StrEnum):
+    CROSSHAIR = "crosshair"
+    EXACT = "exact"
+    PROPERTY = "property"
+    STATISTICAL = "statistical"
+    DOCUMENTED = "documented"
+
+
+#: CrossHair's CPU budget per condition, in seconds (``dpspec prove --timeout``,
+#: ``dpspec verify --crosshair-timeout``): every lemma condition needs at most a fifth of it.
+CROSSHAIR_BUDGET = 40.0
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    """Knobs for ``dpspec verify``: ``thorough`` enlarges instance sizes and sample counts."""
+
+    thorough: bool = False
+    crosshair_timeout: float = CROSSHAIR_BUDGET
+
+
+@dataclass
+class CheckOutcome:
+    """What one check found: pass/fail, a one-line detail, and the numbers behind it."""
+
+    passed: bool
+    detail: str
+    numbers: dict[str, Any] = field(default_factory=dict)
+
+
+Check = Callable[[VerifyConfig], CheckOutcome]
+
+#: ``<subject>.<claim>``: the subject in lower case with hyphens; the claim may keep the case
+#: and dots of a theorem or line (``erratum.thesis-lemma-4.1.3``, ``erratum.thesis-L655-...``).
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*\.[A-Za-z0-9]+([.-][A-Za-z0-9]+)*$")
+
+#: One citation of a seed: ``000_dff3c4dc97cf0e21.txt:L125-147 (Alg 1, Thm 2.4)``.
+CITATION_PATTERN = re.compile(
+    r"(?P<seed>\d{3}_[0-9a-f]{16}\.txt):L(?P<first>\d+)(?:-L?(?P<last>\d+))?"
+    r"(?: \((?P<theorem>[^)]*)\))?"
+)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Seed file, first and last line, and the theorem/algorithm name of one citation."""
+
+    seed: str
+    first: int
+    last: int
+    theorem: str
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One registered guarantee.
+
+    ``predicates`` and ``impls`` are dotted names (``dpspec.spec...`` / ``dpspec...``;
+    ``dpspec.proofs...`` for lemmas); ``tests`` are pytest node ids ``tests/test_x.py::test_y``
+    without parametrisation (every runnable entry is also run by
+    ``tests/test_verifiers.py::test_registry_checks_pass[<id>]``).
+
+    ``checks`` name the functions ``dpspec verify`` runs: ``"name"`` in the topic's ``checks``
+    module, ``"module:name"`` in another module of the topic (``"conformance:name"``) or
+    ``"dotted.module:name"``; ``lemmas`` name CrossHair lemmas of the topic's ``lemmas`` module
+    (the entry then passes when CrossHair confirms all their conditions).
+
+    ``entry_points``: the public callables a user calls whose behaviour the check exercises;
+    every privacy obligation (``privacy=True``) names at least one, and the registry meta-test
+    runs the check under a tracer and fails when one of them is never called. ``binding`` says,
+    for a lemma or a law function, how it is tied to the code that runs: ``"called by <dotted
+    impl name>"`` or ``"differential: <obligation id>"``. ``topic`` is filled in by discovery.
+    """
+
+    id: str
+    source: str
+    claim: str
+    method: Method
+    predicates: tuple[str, ...] = ()
+    impls: tuple[str, ...] = ()
+    checks: tuple[str, ...] = ()
+    lemmas: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    entry_points: tuple[str, ...] = ()
+    privacy: bool = False
+    binding: str = ""
+    topic: str = ""
+
+    @property
+    def lemma_module(self) -> str:
+        """The module of the CrossHair lemmas this entry names (the topic's ``lemmas``)."""
+        return f"{TOPICS_PACKAGE}.{self.topic}.lemmas"
+
+    @property
+    def check(self) -> Check | None:
+        """The one function ``dpspec verify`` runs (every named check must pass; a CrossHair
+        entry's check confirms its ``lemmas``), or None for a documented entry; imported on
+        first use."""
+        parts = [resolve_check(name, self.topic) for name in self.checks]
+        if self.lemmas:
+            from dpspec.proofs.engine.crosshair import crosshair_check
+
+            parts.append(crosshair_check(self.lemmas, self.lemma_module))
+        return all_of(*parts) if parts else None
+
+    @property
+    def note(self) -> str:
+        """The topic's proof note, relative to ``proofs/``."""
+        return f"topics/{self.topic}/note.md" if self.topic else ""
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """The seed citations in ``source`` (non-seed sources, e.g. a standard, give none)."""
+        return tuple(
+            Citation(m["seed"], int(m["first"]), int(m["last"] or m["first"]), m["theorem"] or "")
+            for m in CITATION_PATTERN.finditer(self.source)
+        )
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A statement of a seed that is false as printed, with the check that exhibits it.
+
+    ``obligation`` is the id of the registered obligation whose check exhibits it (its id is
+    ``erratum.<paper>-<where>``, like the erratum's).
+    """
+
+    id: str
+    source: str
+    printed: str
+    corrected: str
+    counterexample: str
+    tests: tuple[str, ...]
+    obligation: str
+
+
+def all_of(*checks: Check) -> Check:
+    """One check that passes when every one of ``checks`` passes (e.g. the exact privacy of a
+    law and the conformance of the entry point that samples it); details are joined and the
+    numbers kept per part under the part's function name."""
+    if len(checks) == 1:
+        return checks[0]
+
+    def run(config: VerifyConfig) -> CheckOutcome:
+        parts = [(c.__name__, c(config)) for c in checks]
+        return CheckOutcome(
+            all(o.passed for _, o in parts),
+            " | ".join(f"[{name}] {o.detail}" for name, o in parts),
+            {name: o.numbers for name, o in parts},
+        )
+
+    run.__name__ = "+".join(c.__name__ for c in checks)
+    return run
+
+
+TOPICS_PACKAGE = "dpspec.proofs.topics"
+
+
+def resolve_check(name: str, topic: str) -> Check:
+    """``"function"`` in the topic's ``checks`` module, ``"module:function"`` in another module
+    of the topic, or ``"dotted.module:function"``."""
+    module, _, function = name.rpartition(":")
+    if not module:
+        module = f"{TOPICS_PACKAGE}.{topic}.checks"
+    elif "." not in module:
+        module = f"{TOPICS_PACKAGE}.{topic}.{module}"
+    check: Check = getattr(importlib.import_module(module), function)
+    return check
+
+
+@cache
+def topics() -> tuple[str, ...]:
+    """The topic packages, in name order."""
+    package = importlib.import_module(TOPICS_PACKAGE)
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg))
+
+
+def topic_module(topic: str, name: str) -> Any | None:
+    """``dpspec.proofs.topics.<topic>.<name>`` imported, or None when the topic has none."""
+    dotted = f"{TOPICS_PACKAGE}.{topic}.{name}"
+    if importlib.util.find_spec(dotted) is None:
+        return None
+    return importlib.import_module(dotted)
+
+
+def topic_folder(topic: str) -> Path:
+    package = importlib.import_module(f"{TOPICS_PACKAGE}.{topic}")
+    return Path(package.__file__ or "").parent
+
+
+@cache
+def obligations() -> tuple[Obligation, ...]:
+    """All registered obligations: each topic's ``OBLIGATIONS``, topics in name order."""
+    found: list[Obligation] = []
+    for topic in topics():
+        module = topic_module(topic, "obligations")
+        if module is None:
+            raise ImportError(f"topic {topic}: no obligations module")
+        found.extend(replace(ob, topic=topic) for ob in module.OBLIGATIONS)
+    return tuple(found)
+
+
+@cache
+def errata() -> tuple[Erratum, ...]:
+    """Every topic's ``ERRATA``."""
+    found: list[Erratum] = []
+    for topic in topics():
+        module = topic_module(topic, "errata")
+        if module is not None:
+            found.extend(module.ERRATA)
+    return tuple(found)
+
+
+def by_id(obligation_id: str) -> Obligation:
+    """The obligation with this id (an id from before the topic layout is accepted too)."""
+    from dpspec.proofs.engine.legacy_ids import LEGACY_IDS
+
+    wanted = LEGACY_IDS.get(obligation_id, obligation_id)
+    for ob in obligations():
+        if ob.id == wanted:
+            return ob
+    raise ValueError(f"obligation_id: no obligation {obligation_id!r}")

@@ -1,0 +1,206 @@
+"""``dpspec audit TARGET``: audit a mechanism's (ε, δ) claim; exit 0 consistent, 1 violation,
+2 usage error (a bad argument, an unwritable ``--json``/``--checkpoint``, a target whose
+outputs cannot be audited), 3 internal error (the target raised, I/O failed, interrupted).
+
+TARGET is ``builtin:NAME`` (the bug zoo, ``dpspec audit list`` shows it), ``module:callable``
+or ``path/file.py:callable`` (your code), or ``opendp:NAME`` / ``diffprivlib:NAME`` /
+``pydp:NAME`` (those libraries' mechanisms, when installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from dpspec.proofs.cli.errors import InternalError, UsageError
+
+EXIT_CODES = """exit codes:
+  0  consistent: the eps lower bound does not exceed the claim
+  1  VIOLATION: the eps lower bound exceeds the claim (false alarm <= 1 - confidence)
+  2  usage error: a bad argument, an unwritable --json/--checkpoint (checked before any
+     draw), a damaged checkpoint, or a target whose outputs cannot be audited (dicts, None,
+     ragged rows, outputs that change type or shape)
+  3  internal error: the target raised, a file could not be written, or the audit was
+     interrupted (resume it with the same command and --checkpoint)
+one line on stderr for 2 and 3; `dpspec --debug audit ...` prints the traceback."""
+
+
+def _parse_pair(text: str | None) -> tuple[Any, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"pair: expected JSON [D, D'], got {text!r} ({exc})") from exc
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"pair: expected JSON [D, D'], got {text!r}")
+    return value[0], value[1]
+
+
+def _resolve(
+    args: argparse.Namespace,
+) -> tuple[Any, tuple[Any, Any], float, float, str, dict[str, Any]]:
+    """(mechanism, pair, epsilon, delta, description, audit options) for the target."""
+    from dpspec.audit.zoo import zoo
+
+    target: str = args.target
+    pair = _parse_pair(args.pair)
+    if target.startswith("builtin:"):
+        name = target.removeprefix("builtin:")
+        entries = zoo()
+        if name not in entries:
+            raise ValueError(f"target: no builtin {name!r}; choose from {sorted(entries)}")
+        entry = entries[name]
+        eps = entry.epsilon if args.epsilon is None else args.epsilon
+        delta = entry.delta if args.delta is None else args.delta
+        truth = "correct" if entry.correct else "broken"
+        return (
+            entry.mechanism,
+            pair or entry.pair,
+            eps,
+            delta,
+            f"{name} ({truth}): {entry.why}",
+            entry.audit_options(),
+        )
+    if args.epsilon is None:
+        raise ValueError("epsilon: required for non-builtin targets (--epsilon E)")
+    delta = 0.0 if args.delta is None else args.delta
+    from dpspec.audit.libraries import load_target
+
+    mech = load_target(target, args.epsilon, delta)
+    return mech, pair or (0.0, 1.0), args.epsilon, delta, target, {}
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from dpspec.audit.core import MechanismError, audit, default_selection
+    from dpspec.audit.zoo import zoo
+    from dpspec.proofs.cli.errors import write_json
+
+    if args.target == "list":
+        for name, entry in zoo().items():
+            status = "correct" if entry.correct else "broken "
+            true = f"{entry.true_epsilon:.4g}"
+            print(f"builtin:{name:32s} {status} claims eps={entry.epsilon:g} true {true}")
+        return 0
+    try:
+        mech, pair, eps, delta, what, options = _resolve(args)
+        if args.float_attack:
+            options["float_bits"] = True
+        samples_ok = isinstance(args.samples, int) and args.samples >= 1
+        selection = args.selection or (default_selection(args.samples) if samples_ok else 0)
+        bars: list[Any] = []
+
+        def progress(draws: int) -> None:
+            # the bar starts with the first draws, so argument errors stay one line on stderr
+            if not bars:
+                bars.append(
+                    tqdm(
+                        total=2 * (args.samples + selection) if samples_ok else None,
+                        desc="audit",
+                        unit="draw",
+                        unit_scale=True,
+                        disable=args.no_progress,
+                        file=sys.stderr,
+                    )
+                )
+            bars[0].update(draws)
+
+        try:
+            result = audit(
+                mech,
+                pair,
+                eps,
+                delta,
+                args.samples,
+                args.confidence,
+                args.seed,
+                selection=args.selection,
+                progress=progress,
+                checkpoint=args.checkpoint,
+                jobs=args.jobs,
+                **options,
+            )
+        finally:
+            for bar in bars:
+                bar.close()
+    except MechanismError as exc:
+        raise InternalError(f"the target raised: {exc.__cause__!r}") from exc
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise InternalError(str(exc)) from exc
+    except KeyboardInterrupt as exc:
+        where = (
+            f"; resume with the same command (checkpoint {args.checkpoint})"
+            if args.checkpoint
+            else "; pass --checkpoint PATH to make long audits resumable"
+        )
+        raise InternalError(f"interrupted{where}") from exc
+    write_json(args.json, {"target": args.target, **result.to_json()})
+    print(what)
+    print(
+        f"claimed (eps={result.epsilon_claimed:g}, delta={result.delta:g}); "
+        f"eps lower bound {result.epsilon_lower:.4f} at confidence {result.confidence} "
+        f"(estimate {result.epsilon_estimate:.4f})"
+    )
+    print(
+        f"event: {result.event} [{result.direction}]; p1 = {result.p1:.6g} "
+        f"{tuple(round(v, 8) for v in result.p1_interval)}, p2 = {result.p2:.6g} "
+        f"{tuple(round(v, 8) for v in result.p2_interval)}; {result.samples_per_side} samples "
+        f"per side; {result.seconds:.2f}s"
+    )
+    print("VIOLATION" if result.violation else "consistent with the claim")
+    if args.checkpoint:
+        with contextlib.suppress(OSError):  # finished: nothing left to resume
+            Path(args.checkpoint).unlink(missing_ok=True)
+    return 1 if result.violation else 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``audit`` subcommand to the ``dpspec`` parser's subparsers ``sub``."""
+    p = sub.add_parser(
+        "audit",
+        help="audit a mechanism's (eps, delta) claim statistically",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "target",
+        help="builtin:NAME | module:callable | opendp:NAME | diffprivlib:NAME | pydp:NAME | list",
+    )
+    p.add_argument("--epsilon", type=float, help="claimed epsilon (builtin: its own claim)")
+    p.add_argument("--delta", type=float, help="claimed delta (default 0; builtin: its own)")
+    p.add_argument(
+        "--samples", type=int, default=10**6, help="estimation draws per side N (<= 1e10)"
+    )
+    p.add_argument(
+        "--selection",
+        type=int,
+        help="selection draws per side (default N/5, at least min(N, 1000))",
+    )
+    p.add_argument(
+        "--confidence", type=float, default=0.95, help="in (0, 1); false alarm <= 1 - it"
+    )
+    p.add_argument("--seed", type=int, default=0, help="non-negative integer")
+    p.add_argument("--pair", help="JSON [D, D'] (default: the target's own pair, or [0, 1])")
+    p.add_argument("--checkpoint", metavar="PATH", help="resumable progress file")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="parallel workers (joblib, <= 1024); the result does not depend on it",
+    )
+    p.add_argument(
+        "--float-attack",
+        action="store_true",
+        help="also test events on the float64 representation (Mironov)",
+    )
+    p.add_argument("--json", metavar="PATH", help="write the result as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_audit)

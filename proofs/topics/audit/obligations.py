@@ -1,0 +1,260 @@
+"""The registered guarantees of this topic (see ``note.md``)."""
+
+from __future__ import annotations
+
+from dpspec.proofs.engine.registry import Method, Obligation
+from dpspec.proofs.engine.seeds import THESIS
+
+OBLIGATIONS: tuple[Obligation, ...] = (
+    Obligation(
+        id="audit.lemma-binding",
+        source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+        claim="epsilon_lower <= ln r exactly when the lemma's certificate holds",
+        method=Method.PROPERTY,
+        predicates=(
+            "dpspec.proofs.topics.audit.lemmas.lower_bound_sound",
+            "dpspec.proofs.topics.audit.lemmas.lower_bound_sound_reversed",
+        ),
+        impls=("dpspec.audit.core.epsilon_lower",),
+        checks=("bindings:audit_binding",),
+        tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+    ),
+    Obligation(
+        id="audit.lower-bound-lemma",
+        source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+        claim=(
+            "if p1 <= e^eps p2 + delta and the confidence bounds hold, ln((p1_lo - delta)/p2_hi) "
+            "<= eps (both directions)"
+        ),
+        method=Method.CROSSHAIR,
+        lemmas=(
+            "lower_bound_sound",
+            "lower_bound_sound_reversed",
+        ),
+        predicates=(
+            "dpspec.spec.audit.event_within",
+            "dpspec.spec.audit.bound_certified",
+            "dpspec.proofs.topics.audit.lemmas.lower_bound_sound",
+            "dpspec.proofs.topics.audit.lemmas.lower_bound_sound_reversed",
+        ),
+        impls=("dpspec.audit.core.epsilon_lower",),
+        tests=(
+            "tests/test_audit.py::test_lower_bound_lemma_holds_on_examples",
+            "tests/test_audit.py::test_false_audit_lemma_has_a_counterexample",
+        ),
+        binding="differential: audit.lemma-binding",
+    ),
+    Obligation(
+        id="audit.clopper-pearson-coverage",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); Clopper and Pearson "
+            "1934"
+        ),
+        claim=(
+            "the one-sided CP bounds cover p with probability >= 1 - alpha, exactly (binomial law "
+            "enumerated); the Wald bound does not"
+        ),
+        method=Method.EXACT,
+        predicates=(
+            "dpspec.spec.audit.lower_bound_coverage",
+            "dpspec.spec.audit.binomial_pmf",
+        ),
+        impls=(
+            "dpspec.audit.core.cp_lower",
+            "dpspec.audit.core.cp_upper",
+        ),
+        checks=("cp_coverage",),
+        tests=("tests/test_audit.py::test_cp_bounds",),
+    ),
+    Obligation(
+        id="audit.soundness",
+        source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+        claim=(
+            "over >= 200 independent audits of correct mechanisms the violation rate is "
+            "consistent with <= 1 - confidence"
+        ),
+        method=Method.STATISTICAL,
+        predicates=(
+            "dpspec.spec.audit.false_alarm_rate_acceptable",
+            "dpspec.spec.audit.binomial_upper_tail",
+        ),
+        impls=(
+            "dpspec.audit.core.audit",
+            "dpspec.audit.core.AuditResult",
+            "dpspec.audit.core.Event",
+            "dpspec.audit.core.Mechanism",
+            "dpspec.audit.core.CallableMechanism",
+            "dpspec.audit.core.as_mechanism",
+        ),
+        checks=("soundness",),
+        tests=(
+            "tests/test_audit.py::test_audit_result_json_and_validation",
+            "tests/test_audit.py::test_callable_shapes",
+        ),
+    ),
+    Obligation(
+        id="audit.zoo-power",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); StatDP and DP-Sniper "
+            f"benchmark mechanisms; {THESIS}:L655 (exponential mechanism without the 1/2)"
+        ),
+        claim=(
+            "every broken zoo mechanism (>= 12) is flagged at 10^6 draws per side and no correct "
+            "one is; Laplace 0.5 gives eps_LCB >= 0.48"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.core.audit_pairs",
+            "dpspec.audit.core.float_keys",
+            "dpspec.audit.core.screen_bound",
+            "dpspec.audit.zoo.zoo",
+            "dpspec.audit.zoo.ZooEntry",
+            "dpspec.audit.zoo.FunctionMechanism",
+            "dpspec.audit.zoo.laplace_sampler",
+            "dpspec.audit.zoo.gaussian_sampler",
+            "dpspec.audit.zoo.truncated_geometric_sampler",
+            "dpspec.audit.zoo.noisy_max_sampler",
+            "dpspec.audit.zoo.svt_sampler",
+            "dpspec.audit.zoo.rare_leak_sampler",
+            "dpspec.audit.zoo.data_threshold_sampler",
+            "dpspec.audit.zoo.gaussian_epsilon",
+            "dpspec.audit.zoo.svt_no_threshold_noise_epsilon",
+        ),
+        checks=("zoo_power",),
+        tests=(
+            "tests/test_audit.py::test_zoo_true_epsilons",
+            "tests/test_audit.py::test_audit_pairs_picks_the_revealing_pair",
+            "tests/test_audit.py::test_cli_audit",
+            "tests/test_audit.py::test_float_attack",
+        ),
+    ),
+    Obligation(
+        id="audit.assert-dp",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); Google DP libraries' "
+            "9-vote statistical tests"
+        ),
+        claim=(
+            "assert_dp's majority vote has false alarm <= 3.3e-5 and rejects 1.2x the claimed "
+            "epsilon"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.ci.assert_dp",
+            "dpspec.audit.ci.vote",
+            "dpspec.audit.ci.VoteResult",
+            "dpspec.audit.ci.DPViolation",
+            "dpspec.audit.ci.majority_false_alarm",
+            "dpspec.audit.pytest_plugin.assert_dp_fixture",
+        ),
+        checks=("assert_dp_validity",),
+        tests=("tests/test_audit.py::test_assert_dp_fixture",),
+    ),
+    Obligation(
+        id="audit.resume",
+        source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+        claim=(
+            "an interrupted audit resumed from its checkpoint reproduces the uninterrupted "
+            "counts; a foreign checkpoint is refused"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.audit.core.audit",),
+        checks=("resume_exact",),
+    ),
+    Obligation(
+        id="audit.pair-search",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); StatDP input patterns "
+            "(Ding et al. 2018); Hypothesis targeted search"
+        ),
+        claim=(
+            "StatDP's patterns and a hypothesis.target search find a violating pair for noisy-max "
+            "v1b and SVT Alg 4, and none for their correct versions"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.search.statdp_patterns",
+            "dpspec.audit.search.query_vector_pairs",
+            "dpspec.audit.search.hypothesis_search",
+            "dpspec.audit.search.SearchResult",
+        ),
+        checks=("pair_search",),
+        tests=("tests/test_audit.py::test_statdp_patterns",),
+    ),
+    Obligation(
+        id="audit.library-targets",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); OpenDP, PyDP, "
+            "diffprivlib public APIs"
+        ),
+        claim=(
+            "user callables and library mechanisms load as audit targets calibrated to the claim; "
+            "honest claims pass, halved claims are flagged"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.libraries.load_target",
+            "dpspec.audit.libraries.LibraryMechanism",
+            "dpspec.audit.libraries.gaussian_sigma",
+        ),
+        checks=("library_targets",),
+        tests=(
+            "tests/test_audit_libraries.py::test_user_callables",
+            "tests/test_audit_libraries.py::test_bad_targets",
+            "tests/test_audit_libraries.py::test_gaussian_calibration",
+            "tests/test_audit_libraries.py::test_opendp_follows_its_claimed_law",
+            "tests/test_audit_libraries.py::test_pydp_follows_its_claimed_law",
+            "tests/test_audit_libraries.py::test_diffprivlib_target",
+        ),
+    ),
+    Obligation(
+        id="audit.hostile-input",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); hostile-input review "
+            "of the auditor"
+        ),
+        claim=(
+            "the auditor refuses unrepresentable releases and hostile arguments with an error "
+            "naming them (before any draw), flags NaN/complex/vector-NaN leaks, never judges "
+            "continuous outputs by atoms only, validates checkpoints, gives the same counts for "
+            "any jobs, and its CLI exits 2 (usage) or 3 (internal), never 1, on such input"
+        ),
+        method=Method.PROPERTY,
+        predicates=("dpspec.spec.audit.checkpoint_counts_valid",),
+        impls=(
+            "dpspec.audit.core.audit",
+            "dpspec.audit.core.Event",
+            "dpspec.audit.core.MechanismError",
+            "dpspec.audit.core.check_confidence",
+            "dpspec.audit.core.check_seed",
+            "dpspec.audit.core.check_samples",
+            "dpspec.audit.core.default_selection",
+            "dpspec.audit.core.max_epsilon_lower",
+            "dpspec.audit.ci.vote",
+            "dpspec.audit.libraries.load_target",
+        ),
+        checks=("hostile_inputs",),
+        tests=(
+            "tests/test_audit.py::test_nan_is_an_event_of_its_own",
+            "tests/test_audit.py::test_complex_outputs_are_audited_as_pairs",
+            "tests/test_audit.py::test_unrepresentable_outputs_are_refused",
+            "tests/test_audit.py::test_small_selection_is_not_judged_by_atoms",
+            "tests/test_audit.py::test_selection_follows_samples",
+            "tests/test_audit.py::test_arguments_are_checked_by_name",
+            "tests/test_audit.py::test_assert_dp_arguments",
+            "tests/test_audit.py::test_jobs_do_not_change_the_counts",
+            "tests/test_audit.py::test_tampered_checkpoints_are_refused",
+            "tests/test_audit.py::test_corrupted_checkpoints_are_refused",
+            "tests/test_audit.py::test_unwritable_checkpoint_is_refused_before_drawing",
+            "tests/test_audit.py::test_cli_exit_codes",
+            "tests/test_audit.py::test_cli_help_documents_exit_codes",
+            "tests/test_audit.py::test_checkpoint_counts_predicate",
+            "tests/test_audit.py::test_unrefutable_claims_are_refused",
+        ),
+        entry_points=(
+            "dpspec.audit.core.audit",
+            "dpspec.audit.ci.assert_dp",
+            "dpspec.proofs.cli.main",
+        ),
+    ),
+)

@@ -1,0 +1,3 @@
+"""Sample compression by boosting (thesis ch. 4): weighted quantiles, MedBoost, Sparsify,
+compression schemes.
+"""

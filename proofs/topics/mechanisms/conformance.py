@@ -1,0 +1,314 @@
+"""Conformance checks of the basic mechanisms: ``sample`` / ``randomise`` against the exact law.
+
+Each check runs the entry point a user calls on a small instance, tests its outcome frequencies
+against the law the exact privacy obligation decides (α = 1e-6,
+:mod:`dpspec.proofs.engine.conformance`) and runs the same entry point at 2ε as the control that
+must be rejected. Both the rational-base constructor (the exact checks' path) and the ``epsilon=``
+constructor (the users' path) are run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.mechanisms import (
+    DiscreteLaplaceMechanism,
+    ExponentialMechanism,
+    LaplaceMechanism,
+    NoisyMajorityVote,
+    RandomizedResponse,
+    StabilityHistogram,
+)
+from dpspec.mechanisms.stability_histogram import TAIL, stability_histogram
+from dpspec.proofs.engine.conformance import (
+    ConformanceReport,
+    conformance,
+    conformance_rng,
+    draws,
+    outcome,
+)
+from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.topics.mechanisms.verifiers import threshold_mistakes
+
+Law = dict[Any, Any]
+
+
+def _sampling(
+    mech: Any, data: Any, tag: int, encode: Callable[[Any], Any] = np.asarray
+) -> Callable[[int], Any]:
+    """``k ↦ encode(mech.sample(data, k, rng))`` with the check's generator number ``tag``."""
+
+    def draw(k: int) -> Any:
+        return encode(mech.sample(data, k, conformance_rng(tag)))
+
+    return draw
+
+
+def _randomising(mech: RandomizedResponse, x: int, tag: int) -> Callable[[int], Any]:
+    """``k ↦ mech.randomise([x] * k, rng)``: k independent reports of one user's value x."""
+
+    def draw(k: int) -> Any:
+        return mech.randomise(np.full(k, x), conformance_rng(tag))
+
+    return draw
+
+
+def _count(d: Any) -> int:
+    return int(np.sum(np.asarray(d) == 1))
+
+
+def discrete_laplace_conformance(config: VerifyConfig) -> CheckOutcome:
+    """DiscreteLaplaceMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
+    data = np.array([0, 1, 1, 1])
+    n = draws(config, 100_000)
+    reports = []
+    for tag, (good, bad) in enumerate(
+        [
+            (
+                DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2)),
+                DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 4)),
+            ),
+            (DiscreteLaplaceMechanism(_count, 1, 1.0), DiscreteLaplaceMechanism(_count, 1, 2.0)),
+        ]
+    ):
+        window = (-12, 18)
+        reports.append(
+            conformance(
+                f"discrete Laplace ({'base 1/2' if tag == 0 else 'ε = 1'})",
+                good.pmf(data, window),
+                _sampling(good, data, tag),
+                _sampling(bad, data, 100 + tag),
+                bad.pmf(data, window),
+                n,
+            )
+        )
+    return outcome(reports)
+
+
+def sf_law(mech: LaplaceMechanism, data: Any, edges: NDArray[np.float64]) -> Law:
+    """Law of the output binned at ``edges`` (bin −1: ≤ e_0, bin i: (e_i, e_{i+1}], the last bin
+    above the last edge) from the mechanism's own ``sf`` — P(M(S) > t), the discrete Laplace
+    survival function at the lattice point above t, or the continuous one when idealised."""
+    sf = [float(mech.sf(data, float(t))) for t in edges]
+    law: Law = {-1: 1.0 - sf[0]}
+    for i in range(len(edges) - 1):
+        law[i] = sf[i] - sf[i + 1]
+    law[len(edges) - 1] = sf[-1]
+    return law
+
+
+def _binned(edges: NDArray[np.float64]) -> Callable[[Any], Any]:
+    return lambda out: np.searchsorted(edges, out, side="left") - 1
+
+
+def laplace_conformance(config: VerifyConfig) -> CheckOutcome:
+    """LaplaceMechanism.sample, lattice (default) and idealised paths, against the law its
+    ``sf`` states, 40 bins over ±4 scales; control: the mechanism at 2ε."""
+    data = np.array([0.3, 0.7, 1.0])
+
+    def query(d: Any) -> float:
+        return float(np.clip(d, 0.0, 1.0).sum())
+
+    n = draws(config, 100_000)
+    reports = []
+    for tag, idealised in enumerate((False, True)):
+        good = LaplaceMechanism(query, 1.0, 0.5, idealised=idealised)
+        bad = LaplaceMechanism(query, 1.0, 1.0, idealised=idealised)
+        centre = float(good.value(data)[0])
+        edges = centre + good.scale * np.linspace(-4.0, 4.0, 41)
+        # exact: the law is symmetric about the (snapped) query value, so P(M > c) = 1/2
+        # (idealised) and P(M > c) + P(M > c − γ) = 1 (lattice: P(Z ≥ 1) + P(Z ≥ 0))
+        c = float(good.lattice_value(data)[0]) * good.granularity if not idealised else centre
+        symmetric = (
+            abs(float(good.sf(data, c)) - 0.5) < 1e-12
+            if idealised
+            else abs(float(good.sf(data, c)) + float(good.sf(data, c - good.granularity)) - 1)
+            < 1e-12
+        )
+        reports.append(
+            conformance(
+                f"Laplace ({'idealised' if idealised else 'lattice'}), ε = 0.5",
+                sf_law(good, data, edges),
+                _sampling(good, data, 10 + tag, _binned(edges)),
+                _sampling(bad, data, 12 + tag, _binned(edges)),
+                sf_law(bad, data, edges),
+                n,
+            )
+        )
+        reports[-1].details["sf_symmetric"] = symmetric
+        if not symmetric:
+            reports[-1].pvalue = 0.0  # the stated law is not the Laplace law about f(S)
+    return outcome(reports)
+
+
+def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
+    """ExponentialMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
+    data = np.array([[0, 0], [1, 1], [2, 1], [2, 0], [1, 0]])
+    scores = threshold_mistakes([0, 1, 2, 3])
+    n = draws(config, 60_000)
+    pairs = [
+        (
+            "base 1/2",
+            ExponentialMechanism(scores, 1, base=Fraction(1, 2)),
+            ExponentialMechanism(scores, 1, base=Fraction(1, 4)),
+        ),
+        ("ε = 1", ExponentialMechanism(scores, 1, 1.0), ExponentialMechanism(scores, 1, 2.0)),
+    ]
+    reports = [
+        conformance(
+            f"exponential mechanism ({label})",
+            good.pmf(data),
+            _sampling(good, data, 20 + i),
+            _sampling(bad, data, 30 + i),
+            bad.pmf(data),
+            n,
+        )
+        for i, (label, good, bad) in enumerate(pairs)
+    ]
+    return outcome(reports)
+
+
+def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
+    """RandomizedResponse.randomise against local_pmf for every input (ratio 3 and ε = 1, k = 3),
+    control at 2ε (ratio 9, ε = 2)."""
+    n = draws(config, 60_000)
+    reports = []
+    pairs = [
+        (
+            "ratio 3",
+            RandomizedResponse(3, ratio=Fraction(3)),
+            RandomizedResponse(3, ratio=Fraction(9)),
+        ),
+        ("ε = 1", RandomizedResponse(3, 1.0), RandomizedResponse(3, 2.0)),
+    ]
+    for i, (label, good, bad) in enumerate(pairs):
+        for x in range(3):
+            reports.append(
+                conformance(
+                    f"randomized response ({label}), x = {x}",
+                    good.local_pmf(x),
+                    _randomising(good, x, 40 + 3 * i + x),
+                    _randomising(bad, x, 50 + 3 * i + x),
+                    bad.local_pmf(x),
+                    n,
+                )
+            )
+    return outcome(reports)
+
+
+def noisy_majority_conformance(config: VerifyConfig) -> CheckOutcome:
+    """NoisyMajorityVote.sample: the joint law of the 3 cells' bits (independence included)
+    against pmf, base 1/2 and ε = 1; control at 2ε."""
+    data = np.array([[0, 1], [0, 1], [0, 0], [1, 0], [1, 0], [1, 1], [1, 0]])
+    n = draws(config, 60_000)
+    pairs = [
+        (
+            "base 1/2",
+            NoisyMajorityVote(3, base=Fraction(1, 2)),
+            NoisyMajorityVote(3, base=Fraction(1, 4)),
+        ),
+        ("ε = 1", NoisyMajorityVote(3, 1.0), NoisyMajorityVote(3, 2.0)),
+        (
+            "idealised ε = 1",
+            NoisyMajorityVote(3, 1.0, idealised=True),
+            NoisyMajorityVote(3, 2.0, idealised=True),
+        ),
+    ]
+    reports = [
+        conformance(
+            f"noisy majority ({label})",
+            good.pmf(data),
+            _sampling(good, data, 60 + i),
+            _sampling(bad, data, 70 + i),
+            bad.pmf(data),
+            n,
+        )
+        for i, (label, good, bad) in enumerate(pairs)
+    ]
+    return outcome(reports)
+
+
+def release_codes(released: NDArray[np.float64], cap: int) -> NDArray[Any]:
+    """Releases as pmf outcomes: 0, the integer value below ``cap``, or ``TAIL`` (as −1)."""
+    values = np.rint(released).astype(np.int64)
+    return np.where(values >= cap, -1, values)
+
+
+def _coded_law(law: dict[tuple[Any, ...], Any]) -> Law:
+    return {tuple(-1 if v == TAIL else v for v in key): p for key, p in law.items()}
+
+
+def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
+    """StabilityHistogram.sample (→ release_counts) and the function ``stability_histogram``
+    against the exact law ``pmf`` on counts straddling the threshold; control at 2ε."""
+    n = draws(config, 60_000)
+    reports: list[ConformanceReport] = []
+    for i, (good, bad) in enumerate(
+        [
+            (
+                StabilityHistogram(3, base=Fraction(1, 2), delta=Fraction(1, 100)),
+                StabilityHistogram(3, base=Fraction(1, 4), delta=Fraction(1, 100)),
+            ),
+            (StabilityHistogram(3, 1.0, 1e-3), StabilityHistogram(3, 2.0, 1e-3)),
+        ]
+    ):
+        tau = int(good.threshold)
+        # counts τ − 1, τ + 1 and 0: releases on both sides of the threshold and an empty cell
+        data = np.array([0] * (tau - 1) + [1] * (tau + 1))
+        cap = tau + 6
+        label = "base 1/2" if i == 0 else "ε = 1"
+
+        reports.append(
+            conformance(
+                f"stability histogram sample ({label})",
+                _coded_law(good.pmf(data, cap)),
+                _sampling(good, data, 80 + i, partial(release_codes, cap=cap)),
+                _sampling(bad, data, 90 + i, partial(release_codes, cap=cap)),
+                _coded_law(bad.pmf(data, max(cap, int(bad.threshold)))),
+                n,
+            )
+        )
+    # the module-level function (used by the learners) on one occupied cell
+    good_fn = StabilityHistogram(1, 1.0, 1e-3)
+    tau = int(good_fn.threshold)
+    cap = tau + 6
+
+    def one_cell(eps: float, tag: int) -> Callable[[int], Any]:
+        # k distinct cells with the same count τ in one call: k independent one-cell releases
+        def run(k: int) -> Any:
+            ids, vals = stability_histogram(
+                np.repeat(np.arange(k), tau), eps, 1e-3, conformance_rng(tag)
+            )
+            out = np.zeros(k, dtype=np.float64)
+            out[ids] = vals
+            return release_codes(out, cap)
+
+        return run
+
+    k_fn = draws(config, 60_000)
+    bad_fn = StabilityHistogram(1, 2.0, 1e-3)
+    reports.append(
+        conformance(
+            "stability_histogram() on one cell (ε = 1)",
+            {
+                k[0]: p
+                for k, p in _coded_law(good_fn.pmf(np.zeros(tau, dtype=np.int64), cap)).items()
+            },
+            one_cell(1.0, 95),
+            one_cell(2.0, 96),
+            {
+                k[0]: p
+                for k, p in _coded_law(
+                    bad_fn.pmf(np.zeros(tau, dtype=np.int64), max(cap, int(bad_fn.threshold)))
+                ).items()
+            },
+            k_fn,
+        )
+    )
+    return outcome(reports)

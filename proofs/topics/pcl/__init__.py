@@ -1,0 +1,1 @@
+"""PCL, the private histogram classifier (seed 000, Alg 2, Thm 3.1)."""

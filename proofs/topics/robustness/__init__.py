@@ -1,0 +1,3 @@
+"""Hostile input: named errors, no silent privacy loss, overflow-safe exact arithmetic, CLI exit
+codes.
+"""

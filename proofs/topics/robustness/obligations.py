@@ -1,0 +1,124 @@
+"""The registered guarantees of this topic (see ``note.md``)."""
+
+from __future__ import annotations
+
+from dpspec.proofs.engine.registry import Method, Obligation
+
+OBLIGATIONS: tuple[Obligation, ...] = (
+    Obligation(
+        id="inputs.bad-input",
+        source="dpspec standard: bad input gets a ValueError naming the parameter",
+        claim="ε ≤ 0/NaN/inf, δ ∉ [0,1), empty or non-finite data, bad shapes → named ValueError",
+        method=Method.PROPERTY,
+        impls=(
+            "dpspec.validation.check_epsilon",
+            "dpspec.validation.check_delta",
+            "dpspec.validation.check_rng",
+            "dpspec.validation.check_positive",
+            "dpspec.validation.check_count",
+            "dpspec.validation.check_base",
+            "dpspec.validation.rational_at_most",
+            "dpspec.validation.rational_at_least",
+            "dpspec.validation.as_finite_array",
+            "dpspec.validation.InputTypeError",
+            "dpspec.mechanisms.base.epsilon_rational",
+            "dpspec.contract.PrivacyLevel",
+        ),
+        checks=("bad_input_rejected",),
+    ),
+    Obligation(
+        id="cli.exit-codes",
+        source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
+        claim="hostile command lines get their exit code and one line on stderr, no traceback",
+        method=Method.PROPERTY,
+        impls=(
+            "dpspec.proofs.cli.main",
+            "dpspec.proofs.cli.errors.check_writable",
+        ),
+        checks=("cli:cli_hostile_argv",),
+        tests=("tests/test_cli_hostile.py::test_usage_errors",),
+        entry_points=("dpspec.proofs.cli.main",),
+    ),
+    Obligation(
+        id="inputs.hostile-input",
+        source="dpspec standard: bad input gets a ValueError/TypeError naming the parameter",
+        claim=(
+            "every public constructor and fit/predict/sample/randomise/pmf/sf/pdf/score of the "
+            "mechanisms and learners, given one hostile argument (NaN, inf, huge, tiny, negative, "
+            "zero, wrong type/shape, object, complex, numpy scalar), refuses it naming the "
+            "argument or returns a clean-input result; no other exception, no warning, bounded "
+            "time"
+        ),
+        method=Method.PROPERTY,
+        impls=(
+            "dpspec.validation.check_limit",
+            "dpspec.validation.exact_fraction",
+            "dpspec.validation.check_sampling_base",
+            "dpspec.validation.check_real",
+            "dpspec.learners.estimator.check_score_labels",
+            "dpspec.learners.keyed_noise.block_size",
+            "dpspec.mechanisms.base.check_base_loss",
+            "dpspec.ldp.mechanism.check_alpha",
+            "dpspec.ldp.mechanism.check_truncation",
+            "dpspec.ldp.partition.check_magnitude",
+        ),
+        checks=("hostile_inputs",),
+        tests=(
+            "tests/test_hostile.py::test_hostile_input_obligation",
+            "tests/test_hostile.py::test_harness_flags_broken_targets",
+        ),
+        entry_points=(
+            "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
+            "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.pmf",
+            "dpspec.mechanisms.laplace.LaplaceMechanism.sample",
+            "dpspec.mechanisms.laplace.LaplaceMechanism.sf",
+            "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
+            "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+            "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.sample",
+            "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.pmf",
+            "dpspec.mechanisms.randomized_response.RandomizedResponse.randomise",
+            "dpspec.mechanisms.randomized_response.RandomizedResponse.sample",
+            "dpspec.mechanisms.stability_histogram.StabilityHistogram.sample",
+            "dpspec.mechanisms.stability_histogram.StabilityHistogram.pmf",
+            "dpspec.mechanisms.stability_histogram.stability_histogram",
+            "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
+            "dpspec.learners.pcl.PrivateHistogramClassifier.predict",
+            "dpspec.learners.histogram.HistogramRuleClassifier.fit",
+            "dpspec.learners.pcl2.PrivatePackingClassifier.fit",
+            "dpspec.learners.pcl2.PrivateUnboundedClassifier.fit",
+            "dpspec.learners.pcde.PrivateHistogramDensity.fit",
+            "dpspec.learners.pcde.PrivateHistogramDensity.pdf",
+            "dpspec.learners.pcde.PrivateHistogramDensity.sample",
+            "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.fit",
+            "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.predict",
+            "dpspec.ldp.estimators.LDPPartitionRegressor.fit",
+            "dpspec.ldp.estimators.LDPPartitionRegressor.predict",
+            "dpspec.ldp.estimators.LDPPartitionClassifier.fit",
+            "dpspec.ldp.estimators.LDPPartitionClassifier.predict",
+            "dpspec.ldp.mechanism.LocalRandomiser.randomise",
+        ),
+    ),
+    Obligation(
+        id="inputs.exact-integer-bounds",
+        source="dpspec standard: exact samplers use integer arithmetic that cannot wrap",
+        claim=(
+            "the exact samplers' and laws' integer arithmetic is overflow-safe: exponents split "
+            "exactly into int64 parts, |f|, |Z| < 2^62, larger values refused naming the argument"
+        ),
+        method=Method.PROPERTY,
+        impls=(
+            "dpspec.noise.ExpNegExponents",
+            "dpspec.noise.exp_neg_exponents",
+            "dpspec.noise.bernoulli_exp_neg_exponents",
+            "dpspec.noise.categorical_exp_gap",
+            "dpspec.validation.bounded_int_array",
+        ),
+        checks=("exact_integer_bounds",),
+        tests=("tests/test_hostile.py::test_integer_bounds_obligation",),
+        entry_points=(
+            "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
+            "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
+            "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+        ),
+    ),
+)

@@ -1,0 +1,278 @@
+"""Checks of the semi-supervised learner (seed 000, Sec 4.1): label privacy through the real
+``fit``, the dichotomies, accuracy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from itertools import product
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+from dpspec.learners.semi_supervised import (
+    Dichotomies,
+    PrivateSemiSupervisedClassifier,
+    dichotomies,
+)
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.proofs.engine.conformance import (
+    ConformanceReport,
+    conformance,
+    draws,
+    outcome,
+    power_against,
+)
+from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
+from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.stats import ALPHA
+from dpspec.proofs.topics.pcde.checks import Points
+from dpspec.spec.neighbours import Relation, neighbouring_pairs
+from dpspec.spec.privacy import Dist
+
+SEED = 4100
+
+
+class PrintedWeightsLearner(PrivateSemiSupervisedClassifier):
+    """Negative control: the selection weights exp(ε·s) without the ½ (as printed at
+    ``002_9f3104e4a0d86722.txt:L655``), still declared ε_label-DP."""
+
+    def selection_mechanism(self, candidates: Dichotomies) -> ExponentialMechanism:
+        mech = super().selection_mechanism(candidates)
+        return ExponentialMechanism(mech.scores, 1, epsilon=self.label_epsilon, half=False)
+
+
+def verify_label_selection(
+    kind: str,
+    synthetic: Points,
+    xs: Points,
+    max_size: int,
+    label_epsilon: float = 1.0,
+    *,
+    printed: bool = False,
+) -> ExactReport:
+    """ε_label-DP of the selection for a fixed synthetic sample Û: all substitution pairs of
+    labeled multisets over {(x, y) : x ∈ xs, y ∈ {0, 1}}; the law of each is the learner's own
+    :meth:`~PrivateSemiSupervisedClassifier.selection_law` (floats, slack :data:`RTOL`)."""
+    cls = PrintedWeightsLearner if printed else PrivateSemiSupervisedClassifier
+    learner = cls(kind, label_epsilon=label_epsilon)
+    d = 2 if kind == "rectangle" else 1
+    U = np.array(synthetic, dtype=np.float64).reshape(-1, d)
+    domain = tuple((x, y) for x in xs for y in (0, 1))
+
+    def law(data: Dataset) -> Dist:
+        recs = cast(tuple[tuple[Any, int], ...], data)
+        X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
+        y = np.array([r[1] for r in recs], dtype=np.int64)
+        return learner.selection_law(X, y, U)
+
+    return verify_pairs(
+        f"semi-supervised selection ({kind}, {'printed' if printed else 'with 1/2'}, "
+        f"|H|U|={learner.candidates(U).size})",
+        law,
+        neighbouring_pairs(domain, max_size, Relation.SUBSTITUTE, min_size=1),
+        math.exp(label_epsilon),  # the caller's ε_label (Thm 4.11)
+        rtol=RTOL,
+    )
+
+
+def semi_supervised_label_privacy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 4.10/4.11, labeled part: for fixed synthetic samples, the selection over the
+    dichotomies is ε_label-DP under substitution of one labeled record — thresholds and
+    intervals on Û = {0.5, 1.5, 2.5}, x ∈ {0, 1, 2, 3}; rectangles on 3 synthetic points,
+    x ∈ 2 points; control: the weights without the ½ must be caught."""
+    size = 4 if config.thorough else 3
+    line = (0.5, 1.5, 2.5)
+    xs = (0.0, 1.0, 2.0, 3.0)
+    boxes = ((0.0, 0.0), (1.0, 2.0), (2.0, 1.0))
+    reports = [
+        verify_label_selection("threshold", line, xs, size + 1),
+        verify_label_selection("interval", line, xs, size),
+        verify_label_selection("rectangle", boxes, ((0.5, 0.5), (1.0, 2.0)), size),
+    ]
+    control = verify_label_selection("threshold", line, xs[:3], size, printed=True)
+    ok = all(r.holds for r in reports) and not control.holds
+    return CheckOutcome(
+        ok,
+        "; ".join(r.summary() for r in reports) + f"; control: {control.summary()}",
+        {
+            "pairs": sum(r.pairs for r in reports),
+            "worst_ratios": [float(r.worst_ratio) for r in reports],
+            "claimed_ratio": math.e,
+            "control_worst_ratio": float(control.worst_ratio),
+        },
+    )
+
+
+def threshold_error(clf: PrivateSemiSupervisedClassifier, t0: float) -> float:
+    """err_P(h) for x ~ N(0, 1), target 1[x ≥ t0], h the learned threshold: |Φ(t) − Φ(t0)|."""
+    t = float(clf.lower_[0])
+    return float(abs(stats.norm.cdf(t) - stats.norm.cdf(t0)))
+
+
+def semi_supervised_accuracy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 4.11 at moderate n: thresholds, x ~ N(0, 1), target 1[x ≥ 0.3], 10^5 unlabeled
+    (ε = 1, δ = 1e-6), 300 labeled (ε_label = 1), 500 synthetic. Claim: err ≤ 0.05 with
+    probability ≥ 0.9. Test over R fits: reject when P(Bin(R, 0.1) ≥ #failures) < α = 1e-6.
+    Control: the same learner on shuffled labels must be rejected."""
+    reps = 60 if config.thorough else 30
+    rng = np.random.default_rng(SEED + 30)
+    errs, c_errs = [], []
+    for r in range(reps):
+        U = rng.standard_normal((100_000, 1))
+        X = rng.standard_normal((300, 1))
+        y = (X[:, 0] >= 0.3).astype(np.int64)
+        learner = PrivateSemiSupervisedClassifier("threshold", 1.0, 1e-6, 1.0, 500, random_state=r)
+        errs.append(threshold_error(learner.fit(X, y, U), 0.3))
+        c_errs.append(threshold_error(learner.fit(X, rng.permutation(y), U), 0.3))
+
+    def pvalue(e: list[float]) -> float:
+        failures = int(np.sum(np.array(e) > 0.05))
+        return float(stats.binom.sf(failures - 1, reps, 0.1))
+
+    p, pc = pvalue(errs), pvalue(c_errs)
+    ok = p > ALPHA and pc < ALPHA
+    return CheckOutcome(
+        ok,
+        f"{reps} fits: max error {max(errs):.4f}, failures (err > 0.05) "
+        f"{int(np.sum(np.array(errs) > 0.05))} (p {p:.3g}); shuffled-label control: "
+        f"median error {float(np.median(c_errs)):.3f}, rejected: {pc < ALPHA}",
+        {"errors": errs, "control_errors": c_errs, "pvalue": p, "control_pvalue": pc},
+    )
+
+
+def dichotomy_scores(config: VerifyConfig) -> CheckOutcome:
+    """The prefix-sum mistakes of :class:`Dichotomies` equal brute-force mistakes of each
+    candidate's box, and the candidates are exactly the distinct dichotomies the class induces
+    on Û (brute force over all boxes with boundaries at synthetic coordinates, ties included);
+    control: a candidate set missing one dichotomy must be told apart."""
+    rng = np.random.default_rng(SEED + 50)
+    problems: list[str] = []
+    trials = 12 if config.thorough else 6
+    for t in range(trials):
+        for kind, d, m in (("threshold", 1, 12), ("interval", 1, 12), ("rectangle", 2, 8)):
+            U = rng.random((m, d))
+            if t % 2:
+                U = np.round(U * 4) / 4  # ties
+            D = dichotomies(kind, U)
+            X = np.vstack([rng.random((40, d)), U[:4]])
+            y = np.asarray(rng.integers(0, 2, size=(X.shape[0],)), dtype=np.int64)
+            brute = np.array([np.sum(D.predict(i, X) != y) for i in range(D.size)])
+            if not np.array_equal(D.mistakes(X, y), brute):
+                problems.append(f"{kind} t={t}: mistakes")
+            patterns = {tuple(D.predict(i, U).tolist()) for i in range(D.size)}
+            if len(patterns) != D.size or patterns != _all_patterns(kind, U):
+                problems.append(f"{kind} t={t}: not the dichotomy set")
+    U = rng.random((8, 2))
+    D = dichotomies("rectangle", U)
+    short = {tuple(D.predict(i, U).tolist()) for i in range(1, D.size)}
+    control_caught = short != _all_patterns("rectangle", U)
+    ok = not problems and control_caught
+    return CheckOutcome(ok, f"problems: {problems}; control caught: {control_caught}")
+
+
+def _all_patterns(kind: str, U: NDArray[np.float64]) -> set[tuple[int, ...]]:
+    """Brute force: every dichotomy of ``kind`` on U (boxes with coordinate boundaries)."""
+    axes = [np.unique(U[:, a]) for a in range(U.shape[1])]
+    out = {tuple([0] * U.shape[0])}
+    if kind == "threshold":
+        for t in axes[0]:
+            out.add(tuple((U[:, 0] >= t).astype(int).tolist()))
+        return out
+    spans = [[(lo, hi) for lo in u for hi in u if lo <= hi] for u in axes]
+    for box in product(*spans):
+        inside = np.ones(U.shape[0], dtype=bool)
+        for a, (lo, hi) in enumerate(box):
+            inside &= (lo <= U[:, a]) & (U[:, a] <= hi)
+        out.add(tuple(inside.astype(int).tolist()))
+    return out
+
+
+def pit_values(
+    laws: list[dict[int, float]], choices: list[int], rng: np.random.Generator
+) -> NDArray[np.float64]:
+    """u = F(c⁻) + V·p(c) for each (law, choice), the outcomes ordered by decreasing probability
+    (ties by key): Uniform(0, 1) exactly when c ~ law, whatever the (law-determined) order. The
+    order makes a sharper law (e.g. the same mechanism at 2ε) push u towards 0, so the test's
+    power against it does not depend on how the outcomes happen to be numbered."""
+    out = np.empty(len(choices))
+    for i, (law, c) in enumerate(zip(laws, choices, strict=True)):
+        rank = sorted(law, key=lambda k: (-law[k], k))
+        before = rank[: rank.index(c)] if c in law else rank
+        below = sum(law[k] for k in before)
+        out[i] = below + rng.random() * law.get(c, 0.0)
+    return out
+
+
+def pit_bin_law(
+    law: dict[int, float], alternative: dict[int, float], bins: int
+) -> NDArray[np.float64]:
+    """The law of the PIT bin of :func:`pit_values` (built on ``law``) when the choice follows
+    ``alternative``: each outcome's interval [F(c⁻), F(c⁻) + p(c)) split over the bins."""
+    rank = sorted(law, key=lambda k: (-law[k], k))
+    out = np.zeros(bins)
+    below = 0.0
+    for c in rank:
+        p, q = law[c], alternative.get(c, 0.0)
+        if p > 0:
+            lo, hi = below, below + p
+            edges = np.linspace(0.0, 1.0, bins + 1)
+            overlap = np.clip(np.minimum(hi, edges[1:]) - np.maximum(lo, edges[:-1]), 0.0, None)
+            out += q * overlap / p
+        below += p
+    return out
+
+
+def semi_supervised_fit_conformance(config: VerifyConfig) -> CheckOutcome:
+    """``PrivateSemiSupervisedClassifier.fit``: the candidate it chooses, given the synthetic
+    sample it drew, follows ``selection_law`` (randomised PIT with the candidates ordered by
+    decreasing probability → 5 equiprobable bins, chi-square at α = 1e-6); control: ``fit`` with
+    ε_label = 2 against the ε_label = 1 law. The power is exact given the synthetic samples the
+    ε_label = 1 run drew: the mean over them of the PIT-bin law under the ε_label = 2 selection."""
+    rng = np.random.default_rng(SEED)
+    X = rng.standard_normal((40, 1))
+    y = (np.abs(X[:, 0]) < 0.6).astype(np.int64)
+    U = rng.standard_normal((400, 1))
+    reps = draws(config, 500)
+    bins = 5
+    uniform = {b: 1.0 / bins for b in range(bins)}
+    alternative = np.zeros(bins)
+    reference = PrivateSemiSupervisedClassifier("interval", label_epsilon=1.0)
+    doubled = PrivateSemiSupervisedClassifier("interval", label_epsilon=2.0)
+
+    def at(label_eps: float, offset: int) -> Callable[[int], NDArray[np.int64]]:
+        def draw(k: int) -> NDArray[np.int64]:
+            laws, choices = [], []
+            for r in range(k):
+                clf = PrivateSemiSupervisedClassifier(
+                    "interval",
+                    1.0,
+                    0.05,
+                    label_epsilon=label_eps,
+                    n_synthetic=8,
+                    random_state=offset + r,
+                ).fit(X, y, U)
+                law = reference.selection_law(X, y, clf.synthetic_)
+                laws.append(law)
+                choices.append(int(clf.choice_))
+                if label_eps == 1.0:
+                    alt = doubled.selection_law(X, y, clf.synthetic_)
+                    alternative[:] += pit_bin_law(law, alt, bins) / k
+            u = pit_values(laws, choices, np.random.default_rng([SEED, offset]))
+            return np.minimum((u * bins).astype(np.int64), bins - 1)
+
+        return draw
+
+    report: ConformanceReport = conformance(
+        "semi-supervised fit: selection given the synthetic sample (PIT)",
+        uniform,
+        at(1.0, 0),
+        at(2.0, 10**6),
+        uniform,
+        reps,
+    )
+    report.power = power_against(uniform, dict(enumerate(alternative.tolist())), reps)
+    return outcome([report])

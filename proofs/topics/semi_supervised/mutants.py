@@ -1,0 +1,48 @@
+"""Privacy bugs ``dpspec mutate`` plants in this topic's code (see ``proofs/notes/mutation.md``)."""
+
+from __future__ import annotations
+
+from dpspec.proofs.engine.mutation import Mutant
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        id="ssl.selection-half-dropped",
+        file="impl/learners/semi_supervised.py",
+        original="denominator = eps.denominator * (2 if half else 1) * sensitivity",
+        replacement="denominator = eps.denominator * sensitivity",
+        description=(
+            "exponential_choice (the selection in PrivateSemiSupervisedClassifier.fit) drops the "
+            "1/2"
+        ),
+        kind="half",
+    ),
+    Mutant(
+        id="ssl.fit-half-false",
+        file="impl/learners/semi_supervised.py",
+        original="half=mech.half,",
+        replacement="half=False,",
+        description=(
+            "PrivateSemiSupervisedClassifier.fit selects with half=False (the thesis's printed "
+            "form)"
+        ),
+        kind="half",
+    ),
+    Mutant(
+        id="ssl.scores-doubled",
+        file="impl/learners/semi_supervised.py",
+        original="scores = mech.score_vector(np.column_stack([X, labels]))",
+        replacement="scores = 2 * mech.score_vector(np.column_stack([X, labels]))",
+        description=(
+            "fit selects on 2x the mistake score (sensitivity 2 with Delta = 1 assumed): 2eps_label"
+        ),
+        kind="sensitivity",
+    ),
+    Mutant(
+        id="ssl.label-law-at-half-eps",
+        file="impl/learners/semi_supervised.py",
+        original="return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)",
+        replacement="return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon / 2)",
+        description="selection law and label_privacy_ at eps_label/2 while fit draws at eps_label",
+        kind="reported",
+    ),
+)
