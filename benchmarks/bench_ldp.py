@@ -116,7 +116,7 @@ def plot(rows: list[dict[str, Any]], path: str) -> None:
     ax.set_yscale("log")
     ax.set_xlabel("n")
     ax.set_ylabel("exact L2 error")
-    ax.set_title("alpha = 1 LDP partitioning vs non-private (sine problem)")
+    ax.set_title("epsilon = 1 LDP partitioning vs non-private (sine problem)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

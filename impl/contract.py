@@ -51,6 +51,20 @@ class PrivacyLevel:
     relation: Relation = Relation.SUBSTITUTE
 
 
+def restrict(law: dict[Any, Any], window: tuple[Any, Any] | None) -> dict[Any, Any]:
+    """The outcomes of a finite law inside ``window`` = (lo, hi), inclusive, compared as the
+    outcomes are (integers, or tuples lexicographically); ``None`` keeps the whole law."""
+    if window is None:
+        return law
+    if not isinstance(window, (tuple, list)) or len(window) != 2:
+        raise ValueError(f"window: expected a pair (lo, hi), got {window!r}")
+    lo, hi = window
+    try:
+        return {o: p for o, p in law.items() if lo <= o <= hi}
+    except TypeError as exc:
+        raise ValueError(f"window: ends not comparable with the outcomes, got {window!r}") from exc
+
+
 @runtime_checkable
 class Mechanism(Protocol):
     """A randomised algorithm on a dataset: its privacy report and a vectorised sampler."""

@@ -120,9 +120,7 @@ def exp_neg_exponents(gap: Any, num: int, den: int) -> ExpNegExponents:
     capped = np.where(whole_obj > INT_BOUND, INT_BOUND, whole_obj)
     excess = whole_obj - capped
     has_excess = bool(np.any(excess > 0))
-    return ExpNegExponents(
-        capped.astype(np.int64), rest, den, excess if has_excess else None
-    )
+    return ExpNegExponents(capped.astype(np.int64), rest, den, excess if has_excess else None)
 
 
 def bernoulli_exp_neg(a: Int64Array, d: int, rng: np.random.Generator) -> BoolArray:

@@ -81,9 +81,7 @@ def exact_fraction(x: Any, name: str) -> Fraction:
 def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     """Randomness only through a passed-in numpy Generator (no global seeding)."""
     if not isinstance(rng, np.random.Generator):
-        raise InputTypeError(
-            f"{name}: expected a numpy.random.Generator, got {type(rng).__name__}"
-        )
+        raise InputTypeError(f"{name}: expected a numpy.random.Generator, got {type(rng).__name__}")
     return rng
 
 
@@ -135,9 +133,7 @@ def check_delta(delta: Any, name: str = "delta", allow_zero: bool = True) -> flo
     return v
 
 
-def check_count(
-    n: Any, name: str = "n", minimum: int = 1, maximum: int | None = None
-) -> int:
+def check_count(n: Any, name: str = "n", minimum: int = 1, maximum: int | None = None) -> int:
     """An integer ≥ ``minimum`` (and ≤ ``maximum``)."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
         raise InputTypeError(f"{name}: expected an integer >= {minimum}, got {n!r}")
@@ -278,8 +274,8 @@ def check_real(x: Any, name: str) -> float:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a real number, got {x!r}")
     if isinstance(x, Fraction):
-        return float(x) if abs(x) < Fraction(np.finfo(np.float64).max) else math.copysign(
-            math.inf, x
+        return (
+            float(x) if abs(x) < Fraction(np.finfo(np.float64).max) else math.copysign(math.inf, x)
         )
     if isinstance(x, (int, np.integer)):
         return float(x) if abs(int(x)) < 2**1000 else math.copysign(math.inf, int(x))
@@ -287,3 +283,10 @@ def check_real(x: Any, name: str) -> float:
     if math.isnan(v):
         raise ValueError(f"{name}: must not be NaN")
     return v
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A switch such as ``idealised``: a bool (numpy bool accepted), else a TypeError naming it."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputTypeError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)

@@ -46,11 +46,11 @@ floats = st.floats(-20, 20, allow_nan=False)
     st.floats(-1.0, 1.0),
 )
 def test_prop1_on_random_reports(
-    inst: tuple[list[float], list[float], int, int], alpha: float, m: float, u: float, v: float
+    inst: tuple[list[float], list[float], int, int], epsilon: float, m: float, u: float, v: float
 ) -> None:
     w, z, cell, cell2 = inst
-    sw, sz = noise_scales(alpha, m)
-    assert math.isclose(prop1_bound(m, sw, sz), alpha, rel_tol=1e-12)
+    sw, sz = noise_scales(epsilon, m)
+    assert math.isclose(prop1_bound(m, sw, sz), epsilon, rel_tol=1e-12)
     ratio = report_log_ratio(w, z, cell, u * m, cell2, v * m, sw, sz)
     assert satisfies_prop1(ratio, m, sw, sz)
     assert satisfies_prop1(-ratio, m, sw, sz)  # and the other direction
@@ -102,7 +102,7 @@ def test_two_party_api() -> None:
     """A user's report puts its indicator and truncated response in *its own* cell j (the
     typo A_{h,i} of eq. 6 would put them in cell i, the user's index); the server averages."""
     part = CubicPartition(0.25, 1.0, 1)
-    rand = LocalRandomiser(part, alpha=1.0, truncation=1.0, idealised=True)
+    rand = LocalRandomiser(part, epsilon=1.0, truncation=1.0, idealised=True)
     assert rand.privacy.epsilon == 1.0 and not rand.privacy.exact_sampler
     rand.sigma_w = rand.sigma_z = 1e-9  # silence the (float) noise to read the reports' signal
     rng = np.random.default_rng(0)
@@ -116,23 +116,23 @@ def test_two_party_api() -> None:
     reports = rand.collect(x, np.array([0.5, 3.0, -0.2]), rng)
     nu, mu = aggregate(reports)
     assert abs(mu.sum() - 1.0) < 1e-3 and abs(nu.sum() - (0.5 + 1.0 - 0.2) / 3) < 1e-3
-    with pytest.raises(ValueError, match="alpha"):
-        LocalRandomiser(part, alpha=1e6, truncation=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        LocalRandomiser(part, epsilon=1e6, truncation=1.0)
     with pytest.raises(ValueError, match="y"):
         rand.randomise(x, np.array([1.0]), rng)
-    with pytest.raises(ValueError, match="alpha"):
-        LocalRandomiser(part, alpha=0.0, truncation=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        LocalRandomiser(part, epsilon=0.0, truncation=1.0)
 
 
 def test_reports_on_lattice() -> None:
     """The default randomiser is exact: reports are multiples of the public lattice steps, the
     stated law is centred on the snapped signal in the user's own cell, the exact level is at
-    most the alpha asked, and the mean report recovers the signal."""
+    most the epsilon asked, and the mean report recovers the signal."""
     part = CubicPartition(0.25, 1.0, 1)
-    rand = LocalRandomiser(part, alpha=0.7, truncation=3.0)
+    rand = LocalRandomiser(part, epsilon=0.7, truncation=3.0)
     assert rand.privacy.epsilon == 0.7 and rand.privacy.exact_sampler
     assert rand.step_w == 2.0**-20 and rand.step_z == 2.0**-19  # floor(log2 3) = 1
-    assert isinstance(rand.effective_alpha, Fraction) and rand.effective_alpha <= Fraction(0.7)
+    assert isinstance(rand.effective_epsilon, Fraction) and rand.effective_epsilon <= Fraction(0.7)
     rng = np.random.default_rng(4)
     x, y = np.full((4000, 1), 0.1), np.full(4000, 5.0)  # y beyond M = 3: truncated
     w, z = rand.randomise(x, y, rng)
@@ -142,11 +142,11 @@ def test_reports_on_lattice() -> None:
     law = rand.report_law([0.1], 5.0)
     assert law.w_centre[cell] == 2**20 and law.z_centre[cell] == 3 * 2**19
     assert sum(abs(c) for c in law.w_centre) == 2**20
-    # sd of a mean of 4000 reports: sqrt(2) * b / 63 with b = 4M/alpha = 17 for Z: < 0.4
+    # sd of a mean of 4000 reports: sqrt(2) * b / 63 with b = 4M/epsilon = 17 for Z: < 0.4
     assert abs(z[:, cell].mean() - 3.0) < 2.0 and abs(w[:, cell].mean() - 1.0) < 1.0
     assert abs(np.delete(z, cell, axis=1).mean()) < 1.0
-    with pytest.raises(ValueError, match="alpha"):
-        LocalRandomiser(part, alpha=1e-12, truncation=1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        LocalRandomiser(part, epsilon=1e-12, truncation=1.0)
     with pytest.raises(ValueError, match="part"):
         law.interval_probability("v", 0, 0.0, 1.0)
 
@@ -196,7 +196,7 @@ def test_estimators_follow_sklearn_conventions() -> None:
     rng = np.random.default_rng(3)
     X, y = problem.sample_regression(20_000, rng)
     reg = LDPPartitionRegressor(2.0, truncation=1.0, random_state=0)
-    assert reg.get_params()["alpha"] == 2.0 and reg.get_params()["idealised"] is False
+    assert reg.get_params()["epsilon"] == 2.0 and reg.get_params()["idealised"] is False
     with pytest.raises(NotFittedError):
         reg.predict(X)
     reg.fit(X, y)
@@ -212,7 +212,7 @@ def test_estimators_follow_sklearn_conventions() -> None:
     clf = LDPPartitionClassifier(2.0, random_state=0).fit(Xc, labels)
     assert set(np.unique(clf.predict(Xc))) <= {-1, 1} and 0 <= clf.score(Xc, labels) <= 1
     for kwargs, name in [
-        ({"alpha": -1.0}, "alpha"),
+        ({"epsilon": -1.0}, "epsilon"),
         ({"simulate": "magic"}, "simulate"),
         ({"h": 0.0}, "h"),
         ({"idealised": "yes"}, "idealised"),
@@ -259,13 +259,13 @@ _Y = _RNG.uniform(-1, 1, 60)
         ({"offset": -1e300}, "offset"),
         ({"offset": "a"}, "offset"),
         ({"offset": True}, "offset"),
-        ({"alpha": 1e-307, "simulate": "in-law", "idealised": True}, "alpha"),
-        ({"alpha": 1e-307, "idealised": True}, "alpha"),
-        ({"alpha": 1e-307}, "alpha"),
-        ({"alpha": 701}, "alpha"),
-        ({"alpha": 1 + 0j}, "alpha"),
-        ({"alpha": "1"}, "alpha"),
-        ({"alpha": True}, "alpha"),
+        ({"epsilon": 1e-307, "simulate": "in-law", "idealised": True}, "epsilon"),
+        ({"epsilon": 1e-307, "idealised": True}, "epsilon"),
+        ({"epsilon": 1e-307}, "epsilon"),
+        ({"epsilon": 701}, "epsilon"),
+        ({"epsilon": 1 + 0j}, "epsilon"),
+        ({"epsilon": "1"}, "epsilon"),
+        ({"epsilon": True}, "epsilon"),
         ({"truncation": 1e306}, "truncation"),
         ({"truncation": 1e306, "idealised": True}, "truncation"),
         ({"truncation": 5e-324}, "truncation"),
@@ -298,7 +298,7 @@ def test_far_points_and_limits_give_finite_results(idealised: bool) -> None:
         assert np.all(model.predict(far) == 0.0)  # no cube contains them: m̃ = 0 there
         assert np.all(model.predict(np.full((3, 1), -1.7e308)) == 0.0)
         big = LDPPartitionRegressor(
-            truncation=2.0**256, alpha=2.0**-32, random_state=0, idealised=idealised
+            truncation=2.0**256, epsilon=2.0**-32, random_state=0, idealised=idealised
         ).fit(_X, _Y)
         assert np.all(np.isfinite(big.predict(_X)))
         clf = LDPPartitionClassifier(random_state=0, idealised=idealised).fit(far, _Y[:5] > 0)
@@ -338,5 +338,5 @@ def test_cli_tiny_epsilon_in_law() -> None:
         warnings.simplefilter("error")
         for n in (1000, 100_000):
             X, y = SineProblem().sample_regression(n, np.random.default_rng(n))
-            model = LDPPartitionRegressor(alpha=1e-9, simulate="in-law", random_state=0)
+            model = LDPPartitionRegressor(epsilon=1e-9, simulate="in-law", random_state=0)
             assert np.all(np.isfinite(model.fit(X, y).predict(X)))

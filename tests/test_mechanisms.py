@@ -132,7 +132,7 @@ def make_all(seed_base: Fraction = Fraction(1, 2)) -> list[tuple[Any, Any]]:
         (DiscreteLaplaceMechanism(int_sum, 1, epsilon=0.5), [1, 0, 1]),
         (ExponentialMechanism(counts3, 1, base=seed_base), [0, 1, 1]),
         (ExponentialMechanism(counts3, 1, epsilon=0.5), [0, 1, 1]),
-        (RandomizedResponse(3, ratio=Fraction(3)), [0, 1, 2, 2]),
+        (RandomizedResponse(3, base=Fraction(1, 3)), [0, 1, 2, 2]),
         (RandomizedResponse(3, epsilon=1.0), [0, 1, 2, 2]),
         (StabilityHistogram(3, base=seed_base, delta=Fraction(1, 10)), hist_data),
         (StabilityHistogram(3, epsilon=1.0, delta=1e-3), hist_data),
@@ -191,7 +191,7 @@ def test_both_or_neither_of_epsilon_and_base() -> None:
         lambda e, b: ExponentialMechanism(counts3, 1, e, base=b),
         lambda e, b: StabilityHistogram(3, e, 1e-3, base=b),
         lambda e, b: NoisyMajorityVote(2, e, base=b),
-        lambda e, b: RandomizedResponse(2, e, ratio=None if b is None else 1 / b),
+        lambda e, b: RandomizedResponse(2, e, base=b),
     ]
     for build in builds:
         for eps, base in ((None, None), (Fraction(1), q)):
@@ -229,9 +229,9 @@ def test_bad_structural_parameters_are_rejected() -> None:
         ("query", lambda: DiscreteLaplaceMechanism("sum", 1, base=q)),  # type: ignore[arg-type]
         ("sensitivity", lambda: ExponentialMechanism(counts3, 0, base=q)),
         ("scores", lambda: ExponentialMechanism(None, 1, base=q)),  # type: ignore[arg-type]
-        ("k", lambda: RandomizedResponse(1, ratio=Fraction(2))),
-        ("ratio", lambda: RandomizedResponse(2, ratio=Fraction(1))),
-        ("ratio", lambda: RandomizedResponse(2, ratio=2.5)),  # type: ignore[arg-type]
+        ("k", lambda: RandomizedResponse(1, base=Fraction(1, 2))),
+        ("base", lambda: RandomizedResponse(2, base=Fraction(1, 1))),
+        ("base", lambda: RandomizedResponse(2, base=0.4)),  # type: ignore[arg-type]
         ("bins", lambda: StabilityHistogram(0, 1.0, 1e-3)),
         ("cells", lambda: NoisyMajorityVote(0, 1.0)),
     ]
@@ -266,7 +266,7 @@ def test_wrong_shapes_and_values_are_rejected() -> None:
     q = Fraction(1, 2)
     nmv = NoisyMajorityVote(2, base=q)
     hist = StabilityHistogram(3, base=q, delta=Fraction(1, 10))
-    rr = RandomizedResponse(3, ratio=Fraction(2))
+    rr = RandomizedResponse(3, base=Fraction(1, 2))
     two_values_declared_one = LaplaceMechanism(clipped_sum_and_mean, 1.0, 1.0)
     one_value_declared_two = LaplaceMechanism(clipped_sum, 1.0, 1.0, dimension=2)
     cases: list[tuple[str, Callable[[], Any]]] = [
@@ -325,7 +325,7 @@ def test_sample_shapes_and_dtypes() -> None:
         (DiscreteLaplaceMechanism(as_int64, 1, base=q), [1, 2, 3], (n, 3), np.int64),
         (ExponentialMechanism(counts3, 1, base=q), [0, 2], (n,), np.int64),
         (ExponentialMechanism(counts3, 1, epsilon=1.0, half=False), [0, 2], (n,), np.int64),
-        (RandomizedResponse(4, ratio=Fraction(3)), [0, 3, 1], (n, 3), np.int64),
+        (RandomizedResponse(4, base=Fraction(1, 3)), [0, 3, 1], (n, 3), np.int64),
         (RandomizedResponse(2, epsilon=1.0), [0, 1, 1, 1, 0], (n, 5), np.int64),
         (StabilityHistogram(4, base=q, delta=Fraction(1, 10)), [0, 1], (n, 4), np.float64),
         (StabilityHistogram(4, 1.0, 1e-3, idealised=True), [0, 1], (n, 4), np.float64),
@@ -336,7 +336,7 @@ def test_sample_shapes_and_dtypes() -> None:
         out = mech.sample(data, n, rng(3))
         assert out.shape == shape, (type(mech).__name__, out.shape)
         assert out.dtype == dtype, (type(mech).__name__, out.dtype)
-    rr = RandomizedResponse(3, ratio=Fraction(2))
+    rr = RandomizedResponse(3, base=Fraction(1, 2))
     reports = rr.randomise(np.array([[0, 1], [2, 2]]), rng(3))
     assert reports.shape == (2, 2) and reports.dtype == np.int64
     assert set(np.unique(reports).tolist()) <= {0, 1, 2}
@@ -523,8 +523,8 @@ def test_exponential_without_half_is_not_epsilon_dp(base: Fraction) -> None:
 @pytest.mark.parametrize(
     "mech",
     [
-        RandomizedResponse(2, ratio=Fraction(3)),
-        RandomizedResponse(4, ratio=Fraction(5, 2)),
+        RandomizedResponse(2, base=Fraction(1, 3)),
+        RandomizedResponse(4, base=Fraction(2, 5)),
         RandomizedResponse(3, epsilon=1.0),
         RandomizedResponse(5, epsilon=0.1),
     ],
@@ -536,7 +536,7 @@ def test_randomized_response_law(mech: RandomizedResponse) -> None:
     ratio 1.5·e^ε must be rejected."""
     data = [0, 1, 1, 0] if mech.k == 2 else [0, mech.k - 1, 1]
     out = mech.sample(data, N, rng(91))
-    wrong = RandomizedResponse(mech.k, ratio=Fraction(mech.privacy.ratio) * Fraction(3, 2))
+    wrong = RandomizedResponse(mech.k, base=1 / (Fraction(mech.privacy.ratio) * Fraction(3, 2)))
     for j, x in enumerate(data):
         observed = counts_of(out[:, j])
         assert chisquare_pvalue(observed, mech.local_pmf(x)) >= ALPHA, (j, x)
@@ -546,7 +546,7 @@ def test_randomized_response_law(mech: RandomizedResponse) -> None:
 @pytest.mark.parametrize(("k", "ratio"), [(2, Fraction(3)), (3, Fraction(2)), (5, Fraction(5, 2))])
 def test_randomized_response_is_exactly_ldp(k: int, ratio: Fraction) -> None:
     """ε-LDP exactly at ratio = e^ε; a claimed ratio 1/100 smaller fails."""
-    mech = RandomizedResponse(k, ratio=ratio)
+    mech = RandomizedResponse(k, base=1 / ratio)
     table = mech.local_distributions()
     assert all(is_distribution(p) for p in table.values())
     assert satisfies_ldp(table, mech.privacy.ratio)
@@ -569,7 +569,7 @@ def rr_vector_pmf(mech: RandomizedResponse, data: Sequence[int]) -> dict[tuple[i
 )
 def test_randomized_response_is_dp_under_substitution(k: int, data: st.DataObject) -> None:
     """Applied to every record, RR is ε-DP under (positional) substitution, exactly."""
-    mech = RandomizedResponse(k, ratio=Fraction(2))
+    mech = RandomizedResponse(k, base=Fraction(1, 2))
     s = data.draw(st.lists(st.integers(0, k - 1), min_size=1, max_size=3))
     i = data.draw(st.integers(0, len(s) - 1))
     new = data.draw(st.integers(0, k - 1).filter(lambda v: v != s[i]))
@@ -728,7 +728,7 @@ def test_stability_histogram_is_exactly_approx_dp(
     cap = int(mech.threshold) + 2
     s, s2 = data.draw(substitute_pair((0, 1, 2)))
     assert cap >= len(s)
-    p, p2 = mech.pmf(s, cap), mech.pmf(s2, cap)
+    p, p2 = mech.pmf(s, (0, cap - 1)), mech.pmf(s2, (0, cap - 1))
     assert is_distribution(p) and is_distribution(p2)
     assert satisfies_approx_dp(p, p2, mech.privacy.ratio, mech.privacy.delta)
 
@@ -744,7 +744,9 @@ def test_stability_histogram_mutants_fail(base: Fraction, delta: Fraction) -> No
 
     def violated(level: Fraction) -> bool:
         return any(
-            not satisfies_approx_dp(mech.pmf(a, cap), mech.pmf(b, cap), ratio, level)
+            not satisfies_approx_dp(
+                mech.pmf(a, (0, cap - 1)), mech.pmf(b, (0, cap - 1)), ratio, level
+            )
             for a, b in all_pairs
         )
 

@@ -226,7 +226,7 @@ def test_packing_mode_cells_and_law() -> None:
     clf.fit(X, [1, 0, 1, 1])
     assert clf.centres_ is not None and clf.centres_.ravel().tolist() == [0.0, 0.5, 1.0]
     assert clf.cell_of(X).tolist() == [0, 1, 2, 2]
-    probs = clf.one_probabilities(X, [1, 0, 1, 1])
+    probs = clf.release_law(X, [1, 0, 1, 1])
     law = clf.histogram_.noise_law_
     assert law is not None
     assert probs == [law.sf(1 - m) for m in (1, -1, 2)]
@@ -264,7 +264,7 @@ def test_get_and_set_params() -> None:
     assert params == {
         "epsilon": 0.5,
         "delta": 1e-4,
-        "noise": "discrete",
+        "idealised": False,
         "radius": None,
         "random_state": 3,
     }
@@ -274,7 +274,7 @@ def test_get_and_set_params() -> None:
     packed = PrivatePackingClassifier(candidates=None, cells_per_axis=4)
     assert set(packed.get_params()) == {
         "epsilon",
-        "noise",
+        "idealised",
         "candidates",
         "metric",
         "radius",
@@ -296,7 +296,7 @@ _Y = (_X[:, 0] > 0.5).astype(int)
         (lambda: PrivatePackingClassifier(), _X + 0.9, "X"),
         (lambda: PrivatePackingClassifier(), -_X, "X"),
         (lambda: PrivatePackingClassifier(epsilon=0.0), _X, "epsilon"),
-        (lambda: PrivatePackingClassifier(noise="gauss"), _X, "noise"),
+        (lambda: PrivatePackingClassifier(idealised="gauss"), _X, "idealised"),
         (lambda: PrivatePackingClassifier(candidates=_X[:5], radius=0.0), _X, "radius"),
         (lambda: PrivatePackingClassifier(candidates=_X[:5], radius=-1.0), _X, "radius"),
         (lambda: PrivatePackingClassifier(candidates=_X[:5], cells_per_axis=3), _X, "cells_per"),
@@ -308,7 +308,7 @@ _Y = (_X[:, 0] > 0.5).astype(int)
         (lambda: PrivateUnboundedClassifier(delta=-0.1), _X, "delta"),
         (lambda: PrivateUnboundedClassifier(radius=0.0), _X, "radius"),
         (lambda: PrivateUnboundedClassifier(radius=-2.0), _X, "radius"),
-        (lambda: PrivateUnboundedClassifier(noise="gauss"), _X, "noise"),
+        (lambda: PrivateUnboundedClassifier(idealised="gauss"), _X, "idealised"),
         (lambda: PrivateUnboundedClassifier(random_state="x"), _X, "random_state"),
         (lambda: PrivateUnboundedClassifier(), np.full((50, 2), np.nan), "X"),
     ],

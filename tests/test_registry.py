@@ -193,3 +193,16 @@ def test_package_root_exports_resolve() -> None:
         assert getattr(dpspec, name) is getattr(module, name)
     with pytest.raises(AttributeError, match="no attribute"):
         _ = dpspec.not_a_name
+
+
+def test_citation_file_matches_the_package_version() -> None:
+    """CITATION.cff states the version of the distribution (pyproject.toml)."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    version = next(
+        line.split("=")[1].strip().strip('"')
+        for line in pyproject.splitlines()
+        if line.startswith("version")
+    )
+    assert f"\nversion: {version}\n" in citation
+    assert dpspec.__version__ == version

@@ -86,8 +86,8 @@ def test_fixed_function_labels_and_privacy_levels() -> None:
     assert set(clf.predict(T)) <= {"yes", "no"}
     assert np.array_equal(clf.predict(T), clf.predict(T))
     assert np.array_equal(clf.predict(T[::-1]), clf.predict(T)[::-1])
-    assert clf.unlabeled_privacy_.delta == 1e-6 and clf.unlabeled_privacy_.epsilon <= 2.0
-    assert clf.label_privacy_.delta == 0 and clf.label_privacy_.epsilon <= 0.5
+    assert clf.density_.privacy_.delta == 1e-6 and clf.density_.privacy_.epsilon <= 2.0
+    assert clf.privacy_.delta == 1e-6 and clf.privacy_.epsilon == clf.density_.privacy_.epsilon
     assert clf.synthetic_.shape == (200, 1)
 
 

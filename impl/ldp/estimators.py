@@ -19,6 +19,8 @@ in batches, keeping only sums) or draws the sums from their exact law (``"in-law
 for very large n); the two-party API is :meth:`LocalRandomiser.randomise` on the user side and
 :func:`~dpspec.ldp.mechanism.aggregate` on the server side.
 
+Notation: the seed's α is the constructor's ``epsilon`` (the contract of every dpspec estimator).
+
 Privacy: every user's report is α-LDP (Prop 1, L247–251) for the α the caller passes. By
 default the randomiser is exact (lattice reports, discrete Laplace noise: see
 :mod:`dpspec.ldp.mechanism`); ``idealised=True`` uses the paper's continuous Laplace in
@@ -46,7 +48,8 @@ from dpspec.ldp.partition import (
     truncation_level,
 )
 from dpspec.learners.estimator import EstimatorProtocol, NotFittedError, model_key
-from dpspec.validation import InputTypeError, as_finite_array, check_count
+from dpspec.spec.neighbours import Relation
+from dpspec.validation import as_finite_array, check_count, check_flag
 
 
 def ball_radius(n: int, d: int) -> float:
@@ -68,30 +71,19 @@ def _score_target(y: Any, n: int, numeric: bool = True) -> NDArray[Any]:
 
 
 class _PartitionEstimator(EstimatorProtocol):
-    """Shared machinery: the public partition for (n, d), the reports, ``predict`` plumbing."""
+    """Shared machinery: the public partition for (n, d), the data checks, the cell lookup."""
 
-    alpha: float
     bandwidth_constant: float
     radius: float | None
     offset: float
     h: float | None
-    random_state: Any
-    simulate: str
-    batch_size: int
-    idealised: bool
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "partition_"):
             raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
 
     def _check_options(self) -> None:
-        """The options that select code paths, checked before any work."""
-        if not isinstance(self.simulate, str) or self.simulate not in ("users", "in-law"):
-            raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
-        if not isinstance(self.idealised, (bool, np.bool_)):
-            raise InputTypeError(f"idealised: expected a bool, got {self.idealised!r}")
-        if self.simulate == "users":
-            check_count(self.batch_size, "batch_size")
+        """The options that select code paths, checked before any work (none here)."""
 
     def _data(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         self._check_options()
@@ -117,6 +109,30 @@ class _PartitionEstimator(EstimatorProtocol):
                 f"bandwidth_constant: {self.bandwidth_constant!r} gives h = {h!r}; {exc}"
             ) from exc
 
+    def _cells(self, X: Any) -> NDArray[np.int64]:
+        self._check_fitted()
+        self.check_n_features(X)
+        return self.partition_.cell_index(as_finite_array(X, "X", ndim=2))
+
+    partition_: CubicPartition
+
+
+class _PrivatePartitionEstimator(_PartitionEstimator):
+    """The private estimators: users' reports from the local randomiser, ``privacy_``."""
+
+    epsilon: float
+    random_state: Any
+    simulate: str
+    batch_size: int
+    idealised: bool
+
+    def _check_options(self) -> None:
+        if not isinstance(self.simulate, str) or self.simulate not in ("users", "in-law"):
+            raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
+        check_flag(self.idealised, "idealised")
+        if self.simulate == "users":
+            check_count(self.batch_size, "batch_size")
+
     def _reports(
         self, randomiser: LocalRandomiser, X: NDArray[np.float64], y: NDArray[np.float64]
     ) -> Reports:
@@ -129,28 +145,48 @@ class _PartitionEstimator(EstimatorProtocol):
             raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
         level = randomiser.privacy
         exact = level.exact_sampler and self.simulate == "users"
-        self.privacy_ = PrivacyLevel(level.epsilon, level.ratio, level.delta, exact_sampler=exact)
+        self.privacy_ = PrivacyLevel(
+            level.epsilon, level.ratio, level.delta, exact_sampler=exact, relation=Relation.LOCAL
+        )
         return reports
 
     def _randomiser(
         self, partition: CubicPartition, truncation: float, z_only: bool = False
     ) -> LocalRandomiser:
         self._check_options()
-        return LocalRandomiser(partition, self.alpha, truncation, z_only, idealised=self.idealised)
+        return LocalRandomiser(
+            partition, self.epsilon, truncation, z_only, idealised=self.idealised
+        )
 
-    def _cells(self, X: Any) -> NDArray[np.int64]:
-        self._check_fitted()
-        self.check_n_features(X)
-        return self.partition_.cell_index(as_finite_array(X, "X", ndim=2))
-
-    partition_: CubicPartition
     privacy_: PrivacyLevel
 
 
-class LDPPartitionRegressor(_PartitionEstimator):
+class _PartitionRegression(_PartitionEstimator):
+    """``predict`` (the cell's value, 0 outside the partition) and R² ``score``."""
+
+    values_: NDArray[np.float64]
+    _estimator_type = "regressor"
+
+    def predict(self, X: Any) -> NDArray[np.float64]:
+        cells = self._cells(X)
+        out = np.zeros(cells.shape[0])
+        inside = cells >= 0
+        out[inside] = self.values_[cells[inside]]
+        return out
+
+    def score(self, X: Any, y: Any) -> float:
+        """R² of the predictions (scikit-learn's regressor score)."""
+        pred = self.predict(X)
+        target = _score_target(y, pred.shape[0]).astype(np.float64)
+        resid = float(np.sum((target - pred) ** 2))
+        total = float(np.sum((target - target.mean()) ** 2))
+        return 1.0 - resid / total if total > 0 else 0.0
+
+
+class LDPPartitionRegressor(_PrivatePartitionEstimator, _PartitionRegression):
     """α-LDP partitioning regression estimate m̃_n (seed 003, L154; Theorems 2 and 3).
 
-    Parameters: ``alpha`` (the LDP level), ``bandwidth_constant`` c' of h_n, ``h`` (fix the
+    Parameters: ``epsilon`` (the LDP level α), ``bandwidth_constant`` c' of h_n, ``h`` (fix the
     side instead), ``radius`` (fix R instead of R_n), ``offset`` (grid offset, default 0),
     ``truncation`` (fix M instead of M_n), ``threshold`` (fix c_n), ``simulate`` ("users" or
     "in-law"), ``batch_size``, ``random_state``, ``idealised`` (the paper's float Laplace
@@ -160,11 +196,9 @@ class LDPPartitionRegressor(_PartitionEstimator):
     cell), ``values_`` (m̃ per cell), ``n_features_in_``.
     """
 
-    _estimator_type = "regressor"
-
     def __init__(
         self,
-        alpha: float = 1.0,
+        epsilon: float = 1.0,
         bandwidth_constant: float = 1.0,
         h: float | None = None,
         radius: float | None = None,
@@ -176,7 +210,7 @@ class LDPPartitionRegressor(_PartitionEstimator):
         random_state: Any = None,
         idealised: bool = False,
     ) -> None:
-        self.alpha = alpha
+        self.epsilon = epsilon
         self.bandwidth_constant = bandwidth_constant
         self.h = h
         self.radius = radius
@@ -207,25 +241,26 @@ class LDPPartitionRegressor(_PartitionEstimator):
         self.n_features_in_ = d
         return self
 
-    def predict(self, X: Any) -> NDArray[np.float64]:
-        cells = self._cells(X)
-        out = np.zeros(cells.shape[0])
-        inside = cells >= 0
-        out[inside] = self.values_[cells[inside]]
-        return out
 
-    def score(self, X: Any, y: Any) -> float:
-        """R² of the predictions (scikit-learn's regressor score)."""
-        pred = self.predict(X)
-        target = _score_target(y, pred.shape[0]).astype(np.float64)
-        resid = float(np.sum((target - pred) ** 2))
-        total = float(np.sum((target - target.mean()) ** 2))
-        return 1.0 - resid / total if total > 0 else 0.0
-
-
-class PartitioningRegressor(LDPPartitionRegressor):
+class PartitioningRegressor(_PartitionRegression):
     """The non-private truncated partitioning estimate m̌_n on the same partition (σ = 0,
-    c_n = log n/(n h^d)): the baseline the private estimate is compared with."""
+    c_n = log n/(n h^d)): the baseline the private estimate is compared with. No privacy
+    guarantee (no ``privacy_``). Parameters as :class:`LDPPartitionRegressor`'s partition and
+    truncation ones."""
+
+    def __init__(
+        self,
+        bandwidth_constant: float = 1.0,
+        h: float | None = None,
+        radius: float | None = None,
+        offset: float = 0.0,
+        truncation: float | None = None,
+    ) -> None:
+        self.bandwidth_constant = bandwidth_constant
+        self.h = h
+        self.radius = radius
+        self.offset = offset
+        self.truncation = truncation
 
     def fit(self, X: Any, y: Any) -> PartitioningRegressor:
         X, target = self._data(X, y)
@@ -245,14 +280,13 @@ class PartitioningRegressor(LDPPartitionRegressor):
         values = np.zeros_like(sums)
         np.divide(sums, counts, out=values, where=keep)
         self.partition_ = partition
-        self.randomiser_ = LocalRandomiser(partition, 1.0, m)  # unused: records M, not noise
         self.nu_, self.mu_, self.values_ = sums, counts, values
         self.threshold_, self.truncation_ = math.log(max(n, 3)) / (n * partition.h**d), m
         self.n_features_in_ = d
         return self
 
 
-class LDPPartitionClassifier(_PartitionEstimator):
+class LDPPartitionClassifier(_PrivatePartitionEstimator):
     """α-LDP partitioning classifier g_n(x) = sign(ν̃(A_j)) (seed 003, L273–300; Theorem 4).
 
     Labels: any two classes; ``classes_[1]`` is coded +1, ``classes_[0]`` −1, sign(0) = −1. Only
@@ -265,7 +299,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
 
     def __init__(
         self,
-        alpha: float = 1.0,
+        epsilon: float = 1.0,
         bandwidth_constant: float = 1.0,
         h: float | None = None,
         radius: float | None = None,
@@ -275,7 +309,7 @@ class LDPPartitionClassifier(_PartitionEstimator):
         random_state: Any = None,
         idealised: bool = False,
     ) -> None:
-        self.alpha = alpha
+        self.epsilon = epsilon
         self.bandwidth_constant = bandwidth_constant
         self.h = h
         self.radius = radius

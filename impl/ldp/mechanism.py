@@ -33,7 +33,7 @@ Two numeric paths, chosen by ``idealised`` (the switch dpspec's mechanisms share
 * ``idealised=True``: numpy's continuous Laplace in floating point with Prop 1's σ's — the
   paper's mechanism; its proof assumes ideal reals (``privacy.exact_sampler`` False).
 
-``privacy`` reports the α the caller asked (the theorem's level); ``effective_alpha`` is the
+``privacy`` reports the α the caller asked (the theorem's level); ``effective_epsilon`` is the
 exact level of the lattice law (a ``Fraction`` ≤ α) or Prop 1's bound for the idealised path.
 :meth:`LocalRandomiser.report_law` states the exact law of one report from the same signal
 function and noise objects :meth:`LocalRandomiser.randomise` draws with.
@@ -49,7 +49,7 @@ labels its ``privacy_`` with ``exact_sampler`` False. numpy refuses NB(n, p) whe
 blocks of b users (the same law).
 
 Limits (one rule for both paths): 2^−32 ≤ α ≤ 700 (``check_epsilon``'s bound under the name
-``alpha``, and the lattice path's resolution 2^−32 as the floor), 2^−256 ≤ M ≤ 2^256 and the
+``epsilon``, and the lattice path's resolution 2^−32 as the floor), 2^−256 ≤ M ≤ 2^256 and the
 partition's h, R, |offset| ≤ 2^256 (:data:`dpspec.ldp.partition.MAX_MAGNITUDE`): every
 noise scale is below 2^291, so reports and their sums are finite floats.
 """
@@ -75,6 +75,7 @@ from dpspec.noise import (
     laplace_sf,
 )
 from dpspec.spec.ldp import prop1_bound
+from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     LIMITS,
     MAX_DENOMINATOR,
@@ -107,13 +108,13 @@ MIN_TRUNCATION = 1.0 / MAX_MAGNITUDE
 NB_LAMBDA_MAX = 9.0e18
 
 
-def check_alpha(alpha: Any) -> float:
-    """2^−32 ≤ α ≤ 700: ``check_epsilon``'s rule (e^α a finite float) under the name ``alpha``,
+def check_local_epsilon(epsilon: Any) -> float:
+    """2^−32 ≤ α ≤ 700: ``check_epsilon``'s rule (e^α a finite float) under the name ``epsilon``,
     and the lattice path's resolution 2^−32 as the floor on both paths."""
-    value = check_epsilon(alpha, "alpha")
-    if exact_fraction(alpha, "alpha") < Fraction(1, MAX_DENOMINATOR):
+    value = check_epsilon(epsilon, "epsilon")
+    if exact_fraction(epsilon, "epsilon") < Fraction(1, MAX_DENOMINATOR):
         raise ValueError(
-            f"alpha: {alpha!r} is too small for the lattice sampler (must be >= 2^-32; the "
+            f"epsilon: {epsilon!r} is too small for the lattice sampler (must be >= 2^-32; the "
             "same floor applies to idealised=True)"
         )
     return value
@@ -127,13 +128,13 @@ def check_truncation(truncation: Any) -> float:
     return value
 
 
-def noise_scales(alpha: float, truncation: float, z_only: bool = False) -> tuple[float, float]:
+def noise_scales(epsilon: float, truncation: float, z_only: bool = False) -> tuple[float, float]:
     """(σ_W, σ_Z) for α-LDP: (4√2/α, 4√2·M/α), or (0, 2√2·M/α) when only Z is released."""
-    alpha = check_alpha(alpha)
+    epsilon = check_local_epsilon(epsilon)
     truncation = check_truncation(truncation)
     if z_only:
-        return 0.0, 2 * math.sqrt(2) * truncation / alpha
-    return 4 * math.sqrt(2) / alpha, 4 * math.sqrt(2) * truncation / alpha
+        return 0.0, 2 * math.sqrt(2) * truncation / epsilon
+    return 4 * math.sqrt(2) / epsilon, 4 * math.sqrt(2) * truncation / epsilon
 
 
 def privacy_level(sigma_w: float, sigma_z: float, truncation: float) -> float:
@@ -153,7 +154,7 @@ def lattice_scale(sensitivity: int, budget: Fraction) -> Fraction:
     try:
         return coarsen_up(rational_at_least(Fraction(sensitivity) / budget, "scale"))
     except ValueError as exc:
-        raise ValueError(f"alpha: too small for the lattice sampler ({exc})") from exc
+        raise ValueError(f"epsilon: too small for the lattice sampler ({exc})") from exc
 
 
 @dataclass(frozen=True)
@@ -235,16 +236,16 @@ class ReportLaw:
 class LocalRandomiser:
     """The user-side mechanism of seed 003 over a public :class:`CubicPartition`.
 
-    ``alpha`` is the LDP level asked, ``truncation`` the level M; ``z_only=True`` releases Z
+    ``epsilon`` is the LDP level α asked, ``truncation`` the level M; ``z_only=True`` releases Z
     alone (the classifier). Default: exact lattice sampler (module docstring: proof);
     ``idealised=True``: the paper's continuous Laplace in floating point. ``privacy`` reports α;
-    ``effective_alpha`` the exact level (≤ α).
+    ``effective_epsilon`` the exact level (≤ α).
     """
 
     def __init__(
         self,
         partition: CubicPartition,
-        alpha: float,
+        epsilon: float,
         truncation: float,
         z_only: bool = False,
         *,
@@ -258,27 +259,29 @@ class LocalRandomiser:
             if not isinstance(value, (bool, np.bool_)):
                 raise InputTypeError(f"{flag}: expected a bool, got {value!r}")
         self.partition = partition
-        self.alpha = check_alpha(alpha)
+        self.epsilon = check_local_epsilon(epsilon)
         self.truncation = check_truncation(truncation)
         self.z_only = bool(z_only)
         self.idealised = bool(idealised)
         self.step_w = 2.0**-LATTICE_BITS
         self.step_z = 2.0 ** (math.floor(math.log2(self.truncation)) - LATTICE_BITS)
         self.z_units_max = math.ceil(Fraction(self.truncation) / Fraction(self.step_z))
-        self.effective_alpha: Fraction | float
+        self.effective_epsilon: Fraction | float
         if self.idealised:
-            self.sigma_w, self.sigma_z = noise_scales(self.alpha, self.truncation, self.z_only)
-            self.effective_alpha = privacy_level(self.sigma_w, self.sigma_z, self.truncation)
+            self.sigma_w, self.sigma_z = noise_scales(self.epsilon, self.truncation, self.z_only)
+            self.effective_epsilon = privacy_level(self.sigma_w, self.sigma_z, self.truncation)
             self.scale_w: Fraction | None = None
             self.scale_z: Fraction | None = None
             self.noise_w: DiscreteLaplaceNoise | None = None
             self.noise_z: DiscreteLaplaceNoise | None = None
         else:
             try:
-                alpha_r = epsilon_rational(self.alpha)
+                epsilon_r = epsilon_rational(self.epsilon)
             except ValueError as exc:
-                raise ValueError(f"alpha: {alpha!r} is too small for the lattice sampler") from exc
-            budget = alpha_r if self.z_only else alpha_r / 2
+                raise ValueError(
+                    f"epsilon: {epsilon!r} is too small for the lattice sampler"
+                ) from exc
+            budget = epsilon_r if self.z_only else epsilon_r / 2
             self.scale_z = lattice_scale(2 * self.z_units_max, budget)
             self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z)
             level = Fraction(2 * self.z_units_max) / self.scale_z
@@ -290,9 +293,13 @@ class LocalRandomiser:
                 level += Fraction(2 * W_ONE) / self.scale_w
                 self.sigma_w = math.sqrt(2) * float(self.scale_w) * self.step_w
             self.sigma_z = math.sqrt(2) * float(self.scale_z) * self.step_z
-            self.effective_alpha = level
+            self.effective_epsilon = level
         self.privacy = PrivacyLevel(
-            self.alpha, math.exp(self.alpha), 0, exact_sampler=not self.idealised
+            self.epsilon,
+            math.exp(self.epsilon),
+            0,
+            exact_sampler=not self.idealised,
+            relation=Relation.LOCAL,
         )
 
     def _signal(self, x: Any, y: Any) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
@@ -430,9 +437,9 @@ class LocalRandomiser:
             blocks, rest = divmod(n, block)
             if blocks * big_n > LIMITS["draws"]:
                 raise ValueError(
-                    f"alpha: {self.alpha!r} with simulate='in-law' and n={n} needs {blocks} "
+                    f"epsilon: {self.epsilon!r} with simulate='in-law' and n={n} needs {blocks} "
                     "negative-binomial blocks per cell (numpy's sampler limit), beyond "
-                    f"{LIMITS['draws']} draws; use a larger alpha or simulate='users'"
+                    f"{LIMITS['draws']} draws; use a larger epsilon or simulate='users'"
                 )
             rows = max(1, (1 << 20) // big_n)  # blocks drawn per round: ≤ 2^20 numbers
             total = np.zeros(big_n)

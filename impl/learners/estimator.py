@@ -127,8 +127,9 @@ def check_score_labels(y: Any, n: int) -> NDArray[Any]:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr.ravel()
     if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(f"y: expected a 1-D array of {n} labels (one per row of X), got shape "
-                         f"{arr.shape}")
+        raise ValueError(
+            f"y: expected a 1-D array of {n} labels (one per row of X), got shape {arr.shape}"
+        )
     return arr
 
 

@@ -17,13 +17,13 @@ stability-based histogram (Alg 1, L125–147) and return f̂(x) = ĉ(C(x))/(n r^
 
 Privacy of the implementation:
 
-* Default (``noise="discrete"``, **exact**): the stability histogram of
+* Default (``idealised=False``, **exact**): the stability histogram of
   :mod:`dpspec.mechanisms.stability_histogram` with integer discrete-Laplace noise
   (P(Z = z) ∝ e^{−ε|z|/2}) and its exact threshold τ (the smallest integer with
   (1 + e^ε)·P(Z ≥ τ) ≤ δ): (ε, δ)-DP under substitution with only integer arithmetic touching
   the randomness. :meth:`PrivateHistogramDensity.release_law` gives the exact law of the
   release on given data, from the very histogram object ``fit`` samples with.
-* ``noise="laplace"``: the paper's continuous Lap(2/ε) with τ = (2/ε)ln(2/δ) + 1 (Alg 1, L137),
+* ``idealised=True``: the paper's continuous Lap(2/ε) with τ = (2/ε)ln(2/δ) + 1 (Alg 1, L137),
   drawn in floating point — **idealised** (assumes real arithmetic; ``privacy_.exact_sampler``
   is False).
 
@@ -53,9 +53,9 @@ from dpspec.validation import (
     check_count,
     check_delta,
     check_epsilon,
+    check_flag,
     check_limit,
     check_positive,
-    check_rng,
 )
 
 #: Largest |x|/r for which ⌊x/r⌋ is computed exactly enough and fits an int64 comfortably.
@@ -91,8 +91,7 @@ def cube_ids(X: NDArray[np.float64], side: float, name: str = "X") -> NDArray[np
     # checked before dividing: x/side must neither overflow nor leave the exact int64 range
     if X.size and float(np.max(np.abs(X))) >= _MAX_CELL_INDEX * side:
         raise ValueError(
-            f"{name}: coordinates too large for cubes of side {side:.3g} (|x|/side must be "
-            "< 2^52)"
+            f"{name}: coordinates too large for cubes of side {side:.3g} (|x|/side must be < 2^52)"
         )
     scaled = np.floor(X / side)
     return scaled.astype(np.int64)
@@ -146,9 +145,9 @@ class PrivateHistogramDensity(EstimatorProtocol):
     """PCDE (seed 000 Alg 3, L249–256): (ε, δ)-DP L1-consistent density estimator on ℝ^d.
 
     Parameters: ``epsilon`` (ε > 0), ``delta`` (δ ∈ (0, 1); must decay with n, see the module
-    docstring), ``noise`` ("discrete": exact, default; "laplace": the paper's continuous noise,
-    idealised), ``side`` (None: r = n^{−1/(2d)}; a number fixes the grid in advance),
-    ``random_state`` (None, int or numpy Generator: seeds the histogram noise).
+    docstring), ``idealised`` (False: exact discrete noise, default; True: the paper's continuous
+    noise, assumes ideal reals), ``side`` (None: r = n^{−1/(2d)}; a number fixes the grid in
+    advance), ``random_state`` (None, int or numpy Generator: seeds the histogram noise).
 
     Fitted attributes: ``released_cells_`` (k, d) cube ids ⌊x/r⌋ of the released cubes,
     ``released_counts_`` (k,) their released counts ĉ_j > 0, ``density_values_`` (k,) the
@@ -161,13 +160,13 @@ class PrivateHistogramDensity(EstimatorProtocol):
         self,
         epsilon: float = 1.0,
         delta: float = 1e-6,
-        noise: str = "discrete",
+        idealised: bool = False,
         side: float | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
-        self.noise = noise
+        self.idealised = idealised
         self.side = side
         self.random_state = random_state
 
@@ -178,13 +177,10 @@ class PrivateHistogramDensity(EstimatorProtocol):
         ``fit`` samples with this object and :meth:`release_law` computes with it, so the exact
         privacy check sees the threshold and the noise law the estimator uses.
         """
-        if self.noise not in ("discrete", "laplace"):
-            raise ValueError(f"noise: expected 'discrete' or 'laplace', got {self.noise!r}")
+        idealised = check_flag(self.idealised, "idealised")
         eps = check_epsilon(self.epsilon)
         check_delta(self.delta, allow_zero=False)
-        return StabilityHistogram(
-            bins=None, epsilon=eps, delta=self.delta, idealised=self.noise == "laplace"
-        )
+        return StabilityHistogram(bins=None, epsilon=eps, delta=self.delta, idealised=idealised)
 
     def _side(self, n: int, d: int) -> float:
         side = side_for(n, d) if self.side is None else check_positive(self.side, "side")
@@ -269,17 +265,23 @@ class PrivateHistogramDensity(EstimatorProtocol):
         self._check_fitted()
         return np.asarray(self.released_counts_ / self.released_counts_.sum())
 
-    def sample(self, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
-        """``n`` i.i.d. points from f̂: a released cube with probability ∝ ĉ, then uniform in it.
+    def sample(self, n_samples: int = 1, random_state: Any = None) -> NDArray[np.float64]:
+        """``n_samples`` i.i.d. points from f̂ (scikit-learn's density ``sample``): a released
+        cube with probability ∝ ĉ, then uniform in it; ``random_state`` None, an int or a numpy
+        Generator (used as is).
 
         Post-processing of the release (no privacy cost). A point whose coordinates round onto
         the far face of its cube (probability ~1e−16) is moved to the cube's centre, so every
         sample lies in a released cube under :func:`cube_ids`.
         """
         self._check_fitted()
-        check_rng(rng)
-        n = check_count(n, "n")
-        check_limit(n * self.n_features_in_, "n", "draws")
+        rng = (
+            random_state
+            if isinstance(random_state, np.random.Generator)
+            else np.random.default_rng(model_key(random_state))
+        )
+        n = check_count(n_samples, "n_samples")
+        check_limit(n * self.n_features_in_, "n_samples", "draws")
         choice = rng.choice(self.released_cells_.shape[0], size=n, p=self.cube_probabilities())
         cells = self.released_cells_[choice]
         points = (cells + rng.random(cells.shape)) * self.side_

@@ -18,7 +18,7 @@ Implementation notes:
   (``keyed_noise``), so memory is O(#non-empty cubes) and predicting x twice gives one answer.
 * Default noise is exact (float-safe): h_C = 1[m_C + Z_C > 0] with m_C = 2Σy − |C| and Z_C
   discrete Laplace with P(Z = z) ∝ e^{−ε|z|/2} — the L1 sensitivity of (m_C) is 2, so this is
-  ε-DP exactly (``NoisyMajorityVote``). ``noise="laplace"`` is the paper's continuous
+  ε-DP exactly (``NoisyMajorityVote``). ``idealised=True`` is the paper's continuous
   Lap(1/ε), idealised (assumes real arithmetic).
 """
 
@@ -41,7 +41,7 @@ from dpspec.learners.estimator import (
 from dpspec.learners.keyed_noise import block_size, keyed_values
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.noise import DiscreteLaplaceNoise, laplace_sf
-from dpspec.validation import check_count, check_epsilon
+from dpspec.validation import check_count, check_epsilon, check_flag
 
 _MAX_CELLS = 2**62
 #: Use a dense bincount over all cubes in ``fit`` when there are at most this many per point.
@@ -68,8 +68,8 @@ def cube_index(X: NDArray[np.float64], m: int) -> NDArray[np.int64]:
 class PrivateHistogramClassifier(BinaryCellClassifier):
     """PCL (seed 000 Alg 2): ε-DP universally consistent histogram-rule classifier on [0,1]^d.
 
-    Parameters: ``epsilon`` (ε > 0), ``noise`` ("discrete": exact, default; "laplace": the
-    paper's continuous noise, idealised), ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉),
+    Parameters: ``epsilon`` (ε > 0), ``idealised`` (False: exact discrete noise, default; True:
+    the paper's continuous noise, assumes ideal reals), ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉),
     ``random_state`` (None, int or numpy Generator: keys the counter-based noise), ``clip``
     (False: points outside [0,1]^d are rejected; True: each coordinate is clipped into [0, 1],
     a fixed per-record map that leaves the privacy guarantee unchanged).
@@ -80,13 +80,13 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
     def __init__(
         self,
         epsilon: float = 1.0,
-        noise: str = "discrete",
+        idealised: bool = False,
         cells_per_axis: int | None = None,
         random_state: Any = None,
         clip: bool = False,
     ) -> None:
         self.epsilon = epsilon
-        self.noise = noise
+        self.idealised = idealised
         self.cells_per_axis = cells_per_axis
         self.random_state = random_state
         self.clip = clip
@@ -94,12 +94,10 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
     # -- the noise of one cube, a fixed function of (key, cube) -------------------------------
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
         eps = check_epsilon(self.epsilon)
-        if self.noise == "discrete":
-            law, level = discrete_laplace_for(Fraction(2), eps, None)
-            return law, level
-        if self.noise == "laplace":
+        if check_flag(self.idealised, "idealised"):
             return None, PrivacyLevel(eps, math.exp(eps), 0, exact_sampler=False)
-        raise ValueError(f"noise: expected 'discrete' or 'laplace', got {self.noise!r}")
+        law, level = discrete_laplace_for(Fraction(2), eps, None)
+        return law, level
 
     def _block(self) -> int:
         """Noise block size, fixed in ``fit`` from the grid size and the number of non-empty
@@ -111,8 +109,7 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         if self.noise_law_ is not None:
             law = self.noise_law_
             z = keyed_values(
-                self.key_, cells, block=self._block(), sampler=(
-                    lambda size, g: law.sample(size, g))
+                self.key_, cells, block=self._block(), sampler=(lambda size, g: law.sample(size, g))
             )
             return np.asarray(margins + z > 0)
         scale = 1.0 / float(self.epsilon)
@@ -190,13 +187,14 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
             self.decision_cells(centres).astype(np.int64).reshape((self.m_,) * self.n_features_in_)
         )
 
-    def one_probabilities(self, X: Any, y: Any) -> list[Fraction | float]:
-        """Exact P(h_C = 1) for every cube given the data (its output law is their product).
+    def release_law(self, X: Any, y: Any) -> list[Fraction | float]:
+        """Exact P(h_C = 1) for every cube given the data (the released hypothesis's law is their
+        product); ``clip`` maps X as ``fit`` does.
 
         The law does not depend on the model key: this is what the exact privacy verifier
-        enumerates on small grids (P(Z ≥ 1 − m_C), or P(Lap(1/ε) > −m_C/2) for 'laplace').
+        enumerates on small grids (P(Z ≥ 1 − m_C), or P(Lap(1/ε) > −m_C/2) when idealised).
         """
-        X = check_unit_cube(X)
+        X = check_unit_cube(X, clip=self.clip)
         labels, _ = check_binary_labels(y, X.shape[0])
         law, _ = self._noise_law()
         m = check_count(self.cells_per_axis, "cells_per_axis") if self.cells_per_axis else None

@@ -9,8 +9,8 @@ r-packing of 𝒳, V(x) the Voronoi cell of x, and
 This is PCL's per-cell noisy majority over another public partition, so
 :class:`PrivatePackingClassifier` *is* PCL (:class:`~dpspec.learners.pcl.
 PrivateHistogramClassifier`) run on the cell ids: the same exact discrete noise (default) or
-idealised ``noise="laplace"``, the same counter-keyed noise (every cell has noise, empty cells
-too; memory O(non-empty cells); one fixed function), the same exact ``one_probabilities``.
+idealised ``idealised=True``, the same counter-keyed noise (every cell has noise, empty cells
+too; memory O(non-empty cells); one fixed function), the same exact ``release_law``.
 Privacy (Thm A.6, "straightforward", L458): the vector of centred votes Σ_{i∈V}(y_i − ½) has L1
 sensitivity 1 under substitution, whatever the (public) partition.
 
@@ -59,6 +59,7 @@ from dpspec.validation import (
     check_count,
     check_delta,
     check_epsilon,
+    check_flag,
     check_positive,
 )
 
@@ -96,8 +97,8 @@ class PrivatePackingClassifier(BinaryCellClassifier):
 
     Parameters:
 
-    * ``epsilon`` (ε > 0); ``noise``: "discrete" (exact, default) or "laplace" (the paper's
-      Lap(1/ε), idealised) — as PCL.
+    * ``epsilon`` (ε > 0); ``idealised``: False (exact discrete noise, default) or True (the
+      paper's Lap(1/ε), assumes ideal reals) — as PCL.
     * ``candidates`` None: 𝒳 = [0,1]^d with the canonical cubic lattice of m = ⌈n^{1/(4d)}⌉
       cells per axis (spacing 1/m ∈ (r/2, r]; an r/2-packing and (r√d/2)-cover — the O(r)-cover
       argument of :mod:`~dpspec.learners.packing` keeps Thm A.12); cell assignment O(n d).
@@ -123,7 +124,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
     def __init__(
         self,
         epsilon: float = 1.0,
-        noise: str = "discrete",
+        idealised: bool = False,
         candidates: Any = None,
         metric: Metric = "euclidean",
         radius: float | None = None,
@@ -132,7 +133,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         clip: bool = False,
     ) -> None:
         self.epsilon = epsilon
-        self.noise = noise
+        self.idealised = idealised
         self.candidates = candidates
         self.metric = metric
         self.radius = radius
@@ -170,7 +171,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
 
     def _inner(self, k_or_m: int) -> PrivateHistogramClassifier:
         return PrivateHistogramClassifier(
-            self.epsilon, self.noise, cells_per_axis=k_or_m, random_state=self.random_state
+            self.epsilon, self.idealised, cells_per_axis=k_or_m, random_state=self.random_state
         )
 
     def _cell_points(
@@ -228,7 +229,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         assert self.centres_ is not None
         return nearest_centre(X, self.centres_, self.metric)[0]
 
-    def one_probabilities(self, X: Any, y: Any) -> list[Fraction | float]:
+    def release_law(self, X: Any, y: Any) -> list[Fraction | float]:
         """Exact P(h_V = 1) for every cell V of the partition the data (X, y) gets.
 
         The hypothesis law is their product, independent of the model key (what the exact
@@ -239,9 +240,7 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         lattice, centres, _, cells = self._partition(*X.shape)
         inner_m = lattice.cells_per_axis if lattice is not None else cells
         assert inner_m is not None
-        return self._inner(inner_m).one_probabilities(
-            self._cell_points(X, lattice, centres), labels
-        )
+        return self._inner(inner_m).release_law(self._cell_points(X, lattice, centres), labels)
 
 
 # --- PCL2b ------------------------------------------------------------------------------------
@@ -250,24 +249,21 @@ class PrivatePackingClassifier(BinaryCellClassifier):
 def release_histogram(
     epsilon: float | None = None,
     delta: float | Fraction = 1e-6,
-    noise: str = "discrete",
+    idealised: bool = False,
     *,
     base: Fraction | None = None,
 ) -> StabilityHistogram:
     """The (ε, δ) stability histogram (Alg 1) PCL2b runs twice, over unbounded cell ids.
 
-    ``noise="discrete"`` (exact, default): ``epsilon`` or a rational ``base`` = e^{−ε/2} (exact
-    rational laws for the verifier); ``noise="laplace"``: the paper's Lap(2/ε) and threshold,
-    idealised.
+    Exact (default): ``epsilon`` or a rational ``base`` = e^{−ε/2} (exact rational laws for the
+    verifier); ``idealised=True``: the paper's Lap(2/ε) and threshold, assuming ideal reals.
     """
     check_delta(delta, "delta", allow_zero=False)
-    if noise == "discrete":
+    if not check_flag(idealised, "idealised"):
         return StabilityHistogram(None, epsilon, delta, base=base)
-    if noise == "laplace":
-        if base is not None:
-            raise ValueError("base: the idealised (paper) histogram takes epsilon")
-        return StabilityHistogram(None, epsilon, delta, idealised=True)
-    raise ValueError(f"noise: expected 'discrete' or 'laplace', got {noise!r}")
+    if base is not None:
+        raise ValueError("base: the idealised (paper) histogram takes epsilon")
+    return StabilityHistogram(None, epsilon, delta, idealised=True)
 
 
 def cell_release_law(
@@ -303,9 +299,9 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
     """PCL2b (seed 000 Alg 5): (2ε, 2δ)-DP partition rule on unbounded 𝒳 ⊂ ℝ^d.
 
     Parameters: ``epsilon``, ``delta`` — of **each** of the two stability histograms (δ ∈ (0, 1));
-    the whole learner is (2ε, 2δ)-DP (Thm A.14), stated in ``privacy_``. ``noise``: "discrete"
-    (exact, default) or "laplace" (idealised). ``radius``: cube side r (None: n^{−1/(4d)}; fix
-    it for add/remove neighbours). ``random_state``: None, int or numpy Generator.
+    the whole learner is (2ε, 2δ)-DP (Thm A.14), stated in ``privacy_``. ``idealised``: False
+    (exact, default) or True (the paper's continuous noise). ``radius``: cube side r (None:
+    n^{−1/(4d)}; fix it for add/remove neighbours). ``random_state``: None, int or numpy Generator.
 
     Cells are the cubes [i r, (i+1) r)^d, i ∈ ℤ^d (Voronoi cells of the cubic lattice anchored at
     0, an r-packing and (r√d/2)-cover). Only occupied cells are touched (O(n log n) for the sort).
@@ -321,13 +317,13 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         self,
         epsilon: float = 1.0,
         delta: float = 1e-6,
-        noise: str = "discrete",
+        idealised: bool = False,
         radius: float | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
-        self.noise = noise
+        self.idealised = idealised
         self.radius = radius
         self.random_state = random_state
 
@@ -338,7 +334,7 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
                 f"epsilon: the total 2·epsilon of the two releases must be <= {MAX_EPSILON}, "
                 f"got epsilon={self.epsilon!r}"
             )
-        return release_histogram(self.epsilon, self.delta, self.noise)
+        return release_histogram(self.epsilon, self.delta, self.idealised)
 
     def _lattice(self, n: int, d: int) -> CubicLattice:
         r = packing_radius(n, d) if self.radius is None else check_positive(self.radius, "radius")

@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpspec.contract import PrivacyLevel
 from dpspec.learners.estimator import (
     EstimatorProtocol,
     NotFittedError,
@@ -67,6 +68,7 @@ from dpspec.learners.pcde import PrivateHistogramDensity, check_points
 from dpspec.mechanisms.base import epsilon_rational
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.noise import bernoulli_exp_neg_exponents, exp_neg_exponents
+from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     INT_BOUND,
     LIMITS,
@@ -264,21 +266,41 @@ def dichotomies(kind: str, synthetic: Any) -> Dichotomies:
     return Dichotomies(kind, tuple(coords), lo.astype(np.int64), hi.astype(np.int64))
 
 
+def joint_level(unlabeled: PrivacyLevel, labeled: PrivacyLevel) -> PrivacyLevel:
+    """The level of a release whose neighbours change one record of *either* of two samples,
+    when a change in the first moves only a release at level ``unlabeled`` and a change in the
+    second only a release at level ``labeled`` (the rest being post-processing): the worse of
+    the two, per neighbouring pair."""
+    return PrivacyLevel(
+        epsilon=max(unlabeled.epsilon, labeled.epsilon),
+        ratio=max(unlabeled.ratio, labeled.ratio),
+        delta=max(unlabeled.delta, labeled.delta),
+        exact_sampler=unlabeled.exact_sampler and labeled.exact_sampler,
+        relation=Relation.SUBSTITUTE,
+    )
+
+
 class PrivateSemiSupervisedClassifier(EstimatorProtocol):
     """Private CSSL of seed 000 Sec 4.1 (Thm 4.11): PCDE on the unlabeled sample, a synthetic
     sample from it, the exponential mechanism over the dichotomies on the synthetic sample.
 
     Parameters: ``hypothesis_class`` ("threshold" | "interval" on ℝ, "rectangle" on ℝ²),
     ``epsilon``/``delta`` (PCDE on the unlabeled data), ``label_epsilon`` (the exponential
-    mechanism on the labeled data), ``n_synthetic`` (n_semi), ``noise`` and ``side`` (passed to
-    PCDE), ``random_state`` (None, int or Generator; seeds PCDE, the synthetic draw and the
+    mechanism on the labeled data), ``n_synthetic`` (n_semi), ``idealised`` and ``side`` (passed
+    to PCDE), ``random_state`` (None, int or Generator; seeds PCDE, the synthetic draw and the
     selection independently).
 
     ``fit(X_labeled, y, X_unlabeled)`` — note the third argument: the unlabeled sample is
     required (this is not sklearn's ``fit(X, y)`` with y = −1 marking unlabeled rows).
     Fitted: ``density_`` (the PCDE model), ``synthetic_`` (Û), ``candidates_``
     (:class:`Dichotomies`), ``choice_`` (index of the chosen candidate), ``lower_``/``upper_``
-    (its box), ``classes_``, ``unlabeled_privacy_`` and ``label_privacy_``.
+    (its box), ``classes_``, ``privacy_``.
+
+    Privacy: neighbours substitute one record of either sample (one labeled example, or one
+    unlabeled point). Changing an unlabeled point moves only PCDE's release ((ε, δ)-DP, Thm 4.2)
+    and the rest is post-processing; changing a labeled example moves only the exponential
+    mechanism's choice given Û (ε_label-DP, Thm 4.11). So ``privacy_`` is
+    (max(ε, ε_label), δ): :func:`joint_level` of the two parts (``density_.privacy_`` is PCDE's).
     """
 
     _estimator_type = "classifier"
@@ -290,7 +312,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         delta: float = 1e-6,
         label_epsilon: float = 1.0,
         n_synthetic: int = 200,
-        noise: str = "discrete",
+        idealised: bool = False,
         side: float | None = None,
         random_state: Any = None,
     ) -> None:
@@ -299,7 +321,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         self.delta = delta
         self.label_epsilon = label_epsilon
         self.n_synthetic = n_synthetic
-        self.noise = noise
+        self.idealised = idealised
         self.side = side
         self.random_state = random_state
 
@@ -320,7 +342,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         """The exponential mechanism over ``candidates``: score −mistakes, Δ = 1, ε_label.
 
         Its data are labeled records (x_1, …, x_d, y); ``fit`` draws from its law with
-        :func:`exponential_choice` and :meth:`selection_law` returns its exact ``pmf``.
+        :func:`exponential_choice` and :meth:`release_law` returns its exact ``pmf``.
         """
         d = candidates.dimension
 
@@ -336,8 +358,9 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         labels, classes = check_binary_labels(y, X.shape[0], "X_labeled")
         return X, labels, classes
 
-    def selection_law(self, X_labeled: Any, y: Any, synthetic: Any) -> dict[int, float]:
-        """Exact law of the chosen candidate index for a fixed synthetic sample Û."""
+    def release_law(self, X_labeled: Any, y: Any, synthetic: Any) -> dict[int, float]:
+        """Exact law of the chosen candidate index for a fixed synthetic sample Û (the label
+        release; Û itself is PCDE's, whose law is ``PrivateHistogramDensity.release_law``)."""
         X, labels, _ = self._labeled(X_labeled, y)
         cands = self.candidates(synthetic)
         mech = self.selection_mechanism(cands)
@@ -367,7 +390,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         density = PrivateHistogramDensity(
             self.epsilon,
             self.delta,
-            noise=self.noise,
+            idealised=self.idealised,
             side=self.side,
             random_state=np.random.default_rng(pcde_seed),
         )._fit(U, "X_unlabeled")
@@ -389,7 +412,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         self.density_, self.synthetic_, self.candidates_ = density, synthetic, cands
         self.choice_, self.lower_, self.upper_ = choice, lower[choice], upper[choice]
         self.classes_, self.n_features_in_ = classes, d
-        self.unlabeled_privacy_, self.label_privacy_ = density.privacy_, mech.privacy
+        self.privacy_ = joint_level(density.privacy_, mech.privacy)
         return self
 
     def _check_fitted(self) -> None:

@@ -76,12 +76,15 @@ class DiscreteLaplaceMechanism:
         out = a[None, :] + self.noise.sample(n * a.size, rng).reshape(n, a.size)
         return out[:, 0] if a.size == 1 else out
 
-    def pmf(self, data: Any, window: tuple[int, int]) -> dict[Any, Fraction | float]:
+    def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[Any, Fraction | float]:
         """Exact output distribution of a scalar query, outcomes lo..hi plus two lumped tails.
 
-        Lumping is exact for privacy checks when [lo, hi] contains f(S) for every dataset
-        compared: below lo (above hi) the likelihood ratio of two such datasets is constant.
+        The support is infinite, so ``window`` = (lo, hi) is required. Lumping is exact for
+        privacy checks when [lo, hi] contains f(S) for every dataset compared: below lo (above
+        hi) the likelihood ratio of two such datasets is constant.
         """
+        if window is None:
+            raise ValueError("window: required (lo, hi): the output support is infinite")
         if not isinstance(window, (tuple, list)) or len(window) != 2:
             raise ValueError(f"window: expected a pair (lo, hi) of integers, got {window!r}")
         try:
@@ -95,9 +98,10 @@ class DiscreteLaplaceMechanism:
         if a.size != 1:
             raise ValueError("query: pmf is for scalar queries")
         c = int(a[0])
-        if isinstance(self.noise.q, Fraction) and max(abs(lo - c), abs(hi + 1 - c)) > LIMITS[
-            "exponent"
-        ]:
+        if (
+            isinstance(self.noise.q, Fraction)
+            and max(abs(lo - c), abs(hi + 1 - c)) > LIMITS["exponent"]
+        ):
             raise ValueError(
                 f"window: its ends must be within {LIMITS['exponent']} of the query value {c} "
                 "for exact rational probabilities"

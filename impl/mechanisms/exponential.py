@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.contract import PrivacyLevel
+from dpspec.contract import PrivacyLevel, restrict
 from dpspec.mechanisms.base import check_base_loss, epsilon_rational
 from dpspec.noise import categorical_base, categorical_exp_gap, categorical_exp_neg
 from dpspec.validation import (
@@ -124,8 +124,9 @@ class ExponentialMechanism:
             return gap * self._num, self._den
         return gap.astype(object) * self._num, self._den
 
-    def pmf(self, data: Any) -> dict[int, Fraction | float]:
-        """Exact P(i) (Fractions with a rational base, floats otherwise)."""
+    def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[int, Fraction | float]:
+        """Exact P(i) (Fractions with a rational base, floats otherwise), for the candidates
+        i in ``window`` (inclusive; None: all)."""
         s = self.score_vector(data)
         gap = [int(g) for g in s.max() - s]
         if self._base is not None:
@@ -138,9 +139,8 @@ class ExponentialMechanism:
         else:
             # γ = g·num/den as a Python-int ratio (no overflow); e^{-γ} is 0.0 beyond γ = 1000
             w = [
-                math.exp(-(g * self._num) / self._den) if g * self._num <= 1000 * self._den
-                else 0.0
+                math.exp(-(g * self._num) / self._den) if g * self._num <= 1000 * self._den else 0.0
                 for g in gap
             ]
         total = sum(w)
-        return {i: wi / total for i, wi in enumerate(w)}
+        return restrict({i: wi / total for i, wi in enumerate(w)}, window)

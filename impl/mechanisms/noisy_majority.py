@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.contract import PrivacyLevel
+from dpspec.contract import PrivacyLevel, restrict
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.noise import laplace_sf
 from dpspec.spec.privacy import bernoulli_product
@@ -93,8 +93,11 @@ class NoisyMajorityVote:
             return [laplace_sf(-int(mc) / 2.0, self.scale) for mc in m]
         return [self.noise.sf(1 - int(mc)) for mc in m]
 
-    def pmf(self, data: Any) -> dict[tuple[int, ...], Fraction | float]:
-        """Exact law of the bit vector (2^cells outcomes; for small verification instances)."""
+    def pmf(
+        self, data: Any, window: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    ) -> dict[tuple[int, ...], Fraction | float]:
+        """Exact law of the bit vector (2^cells outcomes; for small verification instances),
+        restricted to the vectors in ``window`` (lexicographic, inclusive; None: all)."""
         if self.cells > 16:
             raise ValueError("cells: pmf enumerates 2^cells outcomes; at most 16 cells")
-        return bernoulli_product(self.one_probabilities(data))
+        return restrict(bernoulli_product(self.one_probabilities(data)), window)

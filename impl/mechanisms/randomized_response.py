@@ -4,7 +4,8 @@ On input x ∈ {0, …, k−1} report x with probability e^ε/(e^ε + k − 1) a
 with probability 1/(e^ε + k − 1). Any two inputs have likelihood ratio ≤ e^ε at every output,
 so it is ε-LDP, and applied to every record it is ε-DP under substitution. **Exact**: sampled
 as the exponential mechanism with score 1[y = x] through integer-only rejection
-(``categorical_exp_neg``), or with a rational ``ratio`` = e^ε by a uniform integer draw.
+(``categorical_exp_neg``), or with a rational ``base`` = e^{−ε} (every mechanism's rational
+parameter: the noise base, here the weight of a changed answer) by a uniform integer draw.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.contract import PrivacyLevel
+from dpspec.contract import PrivacyLevel, restrict
 from dpspec.mechanisms.base import epsilon_rational
 from dpspec.noise import categorical_exp_neg
+from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     INT_BOUND,
     LIMITS,
@@ -31,35 +33,42 @@ from dpspec.validation import (
 
 
 class RandomizedResponse:
-    """k-ary randomized response with ``epsilon`` or an exact rational ``ratio`` = e^ε > 1."""
+    """k-ary randomized response with ``epsilon`` or an exact rational ``base`` = e^{−ε} < 1
+    (a changed answer has weight ``base`` against 1 for the true one)."""
 
     def __init__(
-        self, k: int = 2, epsilon: float | Fraction | None = None, *, ratio: Fraction | None = None
+        self, k: int = 2, epsilon: float | Fraction | None = None, *, base: Fraction | None = None
     ) -> None:
         self.k = check_count(k, "k", minimum=2, maximum=LIMITS["categories"])
-        if (epsilon is None) == (ratio is None):
-            raise ValueError("epsilon: give exactly one of epsilon or ratio")
+        if (epsilon is None) == (base is None):
+            raise ValueError("epsilon: give exactly one of epsilon or base")
         self._eps: Fraction | None = None
         self._ratio: Fraction | None = None
-        if ratio is not None:
-            if isinstance(ratio, bool) or not isinstance(ratio, (int, Fraction)) or ratio <= 1:
-                raise ValueError(f"ratio: must be a rational > 1, got {ratio!r}")
-            self._ratio = Fraction(ratio)
+        if base is not None:
+            if isinstance(base, bool) or not isinstance(base, (int, Fraction)) or not 0 < base < 1:
+                raise ValueError(f"base: must be a rational in (0, 1), got {base!r}")
+            self._ratio = 1 / Fraction(base)
             if self._ratio.numerator + (self.k - 1) * self._ratio.denominator > INT_BOUND:
                 raise ValueError(
-                    "ratio: numerator + (k - 1)·denominator must be <= 2^62 (the sampler draws "
-                    f"uniform integers below it), got {ratio!r}"
+                    "base: denominator + (k - 1)·numerator must be <= 2^62 (the sampler draws "
+                    f"uniform integers below it), got {base!r}"
                 )
             if math.log(self._ratio) > MAX_EPSILON:
-                raise ValueError(f"ratio: ln(ratio) must be <= {MAX_EPSILON}, got {ratio!r}")
+                raise ValueError(f"base: ln(1/base) must be <= {MAX_EPSILON}, got {base!r}")
             self.privacy = PrivacyLevel(
-                epsilon=math.log(self._ratio), ratio=self._ratio, delta=0, exact_sampler=True
+                epsilon=math.log(self._ratio),
+                ratio=self._ratio,
+                delta=0,
+                exact_sampler=True,
+                relation=Relation.LOCAL,
             )
         else:
             assert epsilon is not None
             self._eps = epsilon_rational(epsilon)
             e = float(self._eps)
-            self.privacy = PrivacyLevel(epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True)
+            self.privacy = PrivacyLevel(
+                epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True, relation=Relation.LOCAL
+            )
 
     def _check_values(self, x: Any, name: str) -> NDArray[np.int64]:
         arr = as_finite_array(x, name)
@@ -97,8 +106,22 @@ class RandomizedResponse:
         check_limit(n * ints.size, "n", "draws")
         return self.randomise(np.broadcast_to(ints, (n, ints.size)), rng)
 
+    def pmf(
+        self, data: Any, window: tuple[Any, Any] | None = None
+    ) -> dict[tuple[int, ...], Fraction | float]:
+        """Exact law of ``randomise(data)``: the product of the records' local laws, over the
+        k^len(data) report vectors (``window``: an inclusive range of vectors in lexicographic
+        order; None: all)."""
+        ints = self._check_values(data, "data").ravel()
+        check_limit(self.k**ints.size, "data", "outcomes")
+        laws = [self.local_pmf(int(x)) for x in ints]
+        out: dict[tuple[int, ...], Fraction | float] = {(): Fraction(1)}
+        for law in laws:
+            out = {(*v, y): p * q for v, p in out.items() for y, q in law.items()}
+        return restrict(out, None if window is None else (tuple(window[0]), tuple(window[1])))
+
     def local_pmf(self, x: int) -> dict[int, Fraction | float]:
-        """Output distribution of the local randomiser on input x (exact with ``ratio``)."""
+        """Output distribution of the local randomiser on input x (exact with ``base``)."""
         self._check_values([x], "x")
         r: Fraction | float = self._ratio if self._ratio is not None else self.privacy.ratio
         denom = r + self.k - 1

@@ -7,14 +7,14 @@ infinite (cells of ℝ^d) and only the occupied cells cost anything.
 Paper version (``idealised=True``): noise Lap(2/ε), τ = (2/ε)·ln(2/δ) + 1 (Thm 2.4:
 (ε, δ)-DP under substitution), continuous Laplace in floating point: assumes ideal reals.
 
-Default (**exact**, float-safe): integer noise Z ~ discrete Laplace with P(Z = z) ∝ q^{|z|},
-q = e^{−ε/2}, and the smallest integer τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ, where
-P(Z ≥ τ) = q^τ/(1 + q). Proof: let M̃ add noise to every cell occupied in S or S'. M̃ is the
-discrete Laplace mechanism on a vector of L1 sensitivity 2 followed by thresholding, so it is
-ε-DP. M(S) differs from M̃(S) only when a cell empty in S (but occupied in S') is released by
-M̃, which has probability ≤ P(Z ≥ τ) =: p₀ (one such cell under substitution). Hence
-P(M(S) ∈ F) ≤ P(M̃(S) ∈ F) + p₀ ≤ e^ε P(M̃(S') ∈ F) + p₀ ≤ e^ε P(M(S') ∈ F) + (1 + e^ε) p₀.
-The exact verifier computes the true δ on small instances (``proofs/topics/mechanisms/verifiers.py``).
+Default (**exact**, float-safe): integer noise Z ~ discrete Laplace with P(Z = z) ∝ q^{|z|}, q =
+e^{−ε/2}, and the smallest integer τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ, where P(Z ≥ τ) = q^τ/(1 + q).
+Proof: let M̃ add noise to every cell occupied in S or S'. M̃ is the discrete Laplace mechanism on a
+vector of L1 sensitivity 2 followed by thresholding, so it is ε-DP. M(S) differs from M̃(S) only
+when a cell empty in S (but occupied in S') is released by M̃, which has probability ≤ P(Z ≥ τ) =:
+p₀ (one such cell under substitution). Hence P(M(S) ∈ F) ≤ P(M̃(S) ∈ F) + p₀ ≤ e^ε P(M̃(S') ∈ F) +
+p₀ ≤ e^ε P(M(S') ∈ F) + (1 + e^ε) p₀. The exact verifier computes the true δ on small instances
+(``proofs/topics/mechanisms/verifiers.py``).
 """
 
 from __future__ import annotations
@@ -125,8 +125,9 @@ class StabilityHistogram:
         self.bins = None if bins is None else check_count(bins, "bins", maximum=LIMITS["cells"])
         check_delta(delta, allow_zero=False)
         if float(delta) < MIN_DELTA:
-            raise ValueError(f"delta: must be >= {MIN_DELTA} (the threshold's float search), got "
-                             f"{delta!r}")
+            raise ValueError(
+                f"delta: must be >= {MIN_DELTA} (the threshold's float search), got {delta!r}"
+            )
         # exact (Fraction/int) deltas stay exact; numpy and other reals become floats
         delta = delta if isinstance(delta, (Fraction, int)) else float(delta)
         self.delta = delta
@@ -217,15 +218,36 @@ class StabilityHistogram:
         out[TAIL] = self.noise.sf(cap - count)
         return out
 
-    def pmf(self, data: Any, cap: int) -> dict[tuple[Any, ...], Fraction | float]:
-        """Exact law of the whole release over the ``bins`` cells (product of cell laws)."""
+    def pmf(
+        self, data: Any, window: tuple[int, int] | None = None
+    ) -> dict[tuple[Any, ...], Fraction | float]:
+        """Exact law of the whole release over the ``bins`` cells (product of cell laws).
+
+        ``window`` = (0, hi): each cell's released values up to hi are listed, larger ones are
+        the lumped outcome ``TAIL`` (:meth:`cell_pmf` with cap = hi + 1; exact for privacy
+        comparisons when hi ≥ every count compared, so compare laws with one window). None:
+        hi = max(τ, largest count).
+        """
         if self.bins is not None and self.bins > 16:
             raise ValueError("bins: pmf enumerates the product over the bins; at most 16 bins")
-        laws = [self.cell_pmf(int(c), cap) for c in self.counts(data)]
+        counts = self.counts(data)
+        if window is None:
+            cap = max(int(self.threshold), int(counts.max(initial=0))) + 1
+        else:
+            if not isinstance(window, (tuple, list)) or len(window) != 2 or window[0] != 0:
+                raise ValueError(f"window: expected (0, hi) with hi an integer, got {window!r}")
+            cap = check_count(window[1], "window", minimum=0) + 1
+            need = max(int(self.threshold), int(counts.max(initial=0)))
+            if cap < need:
+                raise ValueError(
+                    f"window: hi must be >= {need - 1} (the threshold {int(self.threshold)} "
+                    f"and every count), got {window!r}"
+                )
+        laws = [self.cell_pmf(int(c), cap) for c in counts]
         size = 1
         for law in laws:
             size *= len(law)
-        check_limit(size, "cap", "outcomes")
+        check_limit(size, "window", "outcomes")
         out: dict[tuple[Any, ...], Fraction | float] = {}
         for combo in product(*(law.items() for law in laws)):
             p: Fraction | float = 1

@@ -8,11 +8,13 @@ holds, 1 a violation, 2 a usage error, 3 an internal error (:mod:`dpspec.proofs.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from dpspec.proofs.cli.errors import (
@@ -117,6 +119,37 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_text(path: str | None, text: str, option: str) -> None:
+    if path is None:
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InternalError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from dpspec.proofs.engine.report import report
+
+    for option, path in (("--markdown", args.markdown), ("--html", args.html)):
+        check_writable(path, option)
+    if args.source is not None:
+        try:
+            verify = json.loads(Path(args.source).read_text(encoding="utf-8"))
+            verify["obligations"]  # the shape of a verify report
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"--from: not a dpspec verify --json report: {args.source!r}") from exc
+    else:
+        verify = run_verify(VerifyConfig(), progress=not args.no_progress)
+    md, page = report(verify, args.title)
+    _write_text(args.markdown, md, "--markdown")
+    _write_text(args.html, page, "--html")
+    if args.markdown is None and args.html is None:
+        print(md, end="")
+    _write_json(args.json, {"markdown": md})
+    return 1 if verify.get("failed") else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dpspec", description="Executable specification of DP learning guarantees."
@@ -158,6 +191,17 @@ def build_parser() -> argparse.ArgumentParser:
     err = sub.add_parser("errata", help="list the errata found in the seeds")
     err.add_argument("--json", metavar="PATH", help="write the errata as JSON")
     err.set_defaults(func=_cmd_errata)
+
+    rep = sub.add_parser(
+        "report", help="the guarantee table (Markdown and a self-contained HTML page)"
+    )
+    rep.add_argument("--from", dest="source", metavar="PATH", help="a dpspec verify --json report")
+    rep.add_argument("--markdown", metavar="PATH", help="write the Markdown table here")
+    rep.add_argument("--html", metavar="PATH", help="write the HTML page here")
+    rep.add_argument("--title", default="dpspec: the registered guarantees", help="page title")
+    rep.add_argument("--json", metavar="PATH", help="write the Markdown as JSON")
+    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep.set_defaults(func=_cmd_report)
 
     from dpspec.proofs.cli.mutate import register as register_mutate
 

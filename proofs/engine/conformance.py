@@ -1,7 +1,7 @@
 """Conformance: the entry point a user calls draws from the exact law the privacy checks decide.
 
-The exact privacy obligations enumerate an output law (``pmf``, ``one_probabilities``,
-``release_law``, ``selection_law``); the user calls ``sample``, ``fit``/``predict``,
+The exact privacy obligations enumerate an output law (``pmf``, ``release_law``,
+``release_law``, ``release_law``); the user calls ``sample``, ``fit``/``predict``,
 ``release_counts``, ``randomise``. A conformance obligation binds the two: it runs the real
 entry point ``draws`` times on a small instance, tabulates the outcomes, and tests them against
 the exact law with the chi-square test of :mod:`dpspec.proofs.engine.stats` at α = 1e-6 (the

@@ -15,8 +15,9 @@ general combinatorial step).
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -30,6 +31,7 @@ from dpspec.spec.privacy import (
     max_likelihood_ratio,
     satisfies_approx_dp,
     satisfies_pure_dp,
+    satisfies_pure_dp_losses,
 )
 
 #: Relative tolerance of the exact checks on laws computed in floating point (float ε).
@@ -131,3 +133,32 @@ def exact_with_control(good: ExactReport, bad: ExactReport) -> CheckOutcome:
             "control_caught": not bad.holds,
         },
     )
+
+
+def verify_losses(
+    name: str,
+    losses: Callable[[Dataset, Dataset], Sequence[Fraction]],
+    pairs: Iterable[tuple[Dataset, Dataset]],
+    claimed: Fraction,
+    relation: Relation = Relation.SUBSTITUTE,
+) -> ExactReport:
+    """Decide ε-DP from exact privacy losses: on every pair, ``losses(a, b)`` are the values of
+    ln P(y|a)/P(y|b) at the outputs where the extreme is attained, and the verdict is
+    :func:`dpspec.spec.privacy.satisfies_pure_dp_losses` against ``claimed`` (for laws whose
+    ratios e^x are irrational: compared as exponents, exactly)."""
+    start = time.perf_counter()
+    report = ExactReport(name, relation.value, 0, 0, 0)
+    report.predicate = "satisfies_pure_dp_losses"
+    worst = Fraction(0)
+    for a, b in pairs:
+        values = losses(a, b)
+        report.pairs += 1
+        report.violations += not satisfies_pure_dp_losses(values, claimed)
+        loss = max(abs(x) for x in values)
+        if loss > worst or report.worst_pair is None:
+            worst, report.worst_pair = loss, (a, b)
+    report.exponents = (worst, claimed)
+    report.worst_ratio, report.claimed_ratio = math.exp(worst), math.exp(claimed)
+    report.details = {"worst_loss": str(worst), "claimed_epsilon": str(claimed)}
+    report.seconds = time.perf_counter() - start
+    return report

@@ -265,7 +265,7 @@ def register(sub: Any) -> None:
         "--epsilon",
         type=float,
         default=1.0,
-        help=f"epsilon in [2^-32, {EPSILON_MAX:g}] (alpha for LDP)",
+        help=f"epsilon in [2^-32, {EPSILON_MAX:g}] (the LDP level for the LDP estimators)",
     )
     cons.add_argument("--d", type=int, default=None, help="dimension 1, 2 or 3 (ldp-* only)")
     cons.add_argument("--reps", type=int, default=5, help=f"repetitions per n, 1..{REPS_MAX}")

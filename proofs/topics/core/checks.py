@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from itertools import chain, combinations
 from typing import Any
 
@@ -110,7 +111,7 @@ def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
     ok = True
     tight = False
     for ratio in (Fraction(2), Fraction(3), Fraction(11, 10)):
-        mech = RandomizedResponse(2, ratio=ratio)
+        mech = RandomizedResponse(2, base=1 / ratio)
 
         def law(ones: int, m: int = 2, mech: RandomizedResponse = mech) -> privacy.Dist:
             # number of reported ones among m users, ``ones`` of whom hold a 1: exact convolution
@@ -236,7 +237,7 @@ def _cases() -> list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fr
         ),
         (
             "randomized response ratio 3",
-            lambda: RandomizedResponse(3, ratio=Fraction(3)).privacy,
+            lambda: RandomizedResponse(3, base=Fraction(1, 3)).privacy,
             math.log(3),
             0,
             True,
@@ -278,7 +279,7 @@ def _cases() -> list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fr
         (
             "PCL laplace ε=0.6",
             lambda: (
-                PrivateHistogramClassifier(0.6, noise="laplace", random_state=0).fit(X, y).privacy_
+                PrivateHistogramClassifier(0.6, idealised=True, random_state=0).fit(X, y).privacy_
             ),
             0.6,
             0,
@@ -309,35 +310,29 @@ def _cases() -> list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fr
             True,
             None,
         ),
-        (
-            "semi-supervised unlabeled ε=0.5 δ=1e-3",
-            lambda: (
-                PrivateSemiSupervisedClassifier(
-                    "threshold", 0.5, 1e-3, label_epsilon=0.7, random_state=0
-                )
-                .fit(X1[:30], (X1[:30, 0] > 0).astype(np.int64), X1)
-                .unlabeled_privacy_
-            ),
-            0.5,
-            1e-3,
-            True,
-            None,
-        ),
-        (
-            "semi-supervised label ε=0.7",
-            lambda: (
-                PrivateSemiSupervisedClassifier(
-                    "threshold", 0.5, 1e-3, label_epsilon=0.7, random_state=0
-                )
-                .fit(X1[:30], (X1[:30, 0] > 0).astype(np.int64), X1)
-                .label_privacy_
-            ),
-            0.7,
-            0,
-            True,
-            None,
-        ),
     ]
+    labels = (X1[:30, 0] > 0).astype(np.int64)
+
+    def semi_supervised(label_epsilon: float) -> PrivacyLevel:
+        return (
+            PrivateSemiSupervisedClassifier(
+                "threshold", 0.5, 1e-3, label_epsilon=label_epsilon, random_state=0
+            )
+            .fit(X1[:30], labels, X1)
+            .privacy_
+        )
+
+    for label_epsilon, which in ((0.7, "the label level"), (0.3, "PCDE's level")):
+        cases.append(
+            (
+                f"semi-supervised ε=0.5 δ=1e-3, ε_label={label_epsilon} (max = {which})",
+                partial(semi_supervised, label_epsilon),
+                max(0.5, label_epsilon),
+                1e-3,
+                True,
+                None,
+            )
+        )
     return cases
 
 
@@ -378,7 +373,7 @@ def estimator_protocol(config: VerifyConfig) -> CheckOutcome:
         ({}, X + 1.0, y, "X"),
         ({}, X, y[:-1], "y"),
         ({"epsilon": -1.0}, X, y, "epsilon"),
-        ({"noise": "gaussian"}, X, y, "noise"),
+        ({"idealised": "gaussian"}, X, y, "idealised"),
         ({"random_state": "seed"}, X, y, "random_state"),
         ({}, X, np.arange(500) % 3, "y"),
     ]

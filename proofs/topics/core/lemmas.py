@@ -1,15 +1,10 @@
 """CrossHair lemmas of the core notions: sensitivity of counts, histograms and PCL's centred
 votes under substitution and add/remove, and post-processing.
 
-Every function here is deterministic pure Python on ``int``/``Fraction`` with a PEP 316
-contract in its docstring (``pre:`` restricts the inputs, each ``post:`` line is one
-*condition*); ``dpspec prove`` runs CrossHair on every condition within a CPU budget and a
-condition is *confirmed* when every execution path has been explored without a counterexample:
-over the stated bounded inputs that is a proof. The lemmas evaluate the real spec functions
-(:mod:`dpspec.spec.sensitivity`, :mod:`dpspec.spec.loss`), and each registry entry names the
-differential obligation (the topic's ``bindings`` module) that ties the lemma to the code that
-runs. Why the bounds, the w.l.o.g. reductions and the measured CPU times:
-``proofs/notes/lemmas.md``.
+Each function is pure Python on ints/Fractions with a PEP 316 contract that ``dpspec prove``
+explores to exhaustion; the lemmas evaluate the real :mod:`dpspec.spec.sensitivity` functions,
+and ``bindings.counts_binding`` ties those to the implementation's counting code. The method
+(contracts, why the bounds, w.l.o.g. reductions, CPU budget) is in ``proofs/notes/lemmas.md``.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.learners.pcl2.PrivateUnboundedClassifier",
             "dpspec.learners.pcde.PrivateHistogramDensity",
             "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier",
+            "dpspec.learners.semi_supervised.joint_level",
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",
             "dpspec.mechanisms.laplace.LaplaceMechanism",
             "dpspec.mechanisms.exponential.ExponentialMechanism",

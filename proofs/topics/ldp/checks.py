@@ -52,7 +52,7 @@ from dpspec.spec.ldp import (
 SEED = 6000
 
 
-#: (alpha, M, z_only, d) of the exact Prop 1 check: dyadic and non-dyadic alpha, M below and
+#: (epsilon, M, z_only, d) of the exact Prop 1 check: dyadic and non-dyadic epsilon, M below and
 #: above 1, both report forms, d = 1 and 2
 PROP1_CASES: tuple[tuple[float, float, bool, int], ...] = (
     (0.5, 1.0, False, 1),
@@ -124,7 +124,7 @@ def _lattice_units(values: NDArray[np.float64], step: float) -> NDArray[np.int64
 
 
 def exact_lattice_privacy(
-    rand: LocalRandomiser, alpha: float, rng: np.random.Generator, sampled: int = 40
+    rand: LocalRandomiser, epsilon: float, rng: np.random.Generator, sampled: int = 40
 ) -> tuple[Fraction, bool, bool]:
     """(sup log-ratio over the input set, spec formula agrees, sampled reports OK) for the
     default (lattice) randomiser.
@@ -156,7 +156,7 @@ def exact_lattice_privacy(
             worst = max(worst, value)
             if j == (i + 7) % len(laws):  # spec cross-check on a sparse subset of pairs
                 spec_agrees &= value == _spec_log_ratio(a, b, w, z)
-    bound = Fraction(alpha)
+    bound = Fraction(epsilon)
     picks = rng.choice(len(inputs), size=4, replace=False)
     for i in picks:
         x, y = inputs[int(i)]
@@ -219,20 +219,20 @@ def prop1_exact(config: VerifyConfig) -> CheckOutcome:
     randomiser built at 2α exceed α."""
     rng = np.random.default_rng(SEED)
     rows, ok = [], True
-    for alpha, m, z_only, d in PROP1_CASES:
+    for epsilon, m, z_only, d in PROP1_CASES:
         part = _partition(d)
-        rand = LocalRandomiser(part, alpha, m, z_only)
-        worst, spec_ok, sampled_ok = exact_lattice_privacy(rand, alpha, rng)
-        within = worst <= Fraction(alpha)
-        tight = worst >= Fraction(alpha) * (1 - Fraction(1, 10**5))
-        ideal = LocalRandomiser(part, alpha, m, z_only, idealised=True)
+        rand = LocalRandomiser(part, epsilon, m, z_only)
+        worst, spec_ok, sampled_ok = exact_lattice_privacy(rand, epsilon, rng)
+        within = worst <= Fraction(epsilon)
+        tight = worst >= Fraction(epsilon) * (1 - Fraction(1, 10**5))
+        ideal = LocalRandomiser(part, epsilon, m, z_only, idealised=True)
         ideal_worst, ideal_spec = idealised_privacy(ideal, rng)
-        ideal_ok = ideal_spec and satisfies_prop1(ideal_worst, m, *noise_scales(alpha, m, z_only))
-        ideal_ok &= ideal_worst <= alpha * (1 + 1e-12)
+        ideal_ok = ideal_spec and satisfies_prop1(ideal_worst, m, *noise_scales(epsilon, m, z_only))
+        ideal_ok &= ideal_worst <= epsilon * (1 + 1e-12)
         ok &= within and tight and spec_ok and sampled_ok and ideal_ok
         rows.append(
-            f"alpha={alpha} M={m} z_only={z_only} d={d}: exact sup {float(worst):.9f} "
-            f"(<= alpha: {within}, tight: {tight}, spec: {spec_ok}, sampled: {sampled_ok}); "
+            f"epsilon={epsilon} M={m} z_only={z_only} d={d}: exact sup {float(worst):.9f} "
+            f"(<= epsilon: {within}, tight: {tight}, spec: {spec_ok}, sampled: {sampled_ok}); "
             f"idealised {ideal_worst:.9f} (spec: {ideal_spec})"
         )
     control = LocalRandomiser(_partition(1), 2.0, 1.0)
@@ -241,7 +241,7 @@ def prop1_exact(config: VerifyConfig) -> CheckOutcome:
     caught = c_worst > 1 and c_ideal > 1
     return CheckOutcome(
         ok and caught,
-        "; ".join(rows) + f". Control (built at alpha=2, claimed 1): exact sup "
+        "; ".join(rows) + f". Control (built at epsilon=2, claimed 1): exact sup "
         f"{float(c_worst):.4f}, idealised {c_ideal:.4f}: caught {caught}",
         {"control_sup": float(c_worst), "control_idealised": c_ideal},
     )
@@ -320,7 +320,7 @@ def _draw_users(
     return np.vstack([p[0] for p in parts]), np.vstack([p[1] for p in parts])
 
 
-#: (label, idealised, z_only, path, x, y, draws, with doubled-alpha control)
+#: (label, idealised, z_only, path, x, y, draws, with doubled-epsilon control)
 CONFORMANCE_CASES: tuple[tuple[str, bool, bool, str, list[float], float, int, bool], ...] = (
     ("exact randomise, cell 0, y = 3M", False, False, "randomise", [-0.5], 3.0, 20_000, True),
     ("exact batches, cell 1, y = -0.37", False, False, "batches", [0.5], -0.37, 20_000, True),
@@ -424,68 +424,70 @@ def reported_level(config: VerifyConfig) -> CheckOutcome:
     the caller passed (ε = α, ratio e^α, δ = 0), with ``exact_sampler`` True only for the
     lattice randomiser run user by user; that is the theorem's level: Prop 1's bound
     2^{3/2}/σ_W + 2^{3/2}M/σ_Z at the paper's calibration (σ's of ``noise_scales``) is α, and the
-    exact level of the lattice law (``effective_alpha``) is ≤ α. Control: a randomiser built
+    exact level of the lattice law (``effective_epsilon``) is ≤ α. Control: a randomiser built
     at 2α reports 2α — the comparison with the caller's α catches it."""
     ok, bad = True, list[tuple[Any, ...]]()
-    for alpha, m, z_only in itertools.product((0.3, 1.0, 2.5), (0.7, 1.0, 3.0), (False, True)):
+    for epsilon, m, z_only in itertools.product((0.3, 1.0, 2.5), (0.7, 1.0, 3.0), (False, True)):
         for idealised in (False, True):
-            rand = LocalRandomiser(_partition(1), alpha, m, z_only, idealised=idealised)
+            rand = LocalRandomiser(_partition(1), epsilon, m, z_only, idealised=idealised)
             lv = rand.privacy
             this = (
-                lv.epsilon == alpha
-                and lv.ratio == math.exp(alpha)
+                lv.epsilon == epsilon
+                and lv.ratio == math.exp(epsilon)
                 and lv.delta == 0
                 and lv.exact_sampler is (not idealised)
             )
-            theorem = prop1_bound(m, *noise_scales(alpha, m, z_only))
-            this &= math.isclose(theorem, alpha, rel_tol=1e-12)
+            theorem = prop1_bound(m, *noise_scales(epsilon, m, z_only))
+            this &= math.isclose(theorem, epsilon, rel_tol=1e-12)
             if not idealised:
-                eff = rand.effective_alpha
-                this &= isinstance(eff, Fraction) and alpha * (1 - 1e-5) <= eff <= Fraction(alpha)
+                eff = rand.effective_epsilon
+                this &= isinstance(eff, Fraction) and epsilon * (1 - 1e-5) <= eff <= Fraction(
+                    epsilon
+                )
             if not this:
-                bad.append((alpha, m, z_only, idealised))
+                bad.append((epsilon, m, z_only, idealised))
             ok &= this
     rng = np.random.default_rng(SEED + 4)
     X = rng.uniform(-1, 1, (200, 1))
     y = rng.uniform(-2, 2, 200)
     labels = np.where(y > 0, 1, -1)
-    for alpha, simulate, idealised in itertools.product(
+    for epsilon, simulate, idealised in itertools.product(
         (0.5, 2.0), ("users", "in-law"), (False, True)
     ):
         kwargs: dict[str, Any] = {"h": 0.5, "simulate": simulate, "idealised": idealised}
         for est in (
-            LDPPartitionRegressor(alpha, random_state=1, **kwargs).fit(X, y),
-            LDPPartitionClassifier(alpha, random_state=1, **kwargs).fit(X, labels),
+            LDPPartitionRegressor(epsilon, random_state=1, **kwargs).fit(X, y),
+            LDPPartitionClassifier(epsilon, random_state=1, **kwargs).fit(X, labels),
         ):
             lv = est.privacy_
             this = (
-                lv.epsilon == alpha
-                and lv.ratio == math.exp(alpha)
+                lv.epsilon == epsilon
+                and lv.ratio == math.exp(epsilon)
                 and lv.delta == 0
                 and lv.exact_sampler is (not idealised and simulate == "users")
-                and est.randomiser_.privacy.epsilon == alpha
+                and est.randomiser_.privacy.epsilon == epsilon
             )
             if not this:
-                bad.append((type(est).__name__, alpha, simulate, idealised))
+                bad.append((type(est).__name__, epsilon, simulate, idealised))
             ok &= this
     control = LocalRandomiser(_partition(1), 2.0, 1.0).privacy.epsilon
     caught = control != 1.0
     return CheckOutcome(
         ok and caught,
-        f"randomisers (alpha in 0.3, 1, 2.5; M in 0.7, 1, 3; W+Z and Z only; exact and "
-        f"idealised) and fitted estimators report the alpha asked, the theorem's level; "
+        f"randomisers (epsilon in 0.3, 1, 2.5; M in 0.7, 1, 3; W+Z and Z only; exact and "
+        f"idealised) and fitted estimators report the epsilon asked, the theorem's level; "
         f"mismatches: {bad or 'none'}; control built at 2 reports {control} != 1: {caught}",
         {"mismatches": [str(b) for b in bad]},
     )
 
 
-def witness_probabilities(alpha: float, m: float) -> tuple[float, float, Fraction]:
+def witness_probabilities(epsilon: float, m: float) -> tuple[float, float, Fraction]:
     """P(E | x, y), P(E | x', y') and the exact log ratio for the witness event
     E = {w_0 ≥ 1, w_1 ≤ 0, z_0 ≥ M, z_1 ≥ 0}, x ∈ A_0, y = M vs x' ∈ A_1, y' = −M, from the
     lattice law of ``report_law`` (M a power of 2, so M is on the lattice): in lattice units
     every coordinate sits at the edge of its half-line under (x, y), P = 1/(1 + q) each; under
     (x', y') each is a tail q^s/(1 + q) at its sensitivity s (2^20 for W, M/γ_Z for Z)."""
-    rand = LocalRandomiser(CubicPartition(1.0, 0.9, 1, offset=-1.0), alpha, m)
+    rand = LocalRandomiser(CubicPartition(1.0, 0.9, 1, offset=-1.0), epsilon, m)
     a, b = rand.report_law([-0.5], m), rand.report_law([0.5], -m)
     p = (
         a.interval_probability("w", 0, 1.0, math.inf)
@@ -508,8 +510,8 @@ class _WitnessView:
     the 4-bit pattern (w_0 ≥ 1, w_1 ≤ 0, z_0 ≥ M, z_1 ≥ 0) of a report on the 2 cells
     [−1, 0), [0, 1)."""
 
-    def __init__(self, alpha: float, m: float) -> None:
-        self.rand = LocalRandomiser(CubicPartition(1.0, 0.9, 1, offset=-1.0), alpha, m)
+    def __init__(self, epsilon: float, m: float) -> None:
+        self.rand = LocalRandomiser(CubicPartition(1.0, 0.9, 1, offset=-1.0), epsilon, m)
         self.m = m
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
@@ -548,8 +550,8 @@ def witness_audit(config: VerifyConfig) -> CheckOutcome:
         ok,
         f"exact P(E|x,y) = {p:.6g}, P(E|x',y') = {q:.6g} (log ratio {float(exponent):.9f} "
         f"exactly); sampled {hits}/{draws} (p = {pval:.2g}); audit eps_LCB "
-        f"{honest.epsilon_lower:.4f} (alpha = 1, {samples} draws per side, flagged "
-        f"{honest.violation}); built at 2 alpha flagged {mutant.violation} (eps_LCB "
+        f"{honest.epsilon_lower:.4f} (epsilon = 1, {samples} draws per side, flagged "
+        f"{honest.violation}); built at 2 epsilon flagged {mutant.violation} (eps_LCB "
         f"{mutant.epsilon_lower:.3f})",
         {"audit_lower": honest.epsilon_lower, "mutant_lower": mutant.epsilon_lower},
     )
@@ -576,7 +578,7 @@ def in_law_equivalence(config: VerifyConfig) -> CheckOutcome:
             a = np.array([getattr(r, attr)[0] for r in by_user])
             b = np.array([getattr(r, attr)[0] for r in in_law])
             pvals.append(float(stats.ks_2samp(a, b).pvalue))
-        if not idealised:  # control: the in-law path of the randomiser built at 2 alpha
+        if not idealised:  # control: the in-law path of the randomiser built at 2 epsilon
             narrow = LocalRandomiser(part, 2.0, 1.0)
             wrong = np.array([narrow.collect_in_law(X, y, rng).z_sum[0] for _ in range(3 * reps)])
             control = float(stats.ks_2samp(np.array([r.z_sum[0] for r in by_user]), wrong).pvalue)
@@ -584,7 +586,7 @@ def in_law_equivalence(config: VerifyConfig) -> CheckOutcome:
     return CheckOutcome(
         ok,
         f"KS p-values (exact W, Z; idealised W, Z): {[f'{p:.3g}' for p in pvals]}; "
-        f"2 alpha control p = {control:.2g} (rejected: {control < ALPHA})",
+        f"2 epsilon control p = {control:.2g} (rejected: {control < ALPHA})",
         {"pvalues": pvals, "control": control},
     )
 
@@ -637,7 +639,7 @@ def _trend(
     control = consistency_trend([r.values for r in control_rows], 1e-3, tolerance)
     return CheckOutcome(
         trend.holds and not control.holds,
-        f"{kind} d={d}, alpha=1: exact error means {[round(m, 4) for m in trend.means]} at "
+        f"{kind} d={d}, epsilon=1: exact error means {[round(m, 4) for m in trend.means]} at "
         f"n={ns} (Welch p={trend.pvalue:.2g}, final <= {tolerance}); shuffled-response control "
         f"{[round(m, 4) for m in control.means]} holds: {control.holds}",
         {"means": list(trend.means), "control_means": list(control.means)},
@@ -660,10 +662,10 @@ def classification_trend(config: VerifyConfig) -> CheckOutcome:
     return _trend("ldp-classifier", 1, 0.01, [10**3, 10**4, 10**5], 30, config)
 
 
-def theorem3_terms(n: int, d: int, alpha: float, bound_y: float) -> tuple[float, float]:
+def theorem3_terms(n: int, d: int, epsilon: float, bound_y: float) -> tuple[float, float]:
     """(privacy term, W term) of the explicit Theorem 3 bound assembled along its proof:
     2σ_Z²/(n c² h^{2d}) and 4L²(5σ_W² + 1)/(n c² h^{2d}), L a bound on |Y|."""
-    sw, sz = noise_scales(alpha, 1.0)
+    sw, sz = noise_scales(epsilon, 1.0)
     h, c = bandwidth(n, d), threshold_constant(n)
     denom = n * c**2 * h ** (2 * d)
     return 2 * sz**2 / denom, 4 * bound_y**2 * (5 * sw**2 + 1) / denom
@@ -700,14 +702,14 @@ def fixed_alpha_gap(config: VerifyConfig) -> CheckOutcome:
     """Erratum E-003-Thm2: Theorem 2 takes fixed σ_W, σ_Z with M_n → ∞, so the Prop 1 level
     2^{3/2}(1/σ_W + M_n/σ_Z) grows without bound (with σ's calibrated for M = 1, α = 1: level
     at n = 10^6 is 1 + (M_n − 1)/2 > 1). dpspec's schedule (σ_Z = 4√2 M_n/α, L259) keeps the
-    level at α for every n (the exact level of the lattice law, ``effective_alpha``, is in
+    level at α for every n (the exact level of the lattice law, ``effective_epsilon``, is in
     [α(1 − 10⁻⁵), α]), and its L259 rate condition (log n)^3 M_n²/α² /(n c_n² h_n^{2d}) falls
     along n."""
     sw, sz = noise_scales(1.0, 1.0)
     ns = [10**k for k in range(2, 9)]
     printed = [privacy_level(sw, sz, truncation_level(n)) for n in ns]
     ours = [
-        float(LocalRandomiser(CubicPartition(0.5, 1.0, 1), 1.0, m).effective_alpha)
+        float(LocalRandomiser(CubicPartition(0.5, 1.0, 1), 1.0, m).effective_epsilon)
         for m in map(truncation_level, ns)
     ]
     cond = [

@@ -1,6 +1,6 @@
 """Consistency runs for the LDP partitioning estimates of seed 003 (Theorems 2, 3 and 4).
 
-``run_ldp_consistency(kind, d, ns, alpha, reps, seed)`` fits on fresh samples of the sine
+``run_ldp_consistency(kind, d, ns, epsilon, reps, seed)`` fits on fresh samples of the sine
 problem (:class:`~dpspec.ldp.problems.SineProblem`, a = ½) for each n and reports the
 **exact** L2 error ∫(m − m̃)² dμ (``ldp-regression``, ``partitioning``: the non-private
 baseline) or the exact excess classification risk (``ldp-classifier``) — cube-wise closed forms,
@@ -27,7 +27,7 @@ KINDS = ("ldp-regression", "ldp-classifier", "partitioning")
 
 
 def ldp_error(
-    kind: str, problem: SineProblem, n: int, alpha: float, seed: int, shuffle: bool = False
+    kind: str, problem: SineProblem, n: int, epsilon: float, seed: int, shuffle: bool = False
 ) -> tuple[float, float]:
     """(exact error, fit seconds) of one fit of ``kind`` on n fresh draws (``shuffle``: the
     responses are permuted first — a control with no signal left)."""
@@ -38,7 +38,7 @@ def ldp_error(
         if shuffle:
             labels = rng.permutation(labels)
         clf = LDPPartitionClassifier(
-            alpha, radius=problem.d**0.5, simulate="in-law", random_state=seed
+            epsilon, radius=problem.d**0.5, simulate="in-law", random_state=seed
         ).fit(X, labels)
         seconds = time.perf_counter() - start
         lo, hi = clf.partition_.cube_bounds()
@@ -48,8 +48,8 @@ def ldp_error(
     if shuffle:
         y = rng.permutation(y)
     if kind == "ldp-regression":
-        est: LDPPartitionRegressor = LDPPartitionRegressor(
-            alpha, radius=problem.d**0.5, truncation=1.0, simulate="in-law", random_state=seed
+        est: LDPPartitionRegressor | PartitioningRegressor = LDPPartitionRegressor(
+            epsilon, radius=problem.d**0.5, truncation=1.0, simulate="in-law", random_state=seed
         )
     elif kind == "partitioning":
         est = PartitioningRegressor(radius=problem.d**0.5, truncation=1.0)
@@ -65,7 +65,7 @@ def run_ldp_consistency(
     kind: str,
     d: int,
     ns: Sequence[int],
-    alpha: float,
+    epsilon: float,
     reps: int,
     seed: int,
     progress: bool = True,
@@ -81,7 +81,7 @@ def run_ldp_consistency(
     for i, n in enumerate(ns):
         values, seconds = [], []
         for r in range(reps):
-            err, sec = ldp_error(kind, problem, n, alpha, seed + 1000 * i + r, shuffle)
+            err, sec = ldp_error(kind, problem, n, epsilon, seed + 1000 * i + r, shuffle)
             values.append(err)
             seconds.append(sec)
             bar.update(1)

@@ -16,10 +16,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="ldp.budget-not-split",
         file="impl/ldp/mechanism.py",
-        original="budget = alpha_r if self.z_only else alpha_r / 2",
-        replacement="budget = alpha_r",
+        original="budget = epsilon_r if self.z_only else epsilon_r / 2",
+        replacement="budget = epsilon_r",
         description=(
-            "W and Z each get the whole alpha (sequential composition forgotten): 2alpha-LDP"
+            "W and Z each get the whole epsilon (sequential composition forgotten): 2alpha-LDP"
         ),
         kind="composition",
     ),
@@ -74,44 +74,44 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="sensitivity",
     ),
     Mutant(
-        id="ldp.reported-alpha-halved",
+        id="ldp.reported-epsilon-halved",
         file="impl/ldp/mechanism.py",
-        original="self.alpha, math.exp(self.alpha), 0, exact_sampler=not self.idealised",
-        replacement="self.alpha / 2, math.exp(self.alpha / 2), 0, exact_sampler=not self.idealised",
-        description="LocalRandomiser.privacy reports alpha/2",
+        original="self.epsilon,\n            math.exp(self.epsilon),",
+        replacement="self.epsilon / 2,\n            math.exp(self.epsilon / 2),",
+        description="LocalRandomiser.privacy reports epsilon/2",
         kind="reported",
     ),
     Mutant(
-        id="ldp.effective-alpha-halved",
+        id="ldp.effective-epsilon-halved",
         file="impl/ldp/mechanism.py",
         original="level = Fraction(2 * self.z_units_max) / self.scale_z",
         replacement="level = Fraction(self.z_units_max) / self.scale_z",
         description=(
-            "effective_alpha (the exact level stated for the lattice law) counts half of Z's loss"
+            "effective_epsilon (the exact level stated for the lattice law) counts half of Z's loss"
         ),
         kind="reported",
     ),
     Mutant(
         id="ldp.idealised-sigma-w-halved",
         file="impl/ldp/mechanism.py",
-        original="return 4 * math.sqrt(2) / alpha,",
-        replacement="return 2 * math.sqrt(2) / alpha,",
-        description="noise_scales (idealised path): sigma_W = 2*sqrt(2)/alpha, half of Prop 1's",
+        original="return 4 * math.sqrt(2) / epsilon,",
+        replacement="return 2 * math.sqrt(2) / epsilon,",
+        description="noise_scales (idealised path): sigma_W = 2*sqrt(2)/epsilon, half of Prop 1's",
         kind="noise",
     ),
     Mutant(
         id="ldp.idealised-sigma-z-ignores-truncation",
         file="impl/ldp/mechanism.py",
-        original="4 * math.sqrt(2) * truncation / alpha",
-        replacement="4 * math.sqrt(2) / alpha",
+        original="4 * math.sqrt(2) * truncation / epsilon",
+        replacement="4 * math.sqrt(2) / epsilon",
         description="noise_scales (idealised path): sigma_Z not scaled by the truncation level M",
         kind="sensitivity",
     ),
     Mutant(
         id="ldp.idealised-z-only-halved",
         file="impl/ldp/mechanism.py",
-        original="return 0.0, 2 * math.sqrt(2) * truncation / alpha",
-        replacement="return 0.0, math.sqrt(2) * truncation / alpha",
+        original="return 0.0, 2 * math.sqrt(2) * truncation / epsilon",
+        replacement="return 0.0, math.sqrt(2) * truncation / epsilon",
         description="noise_scales(z_only=True) (idealised path): sigma_Z halved",
         kind="noise",
     ),
@@ -148,21 +148,24 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="public",
     ),
     Mutant(
-        id="ldp.estimators-alpha-doubled",
+        id="ldp.estimators-epsilon-doubled",
         file="impl/ldp/estimators.py",
-        original="partition, self.alpha, truncation, z_only, idealised=self.idealised",
-        replacement="partition, 2 * self.alpha, truncation, z_only, idealised=self.idealised",
-        description="the LDP estimators randomise at 2alpha for the alpha the caller passed",
+        original="partition, self.epsilon, truncation, z_only, idealised=self.idealised",
+        replacement="partition, 2 * self.epsilon, truncation, z_only, idealised=self.idealised",
+        description="the LDP estimators randomise at 2alpha for the epsilon the caller passed",
         kind="claim",
     ),
     Mutant(
-        id="ldp.estimators-reported-alpha-halved",
+        id="ldp.estimators-reported-epsilon-halved",
         file="impl/ldp/estimators.py",
-        original="PrivacyLevel(level.epsilon, level.ratio, level.delta, exact_sampler=exact)",
-        replacement=(
-            "PrivacyLevel(level.epsilon / 2, level.ratio**0.5, level.delta, exact_sampler=exact)"
+        original=(
+            "level.epsilon, level.ratio, level.delta, exact_sampler=exact, relation=Relation.LOCAL"
         ),
-        description="the LDP estimators' privacy_ says alpha/2",
+        replacement=(
+            "level.epsilon / 2, level.ratio**0.5, level.delta, exact_sampler=exact, "
+            "relation=Relation.LOCAL"
+        ),
+        description="the LDP estimators' privacy_ says epsilon/2",
         kind="reported",
     ),
 )

@@ -31,7 +31,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         claim=(
             "the law of a report (exact lattice randomiser: a product of discrete Laplace pmfs; "
-            "idealised: Prop 1's Laplace densities) has log likelihood ratio <= the alpha the "
+            "idealised: Prop 1's Laplace densities) has log likelihood ratio <= the epsilon the "
             "caller passed between any two inputs, attained; the lattice rounding never weakens it"
         ),
         method=Method.EXACT,
@@ -64,7 +64,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         claim=(
             "randomise, the batched path of collect/fit (exact and idealised, W+Z and Z only) "
-            "draw from report_law (chi-square, alpha = 1e-6; the 2 alpha randomiser is rejected); "
+            "draw from report_law (chi-square at α = 1e-6; the 2ε randomiser is rejected); "
             "fit releases exactly the aggregate of the caller's randomiser"
         ),
         method=Method.STATISTICAL,
@@ -89,10 +89,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     ),
     Obligation(
         id="ldp-randomiser.reported-level",
-        source=f"{LDP_REGRESSION}:L247-251 (Prop 1: the level alpha)",
+        source=f"{LDP_REGRESSION}:L247-251 (Prop 1: the level α = epsilon)",
         claim=(
-            "privacy (randomiser) and privacy_ (fitted estimators) state exactly the alpha asked, "
-            "Prop 1's level at the paper's calibration; the exact lattice level is <= alpha"
+            "privacy (randomiser) and privacy_ (fitted estimators) state exactly the ε asked, "
+            "Prop 1's level at the paper's calibration; the exact lattice level is <= epsilon"
         ),
         method=Method.EXACT,
         predicates=("dpspec.spec.ldp.prop1_bound",),
@@ -162,9 +162,9 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="ldp-randomiser.tight-witness",
         source=f"{LDP_REGRESSION}:L247-251 (Prop 1; the witness is derived in the digest)",
         claim=(
-            "the witness event's probabilities have ratio e^alpha (exact lattice law, about 1/16 "
-            "and e^-alpha/16); randomise matches; the auditor finds eps close to alpha and flags "
-            "the randomiser built at 2 alpha"
+            "the witness event's probabilities have ratio e^ε (exact lattice law, about 1/16 "
+            "and e^-ε/16); randomise matches; the auditor finds eps close to ε and flags "
+            "the randomiser built at 2ε"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.audit.core.epsilon_lower",),
@@ -209,10 +209,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="ldp-regression.consistency",
         source=(
             f"{LDP_REGRESSION}:L154 (estimator); {LDP_REGRESSION}:L166-175 (Thm 2); "
-            f"{LDP_REGRESSION}:L253-261 (fixed alpha)"
+            f"{LDP_REGRESSION}:L253-261 (fixed epsilon)"
         ),
         claim=(
-            "the exact L2 error of the alpha-LDP estimate falls along n and ends <= 0.1 (a trend; "
+            "the exact L2 error of the ε-LDP estimate falls along n and ends <= 0.1 (a trend; "
             "the theorem is a limit)"
         ),
         method=Method.STATISTICAL,
@@ -237,7 +237,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="ldp-classification.consistency",
         source=f"{LDP_REGRESSION}:L273-300 (classification, Thm 4)",
         claim=(
-            "the exact excess risk of sign(nu~) (Z only, sigma_Z = 2 sqrt2/alpha) falls along n "
+            "the exact excess risk of sign(nu~) (Z only, sigma_Z = 2 sqrt2/epsilon) falls along n "
             "and ends <= 0.01"
         ),
         method=Method.STATISTICAL,
@@ -261,7 +261,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         source=f"{LDP_REGRESSION}:L166-175 (Thm 2) vs {LDP_REGRESSION}:L253-261",
         claim=(
             "with sigma fixed and M_n -> infinity the privacy level grows (printed Thm 2); "
-            "dpspec's schedule keeps alpha fixed"
+            "dpspec's schedule keeps epsilon fixed"
         ),
         method=Method.EXACT,
         predicates=("dpspec.spec.ldp.prop1_bound",),

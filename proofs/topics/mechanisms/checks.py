@@ -85,7 +85,7 @@ def randomized_response_exact(config: VerifyConfig) -> CheckOutcome:
     reports = [verify_randomized_response(Fraction(3), k) for k in ks]
     reports += [verify_randomized_response(Fraction(11, 10), k) for k in ks]
     # control: the k = 3 randomiser with e^ε = 3 checked against the claim e^ε = 29/10
-    mech = RandomizedResponse(3, ratio=Fraction(3))
+    mech = RandomizedResponse(3, base=Fraction(1, 3))
     bad = verify_pairs(
         "randomized response k=3 against a smaller claim",
         lambda d: mech.local_pmf(d[0]),  # type: ignore[arg-type]
@@ -94,7 +94,7 @@ def randomized_response_exact(config: VerifyConfig) -> CheckOutcome:
     )
     # the ε-LDP predicate on each randomiser's whole table, at the caller's ratio
     ldp = [
-        privacy.satisfies_ldp(RandomizedResponse(k, ratio=r).local_distributions(), r)
+        privacy.satisfies_ldp(RandomizedResponse(k, base=1 / r).local_distributions(), r)
         for r in (Fraction(3), Fraction(11, 10))
         for k in ks
     ]
@@ -153,7 +153,7 @@ def stability_histogram_exact(config: VerifyConfig) -> CheckOutcome:
     cap = max(int(mech.threshold), size) + 1
     bad = verify_pairs(
         "stability histogram, threshold lowered by 4",
-        lambda d: mech.pmf(np.array(d, dtype=np.int64), cap),
+        lambda d: mech.pmf(np.array(d, dtype=np.int64), (0, cap - 1)),
         neighbouring_pairs((0, 1), size, Relation.SUBSTITUTE, min_size=1),
         mech.privacy.ratio,
         Fraction(1, 100),

@@ -63,32 +63,46 @@ def _count(d: Any) -> int:
     return int(np.sum(np.asarray(d) == 1))
 
 
+def _sample_vs_pmf(
+    what: str,
+    pairs: list[tuple[str, Any, Any]],
+    data: Any,
+    n: int,
+    tag: int,
+    window: tuple[Any, Any] | None = None,
+) -> CheckOutcome:
+    """For each (label, mechanism, the same at 2ε): ``sample`` on ``data`` against
+    ``pmf(data, window)``, the 2ε twin as the control (generators numbered from ``tag``)."""
+    reports = [
+        conformance(
+            f"{what} ({label})",
+            good.pmf(data, window),
+            _sampling(good, data, tag + i),
+            _sampling(bad, data, tag + 50 + i),
+            bad.pmf(data, window),
+            n,
+        )
+        for i, (label, good, bad) in enumerate(pairs)
+    ]
+    return outcome(reports)
+
+
 def discrete_laplace_conformance(config: VerifyConfig) -> CheckOutcome:
     """DiscreteLaplaceMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
+    pairs = [
+        (
+            "base 1/2",
+            DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2)),
+            DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 4)),
+        ),
+        (
+            "ε = 1",
+            DiscreteLaplaceMechanism(_count, 1, 1.0),
+            DiscreteLaplaceMechanism(_count, 1, 2.0),
+        ),
+    ]
     data = np.array([0, 1, 1, 1])
-    n = draws(config, 100_000)
-    reports = []
-    for tag, (good, bad) in enumerate(
-        [
-            (
-                DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2)),
-                DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 4)),
-            ),
-            (DiscreteLaplaceMechanism(_count, 1, 1.0), DiscreteLaplaceMechanism(_count, 1, 2.0)),
-        ]
-    ):
-        window = (-12, 18)
-        reports.append(
-            conformance(
-                f"discrete Laplace ({'base 1/2' if tag == 0 else 'ε = 1'})",
-                good.pmf(data, window),
-                _sampling(good, data, tag),
-                _sampling(bad, data, 100 + tag),
-                bad.pmf(data, window),
-                n,
-            )
-        )
-    return outcome(reports)
+    return _sample_vs_pmf("discrete Laplace", pairs, data, draws(config, 100_000), 0, (-12, 18))
 
 
 def sf_law(mech: LaplaceMechanism, data: Any, edges: NDArray[np.float64]) -> Law:
@@ -160,18 +174,7 @@ def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
         ),
         ("ε = 1", ExponentialMechanism(scores, 1, 1.0), ExponentialMechanism(scores, 1, 2.0)),
     ]
-    reports = [
-        conformance(
-            f"exponential mechanism ({label})",
-            good.pmf(data),
-            _sampling(good, data, 20 + i),
-            _sampling(bad, data, 30 + i),
-            bad.pmf(data),
-            n,
-        )
-        for i, (label, good, bad) in enumerate(pairs)
-    ]
-    return outcome(reports)
+    return _sample_vs_pmf("exponential mechanism", pairs, data, n, 200)
 
 
 def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
@@ -182,8 +185,8 @@ def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
     pairs = [
         (
             "ratio 3",
-            RandomizedResponse(3, ratio=Fraction(3)),
-            RandomizedResponse(3, ratio=Fraction(9)),
+            RandomizedResponse(3, base=Fraction(1, 3)),
+            RandomizedResponse(3, base=Fraction(1, 9)),
         ),
         ("ε = 1", RandomizedResponse(3, 1.0), RandomizedResponse(3, 2.0)),
     ]
@@ -220,18 +223,7 @@ def noisy_majority_conformance(config: VerifyConfig) -> CheckOutcome:
             NoisyMajorityVote(3, 2.0, idealised=True),
         ),
     ]
-    reports = [
-        conformance(
-            f"noisy majority ({label})",
-            good.pmf(data),
-            _sampling(good, data, 60 + i),
-            _sampling(bad, data, 70 + i),
-            bad.pmf(data),
-            n,
-        )
-        for i, (label, good, bad) in enumerate(pairs)
-    ]
-    return outcome(reports)
+    return _sample_vs_pmf("noisy majority", pairs, data, n, 300)
 
 
 def release_codes(released: NDArray[np.float64], cap: int) -> NDArray[Any]:
@@ -267,10 +259,10 @@ def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
         reports.append(
             conformance(
                 f"stability histogram sample ({label})",
-                _coded_law(good.pmf(data, cap)),
+                _coded_law(good.pmf(data, (0, cap - 1))),
                 _sampling(good, data, 80 + i, partial(release_codes, cap=cap)),
                 _sampling(bad, data, 90 + i, partial(release_codes, cap=cap)),
-                _coded_law(bad.pmf(data, max(cap, int(bad.threshold)))),
+                _coded_law(bad.pmf(data, (0, max(cap, int(bad.threshold)) - 1))),
                 n,
             )
         )
@@ -298,14 +290,18 @@ def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
             "stability_histogram() on one cell (ε = 1)",
             {
                 k[0]: p
-                for k, p in _coded_law(good_fn.pmf(np.zeros(tau, dtype=np.int64), cap)).items()
+                for k, p in _coded_law(
+                    good_fn.pmf(np.zeros(tau, dtype=np.int64), (0, cap - 1))
+                ).items()
             },
             one_cell(1.0, 95),
             one_cell(2.0, 96),
             {
                 k[0]: p
                 for k, p in _coded_law(
-                    bad_fn.pmf(np.zeros(tau, dtype=np.int64), max(cap, int(bad_fn.threshold)))
+                    bad_fn.pmf(
+                        np.zeros(tau, dtype=np.int64), (0, max(cap, int(bad_fn.threshold)) - 1)
+                    )
                 ).items()
             },
             k_fn,

@@ -1,16 +1,8 @@
-"""CrossHair lemmas of the basic mechanisms: the Laplace and discrete Laplace privacy loss, the
-stability histogram's release rule, and the exponential mechanism's score, weights and
-normaliser.
-
-Every function here is deterministic pure Python on ``int``/``Fraction`` with a PEP 316
-contract in its docstring (``pre:`` restricts the inputs, each ``post:`` line is one
-*condition*); ``dpspec prove`` runs CrossHair on every condition within a CPU budget and a
-condition is *confirmed* when every execution path has been explored without a counterexample:
-over the stated bounded inputs that is a proof. The lemmas evaluate the real spec functions
-(:mod:`dpspec.spec.sensitivity`, :mod:`dpspec.spec.loss`), and each registry entry names the
-differential obligation (the topic's ``bindings`` module) that ties the lemma to the code that
-runs. Why the bounds, the w.l.o.g. reductions and the measured CPU times:
-``proofs/notes/lemmas.md``.
+"""CrossHair lemmas of the basic mechanisms: the Laplace and discrete Laplace privacy loss
+(:mod:`dpspec.spec.loss`), the stability histogram's release rule, and the exponential
+mechanism's score sensitivity, log-weights and normaliser. Each registry entry names the
+differential obligation of ``bindings.py`` that ties the lemma to the code that runs; the
+method is in ``proofs/notes/lemmas.md``.
 """
 
 from __future__ import annotations

@@ -310,8 +310,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="exp.pmf-normaliser-off",
         file="impl/mechanisms/exponential.py",
-        original="return {i: wi / total for i, wi in enumerate(w)}",
-        replacement="return {i: wi / (total + 1) for i, wi in enumerate(w)}",
+        original="restrict({i: wi / total for i, wi in enumerate(w)}, window)",
+        replacement="restrict({i: wi / (total + 1) for i, wi in enumerate(w)}, window)",
         description=(
             "ExponentialMechanism.pmf divides by the normaliser + 1: the stated law is no "
             "distribution"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, cast
@@ -18,12 +16,9 @@ from dpspec.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.proofs.engine.exact import ExactReport, verify_pairs
+from dpspec.proofs.engine.exact import Dataset, ExactReport, verify_losses, verify_pairs
 from dpspec.spec.loss import discrete_laplace_log_ratio, laplace_log_ratio
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
-from dpspec.spec.privacy import (
-    satisfies_pure_dp_losses,
-)
 
 
 def verify_discrete_laplace_count(
@@ -88,7 +83,7 @@ def verify_exponential(
 
 def verify_randomized_response(ratio: Fraction = Fraction(3), k: int = 3) -> ExactReport:
     """ε-LDP of k-ary randomized response: every pair of inputs (one-record datasets)."""
-    mech = RandomizedResponse(k, ratio=ratio)
+    mech = RandomizedResponse(k, base=1 / ratio)
     pairs = [((a,), (b,)) for a in range(k) for b in range(a + 1, k)]
     return verify_pairs(
         f"randomized response k={k}",
@@ -127,7 +122,7 @@ def verify_stability_histogram(
     cap = max(int(mech.threshold), max_size) + 1
     report = verify_pairs(
         f"stability histogram, {bins} bins",
-        lambda d: mech.pmf(np.array(d, dtype=np.int64), cap),
+        lambda d: mech.pmf(np.array(d, dtype=np.int64), (0, cap - 1)),
         neighbouring_pairs(tuple(range(bins)), max_size, Relation.SUBSTITUTE, min_size=1),
         base**-2,  # the caller's level: base = e^{−ε/2}
         delta,
@@ -159,31 +154,20 @@ def verify_laplace_lattice(
     )
     assert mech.noise.scale is not None
     t = mech.noise.scale
-    claimed = Fraction(epsilon)
-    start = time.perf_counter()
-    report = ExactReport("laplace (lattice) sum", Relation.SUBSTITUTE.value, 0, 0, 0)
-    report.predicate = "satisfies_pure_dp_losses"
-    worst = Fraction(0)
-    for a_data, b_data in neighbouring_pairs(
-        tuple(values), max_size, Relation.SUBSTITUTE, min_size=1
-    ):
+
+    def losses(a_data: Dataset, b_data: Dataset) -> list[Fraction]:
         a = int(mech.lattice_value(np.array(a_data))[0])
         b = int(mech.lattice_value(np.array(b_data))[0])
         outputs = {a - 1, a, a + 1, b - 1, b, b + 1}
-        losses = [discrete_laplace_log_ratio(y, a, b, t) for y in outputs]
-        report.pairs += 1
-        report.violations += not satisfies_pure_dp_losses(losses, claimed)
-        loss = max(abs(x) for x in losses)
-        if loss > worst or report.worst_pair is None:
-            worst, report.worst_pair = loss, (a_data, b_data)
-    report.exponents = (worst, claimed)
-    report.worst_ratio, report.claimed_ratio = math.exp(worst), math.exp(claimed)
-    report.details = {
-        "worst_loss": str(worst),
-        "claimed_epsilon": str(claimed),
-        "scale_lattice_units": str(t),
-    }
-    report.seconds = time.perf_counter() - start
+        return [discrete_laplace_log_ratio(y, a, b, t) for y in outputs]
+
+    report = verify_losses(
+        "laplace (lattice) sum",
+        losses,
+        neighbouring_pairs(tuple(values), max_size, Relation.SUBSTITUTE, min_size=1),
+        Fraction(epsilon),
+    )
+    report.details["scale_lattice_units"] = str(t)
     return report
 
 
@@ -199,25 +183,18 @@ def verify_laplace_idealised(
         lambda d: float(np.clip(d, 0.0, 1.0).sum()), 1.0, epsilon, idealised=True
     )
     b = Fraction(mech.scale)
-    claimed = Fraction(epsilon)
-    start = time.perf_counter()
-    report = ExactReport("laplace (idealised) sum", Relation.SUBSTITUTE.value, 0, 0, 0)
-    report.predicate = "satisfies_pure_dp_losses"
-    worst = Fraction(0)
-    for a_data, b_data in neighbouring_pairs(
-        tuple(values), max_size, Relation.SUBSTITUTE, min_size=1
-    ):
+
+    def clamped_sum(data: Dataset) -> Fraction:
+        return sum((Fraction(min(max(cast(float, v), 0.0), 1.0)) for v in data), Fraction(0))
+
+    def losses(a_data: Dataset, b_data: Dataset) -> list[Fraction]:
         # the query in ideal reals (exact sums of the clamped records): the idealised guarantee
-        a = sum((Fraction(min(max(v, 0.0), 1.0)) for v in a_data), Fraction(0))
-        a2 = sum((Fraction(min(max(v, 0.0), 1.0)) for v in b_data), Fraction(0))
-        losses = [laplace_log_ratio(y, a, a2, b) for y in (a, a2, (a + a2) / 2)]
-        report.pairs += 1
-        report.violations += not satisfies_pure_dp_losses(losses, claimed)
-        loss = max(abs(x) for x in losses)
-        if loss > worst or report.worst_pair is None:
-            worst, report.worst_pair = loss, (a_data, b_data)
-    report.exponents = (worst, claimed)
-    report.worst_ratio, report.claimed_ratio = math.exp(worst), math.exp(claimed)
-    report.details = {"worst_loss": str(worst), "claimed_epsilon": str(claimed)}
-    report.seconds = time.perf_counter() - start
-    return report
+        a, a2 = clamped_sum(a_data), clamped_sum(b_data)
+        return [laplace_log_ratio(y, a, a2, b) for y in (a, a2, (a + a2) / 2)]
+
+    return verify_losses(
+        "laplace (idealised) sum",
+        losses,
+        neighbouring_pairs(tuple(values), max_size, Relation.SUBSTITUTE, min_size=1),
+        Fraction(epsilon),
+    )

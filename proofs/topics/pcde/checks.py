@@ -441,7 +441,7 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
         ({"epsilon": 0.0}, X, "epsilon"),
         ({"delta": 0.0}, X, "delta"),
         ({"delta": 1.0}, X, "delta"),
-        ({"noise": "gaussian"}, X, "noise"),
+        ({"idealised": "gaussian"}, X, "idealised"),
         ({"side": -1.0}, X, "side"),
         ({"random_state": "seed"}, X, "random_state"),
         ({}, X[:10], "released"),

@@ -2,7 +2,7 @@
 
 Seed 000 Alg 1 / Thm 2.4 (``000_dff3c4dc97cf0e21.txt:L125–147``): each occupied cell releases
 c + L, L ~ Lap(s) with s = 2/ε, if that is ≥ τ = s·ln(2/δ) + 1, else 0; empty cells release 0.
-PCDE's ``noise="laplace"`` and PCL2b's ``noise="laplace"`` use exactly this release.
+PCDE's ``idealised=True`` and PCL2b's ``idealised=True`` use exactly this release.
 
 Its output is continuous, so the discrete verifier cannot enumerate it; but the hockey-stick
 divergence reduces to a few one-dimensional integrals:
@@ -196,8 +196,8 @@ def verify_idealised_histogram(
 
 
 def idealised_histograms_private(config: VerifyConfig) -> CheckOutcome:
-    """Thm 2.4 with ideal reals, for the histograms PCDE (``noise="laplace"``) and PCL2b
-    (``noise="laplace"``, each of its two releases) build: worst δ over every configuration of
+    """Thm 2.4 with ideal reals, for the histograms PCDE (``idealised=True``) and PCL2b
+    (``idealised=True``, each of its two releases) build: worst δ over every configuration of
     changed counts ≤ the claimed δ, and equal to P(Lap(2/ε) ≥ τ − 1) = δ/4 (a lone point's cell
     released: the paper's τ is 4× conservative). Controls: noise Lap(1/ε) (sensitivity 1
     assumed, substitution moves 2) and τ lowered by 2s·ln 4 must both violate δ."""
@@ -211,16 +211,16 @@ def idealised_histograms_private(config: VerifyConfig) -> CheckOutcome:
     for eps, delta in cases:
         reports.append(
             verify_idealised_histogram(
-                PrivateHistogramDensity(eps, delta, noise="laplace").make_histogram()
+                PrivateHistogramDensity(eps, delta, idealised=True).make_histogram()
             )
         )
-        reports.append(verify_idealised_histogram(release_histogram(eps, delta, "laplace")))
+        reports.append(verify_idealised_histogram(release_histogram(eps, delta, True)))
     tight = all(
         math.isclose(r.worst_delta, r.details["lone_cell_release"], rel_tol=1e-9)
         and math.isclose(r.worst_delta, r.delta / 4, rel_tol=1e-9)
         for r in reports
     )
-    base = release_histogram(1.0, 0.1, "laplace")
+    base = release_histogram(1.0, 0.1, True)
     wrong_scale = verify_idealised_histogram(base, scale=1.0)
     lowered = verify_idealised_histogram(
         base, threshold=float(base.threshold) - 2 * float(base.scale) * math.log(4)

@@ -28,7 +28,7 @@ from dpspec.spec.privacy import (
 class CellBitClassifier(Protocol):
     """A classifier releasing one independent bit per cell, with its exact per-cell law."""
 
-    def one_probabilities(self, X: Any, y: Any) -> list[Fraction | float]: ...
+    def release_law(self, X: Any, y: Any) -> list[Fraction | float]: ...
 
 
 #: Relative slack of float-law comparisons (probabilities carry ~1e-15 relative error).
@@ -47,7 +47,7 @@ def verify_cell_classifier(
     pair of datasets of records (cell representative, label) and compare the laws
     ∏_C Bernoulli(P(h_C = 1)) of the whole hypothesis (empty cells included).
 
-    Probabilities come from the classifier's own ``one_probabilities`` in floating point
+    Probabilities come from the classifier's own ``release_law`` in floating point
     (relative error ~1e-15) and are compared with relative slack ``RTOL`` = 1e-9, far below
     the margin by which the controls fail. ``claimed_epsilon`` < ε makes a negative control.
     """
@@ -58,7 +58,7 @@ def verify_cell_classifier(
         recs = cast(tuple[tuple[tuple[float, ...], int], ...], data)
         X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
         y = np.array([r[1] for r in recs], dtype=np.int64)
-        return bernoulli_product([float(p) for p in clf.one_probabilities(X, y)])
+        return bernoulli_product([float(p) for p in clf.release_law(X, y)])
 
     claimed = math.exp(epsilon if claimed_epsilon is None else claimed_epsilon)
     report = verify_pairs(
@@ -78,7 +78,7 @@ def verify_pcl(
     cells_per_axis: int = 3,
     max_size: int = 4,
     epsilon: float = 1.0,
-    noise: str = "discrete",
+    idealised: bool = False,
     relation: Relation = Relation.SUBSTITUTE,
     claimed_epsilon: float | None = None,
 ) -> ExactReport:
@@ -87,13 +87,13 @@ def verify_pcl(
 
     from dpspec.learners.pcl import PrivateHistogramClassifier
 
-    clf = PrivateHistogramClassifier(epsilon, noise=noise, cells_per_axis=cells_per_axis)
+    clf = PrivateHistogramClassifier(epsilon, idealised=idealised, cells_per_axis=cells_per_axis)
     centres = [
         tuple((i + 0.5) / cells_per_axis for i in idx)
         for idx in iproduct(range(cells_per_axis), repeat=d)
     ]
     return verify_cell_classifier(
-        f"PCL d={d}, {cells_per_axis**d} cubes ({noise})",
+        f"PCL d={d}, {cells_per_axis**d} cubes ({'idealised' if idealised else 'exact'})",
         clf,
         centres,
         max_size,
@@ -113,7 +113,7 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     reports = [
         verify_pcl(1, 3, size + 1, 1.0),
         verify_pcl(2, 2, size, 1.0),
-        verify_pcl(1, 3, size, 0.5, noise="laplace"),
+        verify_pcl(1, 3, size, 0.5, idealised=True),
         verify_pcl(1, 3, size, 1.0, relation=Relation.ADD_REMOVE, claimed_epsilon=0.5),
     ]
     control = verify_pcl(1, 3, size, 1.0, claimed_epsilon=0.9)
@@ -183,21 +183,23 @@ def _cell_bits(
 
 def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL ``fit`` + ``predict``: the joint law of the 3 cubes' bits (one empty cube
-    included) against ∏ Bernoulli(``one_probabilities``), ε = 1 discrete and idealised; control:
+    included) against ∏ Bernoulli(``release_law``), ε = 1 discrete and idealised; control:
     ``fit`` at ε = 2."""
     X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6], [0.4]])
     y = np.array([1, 1, 0, 0, 0, 1, 0, 0])
     centres = (np.arange(4) + 0.5)[:, None] / 4
-    reps = draws(config, 800)
+    reps = draws(config, 400)
     reports = []
-    for noise in ("discrete", "laplace"):
+    for idealised in (False, True):
 
-        def make(eps: float, seed: int, noise: str = noise) -> PrivateHistogramClassifier:
-            return PrivateHistogramClassifier(eps, noise=noise, cells_per_axis=4, random_state=seed)
+        def make(eps: float, seed: int, idealised: bool = idealised) -> PrivateHistogramClassifier:
+            return PrivateHistogramClassifier(
+                eps, idealised=idealised, cells_per_axis=4, random_state=seed
+            )
 
-        def law(eps: float, noise: str = noise) -> dict[Any, Any]:
+        def law(eps: float, idealised: bool = idealised) -> dict[Any, Any]:
             return bernoulli_product(
-                PrivateHistogramClassifier(eps, noise=noise, cells_per_axis=4).one_probabilities(
+                PrivateHistogramClassifier(eps, idealised=idealised, cells_per_axis=4).release_law(
                     X, y
                 )
             )
@@ -205,7 +207,12 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         at = _cell_bits(make, X, y, centres)
         reports.append(
             conformance(
-                f"PCL fit ({noise}), 4 cubes", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps
+                f"PCL fit ({'idealised' if idealised else 'exact'}), 4 cubes",
+                law(1.0),
+                at(1.0, 0),
+                at(2.0, 10**6),
+                law(2.0),
+                reps,
             )
         )
     # the default grid m = ⌈n^{1/(2d)}⌉ is a function of n alone: 9 points give 3 cubes, whatever
@@ -220,7 +227,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
     def law_default(eps: float) -> dict[Any, Any]:
         fixed = PrivateHistogramClassifier(eps, cells_per_axis=m)
-        return bernoulli_product(fixed.one_probabilities(X9, y9))
+        return bernoulli_product(fixed.release_law(X9, y9))
 
     at = _cell_bits(make_default, X9, y9, centres9)
     reports.append(
@@ -230,7 +237,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
             at(1.0, 0),
             at(2.0, 10**6),
             law_default(2.0),
-            reps // 2,
+            reps,
         )
     )
     # two cubes in different noise blocks (cubes 0 and 1024 of 2048; keyed_noise draws per
@@ -244,7 +251,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         return PrivateHistogramClassifier(eps, cells_per_axis=2048, random_state=seed)
 
     def law_far(eps: float) -> dict[Any, Any]:
-        probs = make_far(eps, 0).one_probabilities(X2, y2)
+        probs = make_far(eps, 0).release_law(X2, y2)
         return bernoulli_product([probs[int(c)] for c in far])
 
     at = _cell_bits(make_far, X2, y2, centres2)
@@ -255,7 +262,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
             at(1.0, 0),
             at(2.0, 10**6),
             law_far(2.0),
-            reps // 3,
+            2 * reps,
         )
     )
     return outcome(reports)

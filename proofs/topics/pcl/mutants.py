@@ -11,7 +11,7 @@ MUTANTS: tuple[Mutant, ...] = (
         original="lambda size, g: law.sample(size, g))",
         replacement="lambda size, g: law.sample(size, g) // 2)",
         description=(
-            "PCL._bits halves the discrete noise it adds (the law one_probabilities states is kept)"
+            "PCL._bits halves the discrete noise it adds (the law release_law states is kept)"
         ),
         kind="noise",
     ),

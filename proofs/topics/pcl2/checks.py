@@ -48,7 +48,7 @@ def verify_pcl2(
 ) -> ExactReport:
     """PCL2 on a small public partition: the exact one-bit-per-cell check of the verifiers."""
     return verify_cell_classifier(
-        f"PCL2 {len(representatives)} cells ({clf.noise}, "
+        f"PCL2 {len(representatives)} cells ({'idealised' if clf.idealised else 'exact'}, "
         f"{'lattice' if clf.candidates is None else 'packing'})",
         clf,
         representatives,
@@ -84,7 +84,7 @@ def pcl2_exact_privacy(config: VerifyConfig) -> CheckOutcome:
         verify_pcl2(PrivatePackingClassifier(1.0, cells_per_axis=2), reps_square, size, 1.0),
         verify_pcl2(packing, reps_packing, size, 1.0),
         verify_pcl2(
-            PrivatePackingClassifier(0.5, noise="laplace", cells_per_axis=3), reps_line, size, 0.5
+            PrivatePackingClassifier(0.5, idealised=True, cells_per_axis=3), reps_line, size, 0.5
         ),
         verify_pcl2(lattice1, reps_line, size, 1.0, 0.5, Relation.ADD_REMOVE),
     ]
@@ -473,7 +473,7 @@ def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
 
 def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL2 ``fit`` + ``predict`` on a public 3-cell lattice of [0,1]: the joint law of
-    the cells' bits against ∏ Bernoulli(``one_probabilities``); control: ``fit`` at ε = 2."""
+    the cells' bits against ∏ Bernoulli(``release_law``); control: ``fit`` at ε = 2."""
     X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6]])
     y = np.array([1, 1, 0, 0, 0, 1, 0])
     centres = (np.arange(3) + 0.5)[:, None] / 3
@@ -483,7 +483,7 @@ def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         return PrivatePackingClassifier(eps, cells_per_axis=3, random_state=seed)
 
     def law(eps: float) -> dict[Any, Any]:
-        return bernoulli_product(make(eps, 0).one_probabilities(X, y))
+        return bernoulli_product(make(eps, 0).release_law(X, y))
 
     at = _cell_bits(make, X, y, centres)
     return outcome(

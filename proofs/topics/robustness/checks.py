@@ -215,8 +215,8 @@ def _rr_randomise(p: Params) -> Any:
     return RandomizedResponse(p["k"], p["epsilon"]).randomise(p["x"], p["rng"])
 
 
-def _rr_ratio(p: Params) -> Any:
-    return RandomizedResponse(p["k"], ratio=p["ratio"]).sample(p["data"], p["n"], p["rng"])
+def _rr_base(p: Params) -> Any:
+    return RandomizedResponse(p["k"], base=p["base"]).sample(p["data"], p["n"], p["rng"])
 
 
 def _sh_sample(p: Params) -> Any:
@@ -226,7 +226,8 @@ def _sh_sample(p: Params) -> Any:
 
 
 def _sh_pmf(p: Params) -> Any:
-    return StabilityHistogram(p["bins"], base=p["base"], delta=p["delta"]).pmf(p["data"], p["cap"])
+    hist = StabilityHistogram(p["bins"], base=p["base"], delta=p["delta"])
+    return hist.pmf(p["data"], (0, p["cap"]))
 
 
 def _sh_function(p: Params) -> Any:
@@ -252,7 +253,7 @@ def _pcde(p: Params) -> Any:
     model = PrivateHistogramDensity(
         p["epsilon"], p["delta"], side=p["side"], random_state=p["random_state"]
     ).fit(p["X"])
-    return model, model.pdf(p["X_test"]), model.sample(p["n"], p["rng"])
+    return model, model.pdf(p["X_test"]), model.sample(p["n_samples"], p["sample_state"])
 
 
 def _pcde_check(r: Any, p: Params) -> str | None:
@@ -260,7 +261,7 @@ def _pcde_check(r: Any, p: Params) -> str | None:
     bad = _finite_array(dens, (np.asarray(p["X_test"]).shape[0],))
     if bad or np.any(dens < 0):
         return bad or "negative density"
-    return _finite_array(draws, (p["n"], model.n_features_in_))
+    return _finite_array(draws, (p["n_samples"], model.n_features_in_))
 
 
 def _ssl(p: Params) -> Any:
@@ -279,7 +280,7 @@ def _ssl(p: Params) -> Any:
 _LEARN_DATA: Params = {"X": _X2, "y": _Y2, "X_test": _X2[:7], "y_test": _Y2[:7]}
 
 
-_LDP_PARAMS = ("alpha", "bandwidth_constant", "h", "radius", "offset", "random_state")
+_LDP_PARAMS = ("epsilon", "bandwidth_constant", "h", "radius", "offset", "random_state")
 
 
 _LDP_REG_PARAMS = (*_LDP_PARAMS, "truncation", "threshold", "batch_size", "simulate", "idealised")
@@ -307,7 +308,7 @@ def _ldp_regressor_check(r: Any, p: Params) -> str | None:
 def _ldp_randomise(p: Params) -> Any:
     partition = CubicPartition(p["h"], p["radius"], 2, p["offset"])
     randomiser = LocalRandomiser(
-        partition, p["alpha"], p["truncation"], p["z_only"], idealised=p["idealised"]
+        partition, p["epsilon"], p["truncation"], p["z_only"], idealised=p["idealised"]
     )
     return partition.n_cells, randomiser.randomise(p["x"], p["y"], p["rng"])
 
@@ -416,8 +417,8 @@ TARGETS: tuple[Target, ...] = (
     ),
     Target(
         "RandomizedResponse.sample",
-        {"k": 2, "ratio": Fraction(3), "data": np.array([0, 1, 1]), "n": 3, "rng": _rng()},
-        _rr_ratio,
+        {"k": 2, "base": Fraction(1, 3), "data": np.array([0, 1, 1]), "n": 3, "rng": _rng()},
+        _rr_base,
         lambda r, p: _in_range(r, (p["n"], int(np.size(p["data"]))), 0, p["k"]),
         {"k": ("data",)},
     ),
@@ -440,7 +441,12 @@ TARGETS: tuple[Target, ...] = (
         {"bins": 2, "base": Fraction(1, 2), "delta": Fraction(1, 10), "data": [0, 1], "cap": 9},
         _sh_pmf,
         lambda r, p: _law(r),
-        {"bins": ("data",), "base": ("delta", "cap"), "delta": ("base", "cap")},
+        {
+            "bins": ("data",),
+            "base": ("delta", "window"),
+            "delta": ("base", "window"),
+            "cap": ("window",),
+        },
     ),
     Target(
         "stability_histogram",
@@ -494,12 +500,12 @@ TARGETS: tuple[Target, ...] = (
             "random_state": 0,
             "X": _X1,
             "X_test": _X1[:5],
-            "n": 6,
-            "rng": _rng(),
+            "n_samples": 6,
+            "sample_state": _rng(),
         },
         _pcde,
         _pcde_check,
-        {"X_test": ("X",)},
+        {"X_test": ("X",), "sample_state": ("random_state",)},
     ),
     Target(
         "PrivateSemiSupervisedClassifier",
@@ -523,7 +529,7 @@ TARGETS: tuple[Target, ...] = (
     Target(
         "LDPPartitionRegressor",
         {
-            "alpha": 1.0,
+            "epsilon": 1.0,
             "bandwidth_constant": 1.0,
             "h": None,
             "radius": None,
@@ -543,7 +549,7 @@ TARGETS: tuple[Target, ...] = (
     Target(
         "LDPPartitionClassifier",
         {
-            "alpha": 1.0,
+            "epsilon": 1.0,
             "bandwidth_constant": 1.0,
             "h": None,
             "radius": None,
@@ -561,7 +567,7 @@ TARGETS: tuple[Target, ...] = (
             "h": 0.5,
             "radius": 1.0,
             "offset": 0.0,
-            "alpha": 1.0,
+            "epsilon": 1.0,
             "truncation": 1.0,
             "z_only": False,
             "idealised": False,
@@ -573,39 +579,6 @@ TARGETS: tuple[Target, ...] = (
         _ldp_randomise_check,
         {"x": ("X",)},
     ),
-)
-
-
-#: The public callables the check drives (dotted names, for the registry).
-ENTRY_POINTS: tuple[str, ...] = (
-    "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
-    "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.pmf",
-    "dpspec.mechanisms.laplace.LaplaceMechanism.sample",
-    "dpspec.mechanisms.laplace.LaplaceMechanism.sf",
-    "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
-    "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
-    "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.sample",
-    "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.pmf",
-    "dpspec.mechanisms.randomized_response.RandomizedResponse.randomise",
-    "dpspec.mechanisms.randomized_response.RandomizedResponse.sample",
-    "dpspec.mechanisms.stability_histogram.StabilityHistogram.sample",
-    "dpspec.mechanisms.stability_histogram.StabilityHistogram.pmf",
-    "dpspec.mechanisms.stability_histogram.stability_histogram",
-    "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
-    "dpspec.learners.pcl.PrivateHistogramClassifier.predict",
-    "dpspec.learners.histogram.HistogramRuleClassifier.fit",
-    "dpspec.learners.pcl2.PrivatePackingClassifier.fit",
-    "dpspec.learners.pcl2.PrivateUnboundedClassifier.fit",
-    "dpspec.learners.pcde.PrivateHistogramDensity.fit",
-    "dpspec.learners.pcde.PrivateHistogramDensity.pdf",
-    "dpspec.learners.pcde.PrivateHistogramDensity.sample",
-    "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.fit",
-    "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.predict",
-    "dpspec.ldp.estimators.LDPPartitionRegressor.fit",
-    "dpspec.ldp.estimators.LDPPartitionRegressor.predict",
-    "dpspec.ldp.estimators.LDPPartitionClassifier.fit",
-    "dpspec.ldp.estimators.LDPPartitionClassifier.predict",
-    "dpspec.ldp.mechanism.LocalRandomiser.randomise",
 )
 
 
@@ -699,6 +672,7 @@ HOSTILE_COUNTS: tuple[Any, ...] = (
 #: The first value beyond each count's limit.
 _BEYOND = {
     "n": LIMITS["draws"] + 1,
+    "n_samples": LIMITS["draws"] + 1,
     "cells": LIMITS["cells"] + 1,
     "bins": LIMITS["cells"] + 1,
     "k": LIMITS["categories"] + 1,
@@ -784,13 +758,15 @@ _ARRAY_PARAMS = frozenset(
 
 
 _COUNT_PARAMS = frozenset(
-    {"n", "cells", "k", "bins", "cells_per_axis", "dimension", "n_synthetic", "cap"}
+    {"n", "n_samples", "cells", "k", "bins", "cells_per_axis", "dimension", "n_synthetic", "cap"}
 )
 
 
 def _values_for(param: str, target: Target) -> tuple[Any, ...]:
     if param == "rng":
         return HOSTILE_RNG
+    if param == "sample_state":  # a random_state that may also be a Generator
+        return (-1, 2**128, 1.5, "0", _NAN, object())
     if param in ("query", "scores"):
         return (*tuple(_constant(v) for v in HOSTILE_OUTPUTS), None, 3, "f")
     if param == "cells" and target.name == "stability_histogram":

@@ -56,7 +56,7 @@ def verify_label_selection(
 ) -> ExactReport:
     """ε_label-DP of the selection for a fixed synthetic sample Û: all substitution pairs of
     labeled multisets over {(x, y) : x ∈ xs, y ∈ {0, 1}}; the law of each is the learner's own
-    :meth:`~PrivateSemiSupervisedClassifier.selection_law` (floats, slack :data:`RTOL`)."""
+    :meth:`~PrivateSemiSupervisedClassifier.release_law` (floats, slack :data:`RTOL`)."""
     cls = PrintedWeightsLearner if printed else PrivateSemiSupervisedClassifier
     learner = cls(kind, label_epsilon=label_epsilon)
     d = 2 if kind == "rectangle" else 1
@@ -67,7 +67,7 @@ def verify_label_selection(
         recs = cast(tuple[tuple[Any, int], ...], data)
         X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
         y = np.array([r[1] for r in recs], dtype=np.int64)
-        return learner.selection_law(X, y, U)
+        return learner.release_law(X, y, U)
 
     return verify_pairs(
         f"semi-supervised selection ({kind}, {'printed' if printed else 'with 1/2'}, "
@@ -228,7 +228,7 @@ def pit_bin_law(
 
 def semi_supervised_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """``PrivateSemiSupervisedClassifier.fit``: the candidate it chooses, given the synthetic
-    sample it drew, follows ``selection_law`` (randomised PIT with the candidates ordered by
+    sample it drew, follows ``release_law`` (randomised PIT with the candidates ordered by
     decreasing probability → 5 equiprobable bins, chi-square at α = 1e-6); control: ``fit`` with
     ε_label = 2 against the ε_label = 1 law. The power is exact given the synthetic samples the
     ε_label = 1 run drew: the mean over them of the PIT-bin law under the ε_label = 2 selection."""
@@ -255,11 +255,11 @@ def semi_supervised_fit_conformance(config: VerifyConfig) -> CheckOutcome:
                     n_synthetic=8,
                     random_state=offset + r,
                 ).fit(X, y, U)
-                law = reference.selection_law(X, y, clf.synthetic_)
+                law = reference.release_law(X, y, clf.synthetic_)
                 laws.append(law)
                 choices.append(int(clf.choice_))
                 if label_eps == 1.0:
-                    alt = doubled.selection_law(X, y, clf.synthetic_)
+                    alt = doubled.release_law(X, y, clf.synthetic_)
                     alternative[:] += pit_bin_law(law, alt, bins) / k
             u = pit_values(laws, choices, np.random.default_rng([SEED, offset]))
             return np.minimum((u * bins).astype(np.int64), bins - 1)

@@ -42,7 +42,9 @@ MUTANTS: tuple[Mutant, ...] = (
         file="impl/learners/semi_supervised.py",
         original="return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)",
         replacement="return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon / 2)",
-        description="selection law and label_privacy_ at eps_label/2 while fit draws at eps_label",
+        description=(
+            "selection law (and its level in privacy_) at eps_label/2 while fit draws at eps_label"
+        ),
         kind="reported",
     ),
 )
