@@ -55,22 +55,35 @@ _INT64_SAFE = 2**56  # bound on the scale's terms t, s: t·V stays below 2^62 un
 _CHUNK = 2**22
 
 
+#: Steps of the alternating-series trials drawn per round: a round decides every trial that
+#: stops within this many steps; a trial goes on past it with probability ≤ 1/STEPS!.
+_STEPS = 8
+
+
 def _bernoulli_exp_neg_at_most_one(r: Int64Array, d: int, rng: np.random.Generator) -> BoolArray:
-    """Bernoulli(exp(−r/d)) for 0 ≤ r ≤ d (γ ≤ 1), the alternating-series trick."""
+    """Bernoulli(exp(−r/d)) for 0 ≤ r ≤ d (γ ≤ 1), the alternating-series trick.
+
+    A_k ~ Bernoulli(γ/k), k = 1, 2, …; K = the first k with A_k = 0; the output is K odd
+    (P(K > j) = γ^j/j!, so P(K odd) = e^{−γ}). Each round draws the next ``_STEPS`` trials
+    A_k of every undecided entry at once (k is known in advance: it only counts up) and keeps
+    the first failure; the trials drawn after it are unused, which leaves the law unchanged.
+    """
     n = r.shape[0]
-    k = np.ones(n, dtype=np.int64)
     first_failure = np.empty(n, dtype=np.int64)
     active = np.arange(n)
+    k0 = 1
     while active.size:
-        # A_k ~ Bernoulli(r / (d k)): a uniform integer in [0, dk) is below r iff its
-        # "which block of d" digit is 0 and its low digit is below r (r ≤ d).
-        success = (rng.integers(0, k[active]) == 0) & (
-            rng.integers(0, d, size=active.size) < r[active]
+        ks = np.arange(k0, k0 + _STEPS, dtype=np.int64)
+        # A_k: a uniform integer in [0, dk) is below r iff its "which block of d" digit is 0
+        # and its low digit is below r (r ≤ d)
+        success = (rng.integers(0, ks, size=(active.size, _STEPS)) == 0) & (
+            rng.integers(0, d, size=(active.size, _STEPS)) < r[active, None]
         )
-        done = active[~success]
-        first_failure[done] = k[done]
-        active = active[success]
-        k[active] += 1
+        failed = ~success
+        stops = failed.any(axis=1)
+        first_failure[active[stops]] = k0 + np.argmax(failed[stops], axis=1)
+        active = active[~stops]
+        k0 += _STEPS
     return np.asarray(first_failure % 2 == 1)
 
 
@@ -166,23 +179,46 @@ def bernoulli_exp_neg_exponents(e: ExpNegExponents, rng: np.random.Generator) ->
     return out
 
 
+#: U uniform on [0, 20!): P(U < 20!/j!) = 1/j!, the chance that a γ = 1 alternating-series
+#: trial passes its first j steps; ``_PASS[j − 1]`` = 20!/j!, j = 1..20.
+_PASS = np.array([math.factorial(20) // math.factorial(j) for j in range(1, 21)], dtype=np.int64)
+#: Bernoulli(e^{−1}) trials of the geometric sampler drawn per round and entry.
+_TRIALS = 4
+
+
+def _unit_trial_stops(size: int, rng: np.random.Generator) -> Int64Array:
+    """K, the stopping step of ``size`` independent γ = 1 alternating-series trials
+    (P(K > j) = 1/j!), from one uniform integer each: K = 1 + #{j ≤ 20: U < 20!/j!}. A trial
+    with U = 0 (probability 1/20!) has passed 20 steps and goes on one step at a time."""
+    u = rng.integers(0, math.factorial(20), size=size)
+    k = np.asarray(1 + np.sum(u[:, None] < _PASS[None, :], axis=1), dtype=np.int64)
+    for i in np.flatnonzero(k > 20):  # continue at step 21: A_j ~ Bernoulli(1/j)
+        j = 21
+        while rng.integers(0, j) == 0:
+            j += 1
+        k[i] = j
+    return k
+
+
 def _geometric_exp_neg_one(size: int, rng: np.random.Generator) -> Int64Array:
     """V with P(V = v) = (1 − e^{−1}) e^{−v}: successes of Bernoulli(e^{−1}) before a failure.
 
-    One flat loop over the state (k, v) of every sample: each Bernoulli(e^{−1}) trial is the
-    γ = 1 alternating-series trial (continue at step k w.p. 1/k; the trial succeeds when it
-    stops at an odd k), and a success starts the next trial at k = 1.
+    Each Bernoulli(e^{−1}) trial is the γ = 1 alternating-series trial, a success when it stops
+    at an odd step (:func:`_unit_trial_stops`). A round draws ``_TRIALS`` trials for every
+    undecided sample and counts its leading successes; a sample whose trials all succeed
+    (probability e^{−4}) takes part in the next round. Trials after the first failure are
+    unused, which leaves the law unchanged.
     """
     v = np.zeros(size, dtype=np.int64)
-    k = np.ones(size, dtype=np.int64)
     active = np.arange(size)
     while active.size:
-        ka = k[active]
-        go_on = rng.integers(0, ka) == 0  # A_k ~ Bernoulli(1/k)
-        success = ~go_on & (ka % 2 == 1)  # trial stopped at odd k: one more success
-        k[active] = np.where(go_on, ka + 1, 1)
-        v[active[success]] += 1
-        active = active[go_on | success]
+        stops = _unit_trial_stops(active.size * _TRIALS, rng).reshape(active.size, _TRIALS)
+        success = stops % 2 == 1  # the trial stopped at an odd step
+        failed = ~success
+        ended = failed.any(axis=1)
+        leading = np.where(ended, np.argmax(failed, axis=1), _TRIALS)
+        v[active] += leading
+        active = active[~ended]
     return v
 
 
@@ -222,7 +258,8 @@ def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> In
     while filled < size:
         # Oversampled rejection: accepted proposals are i.i.d. from the target, so taking the
         # first ones needed keeps the law exact (acceptance is between 0.32 and 0.7).
-        m = min(int((size - filled) * 1.25) + 64, _CHUNK)
+        need = size - filled
+        m = min(int(need * 1.25) + (64 if need > 256 else 8), _CHUNK)
         u = rng.integers(0, t, size=m)
         keep_u = bernoulli_exp_neg(u, t, rng)
         v = _geometric_exp_neg_one(int(keep_u.sum()), rng)

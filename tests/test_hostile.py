@@ -230,7 +230,7 @@ def test_keyed_values_gives_the_same_numbers_as_before() -> None:
 
 
 def test_block_size_is_public_and_keeps_small_grids() -> None:
-    assert block_size(2**18) == BLOCK and block_size(1) == BLOCK
+    assert block_size(2**18) == BLOCK and block_size(1) == 1 and block_size(700) == 700
     assert block_size(2**24) == 2**14 and block_size(2**62) == 2**14
     assert block_size(2**24, 2 * 10**6) == 2**14  # dense use: few large blocks
     assert block_size(2**60, 10**5) == 2**6  # sparse use: small blocks

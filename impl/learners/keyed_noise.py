@@ -39,10 +39,11 @@ _CALL_COST = 2048
 
 def block_size(total_cells: int, n_cells: int | None = None) -> int:
     """The block size for a public partition of ``total_cells`` cells of which at most
-    ``n_cells`` are used (PCL passes the sample size n): ``BLOCK`` (1024) up to 2^18 cells;
-    beyond, the power of two in [2^6, 2^14] minimising (blocks touched)·(call cost) +
-    (values drawn), i.e. min(n, total/b)·2048 + min(n·b, total): large blocks for dense
-    use, small ones for sparse use.
+    ``n_cells`` are used (PCL passes the sample size n): the whole partition when it has at most
+    ``BLOCK`` (1024) cells (one block, no values drawn for cells that do not exist), ``BLOCK`` up to
+    2^18 cells; beyond, the power of two in [2^6, 2^14] minimising (blocks touched)·(call cost) +
+    (values drawn), i.e. min(n, total/b)·2048 + min(n·b, total): large blocks for dense use, small
+    ones for sparse use.
 
     Any block size gives every cell an independent draw of the sampler's law, so the law of
     the released hypothesis (and its privacy) does not depend on this choice; it only fixes
@@ -50,7 +51,7 @@ def block_size(total_cells: int, n_cells: int | None = None) -> int:
     """
     total = max(1, int(total_cells))
     if total <= 2**18:
-        return BLOCK
+        return min(BLOCK, total)
     n = total if n_cells is None else max(1, int(n_cells))
 
     def cost(b: int) -> int:

@@ -141,11 +141,30 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="noise.geometric-exp-parity",
         file="impl/noise.py",
-        original="success = ~go_on & (ka % 2 == 1)",
-        replacement="success = ~go_on & (ka % 2 == 0)",
+        original="success = stops % 2 == 1  # the trial stopped at an odd step",
+        replacement="success = stops % 2 == 0",
         description=(
             "the Geometric(1 - e^-1) part of the discrete Laplace sampler counts the wrong trials"
         ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.unit-trial-thresholds",
+        file="impl/noise.py",
+        original="math.factorial(20) // math.factorial(j) for j in range(1, 21)",
+        replacement="math.factorial(20) // math.factorial(j + 1) for j in range(1, 21)",
+        description=(
+            "the one-uniform alternating-series trial passes step j with probability 1/(j+1)!: "
+            "Bernoulli(e^-1) is drawn with the wrong law"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.geometric-counts-the-failure",
+        file="impl/noise.py",
+        original="leading = np.where(ended, np.argmax(failed, axis=1), _TRIALS)",
+        replacement="leading = np.where(ended, np.argmax(failed, axis=1) + 1, _TRIALS)",
+        description="the geometric sampler counts the failing trial as a success: V shifted by 1",
         kind="sampler",
     ),
     Mutant(

@@ -428,7 +428,8 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
         if idx.tolist() != expect:
             problems.append(f"match_rows spread {spread}")
     X = rng.standard_normal((20_000, 2))
-    est = PrivateHistogramDensity(0.5, 1e-5, random_state=3)
+    # cubes of side 0.5 hold hundreds of points: the release is never empty, whatever the draw
+    est = PrivateHistogramDensity(0.5, 1e-5, side=0.5, random_state=3)
     clone = PrivateHistogramDensity(**est.get_params())
     a, b = est.fit(X), clone.fit(X)
     if not np.array_equal(a.released_counts_, b.released_counts_):
@@ -455,7 +456,7 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
                 problems.append(f"{name}: {exc}")
     try:
         check_points(X)
-        PrivateHistogramDensity(random_state=0).fit(X)  # control: valid input is accepted
+        PrivateHistogramDensity(side=0.5, random_state=0).fit(X)  # control: valid input accepted
     except ValueError as exc:
         problems.append(f"valid input rejected: {exc}")
     try:

@@ -242,8 +242,8 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     )
     # two cubes in different noise blocks (cubes 0 and 1024 of 2048; keyed_noise draws per
     # block of 1024): their bits must be independent, not one stream reused
-    X2 = np.array([[0.3], [0.3], [0.7]])
-    y2 = np.array([1, 0, 1])
+    X2 = np.array([[0.0001], [0.5001], [0.5003]])  # margins −1 (cube 0), −2 (cube 1024)
+    y2 = np.array([0, 0, 0])
     far = np.array([0, 1024, 1025])
     centres2 = ((far + 0.5) / 2048)[:, None]
 
@@ -262,7 +262,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
             at(1.0, 0),
             at(2.0, 10**6),
             law_far(2.0),
-            2 * reps,
+            reps,
         )
     )
     return outcome(reports)
