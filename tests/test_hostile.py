@@ -1,4 +1,4 @@
-"""Hostile input to the mechanisms, noise samplers and learners: each case of the issue pinned
+"""Hostile input to the mechanisms, noise samplers and learners: each reported case pinned
 (a named refusal or a correct result), the two registered obligations, and a negative control
 showing the harness flags a real bug."""
 
@@ -262,7 +262,7 @@ def test_hostile_input_obligation() -> None:
 
 def test_harness_flags_broken_targets() -> None:
     """Negative control: the harness reports an overflow, an unnamed error, a warning, an
-    IndexError, a wrong shape and the int64 exponential mechanism of the issue."""
+    IndexError, a wrong shape and the int64 exponential mechanism that was reported."""
     assert checks_hostile._controls() == []
     tally = checks_hostile.Tally()
     target = checks_hostile.Target(

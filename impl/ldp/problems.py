@@ -29,12 +29,6 @@ def _int_sin(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float
     return np.asarray((np.cos(TWO_PI * a) - np.cos(TWO_PI * b)) / TWO_PI)
 
 
-def _int_sin2(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(
-        (b - a) / 2 - (np.sin(2 * TWO_PI * b) - np.sin(2 * TWO_PI * a)) / (4 * TWO_PI)
-    )
-
-
 def _abs_sin_antiderivative(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """G(x) = ∫_0^x |sin 2πt| dt for x ≥ 0: k/π + (1 − cos 2π(x − k/2))/(2π), k = ⌊2x⌋."""
     k = np.floor(2 * x)

@@ -871,10 +871,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-_G = 21474836511  # ε = 0.1: gap·numerator just above 2^63 (the int64 overflow of the issue)
+_G = 21474836511  # ε = 0.1: gap·numerator just above 2^63 (the int64 overflow found in review)
 
 
-def _issue_cases() -> list[tuple[str, Callable[[], Any], Callable[[Any], str | None] | None]]:
+def _reported_cases() -> list[tuple[str, Callable[[], Any], Callable[[Any], str | None] | None]]:
     """(names the error may use, call, predicate on an accepted result) for every listed case.
 
     A case with predicate None must be refused with a named error.
@@ -972,7 +972,7 @@ def _issue_cases() -> list[tuple[str, Callable[[], Any], Callable[[Any], str | N
 
 
 def _run_explicit(tally: Tally) -> None:
-    for names, call, predicate in _issue_cases():
+    for names, call, predicate in _reported_cases():
 
         def check(r: Any, p: Params, predicate: Any = predicate) -> str | None:
             if predicate is None:
@@ -983,13 +983,13 @@ def _run_explicit(tally: Tally) -> None:
         def run(p: Params, call: Callable[[], Any] = call) -> Any:
             return call()
 
-        target = Target(f"issue-case[{names}]", {}, run, check)
+        target = Target(f"reported-case[{names}]", {}, run, check)
         run_case(target, names, None, tally, names=(names,))
 
 
 def _int64_exponential_pmf(top: int) -> dict[int, float]:
     """The exponential mechanism's weights as computed before the fix: the exponent
-    gap·numerator in int64, which wraps for the issue's scores (ε = 0.1, gap ≈ 2.1e10)."""
+    gap·numerator in int64, which wraps for the reported scores (ε = 0.1, gap ≈ 2.1e10)."""
     num, den = 429496729, 2**33
     with np.errstate(over="ignore"):
         a = (np.array([top, 0], dtype=np.int64) * np.int64(num)).astype(np.int64)
@@ -1112,7 +1112,7 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
     ok = not tally.failures and not missed
     return CheckOutcome(
         ok,
-        f"{tally.cases} hostile calls ({explicit} listed in the issue, {listed - explicit} "
+        f"{tally.cases} hostile calls ({explicit} reported in review, {listed - explicit} "
         f"explicit per argument, {tally.cases - listed} Hypothesis): {tally.refused} refused "
         f"naming the argument, {tally.accepted} accepted with a clean-input result, "
         f"{len(tally.failures)} failures; slowest {tally.slowest:.2f} s"
@@ -1151,7 +1151,7 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
       the coarsening edge (and v_max ≥ 63: P(V > v_max) < e^−63);
     * ``DiscreteLaplaceMechanism.sample`` at f = ±(2^62 − 1): every output within 200 of f as a
       Python int (no wrap-around), and f = 2^63 − 1 refused naming ``query``;
-    * ``ExponentialMechanism`` at the issue's scores (ε = 0.1, [0, g] vs [0, g − 1], g =
+    * ``ExponentialMechanism`` at the reported scores (ε = 0.1, [0, g] vs [0, g − 1], g =
       21474836511) and at the widest gap 2^63 − 2: the top candidate has all the mass in pmf and
       in 200 samples, for both neighbours;
     * ``categorical_exp_gap`` draws exactly what ``categorical_exp_neg`` draws on the fast path
@@ -1261,7 +1261,7 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
         not problems,
         f"{checked} boundary cases: exponent split exact on {len(nums)}×{len(dens)}×8 "
         f"boundary (num, den, gap), ±(2^62−1) unwrapped, 2^62 / 2^63 refused naming the "
-        f"argument, the issue's exponential-mechanism neighbours agree; excess trials rate "
+        f"argument, the reported exponential-mechanism neighbours agree; excess trials rate "
         f"{rate:.4f} (e^-1 = {math.exp(-1):.4f}, control {control_rate:.3f} rejected)"
         + (f"; problems: {problems[:5]}" if problems else ""),
         {"checked": checked, "problems": problems, "excess_rate": rate},
