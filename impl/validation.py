@@ -290,3 +290,15 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise InputTypeError(f"{name}: expected True or False, got {value!r}")
     return bool(value)
+
+
+def integer_output(values: Any, name: str, expected: str) -> NDArray[np.int64]:
+    """A user function's output (a query's value, a score vector) as a non-empty 1-D int64
+    array with |v| < 2^62, else a ValueError naming the function's role ``name``."""
+    arr = np.asarray(values)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name}: must return {expected}, got {arr.dtype} of shape {arr.shape}")
+    try:
+        return bounded_int_array(arr, name)
+    except ValueError as exc:
+        raise ValueError(f"{name}: must return {expected} ({exc})") from exc

@@ -21,10 +21,10 @@ from dpspec.noise import _integer
 from dpspec.validation import (
     LIMITS,
     as_finite_array,
-    bounded_int_array,
     check_count,
     check_limit,
     check_rng,
+    integer_output,
 )
 
 Query = Callable[[NDArray[Any]], Any]
@@ -60,12 +60,7 @@ class DiscreteLaplaceMechanism:
         with the sampler's |Z| < 2^62, cannot wrap around int64)."""
         arr = as_finite_array(data, "data")
         raw = np.atleast_1d(np.asarray(self.query(arr)))
-        if raw.ndim != 1 or raw.size == 0:
-            raise ValueError(f"query: must return an int or a 1-D int array, got {raw.dtype}")
-        try:
-            return bounded_int_array(raw, "query")
-        except ValueError as exc:
-            raise ValueError(f"query: must return an int or a 1-D int array ({exc})") from exc
+        return integer_output(raw, "query", "an int or a 1-D int array")
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
         """``n`` independent outputs, shape (n,) for a scalar query, (n, k) for a vector."""

@@ -31,11 +31,11 @@ from dpspec.validation import (
     INT_BOUND,
     LIMITS,
     as_finite_array,
-    bounded_int_array,
     check_count,
     check_limit,
     check_rng,
     check_sampling_base,
+    integer_output,
 )
 
 Scores = Callable[[NDArray[Any]], Any]
@@ -95,13 +95,8 @@ class ExponentialMechanism:
 
     def score_vector(self, data: Any) -> NDArray[np.int64]:
         """The integer scores of all candidates on ``data`` (|s| < 2^62: gaps fit in int64)."""
-        s = np.asarray(self.scores(as_finite_array(data, "data")))
-        if s.ndim != 1 or s.size == 0:
-            raise ValueError("scores: must return a non-empty 1-D integer array")
-        try:
-            return bounded_int_array(s, "scores")
-        except ValueError as exc:
-            raise ValueError(f"scores: must return a non-empty 1-D integer array ({exc})") from exc
+        s = self.scores(as_finite_array(data, "data"))
+        return integer_output(s, "scores", "a non-empty 1-D integer array")
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
         """``n`` independent choices (candidate indices)."""

@@ -46,6 +46,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             "dpspec.validation.check_epsilon",
             "dpspec.validation.check_flag",
+            "dpspec.validation.integer_output",
             "dpspec.contract.restrict",
             "dpspec.validation.check_delta",
             "dpspec.validation.check_rng",
