@@ -7,6 +7,7 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,18 @@ def test_citation_file_matches_the_package_version() -> None:
     )
     assert f"\nversion: {version}\n" in citation
     assert dpspec.__version__ == version
+
+
+def test_guarantee_report_lists_the_registry() -> None:
+    """``proofs/guarantees.md`` (``dpspec report`` of the release) has one row per registered
+    obligation, with its current method, and one per erratum: regenerate it when they change."""
+    text = (ROOT / "proofs" / "guarantees.md").read_text(encoding="utf-8")
+    cells = [re.split(r"(?<!\\)\|", line)[1:-1] for line in text.splitlines()]
+    rows = {
+        c[0].strip(): c[5].strip()
+        for c in cells
+        if len(c) == 8 and c[0].strip() not in ("id", "---")
+    }
+    assert rows == {ob.id: ob.method.value for ob in obligations()}
+    for e in errata():
+        assert f"| {e.id} |" in text, e.id
