@@ -23,6 +23,7 @@ from dpspec.proofs.cli.errors import (
     InternalError,
     UsageError,
     check_writable,
+    jobs_count,
     one_line_errors,
     positive_seconds,
     write_json,
@@ -45,7 +46,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     config = VerifyConfig(thorough=args.thorough, crosshair_timeout=args.crosshair_timeout)
     start = time.perf_counter()
     ids = None if args.ids is None else [i for i in args.ids.split(",") if i]
-    report = run_verify(config, args.only, progress=not args.no_progress, ids=ids)
+    report = run_verify(config, args.only, progress=not args.no_progress, ids=ids, jobs=args.jobs)
     report["seconds"] = round(time.perf_counter() - start, 3)
     width = max((len(r["id"]) for r in report["obligations"]), default=10)
     for r in report["obligations"]:
@@ -168,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=CROSSHAIR_BUDGET,
         metavar="SECONDS",
         help=f"CrossHair CPU budget per condition (default {CROSSHAIR_BUDGET:g})",
+    )
+    verify.add_argument(
+        "--jobs",
+        type=jobs_count,
+        default=2,
+        help="worker processes for the checks (1..64, default 2; verdicts do not depend on it)",
     )
     verify.add_argument("--no-progress", action="store_true", help="no progress bar")
     verify.set_defaults(func=_cmd_verify)

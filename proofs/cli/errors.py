@@ -90,3 +90,14 @@ def positive_seconds(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}")
     return value
+
+
+def jobs_count(text: str) -> int:
+    """argparse type: a number of worker processes, 1..64."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer 1..64, got {text!r}") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"expected an integer 1..64, got {text!r}")
+    return value

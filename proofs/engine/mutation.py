@@ -226,7 +226,7 @@ def run_verify_in(
             str(out_json),
         ]
     else:
-        cmd = [sys.executable, "-m", "dpspec.proofs.cli", "verify", "--no-progress"]
+        cmd = [sys.executable, "-m", "dpspec.proofs.cli", "verify", "--no-progress", "--jobs", "1"]
         cmd += ["--json", str(out_json), "--ids", joined]
     start = time.perf_counter()
     try:

@@ -1,21 +1,70 @@
 """The runner of ``dpspec verify``: every selected obligation's check, one row each.
 
 The CrossHair runs the selected lemma obligations need start first, in the background, so they
-overlap the other checks; a check that raises is a failed obligation with its traceback.
+overlap the other checks, which run in worker processes; a check that raises is a failed
+obligation with its traceback.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 import time
 import traceback
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from tqdm import tqdm
 
 from dpspec.proofs.cli.errors import UsageError
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig, obligations
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Method,
+    Obligation,
+    VerifyConfig,
+    by_id,
+    obligations,
+)
+
+
+def run_obligation(ob: Obligation, config: VerifyConfig) -> dict[str, Any]:
+    """Run one obligation's check; its report row (a check that raises is a failed row)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    check = ob.check
+    if check is None:
+        outcome = CheckOutcome(True, "documented: nothing to run")
+        status = "documented"
+    else:
+        try:
+            outcome = check(config)
+        except Exception as exc:  # a crashing check is a failed obligation, with its trace
+            outcome = CheckOutcome(
+                False,
+                f"check raised {type(exc).__name__}: {exc}",
+                {"traceback": traceback.format_exc()},
+            )
+        status = "passed" if outcome.passed else "failed"
+    return {
+        "id": ob.id,
+        "source": ob.source,
+        "claim": ob.claim,
+        "method": ob.method.value,
+        "status": status,
+        "seconds": round(time.perf_counter() - start, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+        "detail": outcome.detail,
+        "numbers": outcome.numbers,
+    }
+
+
+def _run_by_id(obligation_id: str, config: VerifyConfig) -> dict[str, Any]:
+    """:func:`run_obligation` in a worker process (the registry is re-read there)."""
+    return run_obligation(by_id(obligation_id), config)
+
+
+#: Statistical and exact checks are the long ones: they go to the workers first.
+_FIRST = {Method.STATISTICAL: 0, Method.EXACT: 1, Method.PROPERTY: 2}
 
 
 def run_verify(
@@ -23,8 +72,15 @@ def run_verify(
     only: str | None = None,
     progress: bool = True,
     ids: Sequence[str] | None = None,
+    jobs: int = 2,
 ) -> dict[str, Any]:
-    """Run every registered obligation (or those whose id contains ``only`` / is in ``ids``)."""
+    """Run every registered obligation (or those whose id contains ``only`` / is in ``ids``).
+
+    The CrossHair runs the selected lemma entries need start in the background; the other
+    checks run in ``jobs`` worker processes (each check is deterministic, so the verdicts do
+    not depend on ``jobs`` or on the order); the lemma entries then read their CrossHair
+    reports. Rows come back in registry order.
+    """
     selected = [ob for ob in obligations() if only is None or only in ob.id]
     if ids is not None:
         from dpspec.proofs.engine.legacy_ids import LEGACY_IDS
@@ -37,41 +93,54 @@ def run_verify(
     from dpspec.proofs.engine.crosshair import prefetch_crosshair
 
     prefetch_crosshair(selected, config.crosshair_timeout)  # CrossHair overlaps other checks
-    rows: list[dict[str, Any]] = []
-    bar = tqdm(selected, desc="verify", unit="obligation", disable=not progress, file=sys.stderr)
-    for ob in bar:
-        bar.set_postfix_str(ob.id)
-        start, cpu = time.perf_counter(), time.process_time()
-        if ob.check is None:
-            outcome = CheckOutcome(True, "documented: nothing to run")
-            status = "documented"
-        else:
-            try:
-                outcome = ob.check(config)
-            except Exception as exc:  # a crashing check is a failed obligation, with its trace
-                outcome = CheckOutcome(
-                    False,
-                    f"check raised {type(exc).__name__}: {exc}",
-                    {"traceback": traceback.format_exc()},
-                )
-            status = "passed" if outcome.passed else "failed"
-        rows.append(
-            {
-                "id": ob.id,
-                "source": ob.source,
-                "claim": ob.claim,
-                "method": ob.method.value,
-                "status": status,
-                "seconds": round(time.perf_counter() - start, 3),
-                "cpu_seconds": round(time.process_time() - cpu, 3),
-                "detail": outcome.detail,
-                "numbers": outcome.numbers,
-            }
-        )
+    parallel = [ob for ob in selected if not ob.lemmas and ob.checks]
+    parallel.sort(key=lambda ob: _FIRST.get(ob.method, 3))
+    rows: dict[str, dict[str, Any]] = {}
+    bar = tqdm(
+        total=len(selected),
+        desc="verify",
+        unit="obligation",
+        disable=not progress,
+        file=sys.stderr,
+    )
+    if jobs > 1 and len(parallel) > 1:
+        context = multiprocessing.get_context("spawn")  # no fork of the CrossHair thread
+        with ProcessPoolExecutor(min(jobs, len(parallel)), mp_context=context) as pool:
+            futures = {pool.submit(_run_by_id, ob.id, config): ob for ob in parallel}
+            for future in as_completed(futures):
+                ob = futures[future]
+                try:
+                    rows[ob.id] = future.result()
+                except Exception as exc:  # the worker died: a failed row, not a lost run
+                    rows[ob.id] = run_failed(ob, f"worker process failed: {exc!r}")
+                bar.set_postfix_str(ob.id)
+                bar.update()
+    for ob in selected:
+        if ob.id not in rows:
+            bar.set_postfix_str(ob.id)
+            rows[ob.id] = run_obligation(ob, config)
+            bar.update()
+    bar.close()
+    ordered = [rows[ob.id] for ob in selected]
     return {
-        "obligations": rows,
-        "passed": sum(r["status"] == "passed" for r in rows),
-        "failed": sum(r["status"] == "failed" for r in rows),
-        "documented": sum(r["status"] == "documented" for r in rows),
+        "obligations": ordered,
+        "passed": sum(r["status"] == "passed" for r in ordered),
+        "failed": sum(r["status"] == "failed" for r in ordered),
+        "documented": sum(r["status"] == "documented" for r in ordered),
         "thorough": config.thorough,
+    }
+
+
+def run_failed(ob: Obligation, why: str) -> dict[str, Any]:
+    """The row of an obligation whose check could not run to its end."""
+    return {
+        "id": ob.id,
+        "source": ob.source,
+        "claim": ob.claim,
+        "method": ob.method.value,
+        "status": "failed",
+        "seconds": 0.0,
+        "cpu_seconds": 0.0,
+        "detail": why,
+        "numbers": {},
     }
