@@ -4,7 +4,8 @@ An audit of a neighbouring pair picks an event E and bounds p₁ = P(M(D) ∈ E)
 p₂ = P(M(D') ∈ E) from above. The reported ε_LCB = ln((p₁⁻ − δ)/p₂⁺) is *sound*: whenever both
 bounds hold and M is (ε, δ)-DP on the pair (p₁ ≤ e^ε p₂ + δ for every event), ε_LCB ≤ ε.
 Stated division- and log-free on integers or Fractions with e^ε = ``ratio_num/ratio_den``
-(the CrossHair lemma ``dpspec.proofs.topics.audit.lemmas.lower_bound_sound`` proves the implication).
+(the CrossHair lemma ``dpspec.proofs.topics.audit.lemmas.lower_bound_sound`` proves the
+implication).
 
 The remaining predicates are the statistical side: exact coverage of a confidence-bound rule
 for a binomial count, and the acceptance rule for an observed false-alarm rate.
