@@ -86,7 +86,8 @@ MAX_SYNTHETIC: dict[str, int | None] = {
     "interval": 2000,
     "rectangle": 64,
 }
-#: Proposals per round of :func:`exponential_choice`.
+#: Most proposals per round of :func:`exponential_choice` (at least 16 per candidate are made,
+#: so a round accepts one with probability ≥ 1 − (1 − 1/K)^{16K} ≥ 1 − e^{−16}).
 _BATCH = 4096
 
 
@@ -105,8 +106,9 @@ def exponential_choice(
     ε(max s − s_i)/(cΔ) = a_i/D with integers a_i, D. Proposals i ~ uniform are accepted with
     probability exp(−γ_i) by the exact integer-only :func:`bernoulli_exp_neg`; the accepted
     proposals of an i.i.d. stream of trials are i.i.d. with law ∝ exp(−γ_i). Trials run in
-    vectorised batches, so a large candidate set with concentrated weights costs O(K/Σe^{−γ})
-    trials without a Python loop per trial.
+    vectorised batches (≥ 16 proposals per candidate, the best one accepted with probability 1),
+    so a large candidate set with concentrated weights costs O(K/Σe^{−γ}) trials without a
+    Python loop per trial.
     """
     check_rng(rng)
     size = check_limit(check_count(size, "size"), "size", "draws")
@@ -127,7 +129,8 @@ def exponential_choice(
     exponents = exp_neg_exponents(gap, numerator, denominator)  # overflow-safe split
     out = np.empty(0, dtype=np.int64)
     while out.size < size:
-        proposal = rng.integers(0, s.size, size=max(_BATCH, 2 * (size - out.size)))
+        batch = max(min(_BATCH, 16 * s.size), 2 * (size - out.size))
+        proposal = rng.integers(0, s.size, size=batch)
         accepted = proposal[bernoulli_exp_neg_exponents(exponents.take(proposal), rng)]
         out = np.concatenate([out, accepted[: size - out.size]])
     return out

@@ -1,0 +1,1 @@
+"""Chaudhuri–Hsu, sample complexity of private learning (seed 004)."""
