@@ -67,3 +67,32 @@ def per_step_epsilon(target: float, k: int, delta_prime: float) -> float:
         else:
             hi = mid
     return lo
+
+
+def randomized_response_composition_delta(epsilon: float, k: int, target: float) -> float:
+    """The exact δ(ε') of the k-fold composition of ε-randomized response — the worst case for
+    k pure ε-DP mechanisms (Kairouz–Oh–Viswanath 2015): with p = e^ε/(1 + e^ε) and l the number
+    of flipped answers, δ = Σ_l C(k, l) max(0, p^{k−l}(1−p)^l − e^{ε'} p^l (1−p)^{k−l})
+    (log-space terms, floats)."""
+    _check(epsilon, k)
+    log_p = epsilon - math.log1p(math.exp(epsilon))
+    log_q = -math.log1p(math.exp(epsilon))
+    total = 0.0
+    for flipped in range(k + 1):
+        log_c = math.lgamma(k + 1) - math.lgamma(flipped + 1) - math.lgamma(k - flipped + 1)
+        a = log_c + (k - flipped) * log_p + flipped * log_q
+        b = log_c + flipped * log_p + (k - flipped) * log_q + target
+        if a > b:
+            total += math.exp(a) * -math.expm1(b - a)
+    return total
+
+
+def renyi_divergence(
+    p: list[float], q: list[float], order: float, *, printed: bool = False
+) -> float:
+    """D_α(P ‖ Q) = (1/(α − 1)) ln Σ p_i^α q_i^{1−α} (α > 1); ``printed`` uses the thesis's
+    1/(1 − α) (``002_9f3104e4a0d86722.txt:L420``), which makes the divergence negative."""
+    if order <= 1:
+        raise ValueError(f"order: must be > 1, got {order!r}")
+    total = sum(pi**order * qi ** (1 - order) for pi, qi in zip(p, q, strict=True) if pi > 0)
+    return math.log(total) / ((1 - order) if printed else (order - 1))

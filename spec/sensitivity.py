@@ -155,9 +155,7 @@ def _as_vector(value: QueryValue) -> Sequence[Number]:
     return value
 
 
-def global_sensitivity(
-    f: Callable[[D], QueryValue], pairs: Iterable[tuple[D, D]]
-) -> Number:
+def global_sensitivity(f: Callable[[D], QueryValue], pairs: Iterable[tuple[D, D]]) -> Number:
     """``max_{(S, S') ∈ pairs} ‖f(S) − f(S')‖₁`` (Def 2.1, ``000_dff3c4dc97cf0e21.txt:L117``).
 
     ``f`` returns a vector (a sequence of ``int``/``Fraction``) or a scalar, which is treated
