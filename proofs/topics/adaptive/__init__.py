@@ -1,0 +1,1 @@
+"""Adaptive data analysis with correlated samples (thesis ch. 7)."""

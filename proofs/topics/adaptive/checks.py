@@ -1,0 +1,268 @@
+"""Checks of thesis ch. 7: Gibbs dependence exactly, Markov chains (Lemma 7.3.3, the corrected
+Thm 7.3.6 and its counterexample), the tight example (Lemma 7.1.3), the rounding mechanism's
+compression (Lemma 7.2.6, Thm 7.2.8) and the chapter's errata.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+from scipy import stats
+
+from dpspec.adaptive import (
+    AggregationAttack,
+    ExactAnswers,
+    RoundingAnswers,
+    play,
+    tight_example,
+    tight_example_law,
+)
+from dpspec.proofs.engine.conformance import conformance, conformance_rng, outcome, power_against
+from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.spec import adaptive as ad
+
+SEED = 7007
+
+
+def _random_measure(
+    rng: np.random.Generator, values: int, n: int
+) -> dict[tuple[int, ...], Fraction]:
+    w = {x: int(rng.integers(1, 12)) for x in product(range(values), repeat=n)}
+    total = sum(w.values())
+    return {x: Fraction(v, total) for x, v in w.items()}
+
+
+def _random_product(
+    rng: np.random.Generator, values: int, n: int
+) -> dict[tuple[int, ...], Fraction]:
+    margins = []
+    for _ in range(n):
+        w = [int(v) for v in rng.integers(1, 9, size=values)]
+        margins.append([Fraction(v, sum(w)) for v in w])
+    out = {}
+    for x in product(range(values), repeat=n):
+        p = Fraction(1)
+        for i, v in enumerate(x):
+            p *= margins[i][v]
+        out[x] = p
+    return out
+
+
+def _random_chain(
+    rng: np.random.Generator, values: int, n: int, top: int = 3
+) -> list[dict[tuple[int, int], Fraction]]:
+    """n − 1 rational potentials with entries in [1, top]."""
+    return [
+        {
+            (a, b): Fraction(int(rng.integers(4, 4 * top + 1)), 4)
+            for a in range(values)
+            for b in range(values)
+        }
+        for _ in range(n - 1)
+    ]
+
+
+def gibbs_properties(config: VerifyConfig) -> CheckOutcome:
+    """Def 1.3.1 (L337–343), exactly in Fractions: ψ(product) = 0 (20 random product measures on
+    {0,1,2}^3); for 20 random measures on {0,1}^3 and {0,1,2}^3, 0 ≤ ψ ≤ 1 and
+    ‖μ − ⊗μ_i‖_TV ≤ nψ. Control (Claim 7.4.1's converse): every random non-product measure has
+    ψ > 0."""
+    rng = np.random.default_rng(SEED)
+    trials = 40 if config.thorough else 20
+    products_zero = all(ad.gibbs_dependence(_random_product(rng, 3, 3)) == 0 for _ in range(trials))
+    problems, positive = [], 0
+    for t in range(trials):
+        values = 2 if t % 2 else 3
+        mu = _random_measure(rng, values, 3)
+        psi = ad.gibbs_dependence(mu)
+        tv = ad.total_variation(mu, ad.product_of_marginals(mu))
+        if not (0 <= psi <= 1 and tv <= 3 * psi):
+            problems.append(f"t={t}: ψ={psi}, TV={tv}")
+        positive += psi > 0 and tv > 0
+    ok = products_zero and not problems and positive == trials
+    return CheckOutcome(
+        ok,
+        f"products: ψ = 0 for {trials}: {products_zero}; random measures: problems "
+        f"{problems or 'none'}; non-product ⇒ ψ > 0 (control): {positive}/{trials}",
+    )
+
+
+#: The counterexample to Thm 7.3.6 (notes): n = 4, Ω = {0, 1}, g(a, b) = 3 if a = b else 1.
+COUNTER = [{(a, b): Fraction(3 if a == b else 1) for a in (0, 1) for b in (0, 1)}] * 3
+
+
+def thm_736(config: VerifyConfig) -> CheckOutcome:
+    """Erratum (L2181–2183): Thm 7.3.6 claims ψ(μ_{×t}) ≤ ψ(μ)^t. On the chain n = 4,
+    g(a, b) = 3 if a = b else 1, t = 2: ψ(μ) = 13/40 and ψ(μ_{×2}) = 1/8 > (13/40)² = 169/1600,
+    exactly. The corrected statement ψ(μ_{×t}) ≤ R̄^t (what the proof supports) holds on it and on
+    random chains (n = 5, Ω = {0, 1}, t = 2; n = 5, t = 4), where the printed form fails often."""
+    mu = ad.markov_chain(COUNTER, (0, 1))
+    psi, skipped = ad.gibbs_dependence(mu), ad.gibbs_dependence(ad.skip(mu, 2))
+    pinned = psi == Fraction(13, 40) and skipped == Fraction(1, 8) and skipped > psi**2
+    corrected_here = skipped <= ad.r_bar(COUNTER) ** 2
+    rng = np.random.default_rng(SEED + 1)
+    trials = 60 if config.thorough else 20
+    printed_fails, corrected_ok = 0, True
+    for t in range(trials):
+        g = _random_chain(rng, 2, 5)
+        chain = ad.markov_chain(g, (0, 1))
+        step = 2 if t % 2 else 4
+        value = ad.gibbs_dependence(ad.skip(chain, step))
+        corrected_ok &= value <= ad.r_bar(g) ** step
+        printed_fails += value > ad.gibbs_dependence(chain) ** step
+    ok = pinned and corrected_here and corrected_ok and printed_fails > 0
+    return CheckOutcome(
+        ok,
+        f"counterexample: ψ(μ) = {psi}, ψ(μ×2) = {skipped} > ψ(μ)² = {psi**2}: {pinned}; "
+        f"corrected ψ(μ×t) ≤ R̄^t on it and on {trials} random chains: "
+        f"{corrected_here and corrected_ok}; printed form fails on {printed_fails}/{trials}",
+        {"psi": str(psi), "psi_skip": str(skipped)},
+    )
+
+
+def lemma_733(config: VerifyConfig) -> CheckOutcome:
+    """Lemma 7.3.3 (L2167–2169): ψ(μ) ≤ R̄ = (R² − r²)/(R² + r²) on random chains (Ω = {0, 1},
+    n = 5; Ω = {0, 1, 2}, n = 3; potentials in [1, 3]), exactly. Control: with r = R (a product
+    measure) R̄ = 0 and ψ = 0; a chain with R > r has ψ > 0."""
+    rng = np.random.default_rng(SEED + 2)
+    trials = 40 if config.thorough else 16
+    ok = True
+    for t in range(trials):
+        values, n = (2, 5) if t % 2 else (3, 3)
+        g = _random_chain(rng, values, n)
+        ok &= ad.gibbs_dependence(ad.markov_chain(g, tuple(range(values)))) <= ad.r_bar(g)
+    flat = [{(a, b): Fraction(2) for a in (0, 1) for b in (0, 1)}] * 3
+    control = ad.r_bar(flat) == 0 == ad.gibbs_dependence(ad.markov_chain(flat, (0, 1)))
+    control &= ad.gibbs_dependence(ad.markov_chain(COUNTER, (0, 1))) > 0
+    return CheckOutcome(ok and control, f"{trials} random chains: ψ ≤ R̄: {ok}; control: {control}")
+
+
+def r_bar_printed(config: VerifyConfig) -> CheckOutcome:
+    """Erratum (L2159): R̄ printed as R²r²/(R² + r²) is not scale invariant — scaling every
+    potential by c leaves μ unchanged but multiplies it by c²; with the potentials of the Thm 7.3.6
+    counterexample divided by 10, the printed R̄ = 0.009 < ψ(μ) = 0.325 (Lemma 7.3.3 would fail);
+    the L2169 form (R² − r²)/(R² + r²) = 0.8 is unchanged."""
+    scaled = [{k: v / 10 for k, v in g.items()} for g in COUNTER]
+    psi = ad.gibbs_dependence(ad.markov_chain(scaled, (0, 1)))
+    printed, correct = ad.r_bar(scaled, printed=True), ad.r_bar(scaled)
+    ok = printed < psi <= correct and correct == ad.r_bar(COUNTER)
+    return CheckOutcome(
+        ok,
+        f"ψ = {float(psi):.3f}; printed R̄ = {float(printed):.4f} (< ψ: {printed < psi}); "
+        f"corrected R̄ = {float(correct):.3f}, scale invariant: {correct == ad.r_bar(COUNTER)}",
+    )
+
+
+def tight_example_check(config: VerifyConfig) -> CheckOutcome:
+    """Lemma 7.1.3 (L2028–2044), exactly: the finite μ_ψ on {0,1,2}^3 has ψ(μ_ψ) ≤ ψ for
+    ψ ∈ {1/10, 1/3, 1/2, 9/10}; ``tight_example`` (the sampler) follows ``tight_example_law``
+    (chi-square at 1e-6 over 27 outcomes; control: the sampler at 2ψ rejected)."""
+    rows, ok = [], True
+    for psi in (Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(9, 10)):
+        value = ad.gibbs_dependence(tight_example_law(3, 3, psi))
+        ok &= value <= psi
+        rows.append(f"ψ={psi}: ψ(μ_ψ) = {float(value):.4f}")
+    law = {k: float(v) for k, v in tight_example_law(3, 3, Fraction(1, 3)).items()}
+    doubled = {k: float(v) for k, v in tight_example_law(3, 3, Fraction(2, 3)).items()}
+    rng = conformance_rng(700)
+    draws = 20_000
+
+    def sample(psi: float):  # type: ignore[no-untyped-def]
+        return lambda n: [tuple(r) for r in tight_example(3, 3, psi, n, rng).tolist()]
+
+    report = conformance("tight_example", law, sample(1 / 3), sample(2 / 3), doubled, draws)
+    report.power = power_against(law, doubled, draws)
+    conf = outcome([report])
+    return CheckOutcome(ok and conf.passed, "; ".join(rows) + f"; {conf.detail}")
+
+
+def lemma_715_chernoff(config: VerifyConfig) -> CheckOutcome:
+    """Erratum (L2067): the Chernoff step of Lemma 7.1.5 bounds P(Bin(n, ψ) < nψ/2) by e^{−n/8};
+    the multiplicative Chernoff bound gives e^{−nψ/8}. At n = 194, ψ = 0.2 the exact probability
+    9.6e-5 exceeds e^{−n/8} = 2.9e-11 and respects e^{−nψ/8} = 7.8e-3; the corrected bound holds on
+    a grid of (n, ψ)."""
+    n, psi = 194, 0.2
+    exact = float(stats.binom.cdf(math.ceil(n * psi / 2) - 1, n, psi))
+    printed, corrected = math.exp(-n / 8), math.exp(-n * psi / 8)
+    grid_ok = all(
+        float(stats.binom.cdf(math.ceil(m * p / 2) - 1, m, p)) <= math.exp(-m * p / 8)
+        for m in (20, 50, 194, 500, 2000)
+        for p in (0.05, 0.2, 0.5, 0.9)
+    )
+    ok = exact > printed and exact <= corrected and grid_ok
+    return CheckOutcome(
+        ok,
+        f"P(Bin(194, 0.2) < 19.4) = {exact:.3g} > e^(-n/8) = {printed:.3g}; ≤ e^(-nψ/8) = "
+        f"{corrected:.3g}; corrected bound on the grid: {grid_ok}",
+    )
+
+
+def rounding_compression(config: VerifyConfig) -> CheckOutcome:
+    """Thm 7.2.8 / Lemma 7.2.6 (L2102–2131), exactly on every S ∈ {0,1}^8 under μ = a binary
+    Markov chain (g = 2 on the diagonal, 1 off it): the rounding mechanism (α = 1/8) answers within
+    α; with the aggregation attack (k = 3 rounds) the transcripts take ≤ 2^b values,
+    b = k log₂⌈1/(2α)⌉ (each answer one of 4 cells); and P(∃i: |q_i(S) − q_i(μ)| > γ(q_i, μ, δ))
+    ≤ δ·|Q_A| with γ the exact concentration radius. Control: exact answers produce more
+    transcripts than the rounding mechanism."""
+    g = [{(a, b): Fraction(2 if a == b else 1) for a in (0, 1) for b in (0, 1)}] * 7
+    mu = ad.markov_chain(g, (0, 1))
+    population = np.array([float(sum(ad.marginal(mu, i)[v] for i in range(8)) / 8) for v in (0, 1)])
+    alpha, k, delta = 0.125, 3, Fraction(1, 10)
+    marginals = [ad.marginal(mu, i) for i in range(8)]
+    transcripts, exact_transcripts, queries = set(), set(), set()
+    played = {}
+    worst_error = 0.0
+    for x in mu:
+        s = np.array(x)
+        t = play(RoundingAnswers(8, alpha), AggregationAttack(population), s, population, k)
+        e = play(ExactAnswers(8), AggregationAttack(population), s, population, k)
+        played[x] = [tuple(bool(v) for v in q.tolist()) for q in t.queries]
+        transcripts.add(tuple(t.answers))
+        exact_transcripts.add(tuple(e.answers))
+        queries.update(played[x])
+        worst_error = max(worst_error, *t.empirical_error)
+    cells = math.ceil(1 / (2 * alpha))
+    compressed = len(transcripts) <= cells**k
+
+    def on_sample(q: tuple[bool, ...], x: tuple[int, ...]) -> Fraction:
+        return Fraction(sum(q[v] for v in x), 8)
+
+    means = {
+        q: sum((marginals[i][v] for i in range(8) for v in (0, 1) if q[v]), Fraction(0)) / 8
+        for q in queries
+    }
+
+    def radius(q: tuple[bool, ...]) -> Fraction:
+        """γ(q, μ, δ): the least γ with P(|q(S) − q(μ)| > γ) < δ, exactly."""
+        devs = sorted({abs(on_sample(q, x) - means[q]) for x in mu})
+        for gamma in devs:
+            tail = sum(
+                (p for x, p in mu.items() if abs(on_sample(q, x) - means[q]) > gamma), Fraction(0)
+            )
+            if tail < delta:
+                return gamma
+        return devs[-1]
+
+    radii = {q: radius(q) for q in queries}
+    bad = sum(
+        (
+            p
+            for x, p in mu.items()
+            if any(abs(on_sample(q, x) - means[q]) > radii[q] for q in played[x])
+        ),
+        Fraction(0),
+    )
+    lemma = bad <= delta * len(queries)
+    control = len(exact_transcripts) > len(transcripts)
+    ok = worst_error <= alpha and compressed and lemma and control
+    return CheckOutcome(
+        ok,
+        f"rounding α = {alpha}: worst empirical error {worst_error:.3f} ≤ α; {len(transcripts)} "
+        f"transcripts ≤ {cells}^{k}: {compressed}; |Q_A| = {len(queries)}, "
+        f"P(some |q(S) − q(μ)| > γ) = {float(bad):.4f} ≤ δ|Q_A| = "
+        f"{float(delta * len(queries)):.2f}: {lemma}; control: exact answers give "
+        f"{len(exact_transcripts)} transcripts",
+    )

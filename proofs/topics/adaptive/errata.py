@@ -1,0 +1,39 @@
+"""Statements of thesis ch. 7 false as printed (see ``note.md``)."""
+
+from __future__ import annotations
+
+from dpspec.proofs.engine.registry import Erratum
+from dpspec.proofs.engine.seeds import THESIS
+
+ERRATA: tuple[Erratum, ...] = (
+    Erratum(
+        id="erratum.thesis-thm-7.3.6",
+        source=f"{THESIS}:L2181-2183 (Thm 7.3.6)",
+        printed="ψ(μ_{×t}) ≤ ψ(μ)^t",
+        corrected="ψ(μ_{×t}) ≤ R̄^t (the proof's last equality at L2256 is wrong)",
+        counterexample=(
+            "n = 4, Ω = {0, 1}, g(a, b) = 3 if a = b else 1, t = 2: ψ(μ) = 13/40, "
+            "ψ(μ_{×2}) = 1/8 > 169/1600"
+        ),
+        tests=("tests/test_adaptive.py::test_markov_chains",),
+        obligation="erratum.thesis-thm-7.3.6",
+    ),
+    Erratum(
+        id="erratum.thesis-L2159-r-bar",
+        source=f"{THESIS}:L2159 (Def 7.3.2)",
+        printed="R̄ = R²r²/(R² + r²)",
+        corrected="R̄ = (R² − r²)/(R² + r²) (as used at L2169)",
+        counterexample="the Thm 7.3.6 chain with g/10: printed R̄ = 0.009 < ψ = 0.325",
+        tests=("tests/test_adaptive.py::test_markov_chains",),
+        obligation="erratum.thesis-L2159-r-bar",
+    ),
+    Erratum(
+        id="erratum.thesis-lemma-7.1.5-chernoff",
+        source=f"{THESIS}:L2067 (proof of Lemma 7.1.5)",
+        printed="P(Bin(n, ψ) < nψ/2) ≤ exp(−n/8)",
+        corrected="≤ exp(−nψ/8) (multiplicative Chernoff with deviation 1/2)",
+        counterexample="n = 194, ψ = 0.2: exact 9.6e-5 > e^{−n/8} = 2.9e-11",
+        tests=("tests/test_adaptive.py::test_errata",),
+        obligation="erratum.thesis-lemma-7.1.5-chernoff",
+    ),
+)

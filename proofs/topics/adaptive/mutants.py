@@ -1,0 +1,32 @@
+"""Bugs ``dpspec mutate`` plants in the ch. 7 code (``proofs/notes/mutation.md``)."""
+
+from __future__ import annotations
+
+from dpspec.proofs.engine.mutation import Mutant
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        id="adaptive.tight-example-psi-doubled",
+        file="impl/adaptive/measures.py",
+        original="rng.random((size, n)) < psi",
+        replacement="rng.random((size, n)) < 2 * psi",
+        description="the tight example's sampler copies x* with probability 2ψ (sampler ≠ law)",
+        kind="sampler",
+    ),
+    Mutant(
+        id="adaptive.rounding-off-midpoint",
+        file="impl/adaptive/game.py",
+        original="return (2 * j + 1) * self.alpha",
+        replacement="return (2 * j + 2) * self.alpha",
+        description="the rounding mechanism answers the cell's upper end: error up to 2α",
+        kind="law",
+    ),
+    Mutant(
+        id="adaptive.rounding-cells-too-wide",
+        file="impl/adaptive/game.py",
+        original="j = min(int(value / (2 * self.alpha)), self.cells - 1)",
+        replacement="j = min(int(value / (4 * self.alpha)), self.cells - 1)",
+        description="the rounding grid has cells of width 4α: error up to 3α",
+        kind="law",
+    ),
+)

@@ -1,0 +1,103 @@
+"""Thesis ch. 7: Gibbs dependence, Markov chains, the tight example, the game, errata."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from dpspec.adaptive import (
+    AggregationAttack,
+    ExactAnswers,
+    HomogeneousChain,
+    LaplaceAnswers,
+    RoundingAnswers,
+    play,
+    tight_example,
+)
+from dpspec.proofs.engine.registry import VerifyConfig
+from dpspec.proofs.topics.adaptive import checks
+from dpspec.spec import adaptive as ad
+
+CONFIG = VerifyConfig()
+
+
+def test_gibbs_dependence() -> None:
+    # two perfectly correlated bits: ψ = 1/2 (each conditional is a point mass vs a fair coin)
+    mu = {(0, 0): Fraction(1, 2), (1, 1): Fraction(1, 2)}
+    assert ad.gibbs_dependence(mu) == Fraction(1, 2)
+    assert ad.total_variation(mu, ad.product_of_marginals(mu)) == Fraction(1, 2)
+    assert checks.gibbs_properties(CONFIG).passed
+
+
+def test_markov_chains() -> None:
+    mu = ad.markov_chain(checks.COUNTER, (0, 1))
+    assert sum(mu.values()) == 1 and len(mu) == 16
+    assert ad.gibbs_dependence(mu) == Fraction(13, 40)
+    assert ad.gibbs_dependence(ad.skip(mu, 2)) == Fraction(1, 8)
+    assert ad.r_bar(checks.COUNTER) == Fraction(4, 5)
+    chain = HomogeneousChain([[3.0, 1.0], [1.0, 3.0]], 4)
+    law = chain.law()
+    assert all(abs(law[x] - float(p)) < 1e-12 for x, p in mu.items())
+    marg = chain.marginals()
+    assert np.allclose(marg, [[float(ad.marginal(mu, i)[v]) for v in (0, 1)] for i in range(4)])
+    draws = chain.sample(20_000, np.random.default_rng(0))
+    assert (
+        abs(float(np.mean(np.all(draws == draws[:, :1], axis=1))) - float(mu[(0,) * 4] * 2)) < 0.02
+    )
+    for check in (checks.lemma_733, checks.thm_736, checks.r_bar_printed):
+        assert check(CONFIG).passed
+
+
+def test_tight_example() -> None:
+    x = tight_example(5, 200, 1.0, 3, np.random.default_rng(1))
+    assert np.all(x == x[:, :1])
+    assert checks.tight_example_check(CONFIG).passed
+
+
+def test_game() -> None:
+    rng = np.random.default_rng(2)
+    population = np.full(4, 0.25)
+    sample = rng.integers(0, 4, size=400)
+    t = play(ExactAnswers(400), AggregationAttack(population), sample, population, 5)
+    hist = np.bincount(sample, minlength=4) / 400
+    assert t.empirical_error == [0.0] * 5
+    assert t.statistical_error[-1] == pytest.approx(0.5 * np.abs(hist - 0.25).sum())
+    r = play(RoundingAnswers(400, 0.05), AggregationAttack(population), sample, population, 5)
+    assert max(r.empirical_error) <= 0.05 + 1e-12
+    lap = LaplaceAnswers(400, 5, 1.0, 1e-6, rng)
+    assert 0 < lap.epsilon_step < 1.0
+    assert all(
+        0 <= a <= 1 for a in play(lap, AggregationAttack(population), sample, population, 5).answers
+    )
+    assert checks.rounding_compression(CONFIG).passed
+    with pytest.raises(ValueError, match="potential"):
+        HomogeneousChain([[1.0, -1.0], [1.0, 1.0]], 3)
+    with pytest.raises(ValueError, match="alpha"):
+        RoundingAnswers(10, 0.0)
+
+
+def test_errata() -> None:
+    assert checks.lemma_715_chernoff(CONFIG).passed
+
+
+def test_command() -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "dpspec.proofs.cli", "adaptive", "--n", "300", "--reps", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "laplace" in run.stdout and "exact" in run.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "dpspec.proofs.cli", "adaptive", "--k", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "--k" in bad.stderr
