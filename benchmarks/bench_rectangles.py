@@ -26,7 +26,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     X = rng.integers(0, 1024, size=(args.n, args.d))
     target = rng.integers(700, 1024, size=args.d)
-    y = np.all(X <= target, axis=1).astype(np.int64)
+    y = np.all(target >= X, axis=1).astype(np.int64)
     rows = []
     for tags in (1, 16):
         clf = PrivateRectangleClassifier(epsilon=1.0, tags=tags, random_state=0)
