@@ -49,10 +49,8 @@ from dpspec.cover_learners.hypotheses import (
     threshold_grid,
 )
 from dpspec.learners.estimator import (
-    EstimatorProtocol,
-    NotFittedError,
+    BinaryCellClassifier,
     check_binary_labels,
-    check_score_labels,
     check_unit_cube,
     model_key,
 )
@@ -108,10 +106,10 @@ def a2_certificate(size: int, m: int, alpha: float, accuracy: float) -> float:
     return 4 * math.exp(-m * accuracy**2 / 32) + size * math.exp(-alpha * m * accuracy / 8)
 
 
-class _CoverExponentialClassifier(EstimatorProtocol):
+class _CoverExponentialClassifier(BinaryCellClassifier):
     """The exponential mechanism over a candidate set (shared by A1, A1r and A2)."""
 
-    _estimator_type = "classifier"
+    _fitted_attribute = "choice_"
     relation = Relation.SUBSTITUTE
     epsilon: float
     accuracy: float
@@ -175,22 +173,11 @@ class _CoverExponentialClassifier(EstimatorProtocol):
     def _certificate(self, size: int, m: int) -> float:
         raise NotImplementedError
 
-    def decision(self, X: Any) -> NDArray[np.int64]:
-        """h(x) ∈ {0, 1} for each row of X."""
-        if not hasattr(self, "choice_"):
-            raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """h(x) ∈ {0, 1} for each row of X: lower_ ≤ x ≤ upper_."""
+        self._check_fitted()
         x = check_unit_cube(X, "X", d=1)[:, 0]
-        return ((x >= self.lower_) & (x <= self.upper_)).astype(np.int64)
-
-    def predict(self, X: Any) -> NDArray[Any]:
-        """classes_[h(x)] for each row of X."""
-        bits = self.decision(X)
-        return np.asarray(self.classes_[bits])
-
-    def score(self, X: Any, y: Any) -> float:
-        """Accuracy on (X, y)."""
-        predicted = self.predict(X)
-        return float(np.mean(predicted == check_score_labels(y, predicted.shape[0])))
+        return np.asarray((x >= self.lower_) & (x <= self.upper_), dtype=np.bool_)
 
 
 class PrivateCoverClassifier(_CoverExponentialClassifier):

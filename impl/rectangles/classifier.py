@@ -25,13 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
-from dpspec.learners.estimator import (
-    EstimatorProtocol,
-    NotFittedError,
-    check_binary_labels,
-    check_score_labels,
-    model_key,
-)
+from dpspec.learners.estimator import BinaryCellClassifier, check_binary_labels, model_key
 from dpspec.rectangles.interior_point import check_beta
 from dpspec.rectangles.rand_margins import RandMarginsParameters, rand_margins
 from dpspec.spec.neighbours import Relation
@@ -75,7 +69,7 @@ def check_grid_points(X: Any, grid_max: int, name: str = "X") -> NDArray[np.int6
     return points
 
 
-class PrivateRectangleClassifier(EstimatorProtocol):
+class PrivateRectangleClassifier(BinaryCellClassifier):
     """RandMargins: (ε, δ)-DP learner of origin-anchored rectangles on {0, …, X}^d.
 
     Parameters: ``epsilon``, ``delta`` (target, add/remove), ``grid_max`` (X), ``beta``
@@ -88,7 +82,7 @@ class PrivateRectangleClassifier(EstimatorProtocol):
     ``privacy_``.
     """
 
-    _estimator_type = "classifier"
+    _fitted_attribute = "p_"
 
     def __init__(
         self,
@@ -151,19 +145,8 @@ class PrivateRectangleClassifier(EstimatorProtocol):
         )
         return self
 
-    def decision(self, X: Any) -> NDArray[np.int64]:
-        """h_p(x) ∈ {0, 1} for each row."""
-        if not hasattr(self, "p_"):
-            raise NotFittedError("self: this PrivateRectangleClassifier is not fitted; call fit")
+    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+        """h_p(x) ∈ {0, 1} for each row: every coordinate at most p_."""
+        self._check_fitted()
         points = check_grid_points(X, int(self.grid_max))
-        if points.shape[1] != self.n_features_in_:
-            raise ValueError(f"X: expected {self.n_features_in_} features, got {points.shape[1]}")
-        return np.asarray(np.all(points <= self.p_, axis=1), dtype=np.int64)
-
-    def predict(self, X: Any) -> NDArray[Any]:
-        bits = self.decision(X)
-        return np.asarray(self.classes_[bits])
-
-    def score(self, X: Any, y: Any) -> float:
-        predicted = self.predict(X)
-        return float(np.mean(predicted == check_score_labels(y, predicted.shape[0])))
+        return np.asarray(np.all(points <= self.p_, axis=1), dtype=np.bool_)

@@ -55,6 +55,17 @@ def check_writable(path: str | None, option: str = "--json") -> None:
         raise UsageError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
 
 
+def check_plot(path: str | None, option: str = "--plot") -> None:
+    """Refuse ``--plot`` up front when matplotlib is missing or the path cannot be written."""
+    if path is None:
+        return
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError(f"{option}: needs matplotlib (pip install 'dpspec[plot]')") from None
+    check_writable(path, option)
+
+
 def write_json(path: str | None, payload: dict[str, Any], option: str = "--json") -> None:
     """Write ``payload`` as JSON; an I/O failure is an :class:`InternalError`."""
     if path is None:

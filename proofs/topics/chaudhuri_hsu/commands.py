@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from dpspec.proofs.cli.errors import UsageError, check_writable, write_json
+from dpspec.proofs.cli.errors import UsageError, check_plot, check_writable, write_json
 
 
 def _positive(value: float, option: str, top: float | None = None) -> None:
@@ -39,12 +39,7 @@ def _cmd_curve(args: argparse.Namespace) -> int:
     if not 1 <= args.reps <= 10**4:
         raise UsageError(f"--reps: must be in [1, 10000], got {args.reps}")
     check_writable(args.json)
-    if args.plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--plot: needs matplotlib (pip install 'dpspec[plot]')") from None
-        check_writable(args.plot, "--plot")
+    check_plot(args.plot)
     rows = utility_curve(
         args.learner, ns, args.epsilon, args.accuracy, args.noise, args.reps, args.seed
     )

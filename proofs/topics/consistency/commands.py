@@ -19,7 +19,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from dpspec.proofs.cli.errors import EXIT_OK, EXIT_VIOLATION, UsageError, check_writable, write_json
+from dpspec.proofs.cli.errors import (
+    EXIT_OK,
+    EXIT_VIOLATION,
+    UsageError,
+    check_plot,
+    write_json,
+)
 
 #: largest sample size per fit (memory: n points of [0,1]^d in float64 plus the learner's state)
 N_MAX = 10**7
@@ -158,12 +164,7 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
                     f"--distribution: unknown {name!r}; choose from {sorted(PROBLEMS)}"
                 )
             kind = "classifier"
-    if args.plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--plot: needs matplotlib (pip install 'dpspec[plot]')") from None
-        check_writable(args.plot, "--plot")
+    check_plot(args.plot)
     return ns, kind, name
 
 

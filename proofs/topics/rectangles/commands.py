@@ -13,7 +13,7 @@ import argparse
 import math
 from typing import Any
 
-from dpspec.proofs.cli.errors import UsageError, check_writable, write_json
+from dpspec.proofs.cli.errors import UsageError, check_plot, check_writable, write_json
 
 
 def _cmd_rectangles(args: argparse.Namespace) -> int:
@@ -32,12 +32,7 @@ def _cmd_rectangles(args: argparse.Namespace) -> int:
     if not 1 <= args.reps <= 1000:
         raise UsageError(f"--reps: must be in [1, 1000], got {args.reps}")
     check_writable(args.json)
-    if args.plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError("--plot: needs matplotlib (pip install 'dpspec[plot]')") from None
-        check_writable(args.plot, "--plot")
+    check_plot(args.plot)
     import numpy as np
 
     from dpspec.rectangles import (
