@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
+from dpspec.audit.core import cp_lower, cp_upper
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.proofs.engine.conformance import conformance, conformance_rng, outcome, power_against
 from dpspec.proofs.engine.exact import RTOL, Dataset, verify_pairs
@@ -408,12 +408,8 @@ def claim_531(config: VerifyConfig) -> CheckOutcome:
         control.append(rand_margins_trace(Sp, params, rng, watch=n, remove=False)[1])
     exceed = sum(c > threshold for c in counts)
     exceed_control = sum(c > threshold for c in control)
-    low = float(stats.beta.ppf(ALPHA, exceed, runs - exceed + 1)) if exceed else 0.0
-    low_control = (
-        float(stats.beta.ppf(ALPHA, exceed_control, runs - exceed_control + 1))
-        if exceed_control
-        else 0.0
-    )
+    low = float(cp_lower(exceed, runs, ALPHA))
+    low_control = float(cp_lower(exceed_control, runs, ALPHA))
     ok = low <= delta and low_control > delta
     return CheckOutcome(
         ok,
@@ -456,8 +452,8 @@ def tie_utility(config: VerifyConfig) -> CheckOutcome:
         )
 
     fixed, plain = misses(16), misses(1)
-    upper = float(stats.beta.isf(ALPHA, fixed + 1, runs - fixed)) if fixed < runs else 1.0
-    lower = float(stats.beta.ppf(ALPHA, plain, runs - plain + 1)) if plain else 0.0
+    upper = float(cp_upper(fixed, runs, ALPHA))
+    lower = float(cp_lower(plain, runs, ALPHA))
     ok = exact > 0.5 and upper < lower
     return CheckOutcome(
         ok,
@@ -494,7 +490,7 @@ def pac_utility(config: VerifyConfig) -> CheckOutcome:
             float(rect.rectangle_error(target, nonprivate_rectangle(X[y == 1]).tolist(), grid))
         )
     bad = sum(e > 0.05 for e in errors)
-    low = float(stats.beta.ppf(ALPHA, bad, runs - bad + 1)) if bad else 0.0
+    low = float(cp_lower(bad, runs, ALPHA))
     ties = np.vstack([np.full((6000, 2), [5, 9]), [[15, 15]]]).astype(np.int64)
     tie_errors = [
         float(
