@@ -4,6 +4,7 @@ gives (predicates, impls, tests, notes) exists."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import inspect
 import pkgutil
@@ -167,14 +168,24 @@ def test_exact_privacy_obligations_are_marked() -> None:
 
 
 def test_seed_citations_point_into_the_seeds() -> None:
-    seeds = ROOT.parent / "shared" / "seeds"
-    if not seeds.is_dir():
-        pytest.skip(f"needs the seed folder {seeds} beside the clone (absent here)")
+    """Every citation names a seed of ``SEED_FILES`` and lines inside it; when the seed folder
+    is beside the clone, its files are exactly the recorded ones (line count and SHA-256)."""
+    from dpspec.proofs.engine.seeds import SEED_FILES
+
     for ob in obligations():
-        for part in ob.source.split(";"):
+        for c in ob.citations:
+            assert c.seed in SEED_FILES, f"{ob.id}: unknown seed {c.seed}"
+            assert 1 <= c.first <= c.last <= SEED_FILES[c.seed][0], f"{ob.id}: {c}"
+    for e in errata():
+        for part in e.source.split(";"):
             name = part.strip().split(":")[0]
-            if name.endswith(".txt"):
-                assert (seeds / name).is_file(), f"{ob.id}: unknown seed {name}"
+            assert not name.endswith(".txt") or name in SEED_FILES, f"{e.id}: {name}"
+    seeds = ROOT.parent / "shared" / "seeds"
+    for name, (lines, digest) in SEED_FILES.items():
+        path = seeds / name
+        if path.is_file():
+            data = path.read_bytes()
+            assert (data.count(b"\n"), hashlib.sha256(data).hexdigest()) == (lines, digest), name
 
 
 def test_errata_are_registered_obligations() -> None:
