@@ -183,6 +183,22 @@ def _load_callable(spec: str) -> Any:
     return getattr(module, attr)
 
 
+def load_factory(spec: str) -> Any:
+    """The callable named ``module:callable`` or ``path/file.py:callable`` (a learner factory
+    ``seed -> unfitted estimator``, or an estimator class taking ``random_state``)."""
+    factory = _load_callable(spec)
+    if not callable(factory):
+        raise ValueError(f"target: {spec!r} is not callable")
+    if isinstance(factory, type):
+        cls = factory
+
+        def make(seed: int) -> Any:
+            return cls(random_state=seed)
+
+        return make
+    return factory
+
+
 def load_target(spec: str, epsilon: float, delta: float = 0.0) -> Mechanism:
     """The :class:`~dpspec.audit.core.Mechanism` named by ``spec`` (see the module docstring),
     calibrated to (``epsilon``, ``delta``) for library targets."""

@@ -104,42 +104,57 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         cubes (the law of every cube's noise is the same for any block size)."""
         return int(self.block_)
 
+    def _noise(self, size: int, g: np.random.Generator) -> NDArray[Any]:
+        """``size`` i.i.d. draws of one cube's noise: Z (exact) or w ~ Lap(1/ε) (idealised)."""
+        if self.noise_law_ is not None:
+            return self.noise_law_.sample(size, g)
+        return g.laplace(0.0, 1.0 / float(self.epsilon), size)
+
+    def _decide(self, margins: NDArray[np.int64], noise: NDArray[Any]) -> NDArray[np.bool_]:
+        """h_C = 1[m_C + Z_C > 0] (exact) or 1[m_C/2 + w_C > 0] (idealised; Σy + w > |C|/2)."""
+        if self.noise_law_ is not None:
+            return np.asarray(margins + noise > 0)
+        return np.asarray(margins / 2.0 + noise > 0)
+
     def _bits(self, cells: NDArray[np.int64], margins: NDArray[np.int64]) -> NDArray[np.bool_]:
         """h_C for the given cubes with margins m_C = 2Σy − |C| (0 for empty cubes)."""
-        if self.noise_law_ is not None:
-            law = self.noise_law_
-            z = keyed_values(
-                self.key_, cells, block=self._block(), sampler=(lambda size, g: law.sample(size, g))
-            )
-            return np.asarray(margins + z > 0)
-        scale = 1.0 / float(self.epsilon)
-        w = keyed_values(
-            self.key_, cells, lambda size, g: g.laplace(0.0, scale, size), self._block()
-        )
-        return np.asarray(margins / 2.0 + w > 0)
+        z = keyed_values(self.key_, cells, self._noise, self._block())
+        return self._decide(margins, z)
 
-    def fit(self, X: Any, y: Any) -> PrivateHistogramClassifier:
+    def _margins(
+        self, X: NDArray[np.float64], labels: NDArray[Any]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(non-empty cubes, their margins m_C = 2Σy − |C|) on the grid of ``fit`` (``m_``)."""
+        flat = cube_index(X, self.m_)
+        total = self.m_**self.n_features_in_
+        if total <= _DENSE_FACTOR * X.shape[0]:  # dense counting is O(n + m^d) = O(n) here
+            counts = np.bincount(flat, minlength=total)
+            ones = np.bincount(flat, weights=labels, minlength=total)
+            cells = np.flatnonzero(counts).astype(np.int64)
+            return cells, (2 * ones[cells] - counts[cells]).astype(np.int64)
+        cells, inverse = np.unique(flat, return_inverse=True)
+        return cells, np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
+
+    def _setup(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[Any]]:
+        """Checked (X, labels); sets the noise law, ``privacy_`` and the grid as ``fit`` does."""
         X = check_unit_cube(X, clip=self.clip)
         labels, self.classes_ = check_binary_labels(y, X.shape[0])
         n, d = X.shape
         self.noise_law_, self.privacy_ = self._noise_law()
-        m = (
+        self.m_ = (
             cells_per_axis_for(n, d)
             if self.cells_per_axis is None
             else check_count(self.cells_per_axis, "cells_per_axis")
         )
-        self.m_, self.n_features_in_ = m, d
+        self.n_features_in_ = d
+        return X, labels
+
+    def fit(self, X: Any, y: Any) -> PrivateHistogramClassifier:
+        X, labels = self._setup(X, y)
+        n = X.shape[0]
         self.key_ = model_key(self.random_state)
-        flat = cube_index(X, m)
-        total = m**d
-        if total <= _DENSE_FACTOR * n:  # dense counting is O(n + m^d) = O(n) here
-            counts = np.bincount(flat, minlength=total)
-            ones = np.bincount(flat, weights=labels, minlength=total)
-            cells = np.flatnonzero(counts).astype(np.int64)
-            margins = (2 * ones[cells] - counts[cells]).astype(np.int64)
-        else:
-            cells, inverse = np.unique(flat, return_inverse=True)
-            margins = np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
+        cells, margins = self._margins(X, labels)
+        total = self.m_**self.n_features_in_
         self.cells_ = cells
         self.block_ = block_size(total, n)  # n: public, as the grid itself
         if total <= _DENSE_FACTOR * max(cells.size, 1) and total <= 2**24:
@@ -155,6 +170,29 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
             self.dense_bits_ = None
             self.cell_bits_ = self._bits(cells, margins)
         return self
+
+    def repeated_predictions(
+        self, X: Any, y: Any, probe: Any, repetitions: int, rng: np.random.Generator
+    ) -> NDArray[np.bool_]:
+        """Row r: ``fit(X, y).predict(probe)`` of the r-th of ``repetitions`` independent fits
+        (fresh noise each), drawn in one vectorised pass: the margins are counted once by the
+        code of ``fit``, then each repetition draws one noise value per distinct probed cube
+        from the law of ``fit`` and applies its rule (``_decide``). Same law as the loop of
+        fits (bound by the conformance check ``learner-audit.conformance``), ~10^3× faster;
+        this is what the learner auditor samples. Sets the fitted grid attributes, not a model.
+        """
+        X, labels = self._setup(X, y)
+        reps = check_count(repetitions, "repetitions")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng: expected a numpy Generator, got {rng!r}")
+        P = check_unit_cube(probe, d=self.n_features_in_, clip=self.clip, name="probe")
+        cells, margins = self._margins(X, labels)
+        probed, where = np.unique(cube_index(P, self.m_), return_inverse=True)
+        pos = np.minimum(np.searchsorted(cells, probed), max(cells.size - 1, 0))
+        hit = cells[pos] == probed if cells.size else np.zeros(probed.size, bool)
+        probed_margins = np.where(hit, margins[pos] if cells.size else 0, 0)
+        noise = self._noise(reps * probed.size, rng).reshape(reps, probed.size)
+        return self._decide(probed_margins[None, :], noise)[:, where.ravel()]
 
     def decision_cells(self, X: Any) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} for each row of X."""

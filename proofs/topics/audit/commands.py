@@ -3,8 +3,11 @@
 outputs cannot be audited), 3 internal error (the target raised, I/O failed, interrupted).
 
 TARGET is ``builtin:NAME`` (the bug zoo, ``dpspec audit list`` shows it), ``module:callable``
-or ``path/file.py:callable`` (your code), or ``opendp:NAME`` / ``diffprivlib:NAME`` /
-``pydp:NAME`` (those libraries' mechanisms, when installed).
+or ``path/file.py:callable`` (your code), ``opendp:NAME`` / ``diffprivlib:NAME`` /
+``pydp:NAME`` (those libraries' mechanisms, when installed), or a whole learner:
+``learner:NAME`` (the learner zoo) or ``learner:module:factory`` (``factory(seed)`` returns an
+unfitted estimator; ``--pair`` gives [[X, y], [X', y']], ``--probe`` the points whose
+``--release`` is compared).
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ def _resolve(
 
     target: str = args.target
     pair = _parse_pair(args.pair)
+    if target.startswith("learner:"):
+        return _resolve_learner(args, target.removeprefix("learner:"), pair)
     if target.startswith("builtin:"):
         name = target.removeprefix("builtin:")
         entries = zoo()
@@ -77,6 +82,42 @@ def _resolve(
     return mech, pair or (0.0, 1.0), args.epsilon, delta, target, {}
 
 
+def _resolve_learner(
+    args: argparse.Namespace, name: str, pair: tuple[Any, Any] | None
+) -> tuple[Any, tuple[Any, Any], float, float, str, dict[str, Any]]:
+    """A learner zoo entry by name, or ``module:factory`` wrapped as a LearnerMechanism."""
+    from dpspec.audit.learner_zoo import learner_zoo
+
+    entries = learner_zoo()
+    if name in entries:
+        entry = entries[name]
+        eps = entry.epsilon if args.epsilon is None else args.epsilon
+        delta = entry.delta if args.delta is None else args.delta
+        truth = "correct" if entry.correct else "broken"
+        return entry.mechanism, pair or entry.pair, eps, delta, f"{name} ({truth}): {entry.why}", {}
+    if ":" not in name:
+        raise ValueError(
+            f"target: no learner {name!r}; choose from {sorted(entries)} or give "
+            "learner:module:factory"
+        )
+    if args.epsilon is None:
+        raise ValueError("epsilon: required for your own learner (--epsilon E)")
+    if pair is None:
+        raise ValueError("pair: required for your own learner (--pair '[[X, y], [X2, y2]]')")
+    from dpspec.audit.learners import LearnerMechanism
+    from dpspec.audit.libraries import load_factory
+
+    probe = None
+    if args.probe is not None:
+        try:
+            probe = json.loads(args.probe)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"probe: expected JSON [[x1, ...], ...], got {args.probe!r}") from exc
+    mech = LearnerMechanism(load_factory(name), args.release, probe, name=name)
+    delta = 0.0 if args.delta is None else args.delta
+    return mech, pair, args.epsilon, delta, f"learner {name}", {}
+
+
 def _cmd_audit(args: argparse.Namespace) -> int:
     from dpspec.audit.core import MechanismError, audit, default_selection
     from dpspec.audit.zoo import zoo
@@ -87,6 +128,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             status = "correct" if entry.correct else "broken "
             true = f"{entry.true_epsilon:.4g}"
             print(f"builtin:{name:32s} {status} claims eps={entry.epsilon:g} true {true}")
+        from dpspec.audit.learner_zoo import learner_zoo
+
+        for name, lentry in learner_zoo().items():
+            status = "correct" if lentry.correct else "broken "
+            known = lentry.true_epsilon
+            true = "<= claim" if known is None else f"{known:.4g}"
+            print(f"learner:{name:32s} {status} claims eps={lentry.epsilon:g} true {true}")
         return 0
     try:
         mech, pair, eps, delta, what, options = _resolve(args)
@@ -172,7 +220,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "target",
-        help="builtin:NAME | module:callable | opendp:NAME | diffprivlib:NAME | pydp:NAME | list",
+        help=(
+            "builtin:NAME | module:callable | opendp:NAME | diffprivlib:NAME | pydp:NAME | "
+            "learner:NAME | learner:module:factory | list"
+        ),
     )
     p.add_argument("--epsilon", type=float, help="claimed epsilon (builtin: its own claim)")
     p.add_argument("--delta", type=float, help="claimed delta (default 0; builtin: its own)")
@@ -189,6 +240,15 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="non-negative integer")
     p.add_argument("--pair", help="JSON [D, D'] (default: the target's own pair, or [0, 1])")
+    p.add_argument(
+        "--probe", help="learner targets: JSON [[x1, ...], ...], the points the release is made on"
+    )
+    p.add_argument(
+        "--release",
+        default="predict",
+        choices=("predict", "predict_proba", "decision_function", "pdf", "score_samples"),
+        help="learner targets: what is compared (default predict on --probe)",
+    )
     p.add_argument("--checkpoint", metavar="PATH", help="resumable progress file")
     p.add_argument(
         "--jobs",

@@ -257,4 +257,93 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.proofs.cli.main",
         ),
     ),
+    Obligation(
+        id="audit.learner-targets",
+        source=(
+            "auditing.md (learner audits: fit on D and D', compare the release); seed 000 Alg 2-3 "
+            "(PCL, PCDE); seed 004 Fig. 1 and 3 (A1, A2)"
+        ),
+        claim=(
+            "learners audited through their real fit: broken learners (PCL with half its noise, "
+            "PCL with a data-dependent partition, PCDE at 2 eps, A2 used as fully private) are "
+            "flagged, correct ones are not, and PCL's eps_LCB reaches >= 0.95 of its exact eps"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.learners.LearnerMechanism",
+            "dpspec.audit.learner_zoo.learner_zoo",
+            "dpspec.audit.learner_zoo.LearnerEntry",
+            "dpspec.audit.learner_zoo.HalvedNoiseHistogramClassifier",
+            "dpspec.audit.learner_zoo.DataRangeHistogramClassifier",
+            "dpspec.audit.learner_zoo.DoubledEpsilonDensity",
+            "dpspec.audit.learner_zoo.released_counts_at",
+            "dpspec.audit.learner_zoo.data_range_epsilon",
+            "dpspec.audit.libraries.load_factory",
+        ),
+        checks=("learner_checks:learner_zoo_power",),
+        tests=(
+            "tests/test_audit_learners.py::test_learner_mechanism_releases",
+            "tests/test_audit_learners.py::test_learner_mechanism_arguments",
+            "tests/test_audit_learners.py::test_learner_zoo_true_epsilons",
+            "tests/test_audit_learners.py::test_cli_audits_learners",
+        ),
+        entry_points=(
+            "dpspec.learners.pcl.PrivateHistogramClassifier.repeated_predictions",
+            "dpspec.learners.pcde.PrivateHistogramDensity.fit",
+        ),
+    ),
+    Obligation(
+        id="audit.learner-soundness",
+        source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); seed 000 Alg 2",
+        claim=(
+            "over >= 200 audits of tight correct learners (PCL, idealised PCL at their exact "
+            "eps) the violation rate is consistent with <= 0.05; PCL with half its noise is "
+            "flagged at a rejected rate"
+        ),
+        method=Method.STATISTICAL,
+        predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
+        impls=("dpspec.audit.learners.LearnerMechanism",),
+        checks=("learner_checks:learner_soundness",),
+    ),
+    Obligation(
+        id="audit.learner-repeated-fits",
+        source="seed 000 Alg 2 (PCL, L193-200); auditing.md (vectorised learner audits)",
+        claim=(
+            "PCL's repeated_predictions (what the learner auditor samples) draws from the exact "
+            "law of fit(X, y).predict(probe), probes in one cube sharing its noise"
+        ),
+        method=Method.STATISTICAL,
+        impls=("dpspec.learners.pcl.PrivateHistogramClassifier.repeated_predictions",),
+        checks=("learner_checks:repeated_predictions_conformance",),
+        tests=("tests/test_audit_learners.py::test_repeated_predictions_match_fit",),
+        binding="differential: pcl.privacy",
+    ),
+    Obligation(
+        id="audit.one-run",
+        source=(
+            "Steinke, Nasr and Jagielski 2023 (arXiv:2305.08846), privacy auditing with one "
+            "training run: W <= Bin(r, e^eps/(1+e^eps)); seed 000 Alg 2 (PCL) as the test bed"
+        ),
+        claim=(
+            "one-run audits of PCL (exact add/remove eps = eps/2) have a false-alarm rate "
+            "consistent with <= 0.05 over 200 runs, flag PCL with half its noise, and approach "
+            "the true eps as the canaries grow (>= 0.45 of 0.5 at m = 10^5)"
+        ),
+        method=Method.STATISTICAL,
+        predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
+        impls=(
+            "dpspec.audit.one_run.one_run_audit",
+            "dpspec.audit.one_run.learner_one_run",
+            "dpspec.audit.one_run.one_run_epsilon_lower",
+            "dpspec.audit.one_run.one_run_pvalue",
+            "dpspec.audit.one_run.OneRunResult",
+        ),
+        checks=("learner_checks:one_run",),
+        tests=(
+            "tests/test_audit_learners.py::test_one_run_bound_inverts_the_binomial_tail",
+            "tests/test_audit_learners.py::test_one_run_arguments",
+            "tests/test_audit_learners.py::test_one_run_scores_are_read_from_the_model",
+        ),
+        entry_points=("dpspec.learners.pcl.PrivateHistogramClassifier.fit",),
+    ),
 )

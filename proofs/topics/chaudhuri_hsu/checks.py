@@ -238,33 +238,26 @@ def a2_not_private(config: VerifyConfig) -> CheckOutcome:
     flagged."""
     learner = LabelPrivateCoverClassifier(1.0, 0.1)
     exact = verify_learner(learner, Relation.SUBSTITUTE, 2, "A2 under substitution")
-    pair = (((0.1, 0), (0.8, 1)), ((0.45, 0), (0.8, 1)))
+    records = (((0.1, 0), (0.8, 1)), ((0.45, 0), (0.8, 1)))
+    pair = (_arrays(records[0]), _arrays(records[1]))
     from dpspec.audit import audit
+    from dpspec.audit.learners import LearnerMechanism
 
-    def released(make: Callable[[int], _CoverExponentialClassifier]) -> Callable[..., Any]:
-        def sample(data: Dataset, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
-            X, y = _arrays(data)
-            seeds = rng.integers(0, 2**62, size=n)
-            return np.array([make(int(s)).fit(X, y).lower_ for s in seeds])
+    def threshold(model: _CoverExponentialClassifier) -> float:
+        return float(model.lower_)
 
-        return sample
+    def a2(seed: int) -> LabelPrivateCoverClassifier:
+        return LabelPrivateCoverClassifier(1.0, 0.1, random_state=seed)
+
+    def a1(seed: int) -> PrivateCoverClassifier:
+        return PrivateCoverClassifier("threshold", 1.0, 0.1, random_state=seed)
 
     samples = 2000 if config.thorough else 300
     flagged = audit(
-        released(lambda s: LabelPrivateCoverClassifier(1.0, 0.1, random_state=s)),
-        pair,
-        1.0,
-        samples=samples,
-        seed=SEED,
-        selection=150,
+        LearnerMechanism(a2, threshold), pair, 1.0, samples=samples, seed=SEED, selection=150
     )
     control = audit(
-        released(lambda s: PrivateCoverClassifier("threshold", 1.0, 0.1, random_state=s)),
-        pair,
-        1.0,
-        samples=samples,
-        seed=SEED,
-        selection=150,
+        LearnerMechanism(a1, threshold), pair, 1.0, samples=samples, seed=SEED, selection=150
     )
     ok = not exact.holds and flagged.violation and not control.violation
     return CheckOutcome(

@@ -1,0 +1,317 @@
+"""The learner zoo: our private learners and learners with real privacy bugs, each with the
+canary pair it is audited on, its claim and its true ε on that pair where it is known.
+
+Correct:
+
+* ``pcl`` — PCL (seed 000 Alg 2) at ε = 1, n = 10^4 points on [0, 0.85]², one canary alone
+  in the corner cube whose label flips (substitution). The released bit at the canary is
+  1[m + Z > 0] with m = ±1 and P(Z = z) ∝ q^{|z|}, q = e^{−ε/2}: P(Z ≥ 0)/P(Z ≥ 2) = q^{−2}, so
+  the true ε of the pair is exactly ε — the audit can be tight.
+* ``pcl-idealised`` — the same with the paper's Lap(1/ε): (1 − e^{−ε/2}/2)/(e^{−ε/2}/2) =
+  2e^{ε/2} − 1, true ε = ln(2√e − 1) = 0.8317 at ε = 1.
+* ``pcde`` — PCDE (seed 000 Alg 3) at (1, 10^-3) in 1-D, four cubes of ≈ 100 points; one
+  record moves between the two probed cubes; the release is the pair of released counts:
+  each moves by one under noise ∝ e^{−ε|z|/2}, true ε = ε (the threshold at τ ≈ 17 is
+  1e-15-far from counts of 100).
+* ``a1`` — Chaudhuri–Hsu A1 (seed 004 Fig. 1), α = 1, substitution pair; released: the
+  chosen threshold. Exactly α-private (``chaudhuri-hsu`` topic), true ε ≤ 1.
+* ``a2-label`` — A2 (Fig. 3) on a label pair (same x's): α-label private, true ε ≤ 1.
+
+Broken (each a one-line bug a library could ship):
+
+* ``pcl-half-noise`` — PCL calibrated to sensitivity 1 instead of 2 (the margin 2Σy − |C|
+  moves by 2 when a label flips): q = e^{−ε}, true ε = 2ε = 2.
+* ``pcl-data-range`` — PCL after dividing X by its own maximum (a "normalise the features"
+  step inside ``fit``): the partition depends on the data. Moving the canary from 1.0 to 0.5
+  moves the cube boundaries, so the probed margin goes from +20 to −21: true ε = 11.47
+  (:func:`data_range_epsilon`).
+* ``pcde-2eps`` — PCDE whose histogram is built at 2ε: true ε = 2.
+* ``a2-as-private`` — A2 claimed fully α-private under substitution: its cover is built from
+  the x's, so the replaced x can be released outright (ratio ∞, ``chaudhuri-hsu`` topic).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.audit.learners import LearnerMechanism
+from dpspec.contract import PrivacyLevel
+from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
+from dpspec.learners.estimator import check_unit_cube
+from dpspec.learners.pcde import PrivateHistogramDensity
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.mechanisms.base import discrete_laplace_for
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.noise import DiscreteLaplaceNoise
+from dpspec.validation import check_epsilon
+
+#: Seed of the zoo's background datasets (fixed: the pairs are public test fixtures).
+DATA_SEED = 20261125
+
+
+@dataclass(frozen=True)
+class LearnerEntry:
+    """A learner target, the pair it is audited on, its claim and its true ε on that pair
+    (None where only a bound is known: ``why`` says which)."""
+
+    name: str
+    mechanism: LearnerMechanism
+    pair: tuple[Any, Any]
+    epsilon: float
+    delta: float
+    true_epsilon: float | None
+    correct: bool
+    why: str
+
+
+class HalvedNoiseHistogramClassifier(PrivateHistogramClassifier):
+    """PCL with its noise calibrated to sensitivity 1 (the bug: a label flip moves the margin
+    2Σy − |C| by 2): half the noise, true ε = 2ε."""
+
+    def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
+        law, level = discrete_laplace_for(Fraction(1), check_epsilon(self.epsilon), None)
+        return law, level
+
+
+class DataRangeHistogramClassifier:
+    """PCL fitted after dividing every feature by its maximum over the training data (the bug:
+    the partition moves with the data, so one record changes every cube's contents)."""
+
+    def __init__(self, epsilon: float = 1.0, cells_per_axis: int = 10, random_state: Any = None):
+        self.epsilon = epsilon
+        self.cells_per_axis = cells_per_axis
+        self.random_state = random_state
+
+    def fit(self, X: Any, y: Any) -> DataRangeHistogramClassifier:
+        X = check_unit_cube(X)
+        self.scale_ = np.maximum(X.max(axis=0), 1e-12)
+        self.inner_ = PrivateHistogramClassifier(
+            self.epsilon, cells_per_axis=self.cells_per_axis, random_state=self.random_state
+        ).fit(np.minimum(X / self.scale_, 1.0), y)
+        return self
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        X = check_unit_cube(X)
+        return self.inner_.predict(np.minimum(X / self.scale_, 1.0))
+
+
+class DoubledEpsilonDensity(PrivateHistogramDensity):
+    """PCDE whose stability histogram is built at 2ε (the bug: ε counted per cube instead of
+    for the pair of cubes a substitution touches): true ε = 2ε."""
+
+    def make_histogram(self) -> StabilityHistogram:
+        eps = 2 * check_epsilon(self.epsilon)
+        return StabilityHistogram(bins=None, epsilon=eps, delta=self.delta)
+
+
+def released_counts_at(model: PrivateHistogramDensity, probe: NDArray[np.float64]) -> Any:
+    """PCDE's released counts of the cubes holding the probe points (0 if not released)."""
+    cells = np.floor(probe / model.side_).astype(np.int64)
+    out = np.zeros(len(probe), dtype=np.int64)
+    for i, cell in enumerate(cells):
+        match = np.all(model.released_cells_ == cell, axis=1)
+        if match.any():
+            out[i] = int(model.released_counts_[np.argmax(match)])
+    return out
+
+
+def _pcl_pair(n: int) -> tuple[Any, Any, NDArray[np.float64]]:
+    """n − 1 background points on [0, 0.85]² (labels from x₁), the canary at (0.97, 0.97)
+    alone in the corner cube of the default grid (m = ⌈n^{1/4}⌉ ≥ 7 cubes per axis), label 1
+    in D and 0 in D'."""
+    rng = np.random.default_rng(DATA_SEED)
+    X = rng.random((n - 1, 2)) * 0.85
+    y = (rng.random(n - 1) < X[:, 0]).astype(np.int64)
+    canary = np.array([[0.97, 0.97]])
+    Xc = np.vstack([X, canary])
+    return (Xc, np.append(y, 1)), (Xc, np.append(y, 0)), canary
+
+
+def _range_pair() -> tuple[Any, Any, NDArray[np.float64]]:
+    """1-D: 30 label-0 points on [0.1, 0.4), 40 label-1 on [0.6, 0.63), 20 label-0 on
+    [0.635, 0.695), one label-0 at 0.7; the canary (label 1) at 1.0 (D) or 0.5 (D'). The probe
+    0.66 lies in cube [0.6, 0.7) under D (margin 2·40 − 60 = +20) and, once D' is divided by
+    its maximum 0.7, in the last cube, original [0.63, 0.7] (margin −21)."""
+    rng = np.random.default_rng(DATA_SEED)
+    X = np.concatenate(
+        [0.1 + 0.3 * rng.random(30), 0.6 + 0.03 * rng.random(40), 0.635 + 0.06 * rng.random(20)]
+    )
+    X = np.append(X, 0.7)
+    y = np.concatenate([np.zeros(30, np.int64), np.ones(40, np.int64), np.zeros(21, np.int64)])
+    D = (np.append(X, 1.0)[:, None], np.append(y, 1))
+    D2 = (np.append(X, 0.5)[:, None], np.append(y, 1))
+    return D, D2, np.array([[0.66]])
+
+
+def data_range_epsilon(epsilon: float = 1.0) -> float:
+    """True ε of ``pcl-data-range`` on its pair: the released bit is 1 w.p. P(Z ≥ −19) under
+    D and P(Z ≥ 22) under D' (P(Z ≥ k) = q^k/(1 + q) for k ≥ 1, q = e^{−ε/2}); the larger
+    of the two log-ratios (event 1, event 0)."""
+    q = math.exp(-epsilon / 2)
+    tail20, tail22 = q**20 / (1 + q), q**22 / (1 + q)  # P(Z ≤ −20), P(Z ≥ 22)
+    return max(math.log((1 - tail20) / tail22), math.log((1 - tail22) / tail20))
+
+
+def _pcde_pair() -> tuple[Any, Any, NDArray[np.float64]]:
+    """1-D, cubes of side 1/4: 100 points in each of the four cubes; one record of cube 0
+    moves to cube 1. Probes: the centres of cubes 0 and 1."""
+    rng = np.random.default_rng(DATA_SEED)
+    X = (np.repeat(np.arange(4), 100) + rng.uniform(0.05, 0.95, 400)) / 4
+    X2 = X.copy()
+    X2[0] = 0.375  # the first record (cube 0) moves to cube 1
+    return X[:, None], X2[:, None], np.array([[0.125], [0.375]])
+
+
+def _threshold(model: Any) -> float:
+    """The threshold the cover learners release (their whole output)."""
+    return float(model.lower_)
+
+
+def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
+    """Every learner target by name (built fresh). ``n_pcl``: PCL's dataset size (≥ 50)."""
+    e: dict[str, LearnerEntry] = {}
+
+    def add(
+        name: str,
+        mech: LearnerMechanism,
+        pair: Any,
+        eps: float,
+        true: float | None,
+        correct: bool,
+        why: str,
+        delta: float = 0.0,
+    ) -> None:
+        e[name] = LearnerEntry(name, mech, pair, eps, delta, true, correct, why)
+
+    D, D2, canary = _pcl_pair(n_pcl)
+
+    def pcl(seed: int) -> PrivateHistogramClassifier:
+        return PrivateHistogramClassifier(1.0, random_state=seed)
+
+    def pcl_idealised(seed: int) -> PrivateHistogramClassifier:
+        return PrivateHistogramClassifier(1.0, idealised=True, random_state=seed)
+
+    def pcl_half(seed: int) -> HalvedNoiseHistogramClassifier:
+        return HalvedNoiseHistogramClassifier(1.0, random_state=seed)
+
+    add(
+        "pcl",
+        LearnerMechanism(pcl, probe=canary, name="pcl"),
+        (D, D2),
+        1.0,
+        1.0,
+        True,
+        "PCL, lone canary's label flips: P(Z≥0)/P(Z≥2) = e^ε exactly",
+    )
+    add(
+        "pcl-idealised",
+        LearnerMechanism(pcl_idealised, probe=canary, name="pcl-idealised"),
+        (D, D2),
+        1.0,
+        math.log(2 * math.exp(0.5) - 1),
+        True,
+        "PCL with Lap(1/ε): ratio 2e^{ε/2} − 1",
+    )
+    add(
+        "pcl-half-noise",
+        LearnerMechanism(pcl_half, probe=canary, name="pcl-half-noise"),
+        (D, D2),
+        1.0,
+        2.0,
+        False,
+        "PCL calibrated to sensitivity 1, not 2: q^{-2} = e^{2ε}",
+    )
+    R, R2, at = _range_pair()
+
+    def pcl_range(seed: int) -> DataRangeHistogramClassifier:
+        return DataRangeHistogramClassifier(1.0, 10, random_state=seed)
+
+    add(
+        "pcl-data-range",
+        LearnerMechanism(pcl_range, probe=at, name="pcl-data-range"),
+        (R, R2),
+        1.0,
+        data_range_epsilon(),
+        False,
+        "partition scaled by the data's maximum: the probed margin moves from +20 to −21",
+    )
+    P, P2, cubes = _pcde_pair()
+
+    def pcde(seed: int) -> PrivateHistogramDensity:
+        return PrivateHistogramDensity(1.0, 1e-3, side=0.25, random_state=seed)
+
+    def pcde_2eps(seed: int) -> DoubledEpsilonDensity:
+        return DoubledEpsilonDensity(1.0, 1e-3, side=0.25, random_state=seed)
+
+    def counts(model: Any) -> Any:
+        return released_counts_at(model, cubes)
+
+    add(
+        "pcde",
+        LearnerMechanism(pcde, counts, name="pcde"),
+        (P, P2),
+        1.0,
+        1.0,
+        True,
+        "PCDE's two released counts move by one each: e^{ε/2}·e^{ε/2}",
+        delta=1e-3,
+    )
+    add(
+        "pcde-2eps",
+        LearnerMechanism(pcde_2eps, counts, name="pcde-2eps"),
+        (P, P2),
+        1.0,
+        2.0,
+        False,
+        "PCDE's histogram at 2ε: true ε = 2",
+        delta=1e-3,
+    )
+    sub = (
+        (np.array([[0.1], [0.8]]), np.array([0, 1])),
+        (np.array([[0.45], [0.8]]), np.array([0, 1])),
+    )
+    label = (
+        (np.array([[0.1], [0.45], [0.8]]), np.array([0, 0, 1])),
+        (np.array([[0.1], [0.45], [0.8]]), np.array([0, 1, 1])),
+    )
+
+    def a1(seed: int) -> PrivateCoverClassifier:
+        return PrivateCoverClassifier("threshold", 1.0, 0.1, random_state=seed)
+
+    def a2(seed: int) -> LabelPrivateCoverClassifier:
+        return LabelPrivateCoverClassifier(1.0, 0.1, random_state=seed)
+
+    add(
+        "a1",
+        LearnerMechanism(a1, _threshold, name="a1"),
+        sub,
+        1.0,
+        None,
+        True,
+        "A1 over a public grid: α-private (Thm 7), exact ratio ≤ e on this pair",
+    )
+    add(
+        "a2-label",
+        LearnerMechanism(a2, _threshold, name="a2-label"),
+        label,
+        1.0,
+        None,
+        True,
+        "A2 on a label pair: α-label private (Thm 26)",
+    )
+    add(
+        "a2-as-private",
+        LearnerMechanism(a2, _threshold, name="a2-as-private"),
+        sub,
+        1.0,
+        math.inf,
+        False,
+        "A2's cover is built from the x's: the replaced x is released",
+    )
+    return e

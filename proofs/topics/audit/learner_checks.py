@@ -1,0 +1,242 @@
+"""Checks for auditing whole learners: the learner zoo (power and tightness), soundness over
+repeated audits, the vectorised repeated fits bound to ``fit``, and one-run auditing.
+
+* statistical: every broken learner of :mod:`dpspec.audit.learner_zoo` is flagged and no
+  correct one is (fixed seed); PCL's audit reaches ≥ 0.95 of its exact ε; over ≥ 200 audits of
+  tight correct learners the false-alarm rate is consistent with ≤ 0.05 (exact binomial test
+  at 1e-6) while PCL with half its noise is flagged at a rate that test rejects;
+* conformance: ``repeated_predictions`` (what the learner auditor samples) draws from the
+  exact law of ``fit(X, y).predict(probe)`` (chi-square at 1e-6, 2ε control with its power);
+* one-run: over 200 one-run audits of PCL (true add/remove ε = ε/2 exactly) the false-alarm
+  rate is consistent with ≤ 0.05, the half-noise control is flagged, and the bound approaches
+  the true ε as the number of canaries grows.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.audit import audit
+from dpspec.audit.learner_zoo import HalvedNoiseHistogramClassifier, learner_zoo
+from dpspec.audit.one_run import learner_one_run, one_run_epsilon_lower, one_run_pvalue
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.proofs.engine.conformance import conformance, conformance_rng, draws, outcome
+from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.spec.audit import false_alarm_rate_acceptable
+from dpspec.spec.privacy import bernoulli_product
+
+SEED = 9100
+ALPHA_TEST = Fraction(1, 10**6)
+#: Learners the auditor samples through ``repeated_predictions`` (cheap draws).
+_VECTORISED = frozenset({"pcl", "pcl-idealised", "pcl-half-noise"})
+
+
+def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
+    """Audit every learner of the zoo on its canary pair at confidence 0.95 (seed fixed):
+    PCL-family targets at 10^5 fits per side (vectorised), the others at 600 real fits per
+    side (PCDE's pair of counts at 2000; ×4 with ``--thorough``). Pass: broken learners
+    flagged, correct ones not, PCL's ε_LCB ≥ 0.95 × its exact ε."""
+    scale = 4 if config.thorough else 1
+    rows = []
+    ok = True
+    for name, entry in learner_zoo().items():
+        if name in _VECTORISED:
+            n, sel = 10**5 * scale, 20_000
+        else:
+            n, sel = (2000 if name.startswith("pcde") else 600) * scale, 300
+        r = audit(
+            entry.mechanism,
+            entry.pair,
+            entry.epsilon,
+            entry.delta,
+            samples=n,
+            selection=sel,
+            seed=SEED,
+        )
+        good = r.violation != entry.correct
+        if name == "pcl":
+            good = good and r.epsilon_lower >= 0.95 * (entry.true_epsilon or math.inf)
+        ok = ok and good
+        rows.append(
+            {
+                "name": name,
+                "correct": entry.correct,
+                "true_epsilon": entry.true_epsilon,
+                "epsilon_lower": r.epsilon_lower,
+                "flagged": r.violation,
+                "samples": n,
+                "seconds": r.seconds,
+                "ok": good,
+            }
+        )
+    summary = "; ".join(
+        f"{r['name']}: ε_LCB {r['epsilon_lower']:.3f} (true "
+        f"{'≤ claim' if r['true_epsilon'] is None else format(r['true_epsilon'], '.3g')}, "
+        f"{'flagged' if r['flagged'] else 'consistent'}{'' if r['ok'] else ' WRONG'})"
+        for r in rows
+    )
+    return CheckOutcome(ok, summary, {"rows": rows})
+
+
+def learner_soundness(config: VerifyConfig) -> CheckOutcome:
+    """R = 240 audits (600 with ``--thorough``) of tight correct learners — PCL and idealised
+    PCL, each claimed at its exact ε on its pair — with 10^4 fits per side (selection 10^4):
+    the violation count must be consistent with a rate ≤ 0.05 (exact binomial test, false
+    rejection ≤ 1e-6). Control: PCL with half its noise claimed at ε = 1 (true 2), 1 audit in
+    4, must be flagged at a rate the same test rejects."""
+    audits = 600 if config.thorough else 240
+    zoo = learner_zoo(n_pcl=2000)
+    tight = [zoo["pcl"], zoo["pcl-idealised"]]
+    broken = zoo["pcl-half-noise"]
+    violations = control = n_control = 0
+    for r in range(audits):
+        entry = tight[r % 2]
+        assert entry.true_epsilon is not None
+        violations += audit(
+            entry.mechanism,
+            entry.pair,
+            entry.true_epsilon,
+            samples=10_000,
+            selection=10_000,
+            seed=SEED + r,
+        ).violation
+        if r % 4 == 0:
+            n_control += 1
+            control += audit(
+                broken.mechanism,
+                broken.pair,
+                1.0,
+                samples=10_000,
+                selection=10_000,
+                seed=SEED + 10**6 + r,
+            ).violation
+    level = Fraction(1, 20)
+    ok_rate = false_alarm_rate_acceptable(violations, audits, level, ALPHA_TEST)
+    rejected = not false_alarm_rate_acceptable(control, n_control, level, ALPHA_TEST)
+    return CheckOutcome(
+        ok_rate and rejected,
+        f"{violations}/{audits} false alarms on tight correct learners (consistent with <= "
+        f"0.05: {ok_rate}); half-noise PCL flagged {control}/{n_control} (rejected: {rejected})",
+        {
+            "audits": audits,
+            "violations": violations,
+            "control": control,
+            "control_audits": n_control,
+        },
+    )
+
+
+def repeated_predictions_conformance(config: VerifyConfig) -> CheckOutcome:
+    """PCL's ``repeated_predictions`` against the exact law of ``fit(X, y).predict(probe)``:
+    probes at the 4 cube centres of a 4-cube grid (one empty) plus a second point in cube 0
+    (it must share cube 0's noise: same bit), exact and idealised noise, 20 000 repetitions;
+    control: the same at ε = 2. The law is ∏ Bernoulli(``release_law``), the law ``fit`` is
+    conformance-tested against in ``pcl.fit-conformance``."""
+    X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6], [0.4]])
+    y = np.array([1, 1, 0, 0, 0, 1, 0, 0])
+    probe = np.array([[0.125], [0.375], [0.625], [0.875], [0.05]])
+    reps = draws(config, 20_000)
+    reports = []
+    for k, idealised in enumerate((False, True)):
+
+        def law(eps: float, idealised: bool = idealised) -> dict[Any, Any]:
+            clf = PrivateHistogramClassifier(eps, idealised=idealised, cells_per_axis=4)
+            base = bernoulli_product(clf.release_law(X, y))
+            return {(*key, key[0]): p for key, p in base.items()}  # probe 5 is in cube 0
+
+        def draw(eps: float, tag: int, idealised: bool = idealised) -> Any:
+            def run(n: int) -> NDArray[np.int64]:
+                clf = PrivateHistogramClassifier(eps, idealised=idealised, cells_per_axis=4)
+                bits = clf.repeated_predictions(X, y, probe, n, conformance_rng(tag))
+                return np.asarray(bits, dtype=np.int64)
+
+            return run
+
+        reports.append(
+            conformance(
+                f"PCL repeated_predictions ({'idealised' if idealised else 'exact'})",
+                law(1.0),
+                draw(1.0, 9100 + k),
+                draw(2.0, 9200 + k),
+                law(2.0),
+                reps,
+            )
+        )
+    return outcome(reports)
+
+
+def _one_run_bed(
+    grid: int, background: int, m: int, seed: int
+) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+    """Background points on the left half of the unit square, m canaries (label 1) at the
+    centres of distinct cubes of the right half of a grid × grid partition: each canary alone
+    in its cube."""
+    rng = np.random.default_rng(seed)
+    Xb = rng.random((background, 2)) * np.array([0.5, 1.0])
+    yb = (rng.random(background) < 0.5).astype(np.int64)
+    cells = rng.choice((grid // 2) * grid, size=m, replace=False)
+    cx, cy = grid // 2 + cells // grid, cells % grid
+    Xc = np.stack([(cx + 0.5) / grid, (cy + 0.5) / grid], axis=1)
+    return (Xb, yb), (Xc, np.ones(m, dtype=np.int64))
+
+
+def one_run(config: VerifyConfig) -> CheckOutcome:
+    """One-run auditing on PCL at ε = 1 with a fixed grid, whose add/remove ε is exactly 1/2
+    (a canary alone in its cube is guessed right with probability 1/(1 + e^{−1/2}), in or
+    out). (a) 200 one-run audits (m = 1000 canaries, one fit each; 600 with ``--thorough``)
+    claimed at 1/2: false-alarm count consistent with ≤ 0.05 (exact binomial test at 1e-6);
+    control: PCL with half its noise (add/remove ε = 1) claimed at 1/2, on every 4th bed, is
+    flagged at a rate that test rejects. (b) tightness: ε_LB at m = 10^3, 10^4, 10^5 rises
+    and reaches ≥ 0.9 × 1/2 at 10^5. (c) the δ form: p-values with δ > 0 are ≥ the pure
+    ones and the bound is ≤."""
+    runs = 600 if config.thorough else 200
+    level = Fraction(1, 20)
+    alarms = caught = controls = 0
+    for r in range(runs):
+        bg, canaries = _one_run_bed(100, 1000, 1000, SEED + r)
+
+        def pcl(seed: int) -> PrivateHistogramClassifier:
+            return PrivateHistogramClassifier(1.0, cells_per_axis=100, random_state=seed)
+
+        def half(seed: int) -> HalvedNoiseHistogramClassifier:
+            return HalvedNoiseHistogramClassifier(1.0, cells_per_axis=100, random_state=seed)
+
+        alarms += learner_one_run(pcl, bg, canaries, 0.5, seed=SEED + r).violation
+        if r % 4 == 0:
+            controls += 1
+            caught += learner_one_run(half, bg, canaries, 0.5, seed=SEED + r).violation
+    sound = false_alarm_rate_acceptable(alarms, runs, level, ALPHA_TEST)
+    powered = not false_alarm_rate_acceptable(caught, controls, level, ALPHA_TEST)
+    table = {}
+    for m in (10**3, 10**4, 10**5):
+        bg, canaries = _one_run_bed(500, 10**4, m, SEED)
+
+        def pcl500(seed: int) -> PrivateHistogramClassifier:
+            return PrivateHistogramClassifier(1.0, cells_per_axis=500, random_state=seed)
+
+        table[m] = learner_one_run(pcl500, bg, canaries, 0.5, seed=SEED).epsilon_lower
+    rising = table[10**3] < table[10**5] and table[10**5] >= 0.45
+    pure = [one_run_pvalue(1000, 1000, 600, e) for e in (0.2, 0.4)]
+    with_delta = [one_run_pvalue(1000, 1000, 600, e, 1e-5) for e in (0.2, 0.4)]
+    delta_ok = all(b >= a for a, b in zip(pure, with_delta, strict=True)) and (
+        one_run_epsilon_lower(600, 1000, 0.95, 1e-5, 1000) <= one_run_epsilon_lower(600, 1000, 0.95)
+    )
+    ok = sound and powered and rising and delta_ok and not math.isnan(table[10**5])
+    return CheckOutcome(
+        ok,
+        f"{alarms}/{runs} false alarms at the true add/remove ε = 0.5 (consistent with ≤ 0.05: "
+        f"{sound}); half-noise flagged {caught}/{controls} (rejected: {powered}); ε_LB by m: "
+        + ", ".join(f"{m}: {v:.3f}" for m, v in table.items())
+        + f" (true 0.5); δ form no tighter than pure: {delta_ok}",
+        {
+            "runs": runs,
+            "false_alarms": alarms,
+            "control_flagged": caught,
+            "tightness": {str(m): v for m, v in table.items()},
+        },
+    )

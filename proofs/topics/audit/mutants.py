@@ -1,0 +1,41 @@
+"""Bugs ``dpspec mutate`` plants in the learner auditor (``proofs/notes/mutation.md``)."""
+
+from __future__ import annotations
+
+from dpspec.proofs.engine.mutation import Mutant
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        id="audit.repeated-fits-reuse-noise",
+        file="impl/learners/pcl.py",
+        original="noise = self._noise(reps * probed.size, rng).reshape(reps, probed.size)",
+        replacement=("noise = np.repeat(self._noise(probed.size, rng)[None, :], reps, axis=0)"),
+        description=(
+            "PCL's vectorised repeated fits reuse one noise draw for every repetition (the "
+            "auditor would see one fit, not many)"
+        ),
+        kind="reuse",
+    ),
+    Mutant(
+        id="audit.learner-fits-share-a-seed",
+        file="impl/audit/learners.py",
+        original="seeds = rng.integers(0, 2**62, size=n)",
+        replacement="seeds = np.full(n, int(rng.integers(0, 2**62)))",
+        description=(
+            "every fit of a learner audit gets the same random_state: the draws are not "
+            "independent and a correct learner looks deterministic"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="audit.one-run-ties-see-the-coins",
+        file="impl/audit/one_run.py",
+        original="order = np.lexsort((rng.permutation(m), scores))",
+        replacement="order = np.lexsort((included, scores))",
+        description=(
+            "one-run guesses break score ties by the inclusion coins themselves: the guesses "
+            "see S, the binomial bound no longer applies"
+        ),
+        kind="claim",
+    ),
+)
