@@ -1,7 +1,8 @@
 """Auditor benchmarks: tightness ε_LCB / true ε along N, wall time against bare sampling, and
 the false-alarm rate of many audits of correct mechanisms.
 
-Run: ``python benchmarks/bench_audit.py [--max-n 10000000] [--audits 1000] [--json out.json]``.
+Run: ``python benchmarks/bench_audit.py [--max-n 10000000] [--audits 1000] [--json out.json]``;
+``--rare 40``: only the power against rare leaks (p = 1e-4, 1e-5 at 20/p, 30/p, 50/p draws).
 Cases follow ``shared/notes/auditing.md`` (ideal values there are for the best fixed event).
 """
 
@@ -165,13 +166,36 @@ def false_alarms(audits: int, n: int, seed: int) -> dict[str, Any]:
     return {"audits": audits, "samples": n, "violations": flagged}
 
 
+def rare_power(seeds: int) -> list[dict[str, Any]]:
+    """Fraction of audits (confidence 0.95) flagging a Laplace(1) release that leaks its raw
+    input w.p. p, claimed ε = 1, at c/p draws per side, over ``seeds`` seeds."""
+    rows = []
+    for p in (1e-4, 1e-5):
+        mech = FunctionMechanism("leak", rare_leak_sampler(1.0, p))
+        for c in (20, 30, 50):
+            flagged = sum(
+                audit(mech, (0.0, 1.0), 1.0, samples=round(c / p), seed=s).violation
+                for s in range(seeds)
+            )
+            rows.append({"leak": p, "draws_times_p": c, "flagged": flagged, "audits": seeds})
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--rare", type=int, metavar="SEEDS", help="only the rare-leak power table over SEEDS"
+    )
     parser.add_argument("--max-n", type=int, default=10**7)
     parser.add_argument("--audits", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", default="benchmarks/results/audit.json")
     args = parser.parse_args()
+    if args.rare:
+        with open("benchmarks/results/audit_rare.json", "w", encoding="utf-8") as fh:
+            json.dump(rare_power(args.rare), fh, indent=2)
+        return
     payload = {
         "wall_time": wall_time(args.seed),
         "tightness": tightness(args.max_n, args.seed),

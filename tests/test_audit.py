@@ -22,6 +22,7 @@ from dpspec.audit.zoo import (
     FunctionMechanism,
     gaussian_epsilon,
     laplace_sampler,
+    rare_leak_sampler,
     svt_no_threshold_noise_epsilon,
     zoo,
 )
@@ -585,18 +586,22 @@ def _rehash(data: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("edit", "rehash"),
     [
-        (lambda d: d.__setitem__("hits", [10**9, 0]), False),  # before: p1 = 3333.3
+        (lambda d: d.__setitem__("hits", [[10**9, 0]]), False),  # before: p1 = 3333.3
         (lambda d: d.__setitem__("done", [-(10**6), -(10**6)]), False),  # before: p1 = 0.859
-        (lambda d: d.__setitem__("hits", [10**9, 0]), True),  # hash recomputed: still refused
+        (lambda d: d.__setitem__("hits", [[10**9, 0]]), True),  # hash recomputed: still refused
         (lambda d: d.__setitem__("done", [-(2**18), 0]), True),
         (lambda d: d.__setitem__("done", [12345, 0]), True),
-        (lambda d: d.__setitem__("hits", [1.5, 0]), True),
-        (lambda d: d.__setitem__("swapped", "no"), True),
+        (lambda d: d.__setitem__("hits", [[1.5, 0]]), True),
+        (lambda d: d.__setitem__("hits", [1, 0]), True),
+        (lambda d: d.__setitem__("hits", [[0, 0], [0, 0]]), True),
+        (lambda d: d.__setitem__("swapped", ["no"]), True),
+        (lambda d: d.__setitem__("swapped", False), True),
         (lambda d: d.__setitem__("root", -1), True),
         (lambda d: d.__setitem__("selection", 7), True),
-        (lambda d: d["event"].__setitem__("kind", "bogus"), True),
-        (lambda d: d["event"].__setitem__("values", [{"x": 1}]), True),
-        (lambda d: d.pop("event"), True),
+        (lambda d: d["events"][0].__setitem__("kind", "bogus"), True),
+        (lambda d: d["events"][0].__setitem__("values", [{"x": 1}]), True),
+        (lambda d: d.pop("events"), True),
+        (lambda d: d.__setitem__("events", []), True),
         (lambda d: d.__setitem__("extra", 1), True),
     ],
 )
@@ -743,3 +748,33 @@ def test_unrefutable_claims_are_refused() -> None:
     with pytest.raises(ValueError, match="samples"):
         assert_dp(LAPLACE, (0.0, 1.0), 13.0)  # 2·10^5 draws reach at most 10.9
     assert not audit(LAPLACE, (0.0, 1.0), 0.5, samples=8, seed=0).violation
+
+
+def test_rare_atoms_are_a_family_of_their_own() -> None:
+    """A raw value leaked w.p. 1e-4 next to a Laplace body: the atom is estimated as a second
+    event at α/2 and flags the claim; a smooth release keeps one event (no extra cost)."""
+    leak = FunctionMechanism("leak", rare_leak_sampler(1.0, 1e-4))
+    r = audit(leak, (0.0, 1.0), 1.0, samples=500_000, seed=1)
+    assert r.violation and r.event.startswith("output in {")
+    assert len(r.extra["events"]) == 2 and r.extra["events"][0]["epsilon_lower"] < 1.0
+    smooth = audit(FunctionMechanism("lap", laplace_sampler(1.0)), (0.0, 1.0), 1.0, samples=10**5)
+    assert "events" not in smooth.extra and not smooth.violation
+
+
+def test_orthant_events() -> None:
+    from dpspec.audit.core import _box_candidates
+
+    box = Event("box", (-math.inf, 0.0, 1.0, math.inf))
+    x = np.array([[-1.0, 2.0], [0.0, 2.0], [-1.0, 0.5], [np.nan, 2.0]])
+    assert box.contains(x).tolist() == [True, False, False, False]
+    assert "x0 < 0" in box.describe() and "x1 >= 1" in box.describe()
+    rng = np.random.default_rng(0)
+    a, b = rng.laplace(size=(2000, 2)), 1 + rng.laplace(size=(2000, 2))
+    cands = _box_candidates(a, b)
+    assert cands is not None
+    k1, k2, n1, _, build = cands
+    assert n1 == 2000
+    for j in rng.integers(0, k1.size, 20):  # every count is the event's own count
+        event = build(int(j))
+        assert k1[j] == event.contains(a).sum() and k2[j] == event.contains(b).sum()
+    assert _box_candidates(rng.random((50, 5)), rng.random((50, 5))) is None  # d = 5: none

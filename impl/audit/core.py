@@ -62,7 +62,7 @@ MAX_JOBS = 1024
 #: outputs beyond this magnitude are kept out of the learned vector score (its features x²
 #: must not overflow); events on them come from the representation family (see ``_patterns``)
 _MODERATE = 1e30
-_CHECKPOINT_FORMAT = "dpspec-audit-checkpoint/2"
+_CHECKPOINT_FORMAT = "dpspec-audit-checkpoint/3"
 
 
 class MechanismError(RuntimeError):
@@ -274,7 +274,7 @@ def epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
 # --- events ------------------------------------------------------------------------------------
 
 #: the kinds of :class:`Event`
-EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern")
+EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern", "box")
 
 
 @dataclass(frozen=True)
@@ -283,8 +283,10 @@ class Event:
     own), ``ge``/``le`` (half-lines of a scalar or of a learned score), ``interval`` [lo, hi],
     ``bits`` (a set of float-representation keys: exponent and the ``bits`` lowest mantissa
     bits of a float64) or ``pattern`` (a set of per-coordinate classes NaN / ±inf / beyond
-    ±1e30, see :func:`_patterns`). A threshold event never contains NaN; a learned-score event
-    contains only rows whose coordinates are all finite and within ±1e30."""
+    ±1e30, see :func:`_patterns`) or ``box`` (vector rows with lo_j ≤ x_j < hi_j for every
+    coordinate j; ``values`` = (lo_1, hi_1, lo_2, hi_2, …), infinite ends allowed). A threshold
+    or box event never contains NaN; a learned-score event contains only rows whose
+    coordinates are all finite and within ±1e30."""
 
     kind: str
     values: tuple[Any, ...] = ()
@@ -320,6 +322,12 @@ class Event:
             return _in_rows(_patterns(arr), self.values)
         if self.kind == "atoms":
             return _in_rows(arr, self.values)
+        if self.kind == "box":
+            x = np.asarray(arr, dtype=np.float64).reshape(len(arr), -1)
+            ends = np.asarray(self.values, dtype=np.float64).reshape(-1, 2)
+            if ends.shape[0] != x.shape[1]:
+                return np.zeros(len(x), dtype=np.bool_)
+            return np.asarray(np.all((x >= ends[:, 0]) & (x < ends[:, 1]), axis=1))
         if self.weights:
             x = np.asarray(arr, dtype=np.float64).reshape(len(arr), -1)
             ok = np.all(_patterns(x) == 0, axis=1)
@@ -330,6 +338,14 @@ class Event:
         return np.asarray((x >= self.lo) & (x <= self.hi))
 
     def describe(self) -> str:
+        if self.kind == "box":
+            ends = [(self.values[i], self.values[i + 1]) for i in range(0, len(self.values), 2)]
+            sides = [
+                f"x{j} < {hi:.6g}" if lo == -math.inf else f"x{j} >= {lo:.6g}"
+                for j, (lo, hi) in enumerate(ends)
+                if not (lo == -math.inf and hi == math.inf)
+            ]
+            return "output in the orthant " + (" and ".join(sides) or "(everything)")
         if self.kind == "bits":
             return (
                 f"float64 (sign, exponent, lowest {self.bits} mantissa bit(s)) in a set of "
@@ -535,30 +551,90 @@ def _threshold_candidates(
     return k1, k2, build
 
 
-def _with_repeats(sa: NDArray[np.float64], sb: NDArray[np.float64], n1: int, n2: int) -> Candidates:
-    """Threshold events plus single-value events for the values ``sa`` repeats (atoms in an
-    otherwise continuous law, e.g. a raw value leaked with small probability). Both inputs
-    are sorted non-NaN values out of n1 and n2 draws."""
-    k1, k2, build = _threshold_candidates(sa, sb, presorted=True)
+#: Cuts per coordinate of the orthant family by output dimension (≈ 4096 candidates at most).
+_BOX_CUTS = {2: 15, 3: 7, 4: 3}
+
+
+def _box_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
+    """Vector outputs of dimension 2–4: orthants {s_j x_j ≥ s_j c_j for every j}, each
+    coordinate either unconstrained or cut below/above one of q pooled quantiles (q = 15, 7, 3
+    for d = 2, 3, 4). For a product of Laplace (or any log-concave, centred) noises the
+    privacy loss is largest, and constant, in the orthant beyond both means — the event that
+    makes a vector release as tight as a scalar one. Counts come from one q^d histogram per
+    side contracted with per-coordinate membership matrices: O(n d + (2q)^d)."""
+    xa = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
+    xb = np.asarray(b, dtype=np.float64).reshape(len(b), -1)
+    d = xa.shape[1]
+    if d not in _BOX_CUTS:
+        return None
+    xa = xa[np.all(_patterns(xa) == 0, axis=1)]
+    xb = xb[np.all(_patterns(xb) == 0, axis=1)]
+    if min(len(xa), len(xb)) < 2:
+        return None
+    q = _BOX_CUTS[d]
+    pooled = np.concatenate([xa, xb])
+    levels = np.arange(1, q + 1) / (q + 1)
+    cuts = [np.unique(np.quantile(pooled[:, j], levels)) for j in range(d)]
+    # options per coordinate: "x < c_k" (k = 1..q, then unconstrained) and "x ≥ c_k"
+    # (unconstrained, then k = 1..q); membership of each of the q+1 bins in each option
+    members, ends = [], []
+    for c in cuts:
+        k = c.size
+        bins = np.arange(k + 1)
+        lower = [bins < t for t in range(1, k + 2)]
+        upper = [bins >= t for t in range(0, k + 1)]
+        members.append(np.array(lower + upper, dtype=np.float64))
+        ends.append(
+            [(-math.inf, float(c[t - 1]) if t <= k else math.inf) for t in range(1, k + 2)]
+            + [(float(c[t - 1]) if t >= 1 else -math.inf, math.inf) for t in range(0, k + 1)]
+        )
+
+    def counts(x: NDArray[np.float64]) -> NDArray[np.float64]:
+        shape = tuple(c.size + 1 for c in cuts)
+        idx = [np.searchsorted(c, x[:, j], side="right") for j, c in enumerate(cuts)]
+        hist = np.bincount(
+            np.ravel_multi_index(tuple(idx), shape), minlength=int(np.prod(shape))
+        ).astype(np.float64)
+        table = hist.reshape(shape)
+        for j in range(d):  # contract axis j with its membership matrix (options × bins)
+            table = np.moveaxis(np.tensordot(members[j], table, axes=([1], [j])), 0, j)
+        return table.ravel()
+
+    shape = tuple(len(e) for e in ends)
+
+    def build(j: int) -> Event:
+        where = np.unravel_index(j, shape)
+        return Event("box", tuple(v for axis, w in enumerate(where) for v in ends[axis][w]))
+
+    return counts(xa), counts(xb), len(a), len(b), build
+
+
+def _repeat_candidates(
+    sa: NDArray[np.float64], sb: NDArray[np.float64], n1: int, n2: int
+) -> Candidates | None:
+    """Single-value events for the (at most 64 most) repeated values of ``sa``: atoms in an
+    otherwise continuous law, e.g. a raw value leaked with small probability. Both inputs are
+    sorted non-NaN values out of n1 and n2 draws; None when ``sa`` repeats no value."""
     dup = sa[1:] == sa[:-1]
     if not np.any(dup):
-        return k1, k2, n1, n2, build
+        return None
     values, counts = np.unique(sa[1:][dup], return_counts=True)  # value → repeats − 1
     repeated = values[np.argsort(-counts, kind="stable")][:64]
     ka = np.searchsorted(sa, repeated, "right") - np.searchsorted(sa, repeated, "left")
     kb = np.searchsorted(sb, repeated, "right") - np.searchsorted(sb, repeated, "left")
-    base = k1.size
 
-    def build_all(j: int) -> Event:
-        return build(j) if j < base else Event("atoms", (float(repeated[j - base]),))
+    def build(j: int) -> Event:
+        return Event("atoms", (float(repeated[j]),))
 
-    return (
-        np.concatenate([k1, ka.astype(np.float64)]),
-        np.concatenate([k2, kb.astype(np.float64)]),
-        n1,
-        n2,
-        build_all,
-    )
+    return ka.astype(np.float64), kb.astype(np.float64), n1, n2, build
+
+
+def _sorted_thresholds(
+    sa: NDArray[np.float64], sb: NDArray[np.float64], n1: int, n2: int
+) -> Candidates:
+    """Threshold and interval events on sorted non-NaN values out of n1 and n2 draws."""
+    k1, k2, build = _threshold_candidates(sa, sb, presorted=True)
+    return k1, k2, n1, n2, build
 
 
 def _score_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
@@ -613,10 +689,12 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
     * atoms (likelihood-ratio-ordered value sets): text and bool outputs, and numbers that
       repeat (at most MAX_ATOMS distinct values, seen 4 times each on average); text whose
       values do not repeat (more distinct values than a quarter of the draws) is refused;
-    * numeric scalars: thresholds and intervals on the non-NaN values, plus repeated values,
-      always (continuous outputs are never judged by atom events only, whatever the number
-      of selection draws); with ``float_bits`` the float64 representation;
-    * numeric vectors whose values do not repeat: the learned score;
+    * numeric scalars: thresholds and intervals on the non-NaN values, and (a family of its
+      own) the values that repeat, always (continuous outputs are never judged by atom
+      events only, whatever the number of selection draws); with ``float_bits`` the float64
+      representation;
+    * numeric vectors whose values do not repeat: the learned score, and for dimensions 2–4
+      the orthants (:func:`_box_candidates`);
     * float outputs holding NaN, ±inf or values beyond ±1e30: sets of those classes, so that
       a NaN (or infinite) release is an event of its own.
     """
@@ -641,12 +719,15 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
         values = [_scalar(v) for v in x]
         ordered = [np.sort(v[~np.isnan(v)]) for v in values]
         if ordered[0].size and ordered[1].size:
-            fams.append(lambda i, j: _with_repeats(ordered[i], ordered[j], len(x[i]), len(x[j])))
+            sizes = (len(x[0]), len(x[1]))
+            fams.append(lambda i, j: _sorted_thresholds(ordered[i], ordered[j], sizes[i], sizes[j]))
+            fams.append(lambda i, j: _repeat_candidates(ordered[i], ordered[j], sizes[i], sizes[j]))
         if float_bits and floats:
             fams.append(lambda i, j: _bits_candidates(values[i], values[j], 1))
             fams.append(lambda i, j: _bits_candidates(values[i], values[j], 4))
     if not text and vector and not atoms:
         fams.append(lambda i, j: _score_candidates(x[i], x[j]))
+        fams.append(lambda i, j: _box_candidates(x[i], x[j]))
     if floats:
         patterns = [_patterns(v) for v in x]
         if any(p.any() for p in patterns):
@@ -654,11 +735,17 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
     return fams
 
 
-def _best_event(
+def _best_events(
     s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float, float_bits: bool = False
-) -> tuple[Event, bool, float]:
-    """(event, swapped, selection-sample ε_LCB) maximising the selection draws' bound, taken
-    simultaneous over the candidates of each family (Bonferroni).
+) -> list[tuple[Event, bool, float]]:
+    """The events the estimation draws will test, as (event, swapped, selection-sample ε_LCB):
+    first the event maximising the selection draws' bound (taken simultaneous over the
+    candidates of each family: Bonferroni), then the best event of every other family whose
+    plug-in ε on the selection draws exceeds that bound — a family that looks more revealing
+    than the winner but lost on counts too small to bound, e.g. an atom leaked with
+    probability 1e-5 seen 20 times against none, next to the Laplace body. The choice uses the
+    selection draws only; the estimation then splits α between the K events (Bonferroni), so
+    each rare family is estimated on the large draws at a price of α/K.
     ``float_bits`` adds the float-representation families (1 and 4 low mantissa bits) for
     float outputs: the floating-point attack."""
     x = (np.asarray(s1), np.asarray(s2))
@@ -671,8 +758,9 @@ def _best_event(
     if x[0].dtype != x[1].dtype and x[0].dtype.kind not in "US":
         common = np.result_type(x[0].dtype, x[1].dtype)
         x = (x[0].astype(common), x[1].astype(common))
-    best: tuple[Event, bool, float] | None = None
+    per_family: list[tuple[Event, bool, float, float]] = []
     for family in _families(x, float_bits):
+        best: tuple[Event, bool, float, float] | None = None
         for swapped in (False, True):
             cands = family(1, 0) if swapped else family(0, 1)
             if cands is None:
@@ -693,10 +781,26 @@ def _best_event(
             )
             j = int(np.argmax(bounds))
             if best is None or bounds[j] > best[2]:
-                best = (build(int(top[j])), swapped, float(bounds[j]))
-    if best is None:
+                k = int(top[j])
+                plug_in = _plug_in(k1[k] / n1, k2[k] / n2, delta)
+                best = (build(k), swapped, float(bounds[j]), plug_in)
+        if best is not None:
+            per_family.append(best)
+    if not per_family:
         raise ValueError("mechanism: no candidate event could be formed from its outputs")
-    return best
+    first = max(range(len(per_family)), key=lambda i: per_family[i][2])
+    chosen = [per_family[first][:3]]
+    for i, (event, swapped, bound, plug_in) in enumerate(per_family):
+        if i != first and plug_in > per_family[first][2]:
+            chosen.append((event, swapped, bound))
+    return chosen
+
+
+def _plug_in(p1: float, p2: float, delta: float) -> float:
+    """ln((p₁ − δ)/p₂) from point estimates: +inf when p₂ = 0 < p₁ − δ, −inf when p₁ ≤ δ."""
+    if p1 - delta <= 0:
+        return -math.inf
+    return math.inf if p2 == 0 else math.log((p1 - delta) / p2)
 
 
 def _draw(
@@ -823,17 +927,21 @@ def _is_int(v: Any) -> bool:
 
 @dataclass
 class _Progress:
-    """Estimation state: the event, the direction, the seed of the estimation blocks and, per
-    side, draws done (whole blocks) and hits; saved to a checkpoint after every block so that
-    an interrupted audit resumes where it stopped."""
+    """Estimation state: the events and their directions, the seed of the estimation blocks
+    and, per side, draws done (whole blocks) and, per event and side, hits; saved to a
+    checkpoint after every block so that an interrupted audit resumes where it stopped."""
 
-    event: Event
-    swapped: bool
+    events: list[Event]
+    swapped: list[bool]
     selection: int
     root: int
     key: str
     done: list[int] = field(default_factory=lambda: [0, 0])
-    hits: list[int] = field(default_factory=lambda: [0, 0])
+    hits: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.hits:
+            self.hits = [[0, 0] for _ in self.events]
 
     def save(self, path: Path | None) -> None:
         """Write atomically (temporary file, then rename), with a SHA-256 of the content and
@@ -843,12 +951,12 @@ class _Progress:
         body = {
             "format": _CHECKPOINT_FORMAT,
             "key": self.key,
-            "event": _event_json(self.event),
-            "swapped": self.swapped,
+            "events": [_event_json(e) for e in self.events],
+            "swapped": list(self.swapped),
             "selection": self.selection,
             "root": self.root,
             "done": list(self.done),
-            "hits": list(self.hits),
+            "hits": [list(h) for h in self.hits],
         }
         body = json.loads(json.dumps(body, allow_nan=True))  # exactly what a load will see
         payload = {**body, "sha256": _digest(body)}
@@ -877,7 +985,7 @@ class _Progress:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise bad(f"unreadable: {exc}") from exc
-        fields = {"format", "key", "event", "swapped", "selection", "root", "done", "hits"}
+        fields = {"format", "key", "events", "swapped", "selection", "root", "done", "hits"}
         if not isinstance(data, dict) or set(data) != fields | {"sha256"}:
             raise bad("unexpected content or fields")
         if data["format"] != _CHECKPOINT_FORMAT:
@@ -890,26 +998,36 @@ class _Progress:
         body = {k: data[k] for k in fields}
         if data["sha256"] != _digest(body):
             raise bad("its SHA-256 does not match its content: edited or damaged")
-        done, hits = data["done"], data["hits"]
-        if not (isinstance(done, list) and isinstance(hits, list) and len(done) == len(hits) == 2):
-            raise bad("done and hits must be two counts each")
-        for d, h in zip(done, hits, strict=True):
-            if not checkpoint_counts_valid(d, h, n, BLOCK):
-                raise bad(
-                    f"draws done {d!r} and hits {h!r}: need whole blocks of {BLOCK} draws in "
-                    f"[0, {n}] and 0 <= hits <= done"
-                )
-        if not isinstance(data["swapped"], bool):
-            raise bad("swapped must be true or false")
+        done, hits, swapped, events = data["done"], data["hits"], data["swapped"], data["events"]
+        if not (isinstance(events, list) and events and isinstance(swapped, list)):
+            raise bad("events and swapped must be non-empty lists")
+        if not (isinstance(done, list) and len(done) == 2 and isinstance(hits, list)):
+            raise bad("done must be two counts and hits one pair of counts per event")
+        if not (len(hits) == len(swapped) == len(events)):
+            raise bad("events, swapped and hits must have one entry per event")
+        for pair in hits:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise bad("hits must be one pair of counts per event")
+            for d, h in zip(done, pair, strict=True):
+                if not checkpoint_counts_valid(d, h, n, BLOCK):
+                    raise bad(
+                        f"draws done {d!r} and hits {h!r}: need whole blocks of {BLOCK} draws "
+                        f"in [0, {n}] and 0 <= hits <= done"
+                    )
+        if not all(isinstance(v, bool) for v in swapped):
+            raise bad("swapped must be true or false for every event")
         if data["selection"] != selection or not _is_int(data["selection"]):
             raise bad(f"selection must be {selection}")
         if not (_is_int(data["root"]) and 0 <= data["root"] < 2**63):
             raise bad("root seed must be an integer in [0, 2^63)")
         try:
-            event = _event_back(data["event"])
+            back = [_event_back(e) for e in events]
         except (ValueError, TypeError) as exc:
             raise bad(str(exc)) from exc
-        return cls(event, data["swapped"], selection, data["root"], key, list(done), list(hits))
+        return cls(
+            back, list(swapped), selection, data["root"], key, list(done),
+            [list(h) for h in hits],
+        )  # fmt: skip
 
 
 def _checkpoint_path(checkpoint: Any) -> Path | None:
@@ -954,22 +1072,24 @@ def _blocks(n: int) -> list[int]:
 def _count_block(
     mech: Mechanism,
     data: Any,
-    event: Event,
+    events: list[Event],
     m: int,
     root: int,
     side: int,
     index: int,
     space: tuple[str, tuple[int, ...]] | None,
-) -> int:
-    """Hits of block ``index`` of ``side``: m draws from the generator seeded by the child
-    SeedSequence(root, spawn_key=(side, index)) — the same block on any worker."""
+) -> list[int]:
+    """Hits of each event in block ``index`` of ``side``: m draws from the generator seeded
+    by the child SeedSequence(root, spawn_key=(side, index)) — the same block on any worker;
+    every event is counted on the same draws."""
     rng = np.random.default_rng(np.random.SeedSequence(root, spawn_key=(side, index)))
-    return int(np.count_nonzero(event.contains(_draw(mech, data, m, rng, space))))
+    out = _draw(mech, data, m, rng, space)
+    return [int(np.count_nonzero(event.contains(out))) for event in events]
 
 
 def _estimate(
     mech: Mechanism,
-    sides: tuple[Any, Any],
+    pair: tuple[Any, Any],
     state: _Progress,
     n: int,
     jobs: int,
@@ -978,12 +1098,12 @@ def _estimate(
     tick: Callable[[int], None] | None,
     space: tuple[str, tuple[int, ...]] | None,
 ) -> None:
-    """Counts of n draws per side landing in the event, block by block (memory O(BLOCK)).
-    Block i of a side always draws from the same child SeedSequence of ``state.root``, so the
-    counts are the same for any ``jobs`` and for a resumed run. With ``jobs`` > 1 the blocks
-    run on joblib workers (``backend`` "loky" processes, "threading", or "dask" for a running
-    dask.distributed cluster) and come back in order; only counts travel back. The state is
-    checkpointed after every block."""
+    """Counts of n draws per side (side 0: D, side 1: D') landing in each event, block by
+    block (memory O(BLOCK)). Block i of a side always draws from the same child SeedSequence
+    of ``state.root``, so the counts are the same for any ``jobs`` and for a resumed run. With
+    ``jobs`` > 1 the blocks run on joblib workers (``backend`` "loky" processes, "threading",
+    or "dask" for a running dask.distributed cluster) and come back in order; only counts
+    travel back. The state is checkpointed after every block."""
     sizes = _blocks(n)
     todo = [
         (side, i, m)
@@ -992,8 +1112,9 @@ def _estimate(
         if i * BLOCK >= state.done[side]
     ]
 
-    def record(side: int, m: int, hits: int) -> None:
-        state.hits[side] += hits
+    def record(side: int, m: int, hits: list[int]) -> None:
+        for e, h in enumerate(hits):
+            state.hits[e][side] += h
         state.done[side] += m
         state.save(checkpoint)
         if tick is not None:
@@ -1002,7 +1123,7 @@ def _estimate(
     if jobs == 1 or len(todo) <= 1:
         for side, i, m in todo:
             record(
-                side, m, _count_block(mech, sides[side], state.event, m, state.root, side, i, space)
+                side, m, _count_block(mech, pair[side], state.events, m, state.root, side, i, space)
             )
         return
     try:
@@ -1010,13 +1131,13 @@ def _estimate(
     except ImportError as exc:  # pragma: no cover - joblib ships with scikit-learn
         raise ValueError("jobs: parallel audits need joblib (pip install joblib)") from exc
     work = [
-        delayed(_count_block)(mech, sides[side], state.event, m, state.root, side, i, space)
+        delayed(_count_block)(mech, pair[side], state.events, m, state.root, side, i, space)
         for side, i, m in todo
     ]
     with parallel_config(backend=backend, n_jobs=jobs):
         results = Parallel(return_as="generator")(work)
         for (side, _, m), hits in zip(todo, results, strict=True):
-            record(side, m, int(hits))
+            record(side, m, [int(h) for h in hits])
 
 
 # --- arguments ---------------------------------------------------------------------------------
@@ -1132,6 +1253,12 @@ def audit(
     other value), complex outputs are audited as (real, imaginary) pairs. An exception of the
     mechanism is re-raised as :class:`MechanismError`.
 
+    Selection keeps the best event and, when another family's best event looks more revealing
+    on the selection draws than that event's bound (see :func:`_best_events`: rare atoms in a
+    continuous law), that family's best too; the K events are counted on the same estimation
+    draws, each bounded at confidence 1 − α/K, and the largest bound is reported (the others
+    are in ``extra["events"]``). A smooth mechanism keeps K = 1.
+
     The estimation draws come in blocks of ``BLOCK`` draws, block i of each side from the
     child SeedSequence (root, spawn_key=(side, i)), root drawn after the selection: the result
     is the same for every ``jobs`` and for a resumed run.
@@ -1199,33 +1326,50 @@ def audit(
     state = None if path is None else _Progress.load(path, key, n, expected_selection)
     space = None
     if state is None:
-        swapped = False
+        chosen: list[tuple[Event, bool]] = [(event, False)] if event is not None else []
         if event is None:
             s1 = _draw(mech, d1, n_sel, rng)
             s2 = _draw(mech, d2, n_sel, rng)
             if progress is not None:
                 progress(2 * n_sel)
-            event, swapped, _ = _best_event(s1, s2, delta, alpha, bool(float_bits))
+            chosen = [(e, sw) for e, sw, _ in _best_events(s1, s2, delta, alpha, bool(float_bits))]
             space = _space(s1)
             del s1, s2
         root = int(rng.integers(2**63))  # after the selection draws: independent of them
-        state = _Progress(event, swapped, expected_selection, root, key)
+        state = _Progress(
+            [e for e, _ in chosen], [sw for _, sw in chosen], expected_selection, root, key
+        )
         state.save(path)
     elif progress is not None:
         progress(2 * state.selection + sum(state.done))
-    sides = (d2, d1) if state.swapped else (d1, d2)
-    _estimate(mech, sides, state, n, jobs, backend, path, progress, space)
-    k1, k2 = state.hits
-    p1_lo = float(cp_lower(k1, n, alpha / 2))
-    p1_hi = float(cp_upper(k1, n, alpha / 2))
-    p2_lo = float(cp_lower(k2, n, alpha / 2))
-    p2_hi = float(cp_upper(k2, n, alpha / 2))
-    lcb = float(epsilon_lower(p1_lo, p2_hi, delta))
+    _estimate(mech, (d1, d2), state, n, jobs, backend, path, progress, space)
+    # Bonferroni over the K estimated events: each bound at α/K, the largest reported
+    share = alpha / len(state.events)
+    rows = []
+    for e, (ev, swapped) in enumerate(zip(state.events, state.swapped, strict=True)):
+        k1, k2 = state.hits[e][::-1] if swapped else state.hits[e]
+        p1_lo, p1_hi = float(cp_lower(k1, n, share / 2)), float(cp_upper(k1, n, share / 2))
+        p2_lo, p2_hi = float(cp_lower(k2, n, share / 2)), float(cp_upper(k2, n, share / 2))
+        lcb = float(epsilon_lower(p1_lo, p2_hi, delta))
+        rows.append((lcb, ev, swapped, k1, k2, (p1_lo, p1_hi), (p2_lo, p2_hi)))
+    best = max(range(len(rows)), key=lambda i: rows[i][0])
+    lcb, ev, swapped, k1, k2, p1_int, p2_int = rows[best]
     p1, p2 = k1 / n, k2 / n
     if p2 == 0:
         estimate = math.inf if p1 > delta else -math.inf
     else:
         estimate = float(epsilon_lower(p1, p2, delta))
+    extra: dict[str, Any] = {}
+    if len(rows) > 1:
+        extra["events"] = [
+            {
+                "event": r[1].describe(),
+                "direction": "D' -> D" if r[2] else "D -> D'",
+                "epsilon_lower": r[0] if math.isfinite(r[0]) else repr(r[0]),
+                "hits": [r[3], r[4]],
+            }
+            for r in rows
+        ]
     return AuditResult(
         epsilon_claimed=eps,
         delta=delta,
@@ -1233,16 +1377,17 @@ def audit(
         epsilon_estimate=estimate,
         confidence=confidence,
         violation=lcb > eps,
-        event=state.event.describe(),
+        event=ev.describe(),
         pair=(d1, d2),
         p1=p1,
-        p1_interval=(p1_lo, p1_hi),
+        p1_interval=p1_int,
         p2=p2,
-        p2_interval=(p2_lo, p2_hi),
+        p2_interval=p2_int,
         samples_per_side=n,
         seconds=time.perf_counter() - start,
-        direction="D' -> D" if state.swapped else "D -> D'",
+        direction="D' -> D" if swapped else "D -> D'",
         selection_samples=state.selection,
+        extra=extra,
     )
 
 
@@ -1257,7 +1402,7 @@ def screen_bound(
     """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
     seems to leak (used to choose a pair; never the reported bound)."""
     s1, s2 = _draw(mechanism, pair[0], n, rng), _draw(mechanism, pair[1], n, rng)
-    return _best_event(s1, s2, delta, alpha)[2]
+    return _best_events(s1, s2, delta, alpha)[0][2]
 
 
 def audit_pairs(

@@ -54,6 +54,13 @@ def _split(data: Any) -> tuple[Any, Any]:
     return np.asarray(data), None
 
 
+def legacy_random_state(seed: int) -> np.random.RandomState:
+    """A ``RandomState`` seeded with the whole 62-bit ``seed`` (through a SeedSequence), for
+    scikit-learn-style estimators whose ``random_state`` must be an int below 2^32 or a
+    RandomState: 2^32 seeds would repeat fits (≈ 100 identical pairs among 10^6 draws)."""
+    return np.random.RandomState(np.random.MT19937(np.random.SeedSequence(seed)))
+
+
 class LearnerMechanism:
     """A learner as an audit target (see the module docstring).
 

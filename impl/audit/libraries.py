@@ -11,8 +11,11 @@
 * ``pydp:laplace`` — PyDP's ``BoundedSum`` over values in [0, 1] (sensitivity 1), Laplace noise;
   ``pydp:count`` — PyDP's ``Count``;
 * ``diffprivlib:laplace | gaussian | geometric`` — diffprivlib's mechanisms (``randomise`` one
-  value at a time). diffprivlib 0.6.x cannot be imported next to scikit-learn ≥ 1.8 (its models
-  import private scikit-learn symbols); the error says so.
+  value at a time); ``diffprivlib:GaussianNB | LogisticRegression | LinearRegression |
+  RandomForestClassifier`` — its models as whole learners (:func:`diffprivlib_model`: fitted at
+  the claimed ε with public bounds on a fixed 60-point dataset, with and without one canary).
+  diffprivlib 0.6.x cannot be imported next to scikit-learn ≥ 1.8 (its models import private
+  scikit-learn symbols); the error says so.
 
 Every library target is calibrated to the claimed (ε, δ) with sensitivity 1 on a scalar: the
 data of a pair is that scalar (a number, or a list summed by PyDP), so the natural pair is
@@ -39,8 +42,23 @@ from dpspec.audit.zoo import gaussian_epsilon
 LIBRARIES = {
     "opendp": ("laplace", "gaussian", "geometric"),
     "pydp": ("laplace", "count"),
-    "diffprivlib": ("laplace", "gaussian", "geometric"),
+    "diffprivlib": (
+        "laplace",
+        "gaussian",
+        "geometric",
+        "GaussianNB",
+        "LogisticRegression",
+        "LinearRegression",
+        "RandomForestClassifier",
+    ),
 }
+#: diffprivlib's models, audited as whole learners (:func:`diffprivlib_model`).
+DIFFPRIVLIB_MODELS = (
+    "GaussianNB",
+    "LogisticRegression",
+    "LinearRegression",
+    "RandomForestClassifier",
+)
 
 
 class LibraryMechanism:
@@ -124,7 +142,62 @@ def _pydp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
     return LibraryMechanism("pydp:count", draw_count, "Count of int(data) records")
 
 
-def _diffprivlib(name: str, epsilon: float, delta: float) -> LibraryMechanism:
+def model_canary_pair(seed: int = 7) -> tuple[Any, Any, NDArray[np.float64]]:
+    """(D, D', probe) for auditing a model under add/remove: D' is 60 points on [0, 1]² with
+    labels 1[x₁ + x₂ > 1] (targets x₁ + x₂ for regression), D adds the canary (1, 0) with
+    label 1 (target 2: an outlier), and the probe is the canary's location."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((60, 2))
+    y = (X[:, 0] + X[:, 1] > 1).astype(np.int64)
+    canary = np.array([[1.0, 0.0]])
+    return (np.vstack([X, canary]), np.append(y, 1)), (X, y), canary
+
+
+def diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> Mechanism:
+    """diffprivlib's model ``name`` at ``epsilon`` as a learner target on
+    :func:`model_canary_pair`: classifiers release P(label 1) at the canary
+    (``predict_proba``), LinearRegression its prediction there. ``public_bounds``: pass the
+    data bounds ([0, 1]², labels {0, 1}, targets [0, 2], norm √2) as diffprivlib asks; False
+    lets diffprivlib take them from the data (it warns PrivacyLeakWarning: the bounds then
+    leak the canary)."""
+    from dpspec.audit.learners import LearnerMechanism, legacy_random_state
+
+    try:
+        from diffprivlib import models
+    except ImportError as exc:
+        raise ValueError(
+            f"target: diffprivlib cannot be imported here ({exc}); diffprivlib 0.6.x needs "
+            "scikit-learn < 1.8 — audit it from an environment that has one"
+        ) from exc
+    if name not in DIFFPRIVLIB_MODELS:
+        raise ValueError(f"target: diffprivlib models are {', '.join(DIFFPRIVLIB_MODELS)}")
+    cls = getattr(models, name)
+    bounds: dict[str, Any] = {}
+    if public_bounds:
+        box = ([0.0, 0.0], [1.0, 1.0])
+        table: dict[str, dict[str, Any]] = {
+            "GaussianNB": {"bounds": box},
+            "LogisticRegression": {"data_norm": math.sqrt(2.0)},
+            "LinearRegression": {"bounds_X": box, "bounds_y": (0.0, 2.0)},
+            "RandomForestClassifier": {"bounds": box, "classes": [0, 1]},
+        }
+        bounds = table[name]
+    _, _, probe = model_canary_pair()
+    release: Any = "predict"
+    if name != "LinearRegression":
+
+        def release(model: Any) -> Any:
+            return model.predict_proba(probe)[:, 1]  # P(label 1) at the canary
+
+    def factory(seed: int) -> Any:
+        return cls(epsilon=epsilon, random_state=legacy_random_state(seed), **bounds)
+
+    return LearnerMechanism(factory, release, probe, name=f"diffprivlib:{name}")
+
+
+def _diffprivlib(name: str, epsilon: float, delta: float) -> Mechanism:
+    if name in DIFFPRIVLIB_MODELS:
+        return diffprivlib_model(name, epsilon)
     try:
         from diffprivlib import mechanisms
     except ImportError as exc:
@@ -146,7 +219,11 @@ def _diffprivlib(name: str, epsilon: float, delta: float) -> LibraryMechanism:
     )
 
 
-_LOADERS = {"opendp": _opendp, "pydp": _pydp, "diffprivlib": _diffprivlib}
+_LOADERS: dict[str, Callable[[str, float, float], Mechanism]] = {
+    "opendp": _opendp,
+    "pydp": _pydp,
+    "diffprivlib": _diffprivlib,
+}
 _PACKAGES = {"opendp": "opendp", "pydp": "python-dp", "diffprivlib": "diffprivlib"}
 
 
@@ -185,15 +262,19 @@ def _load_callable(spec: str) -> Any:
 
 def load_factory(spec: str) -> Any:
     """The callable named ``module:callable`` or ``path/file.py:callable`` (a learner factory
-    ``seed -> unfitted estimator``, or an estimator class taking ``random_state``)."""
+    ``seed -> unfitted estimator``, or an estimator class taking ``random_state``: dpspec's
+    get the seed, others a RandomState seeded with it, as scikit-learn accepts)."""
     factory = _load_callable(spec)
     if not callable(factory):
         raise ValueError(f"target: {spec!r} is not callable")
     if isinstance(factory, type):
+        from dpspec.audit.learners import legacy_random_state
+
         cls = factory
+        ours = cls.__module__.startswith("dpspec.")
 
         def make(seed: int) -> Any:
-            return cls(random_state=seed)
+            return cls(random_state=seed if ours else legacy_random_state(seed))
 
         return make
     return factory

@@ -87,6 +87,20 @@ def gaussian_sampler(sigma: float) -> Sampler:
     return run
 
 
+def vector_laplace_sampler(scales: tuple[float, ...]) -> Sampler:
+    """q + (Lap(s_1), …, Lap(s_d)): a vector release with unequal coordinate scales; on a pair
+    q, q' its true ε is Σ_j |q_j − q'_j|/s_j (attained on the orthant beyond both means)."""
+
+    def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
+        q = _q(data)
+        if q.size != len(scales):
+            raise ValueError(f"data: expected {len(scales)} coordinates, got {q.size}")
+        out: NDArray[np.float64] = q + rng.laplace(0.0, 1.0, size=(n, q.size)) * np.asarray(scales)
+        return out
+
+    return run
+
+
 def noisy_max_sampler(noise: str, scale: float, returns: str) -> Sampler:
     """Report-noisy-max over the query vector: ``noise`` "laplace" or "exponential" with the
     given scale; ``returns`` "index" (correct) or "value" (the StatDP bug)."""
@@ -448,6 +462,39 @@ def zoo() -> dict[str, ZooEntry]:
         gaussian_epsilon(1.0, 1e-5),
         "σ = 1 claimed as (1, 1e-5)-DP: exact ε at δ = 1e-5 is 4.38",
         delta=1e-5,
+    )
+    add(
+        "laplace-2d-unequal",
+        vector_laplace_sampler((1.0, 4.0)),
+        ((0.0, 0.0), (1.0, 1.0)),
+        1.25,
+        1.25,
+        "q + (Lap(1), Lap(4)) on q − q' = (1, 1): ε = 1/1 + 1/4",
+    )
+    add(
+        "histogram-substitution",
+        vector_laplace_sampler((2.0, 2.0, 2.0)),
+        ((5.0, 3.0, 2.0), (4.0, 4.0, 2.0)),
+        1.0,
+        1.0,
+        "3-bin histogram, one record moves bin 1 → bin 2 (L1 distance 2), Lap(2/ε) per bin",
+    )
+    add(
+        "histogram-substitution-half-noise",
+        vector_laplace_sampler((1.0, 1.0, 1.0)),
+        ((5.0, 3.0, 2.0), (4.0, 4.0, 2.0)),
+        1.0,
+        2.0,
+        "the same histogram with Lap(1/ε): add/remove calibration used under substitution",
+    )
+    add(
+        "rare-leak-1e-4",
+        rare_leak_sampler(1.0, 1e-4),
+        (0.0, 1.0),
+        1.0,
+        math.inf,
+        "Lap(1/ε) but the raw value w.p. 1e-4: an atom q' never produces (decided at 3·10^5 "
+        "draws, 30/p)",
     )
     add(
         "rare-leak-pure",

@@ -440,7 +440,7 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
     def edited_hits() -> Any:
         _genuine_checkpoint()
         data = json.loads(saved[0])
-        data["hits"] = [10**9, 0]
+        data["hits"] = [[10**9, 0]]
         return tampered(json.dumps(data))()
 
     def edited_and_rehashed() -> Any:
@@ -449,7 +449,7 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         _genuine_checkpoint()
         data = json.loads(saved[0])
         body = {k: v for k, v in data.items() if k != "sha256"}
-        body["hits"] = [10**9, 0]  # the hash no longer protects: the field checks must
+        body["hits"] = [[10**9, 0]]  # the hash no longer protects: the field checks must
         return tampered(json.dumps({**body, "sha256": _digest(body)}))()
 
     def jobs_agree() -> Any:

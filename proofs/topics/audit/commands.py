@@ -76,9 +76,14 @@ def _resolve(
     if args.epsilon is None:
         raise ValueError("epsilon: required for non-builtin targets (--epsilon E)")
     delta = 0.0 if args.delta is None else args.delta
-    from dpspec.audit.libraries import load_target
+    from dpspec.audit.libraries import DIFFPRIVLIB_MODELS, load_target, model_canary_pair
 
     mech = load_target(target, args.epsilon, delta)
+    library, _, name = target.partition(":")
+    if library == "diffprivlib" and name in DIFFPRIVLIB_MODELS:
+        D, D2, _ = model_canary_pair()
+        what = f"{target}: fitted with and without the canary (1, 0), predictions at it"
+        return mech, pair or (D, D2), args.epsilon, delta, what, {}
     return mech, pair or (0.0, 1.0), args.epsilon, delta, target, {}
 
 
