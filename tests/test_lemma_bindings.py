@@ -135,9 +135,9 @@ MUTANTS = [
     ),
     (
         "core:counts_binding",
-        "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
-        "margins = (2 * ones[cells] - counts[cells])",
-        "margins = (2 * ones[cells] - counts[cells] + 1)",
+        "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
+        "return cells, (2 * ones[cells] - counts[cells])",
+        "return cells, (2 * ones[cells] - counts[cells] + 1)",
     ),
     (
         "core:counts_binding",

@@ -279,6 +279,9 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.audit.learner_zoo.released_counts_at",
             "dpspec.audit.learner_zoo.data_range_epsilon",
             "dpspec.audit.libraries.load_factory",
+            "dpspec.audit.libraries.model_canary_pair",
+            "dpspec.audit.libraries.diffprivlib_model",
+            "dpspec.audit.learners.legacy_random_state",
         ),
         checks=("learner_checks:learner_zoo_power",),
         tests=(

@@ -95,6 +95,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             "dpspec.mechanisms.stability_histogram._cell_counts",
             "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
+            "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
             "dpspec.learners.pcl.PrivateHistogramClassifier.predict",
         ),
         checks=("bindings:counts_binding",),

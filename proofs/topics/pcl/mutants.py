@@ -8,10 +8,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.bits-noise-halved",
         file="impl/learners/pcl.py",
-        original="lambda size, g: law.sample(size, g))",
-        replacement="lambda size, g: law.sample(size, g) // 2)",
+        original="return self.noise_law_.sample(size, g)",
+        replacement="return self.noise_law_.sample(size, g) // 2",
         description=(
-            "PCL._bits halves the discrete noise it adds (the law release_law states is kept)"
+            "PCL._noise halves the discrete noise fit adds (the law release_law states is kept)"
         ),
         kind="noise",
     ),
@@ -28,16 +28,16 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.margins-doubled",
         file="impl/learners/pcl.py",
-        original="margins = (2 * ones[cells] - counts[cells]).astype(np.int64)",
-        replacement="margins = (4 * ones[cells] - 2 * counts[cells]).astype(np.int64)",
+        original="return cells, (2 * ones[cells] - counts[cells]).astype(np.int64)",
+        replacement="return cells, (4 * ones[cells] - 2 * counts[cells]).astype(np.int64)",
         description="PCL.fit (dense path) doubles the margins before adding noise: 2eps",
         kind="sensitivity",
     ),
     Mutant(
         id="pcl.laplace-scale-halved",
         file="impl/learners/pcl.py",
-        original="scale = 1.0 / float(self.epsilon)",
-        replacement="scale = 0.5 / float(self.epsilon)",
+        original="return g.laplace(0.0, 1.0 / float(self.epsilon), size)",
+        replacement="return g.laplace(0.0, 0.5 / float(self.epsilon), size)",
         description="PCL noise='laplace' draws Lap(1/(2eps)) instead of Lap(1/eps)",
         kind="noise",
     ),
@@ -86,8 +86,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.sparse-margins-doubled",
         file="impl/learners/pcl.py",
-        original="margins = np.bincount(inverse, weights=2 * labels - 1)",
-        replacement="margins = np.bincount(inverse, weights=4 * labels - 2)",
+        original="return cells, np.bincount(inverse, weights=2 * labels - 1)",
+        replacement="return cells, np.bincount(inverse, weights=4 * labels - 2)",
         description="PCL.fit's sparse path (m^d > 4n cubes) doubles the margins: 2eps",
         kind="sensitivity",
     ),
