@@ -101,3 +101,32 @@ def test_command() -> None:
         check=False,
     )
     assert bad.returncode == 2 and "--k" in bad.stderr
+
+
+def test_deviating_algorithm() -> None:
+    import math
+
+    import numpy as np
+    import pytest
+
+    from dpspec.adaptive import DeviatingAlgorithm, minimum_sample_size, predicate_mechanism_gap
+    from dpspec.adaptive.deviating import NOTHING, TAIL
+
+    alg = DeviatingAlgorithm(3, base=Fraction(1, 2), delta=Fraction(1, 8))
+    law = alg.law((0, 0, 0, 1), 20)
+    assert sum(law.values()) == 1 and law[TAIL] >= 0
+    # τ = 5 with q = 1/2: nothing is released unless a noisy count reaches 5
+    tau = int(alg.histogram.threshold)
+    assert tau == 5
+    tail = Fraction(1, 2) ** (tau - 3) / Fraction(3, 2)  # P(3 + Z ≥ τ)
+    assert law[NOTHING] == (1 - tail) * (1 - Fraction(1, 2) ** (tau - 1) / Fraction(3, 2))
+    runs = alg.sample((0, 0, 0, 1), 20_000, np.random.default_rng(0))
+    assert set(np.unique(runs).tolist()) <= {NOTHING, 0, 1}
+    assert abs(float(np.mean(runs == 0)) - float(law[0])) < 0.02
+    assert alg.run((2, 2, 2, 2), np.random.default_rng(1)) in (None, 2)
+    assert minimum_sample_size(0.5, 1.0, 1e-3, 0.1) == math.ceil(4 * (1 + 2 * math.log(1e4)))
+    with pytest.raises(ValueError, match="psi"):
+        minimum_sample_size(1.5, 1.0, 1e-3, 0.1)
+    product = {x: Fraction(1, 81) for x in __import__("itertools").product(range(3), repeat=4)}
+    gap, bound = predicate_mechanism_gap(product, 3, 1.0)
+    assert 0 < gap < bound == math.expm1(1.0)

@@ -1,6 +1,11 @@
 """Adaptive data analysis with correlated samples (thesis ch. 7): the game, its mechanisms and
-analysts, the tight example and homogeneous Markov chains."""
+analysts, the tight example, homogeneous Markov chains, and Algorithm 10."""
 
+from dpspec.adaptive.deviating import (
+    DeviatingAlgorithm,
+    minimum_sample_size,
+    predicate_mechanism_gap,
+)
 from dpspec.adaptive.game import (
     AggregationAttack,
     ExactAnswers,
@@ -15,6 +20,7 @@ from dpspec.adaptive.measures import HomogeneousChain, tight_example, tight_exam
 
 __all__ = [
     "AggregationAttack",
+    "DeviatingAlgorithm",
     "ExactAnswers",
     "HomogeneousChain",
     "LaplaceAnswers",
@@ -22,7 +28,9 @@ __all__ = [
     "RoundingAnswers",
     "SplitAnswers",
     "Transcript",
+    "minimum_sample_size",
     "play",
+    "predicate_mechanism_gap",
     "tight_example",
     "tight_example_law",
 ]

@@ -29,4 +29,14 @@ MUTANTS: tuple[Mutant, ...] = (
         description="the rounding grid has cells of width 4α: error up to 3α",
         kind="law",
     ),
+    Mutant(
+        id="adaptive.deviating-picks-an-unreleased-cell",
+        file="impl/adaptive/deviating.py",
+        original="return np.where(released.max(axis=1) > 0, choice, NOTHING)",
+        replacement="return choice",
+        description=(
+            "Algorithm 10 returns cell 0 when nothing was released (sampler ≠ law: h ≡ 0 is lost)"
+        ),
+        kind="law",
+    ),
 )

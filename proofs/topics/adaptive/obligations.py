@@ -114,8 +114,56 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         source=f"{THESIS}:L347-355 (Cor 1.3.4, Thm 1.3.5); {THESIS}:L2135 (Thm 7.2.9)",
         claim=(
             "Cor 1.3.4, 7.3.4, 7.3.7 (Õ bounds), Thm 7.2.9 (inefficient) and Thm 7.1.4's O(·): "
-            "existential, documented only; Algorithm 10 is not implemented in this release"
+            "existential, documented only"
         ),
         method=Method.DOCUMENTED,
+    ),
+    Obligation(
+        id="algorithm-10.privacy",
+        source=f"{THESIS}:L2052-2058 (Algorithm 10, Lemma 7.1.5: (ε, δ)-DP)",
+        claim=(
+            "Algorithm 10 (stability histogram, then the released cell with the largest count) "
+            "is (ε, δ)-DP under substitution for the caller's (ε, δ), exactly on all pairs of "
+            "4 records over 3 cells; the threshold-2 bug violates δ"
+        ),
+        method=Method.EXACT,
+        privacy=True,
+        predicates=("dpspec.spec.privacy.satisfies_approx_dp",),
+        impls=(
+            "dpspec.adaptive.deviating.DeviatingAlgorithm",
+            "dpspec.adaptive.deviating.DeviatingAlgorithm.law",
+        ),
+        checks=("algorithm10_privacy",),
+        tests=(f"{_TESTS}::test_deviating_algorithm",),
+        entry_points=("dpspec.adaptive.deviating.DeviatingAlgorithm.sample",),
+        binding="differential: algorithm-10.privacy (conformance of sample against law)",
+    ),
+    Obligation(
+        id="algorithm-10.deviation",
+        source=f"{THESIS}:L2052-2076 (Algorithm 10, Lemma 7.1.5 with exp(−nψ/8))",
+        claim=(
+            "on μ_ψ with n = ⌈(2/ψ)(1 + (2/ε) ln(1/(βδ)))⌉, h(S) − h(μ) ≥ ψ/2 with probability "
+            "≥ 1 − β − e^{−nψ/8} (Clopper-Pearson at 1e-6); i.i.d. control does not deviate"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.adaptive.deviating.minimum_sample_size",
+            "dpspec.adaptive.deviating.DeviatingAlgorithm.run",
+        ),
+        checks=("algorithm10_deviation",),
+        tests=(f"{_TESTS}::test_deviating_algorithm",),
+    ),
+    Obligation(
+        id="lemma-7.1.1.exact",
+        source=f"{THESIS}:L1952-1981 (Lemma 7.1.1)",
+        claim=(
+            "|E[h(μ) − h(S)]| ≤ e^ε − 1 + ψ(μ) for the exponential mechanism over all "
+            "predicates of Ω = 3 values, n = 4, on a product law and the tight example, exactly"
+        ),
+        method=Method.EXACT,
+        predicates=(f"{_AD}.gibbs_dependence",),
+        impls=("dpspec.adaptive.deviating.predicate_mechanism_gap",),
+        checks=("lemma_711",),
+        tests=(f"{_TESTS}::test_deviating_algorithm",),
     ),
 )
