@@ -55,7 +55,9 @@ def test_learner_mechanism_arguments() -> None:
     with pytest.raises(ValueError, match="release"):
         LearnerMechanism(_pcl, "coef", probe=[[0.1]])
     with pytest.raises(ValueError, match="probe"):
-        LearnerMechanism(_pcl, "predict")
+        LearnerMechanism(_pcl, "predict").sample(
+            (np.zeros((2, 1)), [0, 1]), 1, np.random.default_rng()
+        )
     with pytest.raises(ValueError, match="probe"):
         LearnerMechanism(_pcl, "predict", probe=[0.1, 0.2])
     with pytest.raises(TypeError, match="release"):
@@ -271,3 +273,33 @@ def test_one_run_scores_are_read_from_the_model() -> None:
         seed=2,
     )
     assert not fine.violation and fine.to_json()["guesses"] == 500
+
+
+def test_canary_pairs() -> None:
+    from hypothesis import given, settings
+
+    from dpspec.audit.learner_search import canary_pair_strategy, canary_pairs, isolated_records
+
+    X = np.array([[0.1, 0.1], [0.12, 0.1], [0.9, 0.9], [0.5, 0.5]])
+    y = np.array([0, 1, 1, 0])
+    assert isolated_records(X, 1).tolist() == [2]  # (0.9, 0.9) is farthest from the others
+    pairs = canary_pairs(X, y, grid=4)
+    for (X1, y1, p1), (X2, y2, p2) in pairs:
+        assert np.array_equal(p1, p2)
+        if len(X1) == len(X2):  # substitution: exactly one record differs
+            assert int(np.sum(np.any(X1 != X2, axis=1) | (y1 != y2))) == 1
+        else:
+            assert abs(len(X1) - len(X2)) == 1
+    assert len(canary_pairs(X, y, relation="add-remove")) == 3 + 4 * 2
+    with pytest.raises(ValueError, match="relation"):
+        canary_pairs(X, y, relation="swap")
+    with pytest.raises(ValueError, match="X"):
+        canary_pairs(X * 2, y)
+
+    @settings(max_examples=20, deadline=None)
+    @given(canary_pair_strategy(X, y))
+    def one(pair: Any) -> None:
+        (X1, y1, _), (X2, y2, _) = pair
+        assert int(np.sum(np.any(X1 != X2, axis=1) | (y1 != y2))) <= 1
+
+    one()

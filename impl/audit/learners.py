@@ -11,7 +11,9 @@ release:
 * a callable ``release(model)``: any function of the fitted model — fitted parameters
   (``coef_``, ``theta_``), released counts, a threshold.
 
-A dataset is ``(X, y)`` for supervised estimators or ``X`` alone (``y`` = None). Discrete
+A dataset is ``(X, y)`` for supervised estimators or ``X`` alone (``y`` = None); ``(X, y,
+probe)`` carries the probe points of its pair (the canary's location), used instead of the
+mechanism's own ``probe``. Discrete
 releases (prediction bit vectors) reach the auditor's atom family; real releases its threshold
 and score families.
 
@@ -42,16 +44,20 @@ Factory = Callable[[int], Any]
 Release = str | Callable[[Any], Any]
 
 
-def _split(data: Any) -> tuple[Any, Any]:
-    """(X, y) from a dataset given as (X, y) with X 2-D and y 1-D, as (X, None), or as X
-    alone (a 2-D array: y = None)."""
+def _split(data: Any) -> tuple[Any, Any, Any]:
+    """(X, y, probe) from a dataset given as (X, y) with X 2-D and y 1-D, as (X, y, probe)
+    (the probe points of this pair: see :func:`dpspec.audit.learner_search.canary_pairs`), as
+    (X, None), or as X alone (a 2-D array: y = None); probe None when not given."""
+    if isinstance(data, tuple | list) and len(data) == 3:
+        X, y, probe = data
+        return np.asarray(X), None if y is None else np.asarray(y), np.asarray(probe)
     if isinstance(data, tuple | list) and len(data) == 2:
         X, y = data
         if y is None:
-            return np.asarray(X), None
+            return np.asarray(X), None, None
         if np.ndim(X) == 2 and np.ndim(y) == 1:
-            return np.asarray(X), np.asarray(y)
-    return np.asarray(data), None
+            return np.asarray(X), np.asarray(y), None
+    return np.asarray(data), None, None
 
 
 def legacy_random_state(seed: int) -> np.random.RandomState:
@@ -85,8 +91,6 @@ class LearnerMechanism:
                     f"release: expected one of {', '.join(RELEASE_METHODS)} or a callable "
                     f"model -> array, got {release!r}"
                 )
-            if probe is None:
-                raise ValueError(f"probe: release {release!r} needs the points it is made on")
         elif not callable(release):
             raise TypeError(f"release: expected a method name or a callable, got {release!r}")
         self.factory = factory
@@ -108,24 +112,30 @@ class LearnerMechanism:
 
         return cls(factory, release, probe, name=estimator.__name__)
 
-    def _released(self, model: Any) -> NDArray[Any]:
+    def _released(self, model: Any, probe: Any) -> NDArray[Any]:
         if callable(self.release):
             return np.asarray(self.release(model))
-        return np.asarray(getattr(model, self.release)(self.probe))
+        return np.asarray(getattr(model, self.release)(probe))
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
-        X, y = _split(data)
+        X, y, probe = _split(data)
+        probe = self.probe if probe is None else probe
+        if isinstance(self.release, str) and probe is None:
+            raise ValueError(
+                f"probe: release {self.release!r} needs the points it is made on (give probe= "
+                "or datasets (X, y, probe))"
+            )
         if self.vectorised and self.release == "predict":
             estimator = self.factory(0)
             if hasattr(estimator, "repeated_predictions"):
-                bits = estimator.repeated_predictions(X, y, self.probe, n, rng)
+                bits = estimator.repeated_predictions(X, y, probe, n, rng)
                 return np.asarray(bits, dtype=np.int8)
         seeds = rng.integers(0, 2**62, size=n)
         rows = []
         for seed in seeds.tolist():
             model = self.factory(seed)
             model = model.fit(X) if y is None else model.fit(X, y)
-            rows.append(self._released(model))
+            rows.append(self._released(model, probe))
         try:
             return np.stack(rows)
         except ValueError as exc:

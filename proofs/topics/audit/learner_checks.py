@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit import audit
+from dpspec.audit import audit, audit_pairs
 from dpspec.audit.learner_zoo import HalvedNoiseHistogramClassifier, learner_zoo
 from dpspec.audit.one_run import learner_one_run, one_run_epsilon_lower, one_run_pvalue
 from dpspec.learners.pcl import PrivateHistogramClassifier
@@ -239,4 +239,59 @@ def one_run(config: VerifyConfig) -> CheckOutcome:
             "control_flagged": caught,
             "tightness": {str(m): v for m, v in table.items()},
         },
+    )
+
+
+def learner_pair_search(config: VerifyConfig) -> CheckOutcome:
+    """Neighbour search for learners from a background dataset alone (200 points on
+    [0.05, 0.95]², grid 8 × 8): the canary patterns (label flips of isolated records, corner
+    canaries, cell boundaries) screened with 5000 fits per side each, and a Hypothesis search
+    over canary location, label and replaced record (15 examples, 5000 fits each), then a final
+    audit with 30 000 fresh fits per side. PCL with half its noise must be flagged by both;
+    PCL by neither."""
+    from dpspec.audit.learner_search import canary_pair_strategy, canary_pairs
+    from dpspec.audit.learners import LearnerMechanism
+    from dpspec.audit.search import hypothesis_search
+
+    rng = np.random.default_rng(SEED)
+    X = rng.random((200, 2)) * 0.9 + 0.05
+    y = (X[:, 0] > 0.5).astype(np.int64)
+    pairs = canary_pairs(X, y, grid=8)
+
+    def pcl(seed: int) -> PrivateHistogramClassifier:
+        return PrivateHistogramClassifier(1.0, cells_per_axis=8, random_state=seed)
+
+    def half(seed: int) -> HalvedNoiseHistogramClassifier:
+        return HalvedNoiseHistogramClassifier(1.0, cells_per_axis=8, random_state=seed)
+
+    rows = {}
+    for name, factory in (("pcl", pcl), ("pcl-half-noise", half)):
+        mech = LearnerMechanism(factory, name=name)
+        patterns = audit_pairs(mech, pairs, 1.0, samples=30_000, screen=5000, seed=SEED)
+        found = hypothesis_search(
+            mech,
+            canary_pair_strategy(X, y),
+            1.0,
+            samples=30_000,
+            screen=5000,
+            max_examples=15,
+            seed=SEED,
+        )
+        rows[name] = (
+            patterns.epsilon_lower,
+            patterns.violation,
+            found.audit.epsilon_lower,
+            found.audit.violation,
+        )
+    ok = not rows["pcl"][1] and not rows["pcl"][3] and rows["pcl-half-noise"][1]
+    ok = ok and rows["pcl-half-noise"][3]
+    return CheckOutcome(
+        ok,
+        "; ".join(
+            f"{k}: patterns ε_LCB {v[0]:.3f} ({'flagged' if v[1] else 'consistent'}), "
+            f"Hypothesis ε_LCB {v[2]:.3f} ({'flagged' if v[3] else 'consistent'})"
+            for k, v in rows.items()
+        )
+        + f"; {len(pairs)} patterns",
+        {"rows": {k: list(v) for k, v in rows.items()}, "patterns": len(pairs)},
     )

@@ -373,4 +373,23 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_audit.py::test_orthant_events",
         ),
     ),
+    Obligation(
+        id="audit.learner-pair-search",
+        source=(
+            "auditing.md (neighbour search); StatDP-style patterns for learners (isolated "
+            "records, extreme canaries, cell boundaries); Hypothesis targeted search"
+        ),
+        claim=(
+            "from a background dataset alone, canary patterns and a hypothesis.target search "
+            "find a violating pair for PCL with half its noise and none for PCL"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.learner_search.canary_pairs",
+            "dpspec.audit.learner_search.canary_pair_strategy",
+            "dpspec.audit.learner_search.isolated_records",
+        ),
+        checks=("learner_checks:learner_pair_search",),
+        tests=("tests/test_audit_learners.py::test_canary_pairs",),
+    ),
 )
