@@ -142,6 +142,17 @@ def _pydp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
     return LibraryMechanism("pydp:count", draw_count, "Count of int(data) records")
 
 
+def _import_diffprivlib(part: str) -> Any:
+    """``diffprivlib.<part>``, or a ValueError naming ``target`` when it cannot be imported."""
+    try:
+        return importlib.import_module(f"diffprivlib.{part}")
+    except ImportError as exc:
+        raise ValueError(
+            f"target: diffprivlib cannot be imported here ({exc}); diffprivlib 0.6.x needs "
+            "scikit-learn < 1.8 — audit it from an environment that has one"
+        ) from exc
+
+
 def model_canary_pair(seed: int = 7) -> tuple[Any, Any, NDArray[np.float64]]:
     """(D, D', probe) for auditing a model under add/remove: D' is 60 points on [0, 1]² with
     labels 1[x₁ + x₂ > 1] (targets x₁ + x₂ for regression), D adds the canary (1, 0) with
@@ -162,13 +173,7 @@ def diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> 
     leak the canary)."""
     from dpspec.audit.learners import LearnerMechanism, legacy_random_state
 
-    try:
-        from diffprivlib import models
-    except ImportError as exc:
-        raise ValueError(
-            f"target: diffprivlib cannot be imported here ({exc}); diffprivlib 0.6.x needs "
-            "scikit-learn < 1.8 — audit it from an environment that has one"
-        ) from exc
+    models = _import_diffprivlib("models")
     if name not in DIFFPRIVLIB_MODELS:
         raise ValueError(f"target: diffprivlib models are {', '.join(DIFFPRIVLIB_MODELS)}")
     cls = getattr(models, name)
@@ -198,13 +203,7 @@ def diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> 
 def _diffprivlib(name: str, epsilon: float, delta: float) -> Mechanism:
     if name in DIFFPRIVLIB_MODELS:
         return diffprivlib_model(name, epsilon)
-    try:
-        from diffprivlib import mechanisms
-    except ImportError as exc:
-        raise ValueError(
-            f"target: diffprivlib cannot be imported here ({exc}); diffprivlib 0.6.x needs "
-            "scikit-learn < 1.8 — audit it from an environment that has one"
-        ) from exc
+    mechanisms = _import_diffprivlib("mechanisms")
     if name == "laplace":
         mech: Any = mechanisms.Laplace(epsilon=epsilon, delta=0.0, sensitivity=1.0)
     elif name == "geometric":
