@@ -130,3 +130,41 @@ def test_deviating_algorithm() -> None:
     product = {x: Fraction(1, 81) for x in __import__("itertools").product(range(3), repeat=4)}
     gap, bound = predicate_mechanism_gap(product, 3, 1.0)
     assert 0 < gap < bound == math.expm1(1.0)
+    assert checks.algorithm10_privacy(CONFIG).passed
+
+
+def test_predicate_mechanism() -> None:
+    """Lemma 7.1.1's A′ in Fractions, against values computed by hand."""
+    from itertools import product
+
+    from dpspec.adaptive import PredicateMechanism, minimum_sample_size
+
+    # q = 1/2, p̄ = (1/4, 1/4, 1/2), n = 4, S = (0, 0, 0, 0): weight of h is
+    # 2^{4h(0) − (h(0) + h(1) + 2h(2))}: 8, 1, 4, 2, 1, 1/2, 1/4, 1/8, total 135/8
+    mech = PredicateMechanism(
+        3, 4, Fraction(1, 2), [Fraction(1, 4), Fraction(1, 4), Fraction(1, 2)]
+    )
+    law = mech.law((0, 0, 0, 0))
+    assert law[(1, 0, 0)] == Fraction(64, 135) and law[(0, 1, 1)] == Fraction(1, 135)
+    assert sum(law.values()) == 1
+    # two values, n = 2, μ uniform on {0,1}²: S = (0,0) gives weights 2^{h0 − h1} and
+    # E[score] = (2·½ − ½·½)/(9/2) = 1/6; (1,1) likewise; (0,1), (1,0) give uniform h, score 0
+    two = PredicateMechanism(2, 2, Fraction(1, 2), [Fraction(1, 2), Fraction(1, 2)])
+    uniform = {x: Fraction(1, 4) for x in product((0, 1), repeat=2)}
+    assert two.gap(uniform) == Fraction(1, 12)
+    with pytest.raises(ValueError, match="base"):
+        PredicateMechanism(2, 2, Fraction(3, 2), [Fraction(1, 2), Fraction(1, 2)])
+    with pytest.raises(TypeError, match="base"):
+        PredicateMechanism(2, 2, 0.5, [Fraction(1, 2), Fraction(1, 2)])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="population"):
+        PredicateMechanism(2, 2, Fraction(1, 2), [Fraction(1, 2), Fraction(1, 3)])
+    with pytest.raises(ValueError, match="data"):
+        two.law((0, 2))
+    with pytest.raises(ValueError, match="law"):
+        two.gap({(0, 0): Fraction(1)})  # average marginal (1, 0) ≠ (1/2, 1/2)
+    with pytest.raises(TypeError, match="beta"):
+        minimum_sample_size(0.5, 1.0, 1e-3, "0.1")  # type: ignore[arg-type]
+    outcome = checks.lemma_711(CONFIG)
+    assert outcome.passed, outcome.detail
+    assert Fraction(outcome.numbers["argmax_gap"]) > Fraction(441, 400) - 1
+    assert outcome.numbers["float_agreement"] < 1e-9

@@ -3,6 +3,7 @@ analysts, the tight example, homogeneous Markov chains, and Algorithm 10."""
 
 from dpspec.adaptive.deviating import (
     DeviatingAlgorithm,
+    PredicateMechanism,
     minimum_sample_size,
     predicate_mechanism_gap,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "ExactAnswers",
     "HomogeneousChain",
     "LaplaceAnswers",
+    "PredicateMechanism",
     "RandomAnalyst",
     "RoundingAnswers",
     "SplitAnswers",

@@ -12,13 +12,16 @@ sample is dependent. The explicit sample size behind L2056's O(·) is
 :func:`minimum_sample_size`.
 
 Lemma 7.1.1's mechanism: the exponential mechanism over all 2^|Ω| predicates h: Ω → {0, 1}
-with score h(S) − h(μ) (sensitivity 1/n under substitution) and weights exp((εn/2)·score).
+with score h(S) − h(μ) (sensitivity 1/n under substitution) and weights exp((εn/2)·score):
+:func:`predicate_mechanism_gap` in floating point, :class:`PredicateMechanism` in Fractions (a
+rational base q = e^{−ε/2}; the data-independent factor q^{n·h(μ)} is rounded to a rational
+when n·h(μ) is not an integer, which leaves the mechanism exactly ε-DP).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -27,7 +30,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.mechanisms.stability_histogram import StabilityHistogram
-from dpspec.validation import check_count, check_epsilon, check_rng
+from dpspec.validation import (
+    check_base,
+    check_count,
+    check_epsilon,
+    check_rng,
+    exact_fraction,
+)
 
 #: The output "h ≡ 0" (L = ∅) in the arrays of :meth:`DeviatingAlgorithm.sample`.
 NOTHING = -1
@@ -40,9 +49,10 @@ def minimum_sample_size(psi: float, epsilon: float, delta: float, beta: float) -
     Algorithm 5 — a value x* repeated ≈ nψ times clears the threshold with probability
     ≥ 1 − β."""
     for name, v in (("psi", psi), ("delta", delta), ("beta", beta)):
-        if not (isinstance(v, int | float) and 0 < v < 1):
+        if not 0 < exact_fraction(v, name) < 1:  # TypeError for non-reals, ValueError for NaN
             raise ValueError(f"{name}: must be in (0, 1), got {v!r}")
     eps = check_epsilon(epsilon)
+    psi, delta, beta = float(psi), float(delta), float(beta)
     return math.ceil((2 / psi) * (1 + (2 / eps) * math.log(1 / (beta * delta))))
 
 
@@ -130,3 +140,86 @@ def predicate_mechanism_gap(
     weights /= weights.sum(axis=1, keepdims=True)
     gap = float((probs[:, None] * weights * score).sum())
     return gap, math.expm1(eps)
+
+
+class PredicateMechanism:
+    """Lemma 7.1.1's A′ (``002_9f3104e4a0d86722.txt`` L1952) with T = 1, in exact arithmetic:
+    on a sample S ∈ {0..values−1}^n it outputs the predicate h: Ω → {0, 1} (a 0/1 tuple over
+    Ω, all 2^values of them) with probability ∝ (1/q)^{n·(h(S) − h(μ))}, q = ``base`` =
+    e^{−ε/2} rational — the exponential mechanism with score h(S) − h(μ) and weights
+    exp((εn/2)·score) (notes, checkable item 4). h(μ) = Σ_v h(v) p̄(v) with p̄ = ``population``,
+    the average marginal (1/n) Σ_i μ_i (L617).
+
+    n·h(S) is the integer count of S in h; the factor q^{n·h(μ)} does not depend on S, so
+    rounding it to a rational (done only when n·h(μ) is not an integer; relative error ≤ 2^−52)
+    changes the mechanism's prior, not its privacy: under substitution n·h(S) moves by at most 1
+    for every h, so each weight and the normaliser move by a factor ≤ 1/q and the output law by
+    ≤ q^{−2} = e^ε (ε-DP, δ = 0).
+    """
+
+    def __init__(self, values: int, n: int, base: Fraction, population: Sequence[Any]) -> None:
+        self.values = check_count(values, "values", maximum=10)
+        self.n = check_count(n, "n", maximum=64)
+        self.base = check_base(base)
+        p = [exact_fraction(v, "population") for v in population]
+        if len(p) != self.values or any(v < 0 for v in p) or sum(p) != 1:
+            raise ValueError(
+                f"population: expected {self.values} non-negative values summing to 1, "
+                f"got {population!r}"
+            )
+        self.population = p
+        self.predicates: list[tuple[int, ...]] = list(product((0, 1), repeat=self.values))
+        self.prior: dict[tuple[int, ...], Fraction] = {}
+        for h in self.predicates:
+            exponent = self.n * self.mean(h)  # n·h(μ)
+            if exponent.denominator == 1:
+                self.prior[h] = self.base ** int(exponent)
+            else:
+                self.prior[h] = Fraction(float(self.base) ** float(exponent))
+
+    def mean(self, h: tuple[int, ...]) -> Fraction:
+        """h(μ) = Σ_v h(v) p̄(v)."""
+        return sum((w for v, w in zip(h, self.population, strict=True) if v), Fraction(0))
+
+    def _counts(self, data: Any) -> list[int]:
+        sample = list(data)
+        if len(sample) != self.n or not all(
+            isinstance(x, int | np.integer) and 0 <= x < self.values for x in sample
+        ):
+            raise ValueError(
+                f"data: expected {self.n} integer values in [0, {self.values}), got {data!r}"
+            )
+        return [sum(1 for x in sample if x == v) for v in range(self.values)]
+
+    def law(self, data: Any) -> dict[tuple[int, ...], Fraction]:
+        """Exact output law on the sample ``data``: P(h) ∝ q^{−n·h(S)} · q^{n·h(μ)}."""
+        counts = self._counts(data)
+        weights = {
+            h: self.prior[h] / self.base ** sum(c for v, c in zip(h, counts, strict=True) if v)
+            for h in self.predicates
+        }
+        total = sum(weights.values(), Fraction(0))
+        return {h: w / total for h, w in weights.items()}
+
+    def gap(self, law: Mapping[tuple[int, ...], Any]) -> Fraction:
+        """E_{S∼μ, h∼A′(S)}[h(S) − h(μ)] exactly, for the sample law ``law`` (a map from
+        n-tuples to probabilities) whose average marginal is ``population``."""
+        probs = {sample: exact_fraction(p, "law") for sample, p in law.items()}
+        average = [Fraction(0)] * self.values
+        for sample, p in probs.items():
+            for v, c in enumerate(self._counts(sample)):
+                average[v] += p * c / self.n
+        if sum(probs.values()) != 1 or average != self.population:
+            raise ValueError("law: not a probability law with this mechanism's population")
+        total = Fraction(0)
+        for sample, p in probs.items():
+            out = self.law(sample)
+            inner = sum(
+                (
+                    q * (Fraction(sum(h[x] for x in sample), self.n) - self.mean(h))
+                    for h, q in out.items()
+                ),
+                Fraction(0),
+            )
+            total += p * inner
+        return total

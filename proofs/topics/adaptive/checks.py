@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -285,16 +286,21 @@ def _deviating_pairs(bins: int, n: int) -> list[tuple[tuple[int, ...], tuple[int
 
 
 def algorithm10_privacy(config: VerifyConfig) -> CheckOutcome:
-    """Algorithm 10 (L2052–2054) is (ε, δ)-DP under substitution, decided exactly: its output
-    law (:meth:`DeviatingAlgorithm.law`, Fractions, base q = 1/2 i.e. ε = 2 ln 2, δ = 1/8)
-    on every substitution pair of samples of size 4 over 3 cells, against the caller's
-    (e^ε, δ). The law is bound to ``sample`` (the entry point ``run`` calls) by a conformance
-    test (4000 runs, chi-square at 1e-6; control: the algorithm at q = 1/4 must be rejected).
-    Control: the same algorithm with its histogram's threshold set to 2 whatever δ (the
-    ln(1/δ) term forgotten: a singleton is released with probability q/(1+q) = 1/3) violates
-    δ."""
+    """Algorithm 10 (L2052–2054) is (ε, δ)-DP under substitution for the (ε, δ) its caller
+    passes, decided exactly: its output law (:meth:`DeviatingAlgorithm.law`) on every
+    substitution pair of samples of size 4 over 3 cells, (a) in Fractions with base q = 1/2
+    (e^ε = 4) and δ = 1/8, (b) on the default float path with ε = 1, δ = 0.05 (relative
+    tolerance 1e-9). The law is bound to ``sample`` (the entry point ``run`` calls) by a
+    conformance test (4000 runs, chi-square at 1e-6; control: the algorithm at q = 1/4 must be
+    rejected, with its power stated).
+
+    Control (a real bug): the histogram's threshold chosen without the factor (1 + e^ε) — the
+    smallest τ with P(Z ≥ τ) ≤ δ, i.e. 3 instead of 5 — violates δ. (τ − 1 = 4 is not flagged:
+    the true δ there, 0.076, is still below 1/8, since the histogram's rule has slack
+    q + 1/q ≥ 2 per unit of τ; it is reported.)"""
     from dpspec.adaptive.deviating import DeviatingAlgorithm
-    from dpspec.proofs.engine.exact import verify_pairs
+    from dpspec.mechanisms.stability_histogram import discrete_threshold
+    from dpspec.proofs.engine.exact import RTOL, verify_pairs
     from dpspec.spec.neighbours import Relation
 
     q, delta, cap = Fraction(1, 2), Fraction(1, 8), 12
@@ -309,16 +315,29 @@ def algorithm10_privacy(config: VerifyConfig) -> CheckOutcome:
         delta,
         Relation.SUBSTITUTE,
     )
-    broken = DeviatingAlgorithm(3, base=q, delta=delta)
-    broken.histogram.threshold = 2
-    bad = verify_pairs(
-        "Algorithm 10, threshold 2",
-        lambda s: broken.law(s, cap),
+    eps_f, delta_f = 1.0, 0.05
+    default = DeviatingAlgorithm(3, eps_f, delta_f)
+    floats = verify_pairs(
+        "Algorithm 10 (ε = 1, δ = 0.05, float)",
+        lambda s: default.law(s, 20),
         pairs,
-        claim,
-        delta,
+        math.exp(eps_f),
+        delta_f,
         Relation.SUBSTITUTE,
+        rtol=RTOL,
     )
+
+    def with_threshold(tau: int, label: str):  # type: ignore[no-untyped-def]
+        broken = DeviatingAlgorithm(3, base=q, delta=delta)
+        broken.histogram.threshold = tau
+        return verify_pairs(
+            label, lambda s: broken.law(s, cap), pairs, claim, delta, Relation.SUBSTITUTE
+        )
+
+    tau = int(alg.histogram.threshold)
+    no_factor = discrete_threshold(alg.histogram.noise, 0, delta)  # (1 + 0)·P(Z ≥ τ) ≤ δ
+    bad = with_threshold(no_factor, f"Algorithm 10, threshold {no_factor} (no 1 + e^ε)")
+    one_lower = with_threshold(tau - 1, f"threshold {tau - 1}")
     sample = (0, 0, 1, 2)
     other = DeviatingAlgorithm(3, base=Fraction(1, 4), delta=delta)
     reps = 16_000 if config.thorough else 4000
@@ -330,26 +349,67 @@ def algorithm10_privacy(config: VerifyConfig) -> CheckOutcome:
         {k: v for k, v in other.law(sample, 40).items() if v},
         reps,
     )
-    ok = good.holds and not bad.holds and conf.holds
+    ok = good.holds and floats.holds and no_factor < tau and not bad.holds and conf.holds
     return CheckOutcome(
         ok,
-        f"{good.summary()}; control {bad.summary()}; {conf.summary()}",
+        f"{good.summary()}; {floats.summary()}; control {bad.summary()}; τ − 1 = {tau - 1}: "
+        f"worst δ {float(one_lower.worst_delta):.3f} (not a violation); {conf.summary()}",
         {
             "pairs": good.pairs,
             "worst_ratio": float(good.worst_ratio),
             "worst_delta": float(good.worst_delta),
+            "float_worst_delta": float(floats.worst_delta),
+            "threshold": tau,
+            "control_threshold": no_factor,
             "control_delta": float(bad.worst_delta),
+            "one_lower_delta": float(one_lower.worst_delta),
+            "power": conf.power,
         },
     )
 
 
+def _average_marginal(law: dict[tuple[int, ...], Fraction], values: int) -> list[Fraction]:
+    """p̄(v) = (1/n) Σ_i μ_i(v), from :func:`dpspec.spec.adaptive.marginal`."""
+    n = len(next(iter(law)))
+    return [sum((ad.marginal(law, i)[v] for i in range(n)), Fraction(0)) / n for v in range(values)]
+
+
+def _argmax_law(population: list[Fraction], n: int):  # type: ignore[no-untyped-def]
+    """The non-private control A′: the predicates of largest score h(S) − h(μ), uniformly."""
+
+    def law(sample: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
+        score = {
+            h: Fraction(sum(h[x] for x in sample), n)
+            - sum((w for v, w in zip(h, population, strict=True) if v), Fraction(0))
+            for h in product((0, 1), repeat=len(population))
+        }
+        top = max(score.values())
+        best = [h for h, v in score.items() if v == top]
+        return {h: (Fraction(1, len(best)) if h in best else Fraction(0)) for h in score}
+
+    return law
+
+
 def lemma_711(config: VerifyConfig) -> CheckOutcome:
-    """Lemma 7.1.1 (L1952) exactly on Ω = {0, 1, 2}, n = 4, T = 1, δ = 0: A′ the exponential
-    mechanism over all 8 predicates with score h(S) − h(μ) (ε-DP: sensitivity 1/n, weights
-    exp((εn/2)·score)); |E[h(μ) − h(S)]| ≤ e^ε − 1 + ψ(μ) for a random product law (ψ = 0) and
-    the tight example μ_ψ (ψ(μ_ψ) exact), ε ∈ {0.1, 0.5, 1}. The gap is positive (the
-    mechanism does overfit) and reported with its bound."""
-    from dpspec.adaptive.deviating import predicate_mechanism_gap
+    """Lemma 7.1.1 (L1952) exactly on Ω = {0, 1, 2}, n = 4, T = 1, δ = 0, in Fractions (notes
+    item 4). A′ = :class:`PredicateMechanism`, the exponential mechanism over all 8 predicates
+    with score h(S) − h(μ) and weights (1/q)^{n·score}, q = e^{−ε/2} ∈ {20/21, 4/5, 5/8}
+    (ε = 0.098, 0.446, 0.940). Laws μ: a random product law (ψ = 0) and the tight example μ_ψ,
+    ψ ∈ {1/3, 2/3} (ψ(μ) exact). For each (μ, q):
+
+    * the lemma's hypothesis, exactly: A′ is ε-DP (``satisfies_pure_dp`` with e^ε = q^{−2}) on
+      all 30 substitution pairs of samples;
+    * its conclusion, exactly: 0 < E[h(S) − h(μ)] ≤ e^ε − 1 + ψ(μ) (the mechanism does overfit);
+    * the float version with the notes' weights exp((εn/2)·score)
+      (:func:`predicate_mechanism_gap`) agrees within 1e-9 (the rational prior changes nothing
+      visible).
+
+    Controls: (a) the non-private A′ (argmax of the score) fails the DP check and overfits
+    beyond e^ε − 1 + ψ on the product law at q = 20/21 — the bound has teeth here; (b) A′ with
+    weights (1/q)^{2n·score} (ε-DP claimed, 2ε delivered) fails the exact DP check."""
+    from dpspec.adaptive.deviating import PredicateMechanism, predicate_mechanism_gap
+    from dpspec.proofs.engine.exact import verify_pairs
+    from dpspec.spec.neighbours import Relation
 
     rng = np.random.default_rng(SEED)
     laws = {
@@ -357,31 +417,93 @@ def lemma_711(config: VerifyConfig) -> CheckOutcome:
         "tight ψ=1/3": tight_example_law(3, 4, Fraction(1, 3)),
         "tight ψ=2/3": tight_example_law(3, 4, Fraction(2, 3)),
     }
-    rows = []
-    ok = True
+    pairs = _deviating_pairs(3, 4)
+    bases = (Fraction(20, 21), Fraction(4, 5), Fraction(5, 8))
+    rows: list[dict[str, Any]] = []
+    ok, worst_float = True, 0.0
     for name, law in laws.items():
-        psi = float(ad.gibbs_dependence(law))
-        for eps in (0.1, 0.5, 1.0):
-            gap, bound = predicate_mechanism_gap(law, 3, eps)
-            holds = 0 < gap <= bound + psi
+        psi = ad.gibbs_dependence(law)
+        population = _average_marginal(law, 3)
+        for q in bases:
+            mech = PredicateMechanism(3, 4, q, population)
+            dp = verify_pairs(f"A′ {name}", mech.law, pairs, q**-2, 0, Relation.SUBSTITUTE)
+            gap = mech.gap(law)
+            bound = q**-2 - 1 + psi
+            eps = -2 * math.log(q)
+            worst_float = max(
+                worst_float, abs(float(gap) - predicate_mechanism_gap(law, 3, eps)[0])
+            )
+            holds = dp.holds and 0 < gap <= bound
             ok = ok and holds
             rows.append(
                 {
                     "law": name,
-                    "psi": psi,
+                    "psi": str(psi),
                     "epsilon": eps,
-                    "gap": gap,
-                    "bound": bound + psi,
+                    "gap": str(gap),
+                    "bound": str(bound),
+                    "worst_ratio": float(dp.worst_ratio),
                     "holds": holds,
                 }
             )
+    product_law = laws["product"]
+    population = _average_marginal(product_law, 3)
+    q = bases[0]
+    argmax = _argmax_law(population, 4)
+    argmax_gap = sum(
+        (
+            p
+            * sum(
+                (
+                    w
+                    * (
+                        Fraction(sum(h[x] for x in s), 4)
+                        - sum((m for v, m in zip(h, population, strict=True) if v), Fraction(0))
+                    )
+                    for h, w in argmax(s).items()
+                ),
+                Fraction(0),
+            )
+            for s, p in product_law.items()
+        ),
+        Fraction(0),
+    )
+    argmax_dp = verify_pairs("argmax A′", argmax, pairs, q**-2, 0, Relation.SUBSTITUTE)
+    control_a = argmax_gap > q**-2 - 1 and not argmax_dp.holds
+
+    class Doubled(PredicateMechanism):
+        def law(self, data: object) -> dict[tuple[int, ...], Fraction]:
+            counts = self._counts(data)
+            weights = {
+                h: self.prior[h]
+                / self.base ** (2 * sum(c for v, c in zip(h, counts, strict=True) if v))
+                for h in self.predicates
+            }
+            total = sum(weights.values(), Fraction(0))
+            return {h: w / total for h, w in weights.items()}
+
+    doubled = Doubled(3, 4, q, population)
+    doubled_dp = verify_pairs("A′ 2ε", doubled.law, pairs, q**-2, 0, Relation.SUBSTITUTE)
+    control_b = not doubled_dp.holds
+    agree = worst_float < 1e-9
+    ok = ok and agree and control_a and control_b
+    detail = "; ".join(
+        f"{r['law']} ε={r['epsilon']:.3f}: E[h(S) − h(μ)] = {float(Fraction(r['gap'])):.4f} ≤ "
+        f"{float(Fraction(r['bound'])):.4f} (DP ratio {r['worst_ratio']:.4f})"
+        for r in rows
+    )
     return CheckOutcome(
         ok,
-        "; ".join(
-            f"{r['law']} ε={r['epsilon']}: E[h(S) − h(μ)] = {r['gap']:.4f} ≤ {r['bound']:.4f}"
-            for r in rows
-        ),
-        {"rows": rows},
+        f"{detail}; float cross-check |Δ| = {worst_float:.1e}; control argmax: gap "
+        f"{float(argmax_gap):.4f} > e^ε − 1 = {float(q**-2 - 1):.4f} and DP "
+        f"{'VIOLATED' if not argmax_dp.holds else 'holds'}: {control_a}; control 2ε weights: "
+        f"{doubled_dp.summary()}",
+        {
+            "rows": rows,
+            "float_agreement": worst_float,
+            "argmax_gap": str(argmax_gap),
+            "doubled_worst_ratio": float(doubled_dp.worst_ratio),
+        },
     )
 
 

@@ -39,4 +39,28 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         kind="law",
     ),
+    Mutant(
+        id="adaptive.deviating-histogram-at-4-delta",
+        file="impl/adaptive/deviating.py",
+        original="StabilityHistogram(bins, epsilon, delta, base=base, idealised=idealised)",
+        replacement="StabilityHistogram(bins, epsilon, 4 * delta, base=base, idealised=idealised)",
+        description=(
+            "Algorithm 10 runs its histogram at 4δ (Thm 7.1.4's δ/4 read the wrong way): the "
+            "threshold drops from 5 to 3 and the caller's δ is violated"
+        ),
+        kind="claim",
+    ),
+    Mutant(
+        id="adaptive.predicate-mechanism-full-epsilon-weights",
+        file="impl/adaptive/deviating.py",
+        original="self.prior[h] / self.base ** sum(c for v, c in zip(h, counts, strict=True) if v)",
+        replacement=(
+            "self.prior[h] / self.base ** (2 * sum(c for v, c in zip(h, counts, strict=True) if v))"
+        ),
+        description=(
+            "Lemma 7.1.1's exponential mechanism uses weights exp(εn·score) instead of "
+            "exp((εn/2)·score): 2ε-DP while ε is claimed"
+        ),
+        kind="half",
+    ),
 )

@@ -124,7 +124,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         claim=(
             "Algorithm 10 (stability histogram, then the released cell with the largest count) "
             "is (ε, δ)-DP under substitution for the caller's (ε, δ), exactly on all pairs of "
-            "4 records over 3 cells; the threshold-2 bug violates δ"
+            "4 records over 3 cells (Fractions, q = 1/2; and the float default ε = 1); the "
+            "threshold without the factor 1 + e^ε violates δ"
         ),
         method=Method.EXACT,
         privacy=True,
@@ -158,12 +159,21 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         source=f"{THESIS}:L1952-1981 (Lemma 7.1.1)",
         claim=(
             "|E[h(μ) − h(S)]| ≤ e^ε − 1 + ψ(μ) for the exponential mechanism over all "
-            "predicates of Ω = 3 values, n = 4, on a product law and the tight example, exactly"
+            "predicates of Ω = 3 values, n = 4 (its ε-DP decided too), on a product law and the "
+            "tight example, in Fractions; the non-private argmax exceeds the bound"
         ),
         method=Method.EXACT,
-        predicates=(f"{_AD}.gibbs_dependence",),
-        impls=("dpspec.adaptive.deviating.predicate_mechanism_gap",),
+        privacy=True,
+        predicates=(f"{_AD}.gibbs_dependence", "dpspec.spec.privacy.satisfies_pure_dp"),
+        impls=(
+            "dpspec.adaptive.deviating.PredicateMechanism",
+            "dpspec.adaptive.deviating.predicate_mechanism_gap",
+        ),
         checks=("lemma_711",),
-        tests=(f"{_TESTS}::test_deviating_algorithm",),
+        tests=(f"{_TESTS}::test_predicate_mechanism",),
+        entry_points=(
+            "dpspec.adaptive.deviating.PredicateMechanism.law",
+            "dpspec.adaptive.deviating.PredicateMechanism.gap",
+        ),
     ),
 )
