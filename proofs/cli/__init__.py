@@ -52,9 +52,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     for r in report["obligations"]:
         mark = {"passed": "PASS", "failed": "FAIL", "documented": "DOC "}[r["status"]]
         print(f"{mark}  {r['id']:<{width}}  {r['method']:<11}  {r['seconds']:7.2f}s  {r['detail']}")
+    kinds = report["kinds"]
     print(
         f"\n{report['passed']} passed, {report['failed']} failed, {report['documented']} "
-        f"documented in {report['seconds']:.1f}s"
+        f"documented in {report['seconds']:.1f}s; shown to discriminate (every control caught): "
+        f"{kinds['discriminating']}, demonstrations: {kinds['demonstration']}"
+        + (f", power not shown: {kinds['unpowered']}" if kinds["unpowered"] else "")
     )
     _write_json(args.json, report)
     return 1 if report["failed"] else 0

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 
 Law = Mapping[Any, Any]
@@ -88,6 +88,7 @@ class ConformanceReport:
     power: float
     alpha: float = ALPHA
     details: dict[str, Any] = field(default_factory=dict)
+    control_bug: str = "noise for 2ε"
 
     @property
     def conforms(self) -> bool:
@@ -100,6 +101,15 @@ class ConformanceReport:
     @property
     def holds(self) -> bool:
         return self.conforms and self.control_rejected
+
+    @property
+    def control(self) -> Control:
+        """The entry point run with the bug the power is stated against, as a control."""
+        return Control(
+            f"{self.name} drawn with {self.control_bug}",
+            self.control_rejected,
+            f"p = {self.control_pvalue:.3g} < α = {self.alpha:g} (power ≈ {self.power:.3f})",
+        )
 
     def summary(self) -> str:
         return (
@@ -158,4 +168,5 @@ def outcome(reports: list[ConformanceReport], extra_ok: bool = True) -> CheckOut
                 for r in reports
             ],
         },
+        [r.control for r in reports],
     )

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dpspec.proofs.engine.registry import CheckOutcome
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack
 from dpspec.spec.neighbours import Relation
 from dpspec.spec.privacy import (
     Dist,
@@ -120,7 +120,28 @@ def verify_pairs(
     return report
 
 
-def exact_with_control(good: ExactReport, bad: ExactReport) -> CheckOutcome:
+def slack_of(report: ExactReport) -> Slack:
+    """The report's slack on the ε scale (claimed ln ratio against the worst ln ratio), or on
+    the δ scale when the claim has δ > 0."""
+    if report.claimed_delta:
+        return Slack("δ", float(report.claimed_delta), float(report.worst_delta))
+    if report.exponents is not None:
+        worst, claimed = report.exponents
+        return Slack("ε", float(claimed), float(worst))
+    return Slack("ε", _log(report.claimed_ratio), _log(report.worst_ratio))
+
+
+def _log(ratio: Prob) -> float:
+    r = float(ratio)
+    return math.inf if math.isinf(r) else math.log(r) if r > 0 else -math.inf
+
+
+def control_of(bad: ExactReport, bug: str | None = None) -> Control:
+    """A broken variant's report as a :class:`Control` (caught when its predicate failed)."""
+    return Control(bug or bad.name, not bad.holds, bad.summary())
+
+
+def exact_with_control(good: ExactReport, bad: ExactReport, bug: str | None = None) -> CheckOutcome:
     ok = good.holds and not bad.holds
     return CheckOutcome(
         ok,
@@ -132,6 +153,8 @@ def exact_with_control(good: ExactReport, bad: ExactReport) -> CheckOutcome:
             "worst_delta": str(good.worst_delta),
             "control_caught": not bad.holds,
         },
+        [control_of(bad, bug)],
+        [slack_of(good)],
     )
 
 

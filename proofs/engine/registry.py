@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import pkgutil
 import re
 from collections.abc import Callable
@@ -47,6 +48,23 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+
+class Kind(StrEnum):
+    """What a running check can show.
+
+    * ``discriminating`` — the check reports at least one :class:`Control`, a plausible bug of
+      the implementation that violates the guarantee by a modest margin (noise for ε × 1.25, a
+      bound understated 2×, a boundary off by one), and it must reject every one of them;
+    * ``demonstration`` — an instance of a theorem that holds with no claim to catch bugs (a
+      packing inequality loose by nature); :attr:`Obligation.reason` says why it cannot
+      discriminate;
+    * ``documented`` — nothing runs (existential or asymptotic statements).
+    """
+
+    DISCRIMINATING = "discriminating"
+    DEMONSTRATION = "demonstration"
+    DOCUMENTED = "documented"
 
 
 class Method(StrEnum):
@@ -70,13 +88,64 @@ class VerifyConfig:
     crosshair_timeout: float = CROSSHAIR_BUDGET
 
 
+@dataclass(frozen=True)
+class Control:
+    """A plausible bug of the code under check, run through the same check.
+
+    ``bug`` says what is wrong and by how much (``"noise drawn for ε × 1.25"``); ``caught`` is
+    True when the check's predicate rejected it (the check fails on the bug, as it must);
+    ``measured`` is what the check saw on it (``"worst ratio 3.49 > e^1"``).
+    """
+
+    bug: str
+    caught: bool
+    measured: str = ""
+
+
+@dataclass(frozen=True)
+class Slack:
+    """The claim against what was measured, on the claim's natural scale.
+
+    ``quantity`` names the scale (``"ε"``, ``"δ"``, ``"P(error > α)"``, ``"bound"``); both
+    numbers are on it and :attr:`ratio` = claim / measured (≥ 1 when an upper-bound claim holds;
+    ``inf`` when nothing was measured above 0). A ratio close to 1 means the instance is tight:
+    a modest bug crosses the claim.
+    """
+
+    quantity: str
+    claim: float
+    measured: float
+
+    @property
+    def ratio(self) -> float:
+        if self.measured == 0:
+            return math.inf if self.claim > 0 else 1.0
+        return float(self.claim) / float(self.measured)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "quantity": self.quantity,
+            "claim": self.claim,
+            "measured": self.measured,
+            "ratio": self.ratio,
+        }
+
+
 @dataclass
 class CheckOutcome:
-    """What one check found: pass/fail, a one-line detail, and the numbers behind it."""
+    """What one check found: pass/fail, a one-line detail, the numbers behind it, the
+    :class:`Control` runs that show the check can fail, and its :class:`Slack`."""
 
     passed: bool
     detail: str
     numbers: dict[str, Any] = field(default_factory=dict)
+    controls: list[Control] = field(default_factory=list)
+    slack: list[Slack] = field(default_factory=list)
+
+    @property
+    def tightest(self) -> Slack | None:
+        """The slack with the smallest ratio (the part of the check nearest its claim)."""
+        return min(self.slack, key=lambda s: s.ratio, default=None)
 
 
 Check = Callable[[VerifyConfig], CheckOutcome]
@@ -135,7 +204,17 @@ class Obligation:
     entry_points: tuple[str, ...] = ()
     privacy: bool = False
     binding: str = ""
+    kind: Kind | None = None
+    reason: str = ""
     topic: str = ""
+
+    @property
+    def effective_kind(self) -> Kind:
+        """``kind`` as given; by default ``documented`` for a documented entry, else
+        ``discriminating`` (a running check must show it can fail unless it says why not)."""
+        if self.kind is not None:
+            return self.kind
+        return Kind.DOCUMENTED if self.method is Method.DOCUMENTED else Kind.DISCRIMINATING
 
     @property
     def lemma_module(self) -> str:
@@ -198,6 +277,8 @@ def all_of(*checks: Check) -> Check:
             all(o.passed for _, o in parts),
             " | ".join(f"[{name}] {o.detail}" for name, o in parts),
             {name: o.numbers for name, o in parts},
+            [control for _, o in parts for control in o.controls],
+            [s for _, o in parts for s in o.slack],
         )
 
     run.__name__ = "+".join(c.__name__ for c in checks)

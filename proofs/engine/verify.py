@@ -20,6 +20,7 @@ from tqdm import tqdm
 from dpspec.proofs.cli.errors import UsageError
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
+    Kind,
     Method,
     Obligation,
     VerifyConfig,
@@ -45,17 +46,51 @@ def run_obligation(ob: Obligation, config: VerifyConfig) -> dict[str, Any]:
                 {"traceback": traceback.format_exc()},
             )
         status = "passed" if outcome.passed else "failed"
+    kind = ob.effective_kind
+    power = power_problem(ob, outcome) if check is not None else None
+    if power is not None and status == "passed" and ENFORCE_CONTROLS:
+        status = "failed"
+    tightest = outcome.tightest
     return {
         "id": ob.id,
         "source": ob.source,
         "claim": ob.claim,
         "method": ob.method.value,
+        "kind": kind.value,
+        "reason": ob.reason,
         "status": status,
         "seconds": round(time.perf_counter() - start, 3),
         "cpu_seconds": round(time.process_time() - cpu, 3),
-        "detail": outcome.detail,
+        "detail": outcome.detail if power is None else f"{outcome.detail} [{power}]",
         "numbers": outcome.numbers,
+        "controls": [
+            {"bug": c.bug, "caught": c.caught, "measured": c.measured} for c in outcome.controls
+        ],
+        "slack": [s.to_json() for s in outcome.slack],
+        "tightest": None if tightest is None else tightest.to_json(),
+        "power_problem": power,
     }
+
+
+#: When True a running obligation whose power is not shown (see :func:`power_problem`) fails.
+ENFORCE_CONTROLS = False
+
+
+def power_problem(ob: Obligation, outcome: CheckOutcome) -> str | None:
+    """Why the check has not shown it can fail, or None: a discriminating obligation must
+    report at least one control and every control must be caught; a demonstration must state
+    its reason."""
+    kind = ob.effective_kind
+    if kind is Kind.DEMONSTRATION:
+        return None if ob.reason else "a demonstration without its reason"
+    if kind is Kind.DOCUMENTED:
+        return "a running check labelled documented"
+    if not outcome.controls:
+        return "no discriminating control reported"
+    missed = [c.bug for c in outcome.controls if not c.caught]
+    if missed:
+        return f"control passed the check: {missed[0]}"
+    return None
 
 
 def _run_by_id(obligation_id: str, config: VerifyConfig) -> dict[str, Any]:
@@ -127,8 +162,26 @@ def run_verify(
         "passed": sum(r["status"] == "passed" for r in ordered),
         "failed": sum(r["status"] == "failed" for r in ordered),
         "documented": sum(r["status"] == "documented" for r in ordered),
+        "kinds": kind_counts(ordered),
         "thorough": config.thorough,
     }
+
+
+def kind_counts(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Passed rows by what they show: ``discriminating`` (every control caught),
+    ``demonstration``, ``documented``, and ``unpowered`` (a running check that has not shown
+    it can fail)."""
+    counts = {"discriminating": 0, "demonstration": 0, "documented": 0, "unpowered": 0}
+    for r in rows:
+        if r["status"] == "documented":
+            counts["documented"] += 1
+        elif r.get("power_problem"):
+            counts["unpowered"] += 1
+        elif r.get("kind") == "demonstration":
+            counts["demonstration"] += 1
+        elif r["status"] == "passed":
+            counts["discriminating"] += 1
+    return counts
 
 
 def run_failed(ob: Obligation, why: str) -> dict[str, Any]:
@@ -141,6 +194,12 @@ def run_failed(ob: Obligation, why: str) -> dict[str, Any]:
         "status": "failed",
         "seconds": 0.0,
         "cpu_seconds": 0.0,
+        "kind": ob.effective_kind.value,
+        "reason": ob.reason,
         "detail": why,
         "numbers": {},
+        "controls": [],
+        "slack": [],
+        "tightest": None,
+        "power_problem": None,
     }
