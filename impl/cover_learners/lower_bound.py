@@ -3,9 +3,9 @@ learner learns from m ≤ M examples.
 
 η = 1/(6 + 4e^{αM}), Z = {η, 2η, …, Kη}, K = ⌊1/η⌋ − 1, G_z = [z − η/3, z + η/3];
 P_z: x ~ ½ Unif[0, 1] + ½ Unif(G_z), label 1 iff x ≥ z (error 0 for h_z). The exact error of
-every threshold under P_z is :func:`dpspec.spec.sample_complexity.threshold_family_error`; the
+every threshold under P_z is :func:`dpspec.spec.cover_learners.threshold_family_error`; the
 G_z are disjoint, so the success sets 𝒢_z = {h_τ : τ ∈ G_z} are too, which is what the packing
-inequality (:func:`dpspec.spec.sample_complexity.satisfies_packing_inequality`) needs.
+inequality (:func:`dpspec.spec.cover_learners.satisfies_packing_inequality`) needs.
 """
 
 from __future__ import annotations

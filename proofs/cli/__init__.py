@@ -2,7 +2,7 @@
 ``consistency``, ``audit``, ``compress``, ``mutate``.
 
 Every command accepts ``--json PATH``. Exit codes, the same for every command: 0 the claim
-holds, 1 a violation, 2 a usage error, 3 an internal error (:mod:`dpspec.proofs.cli.errors`).
+holds, 1 a violation, 2 a usage error, 3 an internal error (:mod:`dpspec.proofs.engine.errors`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dpspec.proofs.cli.errors import (
+from dpspec.proofs.engine.errors import (
     EXIT_INTERNAL,
     EXIT_USAGE,
     InternalError,

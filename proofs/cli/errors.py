@@ -1,114 +1,15 @@
-"""Exit codes and error reporting shared by every ``dpspec`` command.
+"""Deprecated alias of :mod:`dpspec.proofs.engine.errors` (kept for 0.3; import from there)."""
 
-* 0 — the claim holds / the mechanism is consistent with its claim / the command succeeded;
-* 1 — a violation: a failed obligation, a flagged mechanism, a counterexample;
-* 2 — a usage error: a bad argument (one line on stderr naming it);
-* 3 — an internal error: the audited target raised, a file could not be read or written.
+import warnings
 
-A command raises :class:`UsageError` or :class:`InternalError`; :func:`dpspec.proofs.cli.main`
-turns them into one line on stderr and the exit code (a traceback only with ``--debug``).
-"""
+from dpspec.proofs.engine.errors import *  # noqa: F403
+from dpspec.proofs.engine.errors import __all__  # noqa: F401
 
-from __future__ import annotations
+#: The module this name is an alias of (package discovery skips aliases).
+DEPRECATED_ALIAS_OF = "dpspec.proofs.engine.errors"
 
-import argparse
-import json
-import math
-from pathlib import Path
-from typing import Any, NoReturn
-
-EXIT_OK = 0
-
-
-EXIT_VIOLATION = 1
-
-
-EXIT_USAGE = 2
-
-
-EXIT_INTERNAL = 3
-
-
-class UsageError(Exception):
-    """A bad command-line argument; the message names it (exit code 2)."""
-
-
-class InternalError(Exception):
-    """The harness could not do its job: the target raised, I/O failed (exit code 3)."""
-
-
-def check_writable(path: str | None, option: str = "--json") -> None:
-    """Refuse an output path up front (before any long work) when it cannot be written."""
-    if path is None:
-        return
-    if path == "":
-        raise UsageError(f"{option}: empty path")
-    target = Path(path)
-    if target.exists() and target.is_dir():
-        raise UsageError(f"{option}: {path!r} is a directory")
-    parent = target.parent if str(target.parent) else Path(".")
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        with target.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise UsageError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
-
-
-def check_plot(path: str | None, option: str = "--plot") -> None:
-    """Refuse ``--plot`` up front when matplotlib is missing or the path cannot be written."""
-    if path is None:
-        return
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise UsageError(f"{option}: needs matplotlib (pip install 'dpspec[plot]')") from None
-    check_writable(path, option)
-
-
-def write_json(path: str | None, payload: dict[str, Any], option: str = "--json") -> None:
-    """Write ``payload`` as JSON; an I/O failure is an :class:`InternalError`."""
-    if path is None:
-        return
-    try:
-        target = Path(path)
-        if str(target.parent):
-            target.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(payload, indent=2, default=str) + "\n"
-        with target.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-    except OSError as exc:
-        raise InternalError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
-
-
-def one_line_errors(parser: argparse.ArgumentParser) -> None:
-    """argparse errors of ``parser`` (bad type, missing argument, unknown option) as one line
-    on stderr, exit 2 (argparse's default prints the whole usage first)."""
-
-    def error(message: str) -> NoReturn:
-        parser.exit(EXIT_USAGE, f"{parser.prog}: {message} (see {parser.prog} --help)\n")
-
-    parser.error = error  # type: ignore[method-assign]
-
-
-def positive_seconds(text: str) -> float:
-    """argparse type: a finite number of seconds > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}")
-    return value
-
-
-def jobs_count(text: str) -> int:
-    """argparse type: a number of worker processes, 1..64."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer 1..64, got {text!r}") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"expected an integer 1..64, got {text!r}")
-    return value
+warnings.warn(
+    "dpspec.proofs.cli.errors is deprecated; import dpspec.proofs.engine.errors",
+    DeprecationWarning,
+    stacklevel=2,
+)

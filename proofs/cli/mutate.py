@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dpspec.proofs.cli.errors import UsageError, write_json
+from dpspec.proofs.engine.errors import UsageError, write_json
 from dpspec.proofs.engine.mutation import DEFAULT_TIMEOUT, exit_code, run_mutants, select_mutants
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dpspec.proofs.cli.errors import InternalError, write_json
+from dpspec.proofs.engine.errors import InternalError, write_json
 from dpspec.proofs.engine.registry import Obligation, obligations, topic_module, topics
 
 #: Source folders copied into the scratch package (``impl/`` is the package ``dpspec`` itself).
@@ -467,7 +467,7 @@ def run_mutants(
 
 def exit_code(report: dict[str, Any]) -> int:
     """0 every mutant killed; 1 a mutant survived (or hung); 3 a stale mutant or an error."""
-    from dpspec.proofs.cli.errors import EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION
+    from dpspec.proofs.engine.errors import EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION
 
     rows = report["mutants"]
     if any(r["stale"] or r["status"] == "error" for r in rows):

@@ -17,7 +17,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dpspec.proofs.cli.errors import UsageError
+from dpspec.proofs.engine.errors import UsageError
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Kind,

@@ -10,7 +10,7 @@ import argparse
 import math
 from typing import Any
 
-from dpspec.proofs.cli.errors import UsageError, check_writable, write_json
+from dpspec.proofs.engine.errors import UsageError, check_writable, write_json
 
 
 def _cmd_adaptive(args: argparse.Namespace) -> int:

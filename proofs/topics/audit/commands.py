@@ -21,7 +21,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dpspec.proofs.cli.errors import InternalError, UsageError
+from dpspec.proofs.engine.errors import InternalError, UsageError
 
 EXIT_CODES = """exit codes:
   0  consistent: the eps lower bound does not exceed the claim
@@ -126,7 +126,7 @@ def _resolve_learner(
 def _cmd_audit(args: argparse.Namespace) -> int:
     from dpspec.audit.core import MechanismError, audit, default_selection
     from dpspec.audit.zoo import zoo
-    from dpspec.proofs.cli.errors import write_json
+    from dpspec.proofs.engine.errors import write_json
 
     if args.target == "list":
         for name, entry in zoo().items():

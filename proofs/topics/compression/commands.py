@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.proofs.cli.errors import UsageError, write_json
+from dpspec.proofs.engine.errors import UsageError, write_json
 
 
 def validate(args: argparse.Namespace) -> None:

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from dpspec.proofs.cli.errors import (
+from dpspec.proofs.engine.errors import (
     EXIT_OK,
     EXIT_VIOLATION,
     UsageError,

@@ -13,7 +13,7 @@ import argparse
 import math
 from typing import Any
 
-from dpspec.proofs.cli.errors import UsageError, check_plot, check_writable, write_json
+from dpspec.proofs.engine.errors import UsageError, check_plot, check_writable, write_json
 
 
 def _cmd_rectangles(args: argparse.Namespace) -> int:

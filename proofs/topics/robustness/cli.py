@@ -1,6 +1,6 @@
 """Hostile command lines: every ``dpspec`` command answers with an exit code a CI can trust.
 
-Exit codes (``proofs/cli/errors.py``): 0 holds / consistent, 1 violation, 2 usage error, 3
+Exit codes (``proofs/engine/errors.py``): 0 holds / consistent, 1 violation, 2 usage error, 3
 internal error. For each hostile argv below the command must exit with the expected code and,
 for 2 and 3, print exactly one line on stderr and no traceback. Most cases run ``main()`` in
 process (output captured); a few run the installed console script as a subprocess so the exit

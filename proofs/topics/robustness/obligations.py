@@ -69,7 +69,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=(
             "dpspec.proofs.cli.main",
-            "dpspec.proofs.cli.errors.check_writable",
+            "dpspec.proofs.engine.errors.check_writable",
         ),
         checks=("cli:cli_hostile_argv",),
         tests=("tests/test_cli_hostile.py::test_usage_errors",),

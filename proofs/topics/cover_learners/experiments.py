@@ -16,7 +16,7 @@ from dpspec.cover_learners import (
     sample_threshold_family,
 )
 from dpspec.cover_learners.learners import _CoverExponentialClassifier
-from dpspec.spec import sample_complexity as sc
+from dpspec.spec import cover_learners as sc
 
 LEARNERS = ("a1", "a1r", "a2")
 

@@ -37,7 +37,7 @@ from dpspec.proofs.engine.conformance import (
 from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
-from dpspec.spec import sample_complexity as sc
+from dpspec.spec import cover_learners as sc
 from dpspec.spec.neighbours import Relation, datasets, is_neighbour, neighbouring_pairs
 from dpspec.spec.privacy import Dist, max_likelihood_ratio, satisfies_group_privacy
 

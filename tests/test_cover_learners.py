@@ -20,8 +20,8 @@ from dpspec.cover_learners import (
     threshold_grid,
 )
 from dpspec.proofs.engine.registry import VerifyConfig
-from dpspec.proofs.topics.chaudhuri_hsu import checks
-from dpspec.spec import sample_complexity as sc
+from dpspec.proofs.topics.cover_learners import checks
+from dpspec.spec import cover_learners as sc
 from dpspec.spec.neighbours import Relation
 from dpspec.spec.privacy import max_likelihood_ratio
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dpspec.proofs.engine.registry import Erratum
 from dpspec.proofs.engine.seeds import CHAUDHURI_HSU as CH
 
-_TESTS = ("tests/test_chaudhuri_hsu.py::test_errata",)
+_TESTS = ("tests/test_cover_learners.py::test_errata",)
 
 ERRATA: tuple[Erratum, ...] = (
     Erratum(
@@ -17,7 +17,7 @@ ERRATA: tuple[Erratum, ...] = (
             "m = 12, H = weight-≤4 labelings, |P| = 66, s = 1/12, α = 0.3: the exponential "
             "mechanism misses every h ∈ P w.p. 0.9976"
         ),
-        tests=("tests/test_chaudhuri_hsu.py::test_lemma11",),
+        tests=("tests/test_cover_learners.py::test_lemma11",),
         obligation="erratum.chaudhuri-hsu-lemma-11",
     ),
     Erratum(
@@ -47,7 +47,7 @@ ERRATA: tuple[Erratum, ...] = (
         printed="an ε-packing of a radius-r ball has ≤ (4r/ε)^d points",
         corrected="only for ε ≤ 4r (beyond, the bound is < 1)",
         counterexample="[0, 1], d = 1, r = 1/10, ε = 1/2: bound 4/5 < 1 = a one-point packing",
-        tests=("tests/test_chaudhuri_hsu.py::test_covers",),
+        tests=("tests/test_cover_learners.py::test_covers",),
         obligation="erratum.chaudhuri-hsu-lemma-14",
     ),
     Erratum(

@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from dpspec.proofs.cli.errors import UsageError, check_plot, check_writable, write_json
+from dpspec.proofs.engine.errors import UsageError, check_plot, check_writable, write_json
 
 
 def _positive(value: float, option: str, top: float | None = None) -> None:
@@ -24,7 +24,7 @@ def _positive(value: float, option: str, top: float | None = None) -> None:
 
 
 def _cmd_curve(args: argparse.Namespace) -> int:
-    from dpspec.proofs.topics.chaudhuri_hsu.experiments import rows_json, utility_curve
+    from dpspec.proofs.topics.cover_learners.experiments import rows_json, utility_curve
 
     try:
         ns = [int(v) for v in args.n.split(",")]
@@ -78,7 +78,7 @@ def _plot(rows: Any, learner: str, path: str) -> None:
 
 
 def _cmd_lower_bound(args: argparse.Namespace) -> int:
-    from dpspec.proofs.topics.chaudhuri_hsu.experiments import lower_bound_table
+    from dpspec.proofs.topics.cover_learners.experiments import lower_bound_table
 
     _positive(args.alpha, "--alpha", 5)
     if not 1 <= args.M <= 40:

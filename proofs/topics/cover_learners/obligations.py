@@ -9,8 +9,8 @@ _A1 = "dpspec.cover_learners.learners.PrivateCoverClassifier"
 _A2 = "dpspec.cover_learners.learners.LabelPrivateCoverClassifier"
 _SELECT = "dpspec.learners.semi_supervised.exponential_choice"
 _EM = "dpspec.mechanisms.exponential.ExponentialMechanism"
-_TESTS = "tests/test_chaudhuri_hsu.py"
-_SC = "dpspec.spec.sample_complexity"
+_TESTS = "tests/test_cover_learners.py"
+_SC = "dpspec.spec.cover_learners"
 _HYP = "dpspec.cover_learners.hypotheses"
 _GRIDS = (f"{_HYP}.threshold_grid", f"{_HYP}.interval_grid", f"{_HYP}.Boxes")
 
