@@ -603,7 +603,7 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from dpspec.proofs.cli import main
+    from dpspec.proofs.engine.command import run_dpspec as main
 
     failures: list[str] = []
     slowest = 0.0

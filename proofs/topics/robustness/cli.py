@@ -77,7 +77,7 @@ def _argv(argv: tuple[str, ...], tmp: Path, file: Path) -> list[str]:
 
 
 def _in_process(argv: list[str]) -> tuple[int, str]:
-    from dpspec.proofs.cli import main
+    from dpspec.proofs.engine.command import run_dpspec as main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
