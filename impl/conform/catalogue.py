@@ -73,9 +73,7 @@ class Param:
     maximum: int | None = None
 
     def parse(self, value: Any) -> Any:
-        """The checked value; strings (from the command line) are converted first."""
-        if isinstance(value, str):
-            value = self._from_text(value)
+        """The checked value (a TypeError or ValueError naming the parameter)."""
         if self.kind == "positive":
             return check_positive(value, self.name)
         if self.kind == "epsilon":
@@ -93,7 +91,8 @@ class Param:
             raise ValueError(f"{self.name}: must be in [0, 600], got {value!r}")
         return frac
 
-    def _from_text(self, text: str) -> Any:
+    def from_text(self, text: str) -> Any:
+        """The value written on the command line, converted to the parameter's kind."""
         try:
             if self.kind == "bool":
                 low = text.strip().lower()
@@ -156,6 +155,20 @@ class Algorithm(ABC):
     def complete(self, params: dict[str, Any]) -> dict[str, Any]:
         """Derived parameters and cross-checks (e.g. scale from ε)."""
         return params
+
+    def from_text(self, given: dict[str, str]) -> dict[str, Any]:
+        """Command-line ``NAME=VALUE`` texts converted to the parameters' kinds (unknown names
+        refused); :meth:`resolve` then checks the values."""
+        known = {p.name: p for p in self.params}
+        out = {}
+        for key, text in given.items():
+            if key not in known:
+                raise ValueError(
+                    f"{key}: not a parameter of {self.name} (parameters: "
+                    f"{', '.join(known) or 'none'})"
+                )
+            out[key] = known[key].from_text(text)
+        return out
 
     def claim(self, params: dict[str, Any]) -> tuple[float, float] | None:
         """(ε, δ) the spec guarantees for these parameters; None: no privacy claim."""

@@ -100,7 +100,12 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     from dpspec.audit.core import MechanismError
     from dpspec.conform import TargetError, conform, plan
 
-    params = _params(args.param)
+    from dpspec.conform import algorithm as find
+
+    try:
+        params = find(args.algorithm).from_text(_params(args.param))
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
     options = {"seed": args.seed, "max_draws": args.max_draws, "audit_samples": args.audit_samples}
     target = _target(args.target, args.algorithm, params)
     try:

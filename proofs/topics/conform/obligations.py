@@ -41,6 +41,13 @@ _CONFORM = (
     "dpspec.conform.adapters.as_sampler",
     "dpspec.conform.adapters.learner_factory",
     "dpspec.conform.adapters.load",
+    "dpspec.conform.libraries.LibraryTarget",
+    "dpspec.conform.libraries.version",
+    "dpspec.conform.libraries.library_target",
+    "dpspec.conform.libraries.is_library",
+    "dpspec.conform.pytest_plugin.ConformanceFailure",
+    "dpspec.conform.pytest_plugin.pytest_configure",
+    "dpspec.conform.pytest_plugin.dpspec_conforms_fixture",
 )
 
 _GOF = (
