@@ -53,8 +53,9 @@ class KBinsPCL:
         if self.bug == "data-range":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self.grid_ = KBinsDiscretizer(n_bins=m, encode="ordinal",
-                                              strategy="uniform").fit(X[:, :1])
+                self.grid_ = KBinsDiscretizer(n_bins=m, encode="ordinal", strategy="uniform").fit(
+                    X[:, :1]
+                )
         else:
             self.grid_ = _public_grid(m)
         cells = self._cells(X)

@@ -38,8 +38,9 @@ def test_own_implementations_conform(name: str, params: dict) -> None:  # type: 
 
 
 def test_epsilon_variant_deviates() -> None:
-    result = conform(_own("discrete-laplace", 1.1, scale=2.0), "discrete-laplace", scale=2.0,
-                     audit_samples=FAST)
+    result = conform(
+        _own("discrete-laplace", 1.1, scale=2.0), "discrete-laplace", scale=2.0, audit_samples=FAST
+    )
     assert result.verdict == "deviates"
     assert result.exit_code == 1
     assert "largest discrepancy" in result.instances[0].why()
@@ -47,8 +48,16 @@ def test_epsilon_variant_deviates() -> None:
 
 def test_catalogue_has_the_issue_algorithms() -> None:
     names = set(catalogue())
-    assert {"discrete-laplace", "lattice-laplace", "bernoulli-exp", "exponential-mechanism",
-            "randomized-response", "stability-histogram", "report-noisy-max", "pcl"} <= names
+    assert {
+        "discrete-laplace",
+        "lattice-laplace",
+        "bernoulli-exp",
+        "exponential-mechanism",
+        "randomized-response",
+        "stability-histogram",
+        "report-noisy-max",
+        "pcl",
+    } <= names
     assert algorithm("two-sided-geometric").name == "discrete-laplace"
 
 
@@ -63,8 +72,9 @@ def test_power_bound_is_exact_for_one_event() -> None:
     k = len(event_family(law).names)
     p = math.exp(-1)
     counts = np.arange(n + 1)
-    pvals = np.minimum(1, 2 * np.minimum(stats.binom.cdf(counts, n, p),
-                                         stats.binom.sf(counts - 1, n, p)))
+    pvals = np.minimum(
+        1, 2 * np.minimum(stats.binom.cdf(counts, n, p), stats.binom.sf(counts - 1, n, p))
+    )
     reject = counts[np.minimum(1, k * pvals) <= ALPHA]
     exact = float(stats.binom.pmf(reject, n, math.exp(-1.1)).sum())
     assert bound == pytest.approx(exact, abs=1e-9)
@@ -111,8 +121,9 @@ def test_unseeded_target_is_said_so() -> None:
     def library_like(v):  # type: ignore[no-untyped-def]
         return int(v + rng.geometric(1 - q) - rng.geometric(1 - q))
 
-    result = conform(library_like, "discrete-laplace", scale=2.0, audit_samples=FAST,
-                     max_draws=30_000)
+    result = conform(
+        library_like, "discrete-laplace", scale=2.0, audit_samples=FAST, max_draws=30_000
+    )
     assert result.verdict == "conforms", "\n".join(result.lines())
     assert not result.seeded and "own generator" in result.notes[0]
 
@@ -156,24 +167,41 @@ def test_bad_arguments_are_refused_before_any_draw() -> None:
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_dpspec(["conform", "--list"]) == 0
     out = tmp_path / "r.json"
-    code = run_dpspec(["conform", "dpspec", "--as", "randomized-response", "--param",
-                       "epsilon=1", "--param", "k=3", "--audit-samples", "2000",
-                       "--json", str(out)])
+    code = run_dpspec(
+        [
+            "conform",
+            "dpspec",
+            "--as",
+            "randomized-response",
+            "--param",
+            "epsilon=1",
+            "--param",
+            "k=3",
+            "--audit-samples",
+            "2000",
+            "--json",
+            str(out),
+        ]
+    )
     assert code == 0
     data = json.loads(out.read_text())
     assert data["verdict"] == "conforms" and data["instances"][0]["draws"] > 0
     bad = tmp_path / "bad.py"
-    bad.write_text("import numpy as np\n"
-                   "def rr(x, size, rng):\n"
-                   "    return np.where(rng.random(size) < 0.8, x, 1 - x)\n"
-                   "def boom(x, size, rng):\n"
-                   "    raise RuntimeError('bug')\n")
+    bad.write_text(
+        "import numpy as np\n"
+        "def rr(x, size, rng):\n"
+        "    return np.where(rng.random(size) < 0.8, x, 1 - x)\n"
+        "def boom(x, size, rng):\n"
+        "    raise RuntimeError('bug')\n"
+    )
     capsys.readouterr()
     args = ["--as", "randomized-response", "--param", "epsilon=1", "--audit-samples", "2000"]
     assert run_dpspec(["conform", f"{bad}:rr", *args]) == 1
     assert run_dpspec(["conform", f"{bad}:boom", *args]) == 3
-    assert run_dpspec(["conform", f"{bad}:rr", "--as", "randomized-response",
-                       "--param", "epsilon=x"]) == 2
+    assert (
+        run_dpspec(["conform", f"{bad}:rr", "--as", "randomized-response", "--param", "epsilon=x"])
+        == 2
+    )
     assert run_dpspec(["conform", f"{bad}:rr", "--as", "nope"]) == 2
     assert run_dpspec(["conform", f"{bad}:missing", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -11,8 +11,7 @@ from tests.conform_pcl_reimplementation import BUGS, KBinsPCL
 
 def test_kbins_reimplementation_conforms() -> None:
     """Full budget (power >= 0.99 against ε × 1.1), privacy audit, consistency trend."""
-    result = conform(KBinsPCL(epsilon=1.0), "pcl", epsilon=1.0, idealised=True,
-                     audit_samples=4000)
+    result = conform(KBinsPCL(epsilon=1.0), "pcl", epsilon=1.0, idealised=True, audit_samples=4000)
     assert result.verdict == "conforms", "\n".join(result.lines())
     assert all(r.power >= 0.99 for r in result.instances)
     trend = result.instances[0].guarantees[0]
@@ -25,8 +24,15 @@ def test_kbins_bugs_deviate(bug: str) -> None:
     larger, and the report states the exact power against each of them); dropping the ½ also
     breaks the consistency trend."""
     trend = bug == "half-dropped"
-    result = conform(KBinsPCL(epsilon=1.0, bug=bug), "pcl", epsilon=1.0, idealised=True,
-                     trend=trend, audit_samples=1000, power=0.5)
+    result = conform(
+        KBinsPCL(epsilon=1.0, bug=bug),
+        "pcl",
+        epsilon=1.0,
+        idealised=True,
+        trend=trend,
+        audit_samples=1000,
+        power=0.5,
+    )
     assert result.verdict != "conforms", "\n".join(result.lines())
     flagged = [r for r in result.instances if r.verdict != "conforms"]
     assert flagged and all(r.fit.rejected for r in flagged)

@@ -50,9 +50,7 @@ def _required_positional(fn: Callable[..., Any]) -> int | None:
     except (TypeError, ValueError):
         return None
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return sum(
-        1 for p in sig.parameters.values() if p.kind in kinds and p.default is p.empty
-    )
+    return sum(1 for p in sig.parameters.values() if p.kind in kinds and p.default is p.empty)
 
 
 def _stack(values: list[Any]) -> NDArray[Any]:
@@ -178,9 +176,9 @@ def as_sampler(target: Any, name: str = "target") -> Sampler:
     )
 
 
-def learner_factory(target: Any, epsilon: float, name: str = "target") -> tuple[
-    Callable[[int], Any], str, bool
-]:
+def learner_factory(
+    target: Any, epsilon: float, name: str = "target"
+) -> tuple[Callable[[int], Any], str, bool]:
     """(seed → unfitted estimator, description, seeded) for a learner target."""
     if isinstance(target, type):
         cls = target
@@ -204,9 +202,7 @@ def learner_factory(target: Any, epsilon: float, name: str = "target") -> tuple[
     if callable(target):
         arity = _required_positional(target)
         if arity not in (1, None):
-            raise TypeError(
-                f"{name}: a learner factory takes one argument (the seed), got {arity}"
-            )
+            raise TypeError(f"{name}: a learner factory takes one argument (the seed), got {arity}")
         label = getattr(target, "__qualname__", type(target).__name__)
         return target, f"{label}(seed)", True
     raise TypeError(
@@ -236,7 +232,9 @@ def load(spec: str) -> Any:
         try:
             module_spec.loader.exec_module(module)
         except Exception as exc:
-            raise TargetError(f"target: running {where!r} raised {type(exc).__name__}: {exc}") from exc
+            raise TargetError(
+                f"target: running {where!r} raised {type(exc).__name__}: {exc}"
+            ) from exc
     else:
         cwd = os.getcwd()
         if cwd not in sys.path:
@@ -246,7 +244,9 @@ def load(spec: str) -> Any:
         except ImportError as exc:
             raise ValueError(f"target: cannot import {where!r} ({exc})") from exc
         except Exception as exc:
-            raise TargetError(f"target: importing {where!r} raised {type(exc).__name__}: {exc}") from exc
+            raise TargetError(
+                f"target: importing {where!r} raised {type(exc).__name__}: {exc}"
+            ) from exc
     if not hasattr(module, attr):
         raise ValueError(f"target: {where!r} has no attribute {attr!r}")
     return getattr(module, attr)

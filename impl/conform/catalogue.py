@@ -86,7 +86,9 @@ class Param:
             return check_flag(value, self.name)
         if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
             raise TypeError(f"{self.name}: expected a rational number >= 0, got {value!r}")
-        frac = Fraction(value) if not isinstance(value, float) else rational_at_most(value, self.name)
+        frac = (
+            Fraction(value) if not isinstance(value, float) else rational_at_most(value, self.name)
+        )
         if frac < 0 or frac > 600:
             raise ValueError(f"{self.name}: must be in [0, 600], got {value!r}")
         return frac
@@ -292,7 +294,9 @@ class DiscreteLaplace(Algorithm):
             w = tail_half_width(math.exp(-1.0 / float(params["scale"])))
             return mech.pmf(np.array([v]), (int(v) - w, int(v) + w))
 
-        return _own(call, f"dpspec DiscreteLaplaceMechanism(epsilon={_scaled(params, factor):g})", pmf)
+        return _own(
+            call, f"dpspec DiscreteLaplaceMechanism(epsilon={_scaled(params, factor):g})", pmf
+        )
 
 
 # --- lattice Laplace ------------------------------------------------------------------------
@@ -305,7 +309,9 @@ class LatticeLaplace(Algorithm):
         "γ·(round(v/γ) + Z), Z discrete Laplace of scale b/γ: Laplace on the lattice γℤ "
         "(ε = (Δ + γ)/b: snapping adds γ to the sensitivity)"
     )
-    source = f"{SEED_000}:L119-121 (Def 2.2, Thm 2.3; exact lattice form, impl/mechanisms/laplace.py)"
+    source = (
+        f"{SEED_000}:L119-121 (Def 2.2, Thm 2.3; exact lattice form, impl/mechanisms/laplace.py)"
+    )
     convention = "receives a real query value v; returns a multiple of the granularity γ"
     params = (
         Param("scale", "positive", None, "noise scale b in output units; or give epsilon"),
@@ -421,9 +427,11 @@ class Exponential(Algorithm):
         "index i with P(i) ∝ exp(ε·s_i/(2Δ)) (half=true; ε-DP) or exp(ε·s_i/Δ) (half=false, "
         "as printed in the thesis: 2ε-DP)"
     )
-    source = f"{SEED_002}:L655 (McSherry–Talwar; the ½ restored: erratum.thesis-L655-exponential-half)"
+    source = (
+        f"{SEED_002}:L655 (McSherry–Talwar; the ½ restored: erratum.thesis-L655-exponential-half)"
+    )
     convention = "receives the integer score vector s; returns the chosen index"
-    params = (
+    params: tuple[Param, ...] = (
         Param("epsilon", "epsilon", None, "privacy parameter ε"),
         Param("sensitivity", "int", 1, "per-candidate sensitivity Δ of the scores"),
         Param("half", "bool", True, "weights exp(ε s/(2Δ)) (true) or exp(ε s/Δ) (false)"),
@@ -479,8 +487,12 @@ class Exponential(Algorithm):
         def pmf(s: Any) -> Any:
             return mech.pmf(np.asarray(s))
 
-        return _own(call, f"dpspec ExponentialMechanism(epsilon={_scaled(params, factor):g}, "
-                    f"half={params['half']})", pmf)
+        return _own(
+            call,
+            f"dpspec ExponentialMechanism(epsilon={_scaled(params, factor):g}, "
+            f"half={params['half']})",
+            pmf,
+        )
 
 
 # --- report noisy max -----------------------------------------------------------------------
@@ -495,7 +507,7 @@ class ReportNoisyMax(Exponential):
     )
     source = "Dwork–Roth Claim 3.9 with dpspec's exact discrete Laplace noise (dpspec.noise)"
     convention = "receives the integer score vector s; returns the index of the noisy maximum"
-    params = (
+    params: tuple[Param, ...] = (
         Param("epsilon", "epsilon", None, "privacy parameter ε"),
         Param("sensitivity", "int", 1, "per-candidate sensitivity Δ of the scores"),
     )
@@ -510,7 +522,8 @@ class ReportNoisyMax(Exponential):
 
     def reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:
         scale = rational_at_least(
-            Fraction(2 * params["sensitivity"]) / rational_at_most(_scaled(params, factor), "epsilon"),
+            Fraction(2 * params["sensitivity"])
+            / rational_at_most(_scaled(params, factor), "epsilon"),
             "scale",
         )
 
@@ -575,8 +588,9 @@ class KaryRandomizedResponse(Algorithm):
         def pmf(x: Any) -> Any:
             return mech.local_pmf(int(x))
 
-        return _own(call, f"dpspec RandomizedResponse.randomise(epsilon={_scaled(params, factor):g})",
-                    pmf)
+        return _own(
+            call, f"dpspec RandomizedResponse.randomise(epsilon={_scaled(params, factor):g})", pmf
+        )
 
 
 # --- stability histogram --------------------------------------------------------------------
@@ -690,7 +704,7 @@ class Histogram(Algorithm):
                 "measured": f"{nonzero} non-zero releases of empty cells in {arr.shape[0]} draws",
             },
             {
-                "guarantee": "mean error E|ĉ − c| per occupied cell (Thm 2.4: O(min(log(1/δ), c)/ε))",
+                "guarantee": "mean error E|ĉ − c| per occupied cell (Thm 2.4: O(·), no constant)",
                 "holds": True,
                 "measured": {int(i): float(errors[i]) for i in np.flatnonzero(~empty)},
             },
@@ -731,7 +745,8 @@ def _cell_law(pmf: dict[Any, Any], count: int, tau: int, half_width: int) -> Law
         whole = np.isfinite(x) & (x == np.floor(x)) & (x >= 0)
         y = np.where(whole, x, 0.0)
         idx = np.where(
-            y == 0, 0,
+            y == 0,
+            0,
             np.where(y < tau, 1, np.where(y < a, 2, np.where(y > b, len(labels) - 1, 3 + y - a))),
         ).astype(np.int64)
         return np.where(whole, idx, -1)

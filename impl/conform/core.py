@@ -37,10 +37,10 @@ from dpspec.conform.gof import (
     POWER,
     FitResult,
     Law,
+    draws_for_power,
     event_family,
     fit_test,
     power_bound,
-    draws_for_power,
 )
 from dpspec.spec.privacy import hockey_stick, max_likelihood_ratio
 from dpspec.validation import LIMITS, check_count
@@ -84,8 +84,10 @@ class InstanceReport:
             )
         parts = []
         if f.impossible:
-            parts.append(f"{f.impossible} outputs impossible under the law, e.g. "
-                         f"{', '.join(f.impossible_examples)}")
+            parts.append(
+                f"{f.impossible} outputs impossible under the law, e.g. "
+                f"{', '.join(f.impossible_examples)}"
+            )
         if f.rejected or self.verdict == "conforms":
             parts.append(
                 f"largest discrepancy {f.largest_discrepancy:.3g} at output {f.discrepancy_at} "
@@ -93,8 +95,9 @@ class InstanceReport:
                 f"p = {f.pvalue:.3g} (α = {f.alpha:.2g}) on '{f.worst_event}'"
             )
         if self.exact is not None and not self.exact["matches"]:
-            parts.append(f"its pmf differs by {self.exact['max_abs_difference']:.3g} at "
-                         f"{self.exact['at']}")
+            parts.append(
+                f"its pmf differs by {self.exact['max_abs_difference']:.3g} at {self.exact['at']}"
+            )
         parts.extend(f"{g['guarantee']}: FAILS" for g in self.guarantees if not g["holds"])
         return "; ".join(parts)
 
@@ -164,18 +167,24 @@ class ConformResult:
 
     def lines(self) -> list[str]:
         """The report as text lines (what ``dpspec conform`` prints)."""
-        out = [f"{self.target} as {self.algorithm} {_jsonable(self.params)}",
-               f"  calls: {self.form}; seeded: {'yes' if self.seeded else 'NO'}"]
+        out = [
+            f"{self.target} as {self.algorithm} {_jsonable(self.params)}",
+            f"  calls: {self.form}; seeded: {'yes' if self.seeded else 'NO'}",
+        ]
         out += [f"  note: {n}" for n in self.notes]
         for r in self.instances:
             alts = ", ".join(f"{k} {v:.3f}" for k, v in r.alternatives.items())
             priv = "privacy: no claim"
             if r.privacy is not None:
-                priv = (f"privacy: ε_LCB {r.privacy['epsilon_lower']:.4g} vs claim "
-                        f"{r.privacy['epsilon_claimed']:.4g} (spec's exact ε on the pair "
-                        f"{r.privacy['epsilon_pair_exact']:.4g})")
-            out.append(f"  [{r.verdict.upper()}] {r.label}: {r.draws} draws, power vs ε × 1.1 "
-                       f"{r.power:.4f} (also: {alts}); {priv}; {r.seconds:.2f}s")
+                priv = (
+                    f"privacy: ε_LCB {r.privacy['epsilon_lower']:.4g} vs claim "
+                    f"{r.privacy['epsilon_claimed']:.4g} (spec's exact ε on the pair "
+                    f"{r.privacy['epsilon_pair_exact']:.4g})"
+                )
+            out.append(
+                f"  [{r.verdict.upper()}] {r.label}: {r.draws} draws, power vs ε × 1.1 "
+                f"{r.power:.4f} (also: {alts}); {priv}; {r.seconds:.2f}s"
+            )
             out.append(f"      {r.why()}")
             for g in r.guarantees:
                 mark = "holds" if g["holds"] else "FAILS"
@@ -214,8 +223,12 @@ def compare_pmf(law: Law, stated: Any) -> dict[str, Any]:
     try:
         items = dict(stated)
     except (TypeError, ValueError):
-        return {"compared": 0, "matches": False, "max_abs_difference": math.inf,
-                "at": "its pmf is not a mapping outcome -> probability"}
+        return {
+            "compared": 0,
+            "matches": False,
+            "max_abs_difference": math.inf,
+            "at": "its pmf is not a mapping outcome -> probability",
+        }
     worst, at, compared = 0.0, "", 0
     for label, p in zip(law.labels, law.probs, strict=True):
         if label in items:
@@ -280,8 +293,11 @@ def plan(
     limit = MAX_DRAWS_VECTORISED if sampler.vectorised else MAX_DRAWS_PER_CALL
     if max_draws is not None:
         limit = check_count(max_draws, "max_draws", maximum=MAX_DRAWS_VECTORISED)
-    samples = AUDIT_SAMPLES[kind] if audit_samples is None else check_count(
-        audit_samples, "audit_samples", minimum=100, maximum=10**8)
+    samples = (
+        AUDIT_SAMPLES[kind]
+        if audit_samples is None
+        else check_count(audit_samples, "audit_samples", minimum=100, maximum=10**8)
+    )
     instances = algo.instances(resolved)
     claim = algo.claim(resolved)
     tests = len(instances) * (2 if claim is not None else 1)
@@ -339,12 +355,21 @@ def conform(
     """
     start = time.perf_counter()
     seed = check_count(seed, "seed", minimum=0, maximum=2**63 - 1)
-    p = plan(target, name, alpha=alpha, power=power, max_draws=max_draws,
-             audit_samples=audit_samples, **params)
+    p = plan(
+        target,
+        name,
+        alpha=alpha,
+        power=power,
+        max_draws=max_draws,
+        audit_samples=audit_samples,
+        **params,
+    )
     notes = []
     if not p.sampler.seeded:
-        notes.append("the target draws from its own generator: its draws do not reproduce run "
-                      "to run (the false-alarm bound does not need them to)")
+        notes.append(
+            "the target draws from its own generator: its draws do not reproduce run "
+            "to run (the false-alarm bound does not need them to)"
+        )
     reports = []
     for i, (inst, n, pw) in enumerate(zip(p.instances, p.draws, p.powers, strict=True)):
         reports.append(_run_instance(p, i, inst, n, pw, seed))
@@ -377,20 +402,35 @@ def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int)
     if p.claim is not None and inst.neighbour is not None:
         privacy = _privacy(p, inst, seed, i)
     guarantees = p.algo.guarantees(
-        p.params, inst, outputs, sampler=p.sampler if i == 0 else None,
+        p.params,
+        inst,
+        outputs,
+        sampler=p.sampler if i == 0 else None,
         rng=np.random.default_rng([seed, 10**6]),
     )
     if privacy is not None and privacy["violation"]:
         verdict = "not private"
-    elif fit.rejected or (exact is not None and not exact["matches"]) or not all(
-        g["holds"] for g in guarantees
+    elif (
+        fit.rejected
+        or (exact is not None and not exact["matches"])
+        or not all(g["holds"] for g in guarantees)
     ):
         verdict = "deviates"
     else:
         verdict = "conforms"
     return InstanceReport(
-        inst.label, inst.data, inst.neighbour, n, pw, alternatives, fit, exact, privacy,
-        guarantees, verdict, time.perf_counter() - begin,
+        inst.label,
+        inst.data,
+        inst.neighbour,
+        n,
+        pw,
+        alternatives,
+        fit,
+        exact,
+        privacy,
+        guarantees,
+        verdict,
+        time.perf_counter() - begin,
     )
 
 

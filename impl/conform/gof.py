@@ -92,7 +92,8 @@ class Events:
 
     def counts(self, counts: NDArray[np.int64]) -> NDArray[np.int64]:
         """The count of every event from the outcome counts."""
-        return np.rint(self._weights @ counts).astype(np.int64)  # type: ignore[attr-defined]
+        weights: FloatArray = self._weights  # type: ignore[attr-defined]
+        return np.rint(weights @ counts).astype(np.int64)
 
 
 def _spread(count: int, limit: int) -> NDArray[np.int64]:
@@ -244,8 +245,10 @@ def counts_of(law: Law, outputs: Any) -> tuple[NDArray[np.int64], int, list[str]
     if np.any(bad):
         flat = np.asarray(outputs, dtype=object)
         flat = flat.reshape(idx.size, -1) if flat.size != idx.size else flat.reshape(idx.size)
-        examples = [repr(flat[i].tolist() if hasattr(flat[i], "tolist") else flat[i])[:80]
-                    for i in np.flatnonzero(bad)[:3]]
+        examples = [
+            repr(flat[i].tolist() if hasattr(flat[i], "tolist") else flat[i])[:80]
+            for i in np.flatnonzero(bad)[:3]
+        ]
     counts = np.bincount(idx[~bad], minlength=law.probs.size).astype(np.int64)
     zero = law.probs == 0
     if np.any(counts[zero]):  # listed outcomes of probability 0 are impossible too

@@ -10,6 +10,7 @@ indices, −1 marking an output the law gives probability 0.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from itertools import product
@@ -35,10 +36,8 @@ def _as_float_array(outputs: Any) -> NDArray[np.float64]:
         flat = np.asarray(outputs, dtype=object).ravel()
         out = np.full(flat.size, np.nan)
         for i, v in enumerate(flat):
-            try:
+            with contextlib.suppress(TypeError, ValueError):
                 out[i] = float(v)
-            except (TypeError, ValueError):
-                pass
         return out
 
 
@@ -145,13 +144,12 @@ def bernoulli_law(p_one: Any, note: str = "") -> Law:
         x = _as_float_array(outputs)
         return np.where((x == 0) | (x == 1), np.where(x == 1, 1, 0), -1).astype(np.int64)
 
-    return Law((0, 1), np.array([1.0 - p, p]), "ordered", encode, exact=(1 - p_one, p_one),
-               note=note)
+    return Law(
+        (0, 1), np.array([1.0 - p, p]), "ordered", encode, exact=(1 - p_one, p_one), note=note
+    )
 
 
-def product_law(
-    coordinates: Sequence[Law], note: str = "", width: int | None = None
-) -> Law:
+def product_law(coordinates: Sequence[Law], note: str = "", width: int | None = None) -> Law:
     """The law of independent coordinates (each a Law): outcome = tuple of coordinate
     outcomes. A batch is an (n, m) array, one row per output."""
     m = len(coordinates)
@@ -228,4 +226,8 @@ def truncated(law: Law, mass: float = 1e-2, note: str = "") -> Law:
         cut[0] = True
     q = law.probs.copy()
     q[order[cut]] = 0.0
-    return law.with_probs(q, note or f"the least likely outcomes (mass {float(law.probs[order[cut]].sum()):.2g}) never drawn")
+    return law.with_probs(
+        q,
+        note
+        or f"the least likely outcomes (mass {float(law.probs[order[cut]].sum()):.2g}) never drawn",
+    )

@@ -150,8 +150,9 @@ class PCL(Algorithm):
                     worst[1],
                     [
                         self._law(self._probabilities(params, X, y, 2.0), "noise at 2ε"),
-                        self._law(self._probabilities(params, ranged, y, 1.0),
-                                  "cells from the data range"),
+                        self._law(
+                            self._probabilities(params, ranged, y, 1.0), "cells from the data range"
+                        ),
                         self._law(self._half_dropped(params, X, y), "the ½ dropped"),
                     ],
                 )
@@ -168,9 +169,7 @@ class PCL(Algorithm):
             X, y = data
             centres = cell_centres(X.shape[0])
             seeds = rng.integers(0, 2**62, size=k)
-            return np.array(
-                [np.asarray(make(int(s)).fit(X, y).predict(centres)) for s in seeds]
-            )
+            return np.array([np.asarray(make(int(s)).fit(X, y).predict(centres)) for s in seeds])
 
         return Sampler(call, "fit(X, y).predict(centres)", seeded, False, description)
 
@@ -194,12 +193,22 @@ class PCL(Algorithm):
             model = PrivateHistogramClassifier(epsilon=eps, idealised=idealised)
             return model.repeated_predictions(X, y, cell_centres(X.shape[0]), k, rng)
 
-        return Sampler(call, "repeated_predictions", True, True,
-                       f"dpspec PCL repeated_predictions(epsilon={eps:g})")
+        return Sampler(
+            call,
+            "repeated_predictions",
+            True,
+            True,
+            f"dpspec PCL repeated_predictions(epsilon={eps:g})",
+        )
 
     def guarantees(
-        self, params: dict[str, Any], instance: Instance, outputs: NDArray[Any], *,
-        sampler: Sampler | None = None, rng: np.random.Generator | None = None,
+        self,
+        params: dict[str, Any],
+        instance: Instance,
+        outputs: NDArray[Any],
+        *,
+        sampler: Sampler | None = None,
+        rng: np.random.Generator | None = None,
     ) -> list[dict[str, Any]]:
         """Thm 3.2 (L208): the exact excess risk on ``threshold`` falls along n (once per run,
         on the first instance)."""

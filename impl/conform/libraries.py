@@ -64,8 +64,9 @@ def version(library: str) -> str:
 
 def _legacy(rng: np.random.Generator) -> np.random.RandomState:
     """A RandomState seeded from ``rng`` (diffprivlib's generators)."""
-    return np.random.RandomState(np.random.MT19937(np.random.SeedSequence(
-        int(rng.integers(0, 2**63)))))
+    return np.random.RandomState(
+        np.random.MT19937(np.random.SeedSequence(int(rng.integers(0, 2**63))))
+    )
 
 
 # --- OpenDP ---------------------------------------------------------------------------------
@@ -78,12 +79,17 @@ def _dp() -> Any:
     return dp
 
 
-def _opendp_vector(make: Callable[[Any], Any], cast: type, label: str) -> Sampler:
-    meas = make(_dp())
+def _opendp_vector(make: Callable[[Any, int], Any], cast: type, label: str) -> Sampler:
+    """An elementwise measurement on a vector of k copies (built once per k: float
+    discretisation needs the vector's size in its domain)."""
+    dp = _dp()
+    built: dict[int, Any] = {}
 
     def call(v: Any, k: int, rng: np.random.Generator) -> Any:
         del rng  # OpenDP draws from the operating system
-        return np.asarray(meas([cast(v)] * k))
+        if k not in built:
+            built[k] = make(dp, k)
+        return np.asarray(built[k]([cast(v)] * k))
 
     return Sampler(call, "measurement(vector of n copies)", False, True, label)
 
@@ -98,7 +104,7 @@ def _opendp_each(meas: Any, label: str, convert: Callable[[Any], Any] = lambda v
 
 
 def _opendp_laplace_int(p: dict[str, Any]) -> Sampler:
-    def make(dp: Any) -> Any:
+    def make(dp: Any, size: int) -> Any:
         space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
         return dp.m.make_laplace(*space, scale=float(p["scale"]))
 
@@ -106,7 +112,7 @@ def _opendp_laplace_int(p: dict[str, Any]) -> Sampler:
 
 
 def _opendp_geometric(p: dict[str, Any]) -> Sampler:
-    def make(dp: Any) -> Any:
+    def make(dp: Any, size: int) -> Any:
         space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
         return dp.m.make_geometric(*space, scale=float(p["scale"]))
 
@@ -114,10 +120,31 @@ def _opendp_geometric(p: dict[str, Any]) -> Sampler:
 
 
 def _opendp_geometric_bounded(p: dict[str, Any]) -> Sampler:
+    """The constant-time geometric sampler OpenDP uses when bounds are given (its running
+    time grows with the width of the bounds): bounds value ± 40·scale around each input, far
+    enough that the law inside is the discrete Laplace's up to e^-40."""
     dp = _dp()
-    space = dp.atom_domain(T=int), dp.absolute_distance(T=int)
-    meas = dp.m.make_geometric(*space, scale=float(p["scale"]), bounds=(-10**6, 10**6))
-    return _opendp_each(meas, f"opendp make_geometric(scale={p['scale']:g}, bounds=±1e6)", int)
+    scale = float(p["scale"])
+    built: dict[int, Any] = {}
+
+    def call(v: Any, k: int, rng: np.random.Generator) -> Any:
+        del rng
+        value = int(v)
+        if value not in built:
+            width = int(40 * scale) + 1
+            space = dp.atom_domain(T=int), dp.absolute_distance(T=int)
+            built[value] = dp.m.make_geometric(
+                *space, scale=scale, bounds=(value - width, value + width)
+            )
+        return [built[value](value) for _ in range(k)]
+
+    return Sampler(
+        call,
+        "measurement(input), one per draw",
+        False,
+        False,
+        f"opendp make_geometric(scale={scale:g}, bounds=value ± 40·scale)",
+    )
 
 
 def _opendp_laplace_float(p: dict[str, Any]) -> Sampler:
@@ -125,9 +152,9 @@ def _opendp_laplace_float(p: dict[str, Any]) -> Sampler:
     if 2.0**k != float(p["granularity"]):
         raise ValueError("granularity: OpenDP's lattice is 2^k")
 
-    def make(dp: Any) -> Any:
-        space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
-        return dp.m.make_laplace(*space, scale=float(p["scale"]), k=k)
+    def make(dp: Any, size: int) -> Any:
+        domain = dp.vector_domain(dp.atom_domain(T=float, nan=False), size=size)
+        return dp.m.make_laplace(domain, dp.l1_distance(T=float), scale=float(p["scale"]), k=k)
 
     return _opendp_vector(make, float, f"opendp make_laplace(float, scale={p['scale']:g}, k={k})")
 
@@ -170,8 +197,13 @@ def _pydp_laplace_int(p: dict[str, Any]) -> Sampler:
         del rng  # PyDP draws from its own generator
         return [mech.add_noise(int(v)) for _ in range(k)]
 
-    return Sampler(call, "add_noise(int), one per draw", False, False,
-                   f"pydp LaplaceMechanism(epsilon={p['epsilon']:g}).add_noise(int)")
+    return Sampler(
+        call,
+        "add_noise(int), one per draw",
+        False,
+        False,
+        f"pydp LaplaceMechanism(epsilon={p['epsilon']:g}).add_noise(int)",
+    )
 
 
 def _pydp_count(p: dict[str, Any]) -> Sampler:
@@ -183,8 +215,13 @@ def _pydp_count(p: dict[str, Any]) -> Sampler:
         count = Count(epsilon=float(p["epsilon"]), dtype="int")
         return [count.quick_result(records) for _ in range(k)]
 
-    return Sampler(call, "Count.quick_result(records), one per draw", False, False,
-                   f"pydp Count(epsilon={p['epsilon']:g}).quick_result")
+    return Sampler(
+        call,
+        "Count.quick_result(records), one per draw",
+        False,
+        False,
+        f"pydp Count(epsilon={p['epsilon']:g}).quick_result",
+    )
 
 
 # --- diffprivlib ----------------------------------------------------------------------------
@@ -201,8 +238,10 @@ def _dpl(part: str) -> Any:
 
 
 def _dpl_each(
-    build: Callable[[Any, np.random.RandomState], Any], label: str,
-    convert: Callable[[Any], Any] = lambda v: v, value: bool = True,
+    build: Callable[[Any, np.random.RandomState], Any],
+    label: str,
+    convert: Callable[[Any], Any] = lambda v: v,
+    value: bool = True,
 ) -> Sampler:
     """One ``randomise`` per draw on a mechanism seeded from dpspec's generator."""
 
@@ -219,8 +258,11 @@ def _dpl_each(
 def _dpl_geometric(p: dict[str, Any]) -> Sampler:
     m = _dpl("mechanisms")
     eps, d = float(p["epsilon"]), int(p["sensitivity"])
-    return _dpl_each(lambda v, rs: m.Geometric(epsilon=eps, sensitivity=d, random_state=rs),
-                     f"diffprivlib Geometric(epsilon={eps:g})", int)
+    return _dpl_each(
+        lambda v, rs: m.Geometric(epsilon=eps, sensitivity=d, random_state=rs),
+        f"diffprivlib Geometric(epsilon={eps:g})",
+        int,
+    )
 
 
 def _dpl_geometric_bounded(p: dict[str, Any], kind: str) -> Sampler:
@@ -228,9 +270,11 @@ def _dpl_geometric_bounded(p: dict[str, Any], kind: str) -> Sampler:
     eps, d = float(p["epsilon"]), int(p["sensitivity"])
     cls = getattr(m, kind)
     return _dpl_each(
-        lambda v, rs: cls(epsilon=eps, sensitivity=d, lower=int(v) - 200, upper=int(v) + 200,
-                          random_state=rs),
-        f"diffprivlib {kind}(epsilon={eps:g}, bounds value ± 200)", int,
+        lambda v, rs: cls(
+            epsilon=eps, sensitivity=d, lower=int(v) - 200, upper=int(v) + 200, random_state=rs
+        ),
+        f"diffprivlib {kind}(epsilon={eps:g}, bounds value ± 200)",
+        int,
     )
 
 
@@ -238,17 +282,22 @@ def _dpl_exponential(p: dict[str, Any]) -> Sampler:
     m = _dpl("mechanisms")
     eps, d = float(p["epsilon"]), float(p["sensitivity"])
     return _dpl_each(
-        lambda s, rs: m.Exponential(epsilon=eps, sensitivity=d, utility=[float(v) for v in s],
-                                    random_state=rs),
-        f"diffprivlib Exponential(epsilon={eps:g}).randomise()", value=False,
+        lambda s, rs: m.Exponential(
+            epsilon=eps, sensitivity=d, utility=[float(v) for v in s], random_state=rs
+        ),
+        f"diffprivlib Exponential(epsilon={eps:g}).randomise()",
+        value=False,
     )
 
 
 def _dpl_binary(p: dict[str, Any]) -> Sampler:
     m = _dpl("mechanisms")
     eps = float(p["epsilon"])
-    inner = _dpl_each(lambda v, rs: m.Binary(epsilon=eps, value0="0", value1="1", random_state=rs),
-                      f"diffprivlib Binary(epsilon={eps:g})", lambda v: str(int(v)))
+    inner = _dpl_each(
+        lambda v, rs: m.Binary(epsilon=eps, value0="0", value1="1", random_state=rs),
+        f"diffprivlib Binary(epsilon={eps:g})",
+        lambda v: str(int(v)),
+    )
     base = inner.call
 
     def call(v: Any, k: int, rng: np.random.Generator) -> Any:
@@ -267,53 +316,140 @@ def _dpl_histogram(p: dict[str, Any]) -> Sampler:
         rs = _legacy(rng)
         out = []
         for _ in range(k):
-            hist, _ = tools.histogram(sample, epsilon=eps, bins=2, range=(0, 2), random_state=rs,
-                                      accountant=accountant.BudgetAccountant())
+            hist, _ = tools.histogram(
+                sample,
+                epsilon=eps,
+                bins=2,
+                range=(0, 2),
+                random_state=rs,
+                accountant=accountant.BudgetAccountant(),
+            )
             out.append(int(hist[0]))
         return out
 
-    return Sampler(call, "histogram(sample), one per draw (count of bin 0)", True, False,
-                   f"diffprivlib tools.histogram(epsilon={eps:g}, bins=2, range=(0, 2))")
+    return Sampler(
+        call,
+        "histogram(sample), one per draw (count of bin 0)",
+        True,
+        False,
+        f"diffprivlib tools.histogram(epsilon={eps:g}, bins=2, range=(0, 2))",
+    )
 
 
 LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
-    LibraryTarget("opendp:laplace-int", "make_laplace(atom_domain(T=int))", "discrete-laplace",
-                  {"scale": 2.0}, _opendp_laplace_int),
-    LibraryTarget("opendp:geometric", "make_geometric(atom_domain(T=int))", "discrete-laplace",
-                  {"scale": 2.0}, _opendp_geometric),
-    LibraryTarget("opendp:geometric-bounded", "make_geometric(..., bounds=(-1e6, 1e6))",
-                  "discrete-laplace", {"scale": 2.0}, _opendp_geometric_bounded),
-    LibraryTarget("opendp:laplace-float", "make_laplace(atom_domain(T=float), k=-2)",
-                  "lattice-laplace", {"scale": 2.0, "granularity": 0.25}, _opendp_laplace_float),
-    LibraryTarget("opendp:randomized-response", "make_randomized_response(categories=0..3)",
-                  "randomized-response", {"epsilon": 1.0, "k": 4}, _opendp_rr),
-    LibraryTarget("opendp:randomized-response-bool", "make_randomized_response_bool",
-                  "randomized-response", {"epsilon": 1.0, "k": 2}, _opendp_rr),
-    LibraryTarget("opendp:noisy-max-gumbel", "make_report_noisy_max_gumbel (deprecated 0.14)",
-                  "exponential-mechanism", {"epsilon": 1.0},
-                  lambda p: _opendp_noisy_max(p, gumbel=True)),
-    LibraryTarget("opendp:noisy-max", "make_noisy_max(max_divergence)",
-                  "exponential-mechanism", {"epsilon": 1.0},
-                  lambda p: _opendp_noisy_max(p, gumbel=False),
-                  "documented as permute-and-flip (MS20), not the exponential mechanism"),
-    LibraryTarget("pydp:laplace-int", "LaplaceMechanism.add_noise(int)", "discrete-laplace",
-                  {"epsilon": 0.5}, _pydp_laplace_int),
-    LibraryTarget("pydp:count", "Count(dtype='int').quick_result", "discrete-laplace",
-                  {"epsilon": 0.5}, _pydp_count),
-    LibraryTarget("diffprivlib:Geometric", "mechanisms.Geometric.randomise",
-                  "discrete-laplace", {"epsilon": 0.5}, _dpl_geometric),
-    LibraryTarget("diffprivlib:GeometricTruncated", "mechanisms.GeometricTruncated.randomise",
-                  "discrete-laplace", {"epsilon": 0.5},
-                  lambda p: _dpl_geometric_bounded(p, "GeometricTruncated")),
-    LibraryTarget("diffprivlib:GeometricFolded", "mechanisms.GeometricFolded.randomise",
-                  "discrete-laplace", {"epsilon": 0.5},
-                  lambda p: _dpl_geometric_bounded(p, "GeometricFolded")),
-    LibraryTarget("diffprivlib:Exponential", "mechanisms.Exponential.randomise",
-                  "exponential-mechanism", {"epsilon": 1.0}, _dpl_exponential),
-    LibraryTarget("diffprivlib:Binary", "mechanisms.Binary.randomise", "randomized-response",
-                  {"epsilon": 1.0, "k": 2}, _dpl_binary),
-    LibraryTarget("diffprivlib:histogram", "tools.histogram (count of one bin)",
-                  "discrete-laplace", {"epsilon": 0.5}, _dpl_histogram),
+    LibraryTarget(
+        "opendp:laplace-int",
+        "make_laplace(atom_domain(T=int))",
+        "discrete-laplace",
+        {"scale": 2.0},
+        _opendp_laplace_int,
+    ),
+    LibraryTarget(
+        "opendp:geometric",
+        "make_geometric(atom_domain(T=int))",
+        "discrete-laplace",
+        {"scale": 2.0},
+        _opendp_geometric,
+    ),
+    LibraryTarget(
+        "opendp:geometric-bounded",
+        "make_geometric(..., bounds=value ± 40·scale)",
+        "discrete-laplace",
+        {"scale": 2.0},
+        _opendp_geometric_bounded,
+    ),
+    LibraryTarget(
+        "opendp:laplace-float",
+        "make_laplace(atom_domain(T=float), k=-2)",
+        "lattice-laplace",
+        {"scale": 2.0, "granularity": 0.25},
+        _opendp_laplace_float,
+    ),
+    LibraryTarget(
+        "opendp:randomized-response",
+        "make_randomized_response(categories=0..3)",
+        "randomized-response",
+        {"epsilon": 1.0, "k": 4},
+        _opendp_rr,
+    ),
+    LibraryTarget(
+        "opendp:randomized-response-bool",
+        "make_randomized_response_bool",
+        "randomized-response",
+        {"epsilon": 1.0, "k": 2},
+        _opendp_rr,
+    ),
+    LibraryTarget(
+        "opendp:noisy-max-gumbel",
+        "make_report_noisy_max_gumbel (deprecated 0.14)",
+        "exponential-mechanism",
+        {"epsilon": 1.0},
+        lambda p: _opendp_noisy_max(p, gumbel=True),
+    ),
+    LibraryTarget(
+        "opendp:noisy-max",
+        "make_noisy_max(max_divergence)",
+        "exponential-mechanism",
+        {"epsilon": 1.0},
+        lambda p: _opendp_noisy_max(p, gumbel=False),
+        "documented as permute-and-flip (MS20), not the exponential mechanism",
+    ),
+    LibraryTarget(
+        "pydp:laplace-int",
+        "LaplaceMechanism.add_noise(int)",
+        "discrete-laplace",
+        {"epsilon": 0.5},
+        _pydp_laplace_int,
+    ),
+    LibraryTarget(
+        "pydp:count",
+        "Count(dtype='int').quick_result",
+        "discrete-laplace",
+        {"epsilon": 0.5},
+        _pydp_count,
+    ),
+    LibraryTarget(
+        "diffprivlib:Geometric",
+        "mechanisms.Geometric.randomise",
+        "discrete-laplace",
+        {"epsilon": 0.5},
+        _dpl_geometric,
+    ),
+    LibraryTarget(
+        "diffprivlib:GeometricTruncated",
+        "mechanisms.GeometricTruncated.randomise",
+        "discrete-laplace",
+        {"epsilon": 0.5},
+        lambda p: _dpl_geometric_bounded(p, "GeometricTruncated"),
+    ),
+    LibraryTarget(
+        "diffprivlib:GeometricFolded",
+        "mechanisms.GeometricFolded.randomise",
+        "discrete-laplace",
+        {"epsilon": 0.5},
+        lambda p: _dpl_geometric_bounded(p, "GeometricFolded"),
+    ),
+    LibraryTarget(
+        "diffprivlib:Exponential",
+        "mechanisms.Exponential.randomise",
+        "exponential-mechanism",
+        {"epsilon": 1.0},
+        _dpl_exponential,
+    ),
+    LibraryTarget(
+        "diffprivlib:Binary",
+        "mechanisms.Binary.randomise",
+        "randomized-response",
+        {"epsilon": 1.0, "k": 2},
+        _dpl_binary,
+    ),
+    LibraryTarget(
+        "diffprivlib:histogram",
+        "tools.histogram (count of one bin)",
+        "discrete-laplace",
+        {"epsilon": 0.5},
+        _dpl_histogram,
+    ),
 )
 
 

@@ -76,21 +76,27 @@ def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
         empirical = []
         checked = list(zip(algo.instances(resolved), result.instances, strict=True))
         for inst, report in checked if config.thorough else checked[:1]:
-            hits, _ = empirical_power(bug, inst.law, inst.data, report.draws,
-                                      result.alpha / _tests(result), reps, seed=7)
+            hits, _ = empirical_power(
+                bug, inst.law, inst.data, report.draws, result.alpha / _tests(result), reps, seed=7
+            )
             empirical.append(hits)
         verified = all(h >= floor for h in empirical)
         ok &= result.conforms and powered and verified and not control.conforms
-        controls.append(Control(
-            f"{name}: dpspec's own implementation at ε × 1.1 (a 10% scale bug)",
-            not control.conforms,
-            f"verdict {control.verdict}: {control.instances[0].why()[:160]}",
-        ))
+        controls.append(
+            Control(
+                f"{name}: dpspec's own implementation at ε × 1.1 (a 10% scale bug)",
+                not control.conforms,
+                f"verdict {control.verdict}: {control.instances[0].why()[:160]}",
+            )
+        )
         numbers[name] = _numbers(result, control, empirical)
         if result.instances[0].privacy is not None:
             worst = max(r.privacy["epsilon_lower"] for r in result.instances if r.privacy)
-            slack.append(Slack(f"ε ({name})", result.instances[0].privacy["epsilon_claimed"],
-                               max(worst, 0.0)))
+            slack.append(
+                Slack(
+                    f"ε ({name})", result.instances[0].privacy["epsilon_claimed"], max(worst, 0.0)
+                )
+            )
         rows.append(
             f"{name}: {result.verdict}, power {min(r.power for r in result.instances):.4f}, "
             f"ε×1.1 rejected {sum(empirical)}/{reps * len(empirical)}, control {control.verdict}"
@@ -111,8 +117,9 @@ def _numbers(result: ConformResult, control: ConformResult, empirical: list[int]
         "power_eps_x1.1": [r.power for r in result.instances],
         "empirical_rejections_eps_x1.1": empirical,
         "pvalues": [r.fit.pvalue for r in result.instances],
-        "epsilon_lower": [r.privacy["epsilon_lower"] if r.privacy else None
-                          for r in result.instances],
+        "epsilon_lower": [
+            r.privacy["epsilon_lower"] if r.privacy else None for r in result.instances
+        ],
     }
 
 
@@ -145,19 +152,37 @@ def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
         ok &= not too_many and power_hits >= floor
         control_alarms += unadjusted
         control_total += reps
-        numbers[name] = {"draws": n, "false_alarms": alarms, "power_hits": power_hits,
-                         "unadjusted_false_alarms": unadjusted, "reps": reps}
-        rows.append(f"{name}: {alarms}/{reps} false alarms at α'={loose}, "
-                    f"{power_hits}/{reps} rejections of ε×1.1")
+        numbers[name] = {
+            "draws": n,
+            "false_alarms": alarms,
+            "power_hits": power_hits,
+            "unadjusted_false_alarms": unadjusted,
+            "reps": reps,
+        }
+        rows.append(
+            f"{name}: {alarms}/{reps} false alarms at α'={loose}, "
+            f"{power_hits}/{reps} rejections of ε×1.1"
+        )
     control_caught = control_alarms > loose * control_total * 3
     ok &= control_caught
     return CheckOutcome(
         ok,
         "; ".join(rows),
         numbers,
-        [Control("the law test without its union bound (each event at α instead of α/K)",
-                 control_caught,
-                 f"{control_alarms}/{control_total} false alarms at α' = {loose}")],
-        [Slack("false alarm", loose, max(
-            sum(v["false_alarms"] for v in numbers.values()) / max(control_total, 1), 1e-12))],
+        [
+            Control(
+                "the law test without its union bound (each event at α instead of α/K)",
+                control_caught,
+                f"{control_alarms}/{control_total} false alarms at α' = {loose}",
+            )
+        ],
+        [
+            Slack(
+                "false alarm",
+                loose,
+                max(
+                    sum(v["false_alarms"] for v in numbers.values()) / max(control_total, 1), 1e-12
+                ),
+            )
+        ],
     )

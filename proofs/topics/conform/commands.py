@@ -58,8 +58,15 @@ def _list(args: argparse.Namespace) -> int:
     print("\nlibrary targets (LIBRARY:NAME --as ALGORITHM):")
     libs = []
     for t in LIBRARY_TARGETS:
-        libs.append({"target": t.name, "calls": t.call, "algorithm": t.algorithm,
-                     "params": t.params, "version": version(t.library)})
+        libs.append(
+            {
+                "target": t.name,
+                "calls": t.call,
+                "algorithm": t.algorithm,
+                "params": t.params,
+                "version": version(t.library),
+            }
+        )
         print(f"  {t.name:34s} --as {t.algorithm:22s} {t.call} [{version(t.library)}]")
     write_json(args.json, {"algorithms": rows, "library_targets": libs})
     return 0
@@ -93,13 +100,14 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if args.list:
         return _list(args)
     if args.target is None:
-        raise UsageError("target: required (module:callable, file.py:callable, LIBRARY:NAME or "
-                         "dpspec), or --list")
+        raise UsageError(
+            "target: required (module:callable, file.py:callable, LIBRARY:NAME or "
+            "dpspec), or --list"
+        )
     if args.algorithm is None:
         raise UsageError("--as: required (dpspec conform --list shows the algorithms)")
     from dpspec.audit.core import MechanismError
     from dpspec.conform import TargetError, conform, plan
-
     from dpspec.conform import algorithm as find
 
     try:
@@ -109,8 +117,13 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     options = {"seed": args.seed, "max_draws": args.max_draws, "audit_samples": args.audit_samples}
     target = _target(args.target, args.algorithm, params)
     try:
-        plan(target, args.algorithm, max_draws=args.max_draws,
-             audit_samples=args.audit_samples, **params)  # every check before any draw
+        plan(
+            target,
+            args.algorithm,
+            max_draws=args.max_draws,
+            audit_samples=args.audit_samples,
+            **params,
+        )  # every check before any draw
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
     try:
@@ -130,17 +143,24 @@ def register(sub: Any) -> None:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("target", nargs="?",
-                   help="module:callable | path/file.py:callable | LIBRARY:NAME | dpspec")
-    p.add_argument("--as", dest="algorithm", metavar="ALGORITHM",
-                   help="the algorithm the target claims to be (see --list)")
-    p.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="a parameter of the algorithm (repeat for several)")
+    p.add_argument(
+        "target", nargs="?", help="module:callable | path/file.py:callable | LIBRARY:NAME | dpspec"
+    )
+    p.add_argument(
+        "--as",
+        dest="algorithm",
+        metavar="ALGORITHM",
+        help="the algorithm the target claims to be (see --list)",
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a parameter of the algorithm (repeat for several)",
+    )
     p.add_argument("--list", action="store_true", help="list the algorithms and library targets")
     p.add_argument("--seed", type=int, default=0, help="non-negative integer (default 0)")
     p.add_argument("--max-draws", type=int, help="largest draw budget of one instance")
     p.add_argument("--audit-samples", type=int, help="the privacy audit's draws per side")
     p.add_argument("--json", metavar="PATH", help="write every number as JSON")
     p.set_defaults(func=_cmd_conform)
-
-
