@@ -141,13 +141,14 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"**{r['verdict']}** | {r['largest_discrepancy']:.4f} at {r['at']} "
             f"(z = {r['z']:.1f}) | {eps} | {r['seconds']:.1f}s |"
         )
+    from dpspec.conform.libraries import LIBRARY_TARGETS
+
     lines += ["", "## Deviations", ""]
     for r in rows:
         if r["verdict"] != "conforms":
-            lines.append(
-                f"* `{r['target']}` on {r['instance']}: {r['why']}"
-                + (f" ({r['note']})" if r["note"] else "")
-            )
+            lines.append(f"* `{r['target']}` on {r['instance']}: {r['why']}")
+    lines += ["", "## What they are", ""]
+    lines += [f"* `{t.name}`: {t.why}" for t in LIBRARY_TARGETS if t.why]
     return "\n".join(lines) + "\n"
 
 

@@ -385,6 +385,12 @@ LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
         "exponential-mechanism",
         {"epsilon": 1.0},
         lambda p: _opendp_noisy_max(p, gumbel=True),
+        (
+            "the function named for Gumbel noise draws the law of exponential noise: "
+            "argmax(s + Exp(2)) gives P(top) = 0.688 for scores (0, 1, 2, 4) (simulated, 10^6 "
+            "draws), the exponential mechanism (Gumbel) 0.579; observed 0.688: permute-and-flip, "
+            "still ε-DP (ε lower bound below the claim)"
+        ),
     ),
     LibraryTarget(
         "opendp:noisy-max",
@@ -400,6 +406,11 @@ LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
         "discrete-laplace",
         {"epsilon": 0.5},
         _pydp_laplace_int,
+        (
+            "the same rounded Laplace as pydp:count (observed P(value) 0.2269 and 0.2238 against "
+            "0.2449, z = -4.6 and -5.4, p = 1.2e-3 and 1.9e-5): not significant after the union "
+            "bound at the budget sized for ε × 1.1"
+        ),
     ),
     LibraryTarget(
         "pydp:count",
@@ -407,6 +418,11 @@ LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
         "discrete-laplace",
         {"epsilon": 0.5},
         _pydp_count,
+        (
+            "continuous Laplace (on a fine lattice) rounded to the integer, not the two-sided "
+            "geometric: P(output = count) = 1 − e^(−1/(2b)) = 0.2212 at b = 2 against "
+            "tanh(1/(2b)) = 0.2449; private (post-processing of Laplace)"
+        ),
     ),
     LibraryTarget(
         "diffprivlib:Geometric",
@@ -449,6 +465,12 @@ LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
         "discrete-laplace",
         {"epsilon": 0.5},
         _dpl_histogram,
+        (
+            "counts are post-processed to be >= 0 (GeometricTruncated with lower = 0): at count "
+            "0 the whole negative tail lands on 0 (observed 0.624 against 0.245; the law of the "
+            "truncated geometric puts (1 − q)/(1 + q) + q/(1 + q) = 1/(1 + q) = 0.622 there at "
+            "q = e^-0.5): a truncated tail by design, private; at count 1000 it conforms"
+        ),
     ),
 )
 
