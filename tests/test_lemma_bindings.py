@@ -134,13 +134,13 @@ MUTANTS = [
         "noisy >= self.threshold - 1",
     ),
     (
-        "core:counts_binding",
+        "privacy:counts_binding",
         "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
         "return cells, (2 * ones[cells] - counts[cells])",
         "return cells, (2 * ones[cells] - counts[cells] + 1)",
     ),
     (
-        "core:counts_binding",
+        "privacy:counts_binding",
         "dpspec.mechanisms.stability_histogram._cell_counts",
         "return_counts=True)",
         "return_counts=True); counts = np.minimum(counts, 2)",

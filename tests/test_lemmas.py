@@ -27,9 +27,9 @@ from dpspec.proofs.engine.crosshair import (
     evaluate_contract,
     run_prove,
 )
-from dpspec.proofs.topics.core import lemmas as core_lemmas
 from dpspec.proofs.topics.mechanisms import lemmas as mechanism_lemmas
-from dpspec.spec.loss import (
+from dpspec.proofs.topics.privacy import lemmas as core_lemmas
+from dpspec.spec.mechanisms import (
     discrete_laplace_exponent,
     discrete_laplace_exponent_bound,
     discrete_laplace_log_ratio,

@@ -7,7 +7,6 @@ import ast
 import hashlib
 import importlib
 import inspect
-import pkgutil
 import re
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 import dpspec
 import dpspec.audit
+from dpspec.proofs.engine.discovery import leaf_modules
 from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS
 from dpspec.proofs.engine.registry import (
     ID_PATTERN,
@@ -46,12 +46,7 @@ def _resolve(dotted: str) -> object:
 def _impl_modules() -> list[str]:
     """Every module of the algorithms (``impl/``: dpspec.*, the auditor dpspec.audit.* included;
     not the mounted dpspec.spec, dpspec.proofs, dpspec.strategies)."""
-    mounted = ("dpspec.spec.", "dpspec.proofs.", "dpspec.strategies.")
-    return [
-        info.name
-        for info in pkgutil.walk_packages(dpspec.__path__, "dpspec.")
-        if not info.ispkg and not info.name.startswith(mounted)
-    ]
+    return list(leaf_modules())
 
 
 def _public_algorithms() -> list[str]:

@@ -191,7 +191,7 @@ def contract_lines(docstring: str) -> list[tuple[int, str, str]]:
 def _resolve(target: str) -> tuple[Path, str, str | None, bool]:
     """``(source file, display prefix, only this function or None, is_file)`` for a target.
 
-    A target is a module name (``dpspec.proofs.topics.core.lemmas``), a function in one
+    A target is a module name (``dpspec.proofs.topics.privacy.lemmas``), a function in one
     (``dpspec.proofs.topics.mechanisms.lemmas.laplace_loss_bound``), a file path
     (``tests/false_lemmas.py``) or
     a function in a file (``tests/false_lemmas.py:name``).

@@ -1,5 +1,5 @@
 """CrossHair lemmas of the basic mechanisms: the Laplace and discrete Laplace privacy loss
-(:mod:`dpspec.spec.loss`), the stability histogram's release rule, and the exponential
+(:mod:`dpspec.spec.mechanisms`), the stability histogram's release rule, and the exponential
 mechanism's score sensitivity, log-weights and normaliser. Each registry entry names the
 differential obligation of ``bindings.py`` that ties the lemma to the code that runs; the
 method is in ``proofs/notes/lemmas.md``.
@@ -11,7 +11,7 @@ from fractions import Fraction
 
 # The *_bound functions appear only in the docstring contracts, which are evaluated in this
 # module's namespace (by CrossHair and by evaluate_contract): hence the noqa.
-from dpspec.spec.loss import (
+from dpspec.spec.mechanisms import (
     discrete_laplace_exponent,
     discrete_laplace_exponent_bound,  # noqa: F401
     laplace_log_ratio,

@@ -32,7 +32,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         predicates=(
             "dpspec.spec.privacy.satisfies_pure_dp_losses",
-            "dpspec.spec.loss.discrete_laplace_log_ratio",
+            "dpspec.spec.mechanisms.discrete_laplace_log_ratio",
         ),
         impls=("dpspec.mechanisms.laplace.LaplaceMechanism",),
         checks=(

@@ -17,7 +17,7 @@ from dpspec.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.proofs.engine.exact import Dataset, ExactReport, verify_losses, verify_pairs
-from dpspec.spec.loss import discrete_laplace_log_ratio, laplace_log_ratio
+from dpspec.spec.mechanisms import discrete_laplace_log_ratio, laplace_log_ratio
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 
 
@@ -142,7 +142,7 @@ def verify_laplace_lattice(
 
     The output on S is γ·(a + Z) with a the lattice value of f(S) and Z discrete Laplace of
     scale t (lattice units): ln P(y|S)/P(y|S') = (|y − a'| − |y − a|)/t
-    (:func:`dpspec.spec.loss.discrete_laplace_log_ratio`, an exact rational), largest in
+    (:func:`dpspec.spec.mechanisms.discrete_laplace_log_ratio`, an exact rational), largest in
     absolute value at y ∈ {a, a'} (lemma ``laplace_loss_bound``); the verdict is
     :func:`dpspec.spec.privacy.satisfies_pure_dp_losses` against the ε the caller passed.
 
@@ -176,7 +176,7 @@ def verify_laplace_idealised(
 ) -> ExactReport:
     """The idealised (continuous) Laplace mechanism on a sum clamped to [0, 1] per record,
     decided on its exact privacy loss (|y − a'| − |y − a|)/b with b the scale it samples with
-    (:func:`dpspec.spec.loss.laplace_log_ratio`, the query summed exactly as ideal reals),
+    (:func:`dpspec.spec.mechanisms.laplace_log_ratio`, the query summed exactly as ideal reals),
     largest in absolute value at y ∈ {a, a'}, against the ε the caller passed. Ideal reals are
     assumed (the float sampler is open to Mironov's attack; the lattice path is the default)."""
     mech = LaplaceMechanism(

@@ -42,7 +42,7 @@ def _compare_counts(case: Case) -> str | None:
 
 def _compare_votes(case: Case) -> str | None:
     from dpspec.learners.pcl import PrivateHistogramClassifier, cube_index
-    from dpspec.proofs.topics.core.lemmas import pushforward
+    from dpspec.proofs.topics.privacy.lemmas import pushforward
     from dpspec.spec.sensitivity import centred_votes
 
     m, cells_, labels = case["m"], case["cells"], case["labels"]

@@ -72,7 +72,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.proofs.engine.errors.check_writable",
         ),
         checks=("cli:cli_hostile_argv",),
-        tests=("tests/test_cli_hostile.py::test_usage_errors",),
+        tests=("tests/test_contract_cli.py::test_usage_errors",),
         entry_points=("dpspec.proofs.cli.main",),
     ),
     Obligation(
@@ -100,8 +100,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("hostile_inputs",),
         tests=(
-            "tests/test_hostile.py::test_hostile_input_obligation",
-            "tests/test_hostile.py::test_harness_flags_broken_targets",
+            "tests/test_contract.py::test_hostile_input_obligation",
+            "tests/test_contract.py::test_harness_flags_broken_targets",
         ),
         entry_points=HOSTILE_ENTRY_POINTS,
     ),
@@ -121,7 +121,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.validation.bounded_int_array",
         ),
         checks=("exact_integer_bounds",),
-        tests=("tests/test_hostile.py::test_integer_bounds_obligation",),
+        tests=("tests/test_contract.py::test_integer_bounds_obligation",),
         entry_points=(
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.sample",

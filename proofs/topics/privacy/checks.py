@@ -29,8 +29,8 @@ from dpspec.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
+from dpspec.proofs.engine.cells import checkerboard_sample
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
-from dpspec.proofs.topics.pcl.checks import _checkerboard
 from dpspec.spec import privacy
 
 SEED = 20261122
@@ -361,7 +361,7 @@ def estimator_protocol(config: VerifyConfig) -> CheckOutcome:
     self, bad input is rejected with named ValueErrors (sklearn's check_estimator is run by
     the test suite when scikit-learn is installed)."""
     rng = np.random.default_rng(SEED + 2)
-    X, y = _checkerboard(500, rng)
+    X, y = checkerboard_sample(500, rng)
     clf = PrivateHistogramClassifier(0.5, random_state=3)
     params = clf.get_params()
     clone = PrivateHistogramClassifier(**params)

@@ -29,7 +29,7 @@ from dpspec.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.proofs.engine.registry import VerifyConfig
-from dpspec.proofs.topics.robustness import checks as checks_hostile
+from dpspec.proofs.topics.contract import checks as checks_hostile
 from dpspec.validation import LIMITS, MAX_EPSILON, check_epsilon, exact_fraction
 
 G = 21474836511  # ε = 0.1 → numerator 429496729: G·numerator is just above 2^63
