@@ -3,18 +3,65 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Annotated, Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.noise import DiscreteLaplaceNoise
 from dpspec.validation import (
     LIMITS,
     MAX_EPSILON,
+    DataArg,
+    Function,
     check_epsilon,
     check_sampling_base,
+    checked,
     rational_at_least,
     rational_at_most,
 )
+
+
+@checked
+def count_nonzero(data: DataArg) -> int:
+    """The number of non-zero records: a counting query of sensitivity 1 under substitution
+    and add/remove (the clean query of the mechanisms' examples)."""
+    return int(np.count_nonzero(data))
+
+
+@checked
+def mean_value(data: DataArg) -> float:
+    """The mean of the records: sensitivity 1/n on [0, 1]-valued records of a fixed size n."""
+    return float(np.mean(np.asarray(data, dtype=np.float64)))
+
+
+@checked
+def counts_by_value(data: DataArg) -> NDArray[np.int64]:
+    """How many records equal 0, 1, 2 (integer scores of three candidates, sensitivity 1)."""
+    arr = np.asarray(data)
+    return np.array([int(np.count_nonzero(arr == v)) for v in (0, 1, 2)], dtype=np.int64)
+
+
+#: A query of the data: the caller's function of the data array (its output is checked where
+#: it is used: an int or 1-D int array for the discrete mechanisms).
+IntegerQueryArg = Annotated[Callable[[NDArray[Any]], Any], Function(clean=count_nonzero)]
+#: A real-valued query of the data.
+RealQueryArg = Annotated[Callable[[NDArray[Any]], Any], Function(clean=mean_value)]
+#: Integer scores of the candidates on the data.
+ScoresArg = Annotated[Callable[[NDArray[Any]], Any], Function(clean=counts_by_value)]
+
+
+def float_discrete_laplace(
+    q: Fraction | float, size: int, rng: np.random.Generator
+) -> NDArray[np.int64]:
+    """The idealised sampler of discrete Laplace noise P(z) ∝ q^|z|: the difference of two
+    numpy geometric variables of success probability 1 − q, drawn in floating point (its law
+    is exact only in ideal real arithmetic)."""
+    p = 1.0 - float(q)
+    return np.asarray(rng.geometric(p, size) - rng.geometric(p, size), dtype=np.int64)
 
 
 def discrete_laplace_for(

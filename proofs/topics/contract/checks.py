@@ -92,6 +92,9 @@ _Y1 = (_X1[:, 0] > 0.4).astype(np.int64)
 _D = np.array([0, 1, 1, 0, 1])
 
 
+_NONE: Any = None
+
+
 def _count(d: Any) -> int:
     """Number of non-zero entries (cannot overflow whatever the data)."""
     return int(np.count_nonzero(d))
@@ -930,7 +933,7 @@ def _reported_cases() -> list[tuple[str, Callable[[], Any], Callable[[Any], str 
             ),
             None,
         ),
-        ("data", lambda: DiscreteLaplaceMechanism(_count, 1, 1.0).sample(None, 3, rng(0)), None),
+        ("data", lambda: DiscreteLaplaceMechanism(_count, 1, 1.0).sample(_NONE, 3, rng(0)), None),
         (
             "y",
             lambda: PrivateHistogramClassifier(1.0, random_state=0).fit(

@@ -39,6 +39,41 @@ HOSTILE_ENTRY_POINTS: tuple[str, ...] = (
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
+        id="contract.discovery",
+        source="dpspec standard: one contract for every public class and function, by discovery",
+        claim=(
+            "every public class and function found by walking dpspec enforces its declared "
+            "parameter domains, declares every parameter, keeps the mechanism / learner / "
+            "privacy contract, is exported and registered, and the hostile sweep reaches it"
+        ),
+        method=Method.PROPERTY,
+        impls=(
+            "dpspec.validation.checked",
+            "dpspec.validation.Checked",
+            "dpspec.validation.parameter_domains",
+            "dpspec.validation.constructor_domains",
+            "dpspec.validation.check_constructor_params",
+            "dpspec.validation.example",
+            "dpspec.validation.domain_of",
+            "dpspec.contract",
+        ),
+        checks=("surface:public_surface",),
+        tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
+    ),
+    Obligation(
+        id="contract.hostile-sweep",
+        source="dpspec standard: bad input gets a ValueError/TypeError naming the parameter",
+        claim=(
+            "every declared parameter of every public callable refuses each value its domain "
+            "refuses, naming the parameter, and gives the clean result for each equivalent "
+            "value (numpy scalars, Fractions); no other exception, no warning, bounded CPU time"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.validation.domains",),
+        checks=("surface:hostile_sweep",),
+        tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
+    ),
+    Obligation(
         id="inputs.bad-input",
         source="dpspec standard: bad input gets a ValueError naming the parameter",
         claim="ε ≤ 0/NaN/inf, δ ∉ [0,1), empty or non-finite data, bad shapes → named ValueError",

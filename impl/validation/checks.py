@@ -302,3 +302,27 @@ def integer_output(values: Any, name: str, expected: str) -> NDArray[np.int64]:
         return bounded_int_array(arr, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must return {expected} ({exc})") from exc
+
+
+#: Largest memory one call may ask for (bytes): a request estimated beyond it is refused before
+#: any work, naming the parameter, the estimate and the limit.
+MEMORY_LIMIT = 4 * 2**30
+
+
+def require_within(estimate: float, limit: float, name: str, what: str) -> None:
+    """Refuse, before any work, a request whose ``estimate`` exceeds ``limit``: a ValueError
+    naming ``name`` that states both (``what`` says what is counted, e.g. "grid points")."""
+    if not estimate <= limit:
+        raise ValueError(
+            f"{name}: the request needs {_amount(estimate, what)}; the limit is "
+            f"{_amount(limit, what)}"
+        )
+
+
+def _amount(x: float, what: str) -> str:
+    if what == "bytes":
+        for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+            if x >= size:
+                return f"~{x / size:.3g} {unit}"
+        return f"{x:.0f} bytes"
+    return f"~{x:.3g} {what}" if x >= 1e6 else f"{x:.0f} {what}"

@@ -1,0 +1,136 @@
+"""Checks of the public surface, derived from what the package contains.
+
+* ``public_surface`` (``contract.discovery``): every public class and function found by walking
+  ``dpspec`` keeps the contract (:func:`~dpspec.proofs.topics.contract.discovery.
+  contract_problems`); control: a scratch class and a scratch function written the way the
+  newest families were (no enforced validation, no ``idealised``, undeclared parameters) must
+  be reported.
+* ``hostile_sweep`` (``contract.hostile-sweep``): every declared parameter of every public
+  callable gets the values its domain refuses and the values equal to a clean one in another
+  type (:mod:`dpspec.proofs.engine.sweep`); control: the real discrete Laplace mechanism with
+  its validation bypassed (``sample`` unwrapped) must fail the sweep.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+
+from dpspec.mechanisms import DiscreteLaplaceMechanism
+from dpspec.proofs.engine.discovery import PublicObject, public_objects
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.sweep import Tally, entries, sweep
+from dpspec.proofs.topics.contract.discovery import contract_problems, declared_parameters
+
+#: The CPU seconds within which a refusal must come (it happens before any work).
+REFUSAL_CPU_SECONDS = 0.1
+
+
+class ScratchMechanism:
+    """A control: a new public mechanism written without the contract (no ``Checked`` base,
+    undeclared parameters, no ``idealised``, ``n`` for ``size``)."""
+
+    def __init__(self, epsilon: float) -> None:
+        self.epsilon = epsilon
+
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> Any:
+        return np.asarray(data).sum() + rng.laplace(0, 1 / self.epsilon, n)
+
+
+def scratch_function(x: float) -> float:
+    """A control: a new public function without ``checked`` and without a declared domain."""
+    return 2 * x
+
+
+def _scratch_objects() -> tuple[PublicObject, ...]:
+    return (
+        PublicObject("dpspec.mechanisms.scratch", "ScratchMechanism", ScratchMechanism),
+        PublicObject("dpspec.mechanisms.scratch", "scratch_function", scratch_function),
+    )
+
+
+def public_surface(config: VerifyConfig) -> CheckOutcome:
+    """Every public object of the package keeps the contract; the scratch control does not."""
+    objects = public_objects()
+    problems = contract_problems(objects)
+    control = contract_problems(_scratch_objects())
+    swept = entries(objects)
+    caught = len(control) >= 4
+    classes = sum(inspect.isclass(o.obj) for o in objects)
+    return CheckOutcome(
+        not problems and caught,
+        f"{len(objects)} public objects ({classes} classes, {len(objects) - classes} "
+        f"functions) in {len({o.module for o in objects})} modules, {len(swept)} callables, "
+        f"{declared_parameters(swept)} declared parameters; contract problems: {len(problems)}"
+        + (f" (first: {problems[:8]})" if problems else "")
+        + f"; control (a scratch mechanism and function without the contract): "
+        f"{len(control)} problems reported",
+        {
+            "objects": len(objects),
+            "classes": classes,
+            "callables": len(swept),
+            "declared_parameters": declared_parameters(swept),
+            "problems": problems,
+            "control_problems": control,
+        },
+        [
+            Control(
+                "a new public mechanism and function without validation, domains or idealised",
+                caught,
+                f"{len(control)} problems: {control[:3]}",
+            )
+        ],
+    )
+
+
+class UncheckedDiscreteLaplace(DiscreteLaplaceMechanism):
+    """The control of the sweep: the real mechanism whose ``sample`` bypasses validation (its
+    checked wrapper removed after the class was made)."""
+
+
+UncheckedDiscreteLaplace.sample = inspect.unwrap(DiscreteLaplaceMechanism.sample)  # type: ignore[method-assign]
+
+
+def _family_rows(tally: Tally) -> str:
+    return ", ".join(
+        f"{family.removeprefix('dpspec.')}: {row['calls']}/{row['failures']}"
+        for family, row in sorted(tally.by_family.items())
+    )
+
+
+def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
+    """The derived sweep over every public callable; its control must fail it."""
+    tally = sweep()
+    control_object = PublicObject(
+        "dpspec.mechanisms.discrete_laplace", "DiscreteLaplaceMechanism", UncheckedDiscreteLaplace
+    )
+    control = sweep([e for e in entries((control_object,)) if e.method == "sample"])
+    caught = bool(control.failures)
+    ok = not tally.failures and caught
+    return CheckOutcome(
+        ok,
+        f"{tally.calls} hostile calls: {tally.refused} refused naming the parameter, "
+        f"{tally.equivalent} equivalent values with the clean result, {len(tally.failures)} "
+        f"failures; slowest {tally.slowest_cpu:.3f} s CPU; per family (calls/failures): "
+        f"{_family_rows(tally)}"
+        + (f"; first failures: {tally.failures[:6]}" if tally.failures else "")
+        + f"; control (sample with validation bypassed): {len(control.failures)} failures",
+        {
+            "calls": tally.calls,
+            "refused": tally.refused,
+            "equivalent": tally.equivalent,
+            "failures": tally.failures,
+            "by_family": tally.by_family,
+            "slowest_cpu_seconds": tally.slowest_cpu,
+        },
+        [
+            Control(
+                "DiscreteLaplaceMechanism.sample with its validation bypassed",
+                caught,
+                f"{len(control.failures)} failures, e.g. {control.failures[:2]}",
+            )
+        ],
+        [Slack("CPU seconds of the slowest hostile call", 5.0, tally.slowest_cpu)],
+    )
