@@ -34,6 +34,7 @@ from dpspec.validation.checks import (
     MAX_EPSILON,
     InputTypeError,
     as_finite_array,
+    check_base,
     check_delta,
     check_epsilon,
     check_flag,
@@ -61,9 +62,10 @@ NO_EXAMPLE: Any = NoExample()
 
 @dataclass(frozen=True)
 class Domain:
-    """The values one parameter accepts. ``optional``: ``None`` is accepted (and kept)."""
+    """The values one parameter accepts. ``optional`` (keyword only): ``None`` is accepted
+    (and kept)."""
 
-    optional: bool = False
+    optional: bool = field(default=False, kw_only=True)
 
     def check(self, value: Any, name: str) -> Any:
         """The value the body computes with, or a ValueError / TypeError naming ``name``."""
@@ -104,19 +106,32 @@ def _real_equivalents(clean: Any) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class Real(Domain):
-    """A finite real in [lo, hi] (``lo_open`` / ``hi_open`` exclude the ends), as a float."""
+    """A finite real in [lo, hi] (``lo_open`` / ``hi_open`` exclude the ends), as a float;
+    ``infinite``: ±inf accepted too (a threshold beyond every value)."""
 
     lo: float = -math.inf
     hi: float = math.inf
     lo_open: bool = False
     hi_open: bool = False
     clean: float | None = None
+    infinite: bool = False
 
     def convert(self, value: Any, name: str) -> float:
+        if (
+            self.infinite
+            and isinstance(value, float | np.floating)
+            and not isinstance(value, bool)
+            and math.isinf(value)
+        ):
+            return float(value)
         x = exact_fraction(value, name)  # refuses bool, str, complex, NaN, ±inf
-        low = (x <= Fraction(self.lo)) if self.lo_open else (x < Fraction(self.lo))
-        high = (x >= Fraction(self.hi)) if self.hi_open else (x > Fraction(self.hi))
-        if (math.isfinite(self.lo) and low) or (math.isfinite(self.hi) and high):
+        low = math.isfinite(self.lo) and (
+            x <= Fraction(self.lo) if self.lo_open else x < Fraction(self.lo)
+        )
+        high = math.isfinite(self.hi) and (
+            x >= Fraction(self.hi) if self.hi_open else x > Fraction(self.hi)
+        )
+        if low or high:
             raise ValueError(f"{name}: must be in {self.interval()}, got {value!r}")
         if not math.isfinite(float(x)):
             raise ValueError(f"{name}: {value!r} is beyond the float range")
@@ -128,7 +143,9 @@ class Real(Domain):
         return f"{left}{self.lo:g}, {self.hi:g}{right}"
 
     def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), _NAN, _INF, -_INF, True, *_NOT_A_NUMBER]
+        out: list[Any] = [*super().refused(), _NAN, True, *_NOT_A_NUMBER]
+        if not self.infinite:
+            out += [_INF, -_INF]
         if math.isfinite(self.lo):
             out += [self.lo - max(1.0, abs(self.lo)), -1e300]
             if self.lo_open:
@@ -158,10 +175,17 @@ class Real(Domain):
 
 @dataclass(frozen=True)
 class Epsilon(Domain):
-    """A privacy level ε ∈ [2^-32, 700] (``dpspec.validation.check_epsilon``)."""
+    """A privacy level ε ∈ [2^-32, 700] (``dpspec.validation.check_epsilon``); an int or
+    ``Fraction`` stays exact (the exact samplers use it as a rational), any other real becomes
+    the float it denotes."""
 
-    def convert(self, value: Any, name: str) -> float:
-        return check_epsilon(value, name)
+    def convert(self, value: Any, name: str) -> Any:
+        v = check_epsilon(value, name)
+        if isinstance(value, Fraction):
+            return value
+        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            return int(value)
+        return v
 
     def refused(self) -> tuple[Any, ...]:
         return (
@@ -191,15 +215,26 @@ class Epsilon(Domain):
 
 @dataclass(frozen=True)
 class Delta(Domain):
-    """δ ∈ [0, 1), or (0, 1) when ``positive``."""
+    """δ ∈ [0, 1), or (0, 1) when ``positive``; ``least``: the smallest δ > 0 accepted (a
+    search in float logarithms of δ); ``exact``: an int or ``Fraction`` δ is kept exact (its
+    law is then compared in rationals), other reals become floats."""
 
     positive: bool = False
+    least: float = 0.0
+    exact: bool = False
 
-    def convert(self, value: Any, name: str) -> float:
-        return check_delta(value, name, allow_zero=not self.positive)
+    def convert(self, value: Any, name: str) -> Any:
+        v = check_delta(value, name, allow_zero=not self.positive)
+        if 0 < v < self.least:
+            raise ValueError(f"{name}: must be >= {self.least:g}, got {value!r}")
+        if self.exact and isinstance(value, (Fraction, int)) and not isinstance(value, bool):
+            return Fraction(value)
+        return v
 
     def refused(self) -> tuple[Any, ...]:
-        extra = (0, 0.0) if self.positive else ()
+        extra: tuple[Any, ...] = (0, 0.0) if self.positive else ()
+        if self.least > 0:
+            extra += (self.least / 2,)
         return (*super().refused(), *extra, -1e-9, 1, 1.0, 2.0, _NAN, _INF, True, *_NOT_A_NUMBER)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -342,7 +377,7 @@ class RandomState(Domain):
     """scikit-learn's ``random_state``: None (fresh entropy), an int in [0, 2^128), or a
     ``numpy.random.Generator``."""
 
-    optional: bool = True
+    optional: bool = field(default=True, kw_only=True)
 
     def convert(self, value: Any, name: str) -> Any:
         if isinstance(value, np.random.Generator):
@@ -372,10 +407,13 @@ class RandomState(Domain):
 
 @dataclass(frozen=True)
 class Base(Domain):
-    """A rational noise base q = e^{−ε/Δ} ∈ (0, 1) the exact samplers can draw with."""
+    """A rational noise base q = e^{−ε/Δ} ∈ (0, 1); ``sampling``: one the exact base samplers
+    can draw with (denominator ≤ 2^62, 1 − q ≥ 2^-12)."""
+
+    sampling: bool = True
 
     def convert(self, value: Any, name: str) -> Fraction:
-        return check_sampling_base(value, name)
+        return check_sampling_base(value, name) if self.sampling else check_base(value, name)
 
     def refused(self) -> tuple[Any, ...]:
         return (
@@ -385,7 +423,7 @@ class Base(Domain):
             Fraction(1),
             Fraction(3, 2),
             Fraction(-1, 2),
-            Fraction(2**13 - 1, 2**13),
+            *((Fraction(2**13 - 1, 2**13),) if self.sampling else ()),
             True,
             "1/2",
         )
@@ -499,7 +537,8 @@ class Instance(Domain):
         return value
 
     def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), 3, "x", [1], object())
+        values = (3, "x", [1], object())
+        return (*super().refused(), *(v for v in values if not isinstance(v, self.types)))
 
     @property
     def example(self) -> Any:

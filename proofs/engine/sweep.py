@@ -28,6 +28,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -340,11 +341,16 @@ def sweep_entry(entry: Entry, tally: Tally) -> None:
         for value in domain.refused():
             case(entry, the_plan, param, value, None, tally)
         target = the_plan.target()
-        clean_value = target.get(param, domain.example)
-        if clean_value is NO_EXAMPLE:
-            continue
+        reference, clean_value = clean, target.get(param, NO_EXAMPLE)
+        if param not in target:  # the default ran: compare equivalents of the domain's example
+            clean_value = domain.example
+            if clean_value is NO_EXAMPLE or clean_value is None:
+                continue
+            reference = run(partial(execute, the_plan, param, clean_value))
+            if reference.failure is not None or reference.refused is not None:
+                continue  # the example is not a clean value of this call (a cross constraint)
         for value in domain.equivalents(clean_value):
-            case(entry, the_plan, param, value, clean, tally)
+            case(entry, the_plan, param, value, reference, tally)
 
 
 def case(
