@@ -53,6 +53,8 @@ _NOT_A_NUMBER: tuple[Any, ...] = ("1", b"1", [1.0], (1,), {"a": 1}, 1 + 0j, obje
 class NoExample:
     """Marks a domain that has no clean value of its own (an array shaped by the call)."""
 
+    __dpspec_declarative__ = "a marker"
+
     def __repr__(self) -> str:
         return "NO_EXAMPLE"
 
@@ -67,6 +69,9 @@ class Domain:
 
     optional: bool = field(default=False, kw_only=True)
 
+    #: Domains are declarations (read by ``checked`` and the sweep), not entry points.
+    __dpspec_declarative__ = "a parameter domain (a declaration)"
+
     def check(self, value: Any, name: str) -> Any:
         """The value the body computes with, or a ValueError / TypeError naming ``name``."""
         if value is None and self.optional:
@@ -77,7 +82,19 @@ class Domain:
         raise NotImplementedError
 
     def refused(self) -> tuple[Any, ...]:
-        """Values outside the domain (hostile inputs that must be refused)."""
+        """Values outside the domain (hostile inputs that must be refused): the candidates of
+        :meth:`hostile` that :meth:`check` indeed refuses (so the list cannot contradict the
+        domain)."""
+        out = []
+        for value in self.hostile():
+            try:
+                self.check(value, "value")
+            except (ValueError, TypeError):
+                out.append(value)
+        return tuple(out)
+
+    def hostile(self) -> tuple[Any, ...]:
+        """Candidate hostile values of this kind of domain."""
         return () if self.optional else (None,)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -142,8 +159,8 @@ class Real(Domain):
         right = ")" if self.hi_open or not math.isfinite(self.hi) else "]"
         return f"{left}{self.lo:g}, {self.hi:g}{right}"
 
-    def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), _NAN, True, *_NOT_A_NUMBER]
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), _NAN, True, *_NOT_A_NUMBER]
         if not self.infinite:
             out += [_INF, -_INF]
         if math.isfinite(self.lo):
@@ -187,9 +204,9 @@ class Epsilon(Domain):
             return int(value)
         return v
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (
-            *super().refused(),
+            *super().hostile(),
             0,
             0.0,
             -1.0,
@@ -231,11 +248,11 @@ class Delta(Domain):
             return Fraction(value)
         return v
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         extra: tuple[Any, ...] = (0, 0.0) if self.positive else ()
         if self.least > 0:
             extra += (self.least / 2,)
-        return (*super().refused(), *extra, -1e-9, 1, 1.0, 2.0, _NAN, _INF, True, *_NOT_A_NUMBER)
+        return (*super().hostile(), *extra, -1e-9, 1, 1.0, 2.0, _NAN, _INF, True, *_NOT_A_NUMBER)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
         return _real_equivalents(clean)
@@ -275,8 +292,8 @@ class Integer(Domain):
             raise ValueError(f"{name}: must be an integer {bound}{why}, got {value!r}")
         return v
 
-    def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), self.lo - 1, 1.5, 2.0, _NAN, _INF, True, "3"]
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), self.lo - 1, 1.5, 2.0, _NAN, _INF, True, "3"]
         out += [-(2**63), 2**64, *_NOT_A_NUMBER[2:]]
         if self.top is not None:
             out.append(self.top + 1)
@@ -310,8 +327,8 @@ class Flag(Domain):
     def convert(self, value: Any, name: str) -> bool:
         return check_flag(value, name)
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), "no", "False", 0, 1, 1.0, _NAN, [True])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), "no", "False", 0, 1, 1.0, _NAN, [True])
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
         return (np.bool_(clean),) if isinstance(clean, bool) else ()
@@ -339,8 +356,8 @@ class Choice(Domain):
             raise ValueError(f"{name}: expected one of {list(self.options)}, got {value!r}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), "bogus", "", 0, True, _NAN, [self.options[0]])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), "bogus", "", 0, True, _NAN, [self.options[0]])
 
     @property
     def example(self) -> Any:
@@ -357,8 +374,8 @@ class RandomGenerator(Domain):
     def convert(self, value: Any, name: str) -> np.random.Generator:
         return check_rng(value, name)
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), 42, "0", np.random.RandomState(0), np.random.PCG64(0))
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 42, "0", np.random.RandomState(0), np.random.PCG64(0))
 
     @property
     def example(self) -> Any:
@@ -391,7 +408,7 @@ class RandomState(Domain):
             raise ValueError(f"{name}: an integer seed must be in [0, 2^128), got {value!r}")
         return int(value)
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (-1, 2**128, 1.5, "0", _NAN, True, np.random.RandomState(0), object())
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -415,9 +432,9 @@ class Base(Domain):
     def convert(self, value: Any, name: str) -> Fraction:
         return check_sampling_base(value, name) if self.sampling else check_base(value, name)
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (
-            *super().refused(),
+            *super().hostile(),
             0.5,
             Fraction(0),
             Fraction(1),
@@ -480,8 +497,8 @@ class Array(Domain):
             return bounded_int_array(arr, name)
         return arr
 
-    def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), [], np.empty((0, 2)), [_NAN], [[_INF, 0.5]]]
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), [], np.empty((0, 2)), [_NAN], [[_INF, 0.5]]]
         out += [np.array(["a", "b"]), np.array([1 + 1j, 2]), "data", 3.0, {"a": 1}]
         if self.ndim == 2:
             out += [np.zeros(3), np.zeros((2, 2, 2))]
@@ -512,8 +529,8 @@ class Function(Domain):
             raise InputTypeError(f"{name}: must be callable, got {type(value).__name__}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), 3, "f", [len])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 3, "f", [len])
 
     @property
     def example(self) -> Any:
@@ -536,9 +553,9 @@ class Instance(Domain):
             raise InputTypeError(f"{name}: expected {names}, got {type(value).__name__}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         values = (3, "x", [1], object())
-        return (*super().refused(), *(v for v in values if not isinstance(v, self.types)))
+        return (*super().hostile(), *(v for v in values if not isinstance(v, self.types)))
 
     @property
     def example(self) -> Any:
@@ -559,7 +576,7 @@ class Anything(Domain):
     def convert(self, value: Any, name: str) -> Any:
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return ()
 
     @property
@@ -581,12 +598,16 @@ class Pair(Domain):
         if not isinstance(value, (tuple, list)) or len(value) != 2:
             raise ValueError(f"{name}: expected a pair (lo, hi), got {value!r}")
         lo, hi = (self.inner.check(v, name) for v in value)
-        if lo is None or hi is None or lo > hi:
-            raise ValueError(f"{name}: expected lo <= hi, got {value!r}")
+        try:
+            ordered = lo is not None and hi is not None and not lo > hi
+        except TypeError:  # ends that do not compare
+            ordered = False
+        if not ordered:
+            raise ValueError(f"{name}: expected comparable ends with lo <= hi, got {value!r}")
         return lo, hi
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), (5, 0), (0,), "ab", (_NAN, 1), 3)
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), (5, 0), (0,), "ab", (_NAN, 1), 3)
 
     @property
     def example(self) -> Any:
@@ -616,3 +637,10 @@ def sequence_of(values: Sequence[Any], inner: Domain, name: str) -> list[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
         raise InputTypeError(f"{name}: expected a sequence, got {type(values).__name__}")
     return [inner.check(v, f"{name}[{i}]") for i, v in enumerate(values)]
+
+
+domain_of.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
+
+optional.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
+
+sequence_of.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]

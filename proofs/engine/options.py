@@ -58,7 +58,7 @@ class WritablePath(Domain):
                 break
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return ("", "/dev/null/x.json", "/proc/x/y.json", ".")
 
     @property
@@ -80,7 +80,7 @@ class ReadablePath(Domain):
             raise ValueError(f"{name}: cannot read {value!r}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return ("", "/no/such/file.json", ".")
 
     def describe(self) -> str:

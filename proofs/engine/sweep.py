@@ -94,9 +94,11 @@ def entries(objects: tuple[PublicObject, ...] | None = None) -> list[Entry]:
     methods (enums, Protocols and exception types declare, they do not compute)."""
     out = []
     for public in public_objects() if objects is None else objects:
+        if declarative_kind(public.obj) is not None:
+            continue
         if inspect.isfunction(public.obj):
             out.append(Entry(public, "__call__"))
-        elif declarative_kind(public.obj) is None:
+        else:
             out.append(Entry(public, "__init__"))
             out.extend(Entry(public, m) for m in public_methods(public.obj))
     return out

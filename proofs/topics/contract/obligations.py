@@ -49,12 +49,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=(
             "dpspec.validation.checked",
-            "dpspec.validation.Checked",
-            "dpspec.validation.parameter_domains",
-            "dpspec.validation.constructor_domains",
-            "dpspec.validation.check_constructor_params",
-            "dpspec.validation.example",
-            "dpspec.validation.domain_of",
+            "dpspec.validation.domains",
             "dpspec.contract",
         ),
         checks=("surface:public_surface",),
@@ -69,7 +64,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "value (numpy scalars, Fractions); no other exception, no warning, bounded CPU time"
         ),
         method=Method.PROPERTY,
-        impls=("dpspec.validation.domains",),
+        impls=("dpspec.validation.checks", "dpspec.validation.domains"),
         checks=("surface:hostile_sweep",),
         tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
     ),
