@@ -56,6 +56,18 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
     ),
     Obligation(
+        id="cli.options",
+        source="dpspec standard: CLI errors are one line, exit 2, before any work",
+        claim=(
+            "every option of every dpspec command declares its domain (or choices), and every "
+            "text its domain refuses ends with exit code 2 and one line on stderr"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.proofs.engine.options", "dpspec.proofs.cli.build_parser"),
+        checks=("surface:cli_options",),
+        entry_points=("dpspec.proofs.cli.main",),
+    ),
+    Obligation(
         id="contract.hostile-sweep",
         source="dpspec standard: bad input gets a ValueError/TypeError naming the parameter",
         claim=(
