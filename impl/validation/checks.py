@@ -59,6 +59,8 @@ _REAL_TYPES = (int, float, Fraction, np.integer, np.floating)
 @checked
 def check_limit(value: Checkable, name: NameArg, kind: LimitKindArg) -> int:
     """``value`` ≤ ``LIMITS[kind]``, else a ValueError naming ``name`` and the limit."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputTypeError(f"{name}: expected an integer count, got {value!r}")
     limit = LIMITS[kind]
     if value > limit:
         raise ValueError(
