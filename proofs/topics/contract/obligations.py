@@ -56,6 +56,18 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
     ),
     Obligation(
+        id="contract.privacy-coverage",
+        source="dpspec standard: every object stating a privacy level is checked against it",
+        claim=(
+            "every public class whose constructor takes epsilon, found by walking dpspec, is "
+            "run by a privacy obligation and has its report checked against its theorem with "
+            "idealised False and True"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.proofs.engine.reports",),
+        checks=("surface:privacy_coverage",),
+    ),
+    Obligation(
         id="cli.options",
         source="dpspec standard: CLI errors are one line, exit 2, before any work",
         claim=(
