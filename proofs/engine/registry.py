@@ -49,6 +49,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from dpspec.proofs.engine.controls import BugControl
+
 
 class Kind(StrEnum):
     """What a running check can show.
@@ -185,6 +187,9 @@ class Obligation:
     ``"dotted.module:name"``; ``lemmas`` name CrossHair lemmas of the topic's ``lemmas`` module
     (the entry then passes when CrossHair confirms all their conditions).
 
+    ``bug_controls``: plausible one-line bugs of the implementation (:class:`BugControl`);
+    ``dpspec verify`` runs the passing check again with each planted and the check must fail.
+
     ``entry_points``: the public callables a user calls whose behaviour the check exercises;
     every privacy obligation (``privacy=True``) names at least one, and the registry meta-test
     runs the check under a tracer and fails when one of them is never called. ``binding`` says,
@@ -206,6 +211,7 @@ class Obligation:
     binding: str = ""
     kind: Kind | None = None
     reason: str = ""
+    bug_controls: tuple[BugControl, ...] = ()
     topic: str = ""
 
     @property

@@ -28,13 +28,16 @@ class _FixedNoise:
         return self.values.copy()
 
 
-class _FixedLaplace:
-    """Stands in for the generator of the idealised path: ``laplace`` returns chosen draws."""
+class _FixedLaplace(np.random.Generator):
+    """A generator for the idealised path whose ``laplace`` returns chosen draws."""
 
     def __init__(self, values: Sequence[float]) -> None:
+        super().__init__(np.random.PCG64(0))
         self.values = np.asarray(values, dtype=np.float64)
 
-    def laplace(self, loc: float, scale: float, size: int) -> NDArray[np.float64]:
+    def laplace(  # type: ignore[override]
+        self, loc: float, scale: float, size: int
+    ) -> NDArray[np.float64]:
         if size != self.values.size:
             raise Mismatch(f"the mechanism drew {size} noise values, expected {self.values.size}")
         return self.values.copy()
@@ -70,7 +73,9 @@ def _compare_stability(mechs: list[Any]) -> Callable[[Case], str | None]:
             saved = mech.noise
             mech.noise = _FixedNoise([int(z) for z in draws])
             try:
-                out = mech.release_counts(np.asarray(counts, dtype=np.int64), None)
+                out = mech.release_counts(
+                    np.asarray(counts, dtype=np.int64), np.random.default_rng(0)
+                )
             finally:
                 mech.noise = saved
         expected = [stability_release(c, z, tau) for c, z in zip(counts, noise_all, strict=True)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 
@@ -187,6 +188,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=("dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",),
         checks=("bindings:stability_release_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+                "noisy >= self.threshold",
+                "noisy > self.threshold",
+                "a count equal to the threshold dropped (> for >=)",
+            ),
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+                "noisy >= self.threshold",
+                "noisy >= self.threshold - 1",
+                "the threshold off by one",
+            ),
+        ),
     ),
     Obligation(
         id="discrete-laplace.lemma-binding",
@@ -206,6 +221,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=("dpspec.noise.DiscreteLaplaceNoise.pmf",),
         checks=("bindings:discrete_laplace_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.noise.discrete_laplace_pmf",
+                "base ** abs(z)",
+                "base ** abs(2 * z)",
+                "the pmf at twice the distance (the law of noise for 2ε)",
+            ),
+        ),
     ),
     Obligation(
         id="exponential.lemma-binding",
@@ -229,6 +252,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("bindings:exponential_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.exponential.ExponentialMechanism.__init__",
+                "c = 2 if half else 1",
+                "c = 1",
+                "the weights without the ½ whatever half says",
+            ),
+        ),
     ),
     Obligation(
         id="laplace.loss-lemma",

@@ -36,11 +36,20 @@ def _events(k: int) -> list[tuple[int, ...]]:
     return list(chain.from_iterable(combinations(range(k), j) for j in range(1, k + 1)))
 
 
+def ratio_ignoring_null_outcomes(p: privacy.Dist, q: privacy.Dist) -> Fraction | float:
+    """A plausible bug of a likelihood-ratio predicate (the control): the ratio taken only
+    where Q > 0, so an outcome only P can produce — an infinite ratio — goes unseen."""
+    ratios = [Fraction(p.get(o, 0)) / Fraction(q[o]) for o in q if q[o] > 0]
+    return max(ratios, default=0)
+
+
 def pure_dp_event_equivalence(config: VerifyConfig) -> CheckOutcome:
-    """max over events of P(F)/Q(F) equals max over outcomes; pointwise ⇔ event-level."""
+    """max over events of P(F)/Q(F) equals max over outcomes; pointwise ⇔ event-level;
+    control: the ratio taken only where Q > 0 disagrees with the event-level ratio."""
     rng = np.random.default_rng(SEED)
     trials = 600 if config.thorough else 200
     disagreements = 0
+    control_disagreements = 0
     for _ in range(trials):
         k = int(rng.integers(1, 6))
         p = _random_fraction_dist(rng, k, zeros=True)
@@ -59,11 +68,28 @@ def pure_dp_event_equivalence(config: VerifyConfig) -> CheckOutcome:
             disagreements += 1
         if privacy.satisfies_pure_dp(p, q, ratio) != privacy.event_level_dp(p, q, ratio, 0):
             disagreements += 1
+        control_disagreements += by_event != ratio_ignoring_null_outcomes(p, q)
+    caught = control_disagreements > 0
     return CheckOutcome(
-        disagreements == 0,
-        f"{trials} random exact distribution pairs, {disagreements} disagreements",
+        disagreements == 0 and caught,
+        f"{trials} random exact distribution pairs, {disagreements} disagreements; control "
+        f"(ratio only where Q > 0): {control_disagreements} disagreements",
         {"trials": trials, "disagreements": disagreements},
+        [
+            Control(
+                "the likelihood ratio taken only where Q > 0",
+                caught,
+                f"{control_disagreements} of {trials} pairs disagree",
+            )
+        ],
     )
+
+
+def hockey_stick_without_positive_part(p: privacy.Dist, q: privacy.Dist, ratio: Fraction) -> Any:
+    """A plausible bug of the hockey-stick divergence (the control): the positive part taken
+    of the whole sum instead of each outcome's term."""
+    keys = set(p) | set(q)
+    return max(Fraction(0), sum((p.get(o, 0) - ratio * q.get(o, 0) for o in keys), Fraction(0)))
 
 
 def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
@@ -71,6 +97,7 @@ def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
     rng = np.random.default_rng(SEED + 1)
     trials = 600 if config.thorough else 200
     bad = 0
+    control_bad = 0
     for _ in range(trials):
         k = int(rng.integers(1, 6))
         p = _random_fraction_dist(rng, k, zeros=True)
@@ -86,11 +113,25 @@ def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
         )
         if sup != privacy.hockey_stick(p, q, ratio):
             bad += 1
+        control_bad += sup != hockey_stick_without_positive_part(p, q, ratio)
         if privacy.satisfies_approx_dp(p, q, ratio, delta) != privacy.event_level_dp(
             p, q, ratio, delta
         ):
             bad += 1
-    return CheckOutcome(bad == 0, f"{trials} random pairs, {bad} disagreements", {"trials": trials})
+    caught = control_bad > 0
+    return CheckOutcome(
+        bad == 0 and caught,
+        f"{trials} random pairs, {bad} disagreements; control (positive part of the whole sum): "
+        f"{control_bad} disagreements",
+        {"trials": trials},
+        [
+            Control(
+                "the positive part of the whole sum, not of each term",
+                caught,
+                f"{control_bad} of {trials} pairs disagree",
+            )
+        ],
+    )
 
 
 def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
@@ -116,7 +157,12 @@ def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
         p0, p2 = law(0), law(2)
         ok &= privacy.satisfies_group_privacy(p0, p2, ratio, 0, 2)
         tight |= not privacy.satisfies_pure_dp(p0, p2, ratio)
-    return CheckOutcome(ok and tight, f"k=2 bound holds: {ok}; k=1 bound fails: {tight}", {})
+    return CheckOutcome(
+        ok and tight,
+        f"k=2 bound holds: {ok}; k=1 bound fails: {tight}",
+        {},
+        [Control("group parameters for k − 1 (one ε too few)", tight, "the pair exceeds e^ε")],
+    )
 
 
 def privacy_reports(config: VerifyConfig) -> CheckOutcome:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 
@@ -100,6 +101,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("bindings:counts_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
+                "return cells, (2 * ones[cells] - counts[cells])",
+                "return cells, (2 * ones[cells] - counts[cells] + 1)",
+                "PCL's margins off by one",
+            ),
+            BugControl(
+                "dpspec.mechanisms.stability_histogram._cell_counts",
+                "return_counts=True)",
+                "return_counts=True); counts = np.minimum(counts, 2)",
+                "cell counts capped at 2",
+            ),
+        ),
     ),
     Obligation(
         id="sensitivity.count-substitution-lemma",
