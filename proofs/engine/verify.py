@@ -83,11 +83,18 @@ def run_bug_controls(ob: Obligation, check: Any, config: VerifyConfig) -> list[C
     found = []
     for control in ob.bug_controls:
         try:
-            with planted(control):
-                outcome = check(config)
+            planting = planted(control)
+            planting.__enter__()
+        except (ValueError, AttributeError, OSError, TypeError) as exc:  # a stale control
+            found.append(Control(control.bug, False, f"cannot plant it: {exc}"))
+            continue
+        try:
+            outcome = check(config)
             caught, seen = not outcome.passed, outcome.detail[:160]
         except Exception as exc:  # a planted bug that crashes the check is caught by it
             caught, seen = True, f"the check raised {type(exc).__name__}: {str(exc)[:120]}"
+        finally:
+            planting.__exit__(None, None, None)
         found.append(Control(control.bug, caught, seen))
     return found
 

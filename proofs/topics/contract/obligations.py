@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 
 #: The public callables the hostile-input check drives (dotted names, for the registry).
@@ -93,30 +94,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
     ),
     Obligation(
-        id="inputs.bad-input",
-        source="dpspec standard: bad input gets a ValueError naming the parameter",
-        claim="ε ≤ 0/NaN/inf, δ ∉ [0,1), empty or non-finite data, bad shapes → named ValueError",
-        method=Method.PROPERTY,
-        impls=(
-            "dpspec.validation.check_epsilon",
-            "dpspec.validation.check_flag",
-            "dpspec.validation.integer_output",
-            "dpspec.contract.restrict",
-            "dpspec.validation.check_delta",
-            "dpspec.validation.check_rng",
-            "dpspec.validation.check_positive",
-            "dpspec.validation.check_count",
-            "dpspec.validation.check_base",
-            "dpspec.validation.rational_at_most",
-            "dpspec.validation.rational_at_least",
-            "dpspec.validation.as_finite_array",
-            "dpspec.validation.InputTypeError",
-            "dpspec.mechanisms.base.epsilon_rational",
-            "dpspec.contract.PrivacyLevel",
-        ),
-        checks=("bad_input_rejected",),
-    ),
-    Obligation(
         id="cli.exit-codes",
         source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
         claim="hostile command lines get their exit code and one line on stderr, no traceback",
@@ -128,6 +105,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         checks=("cli:cli_hostile_argv",),
         tests=("tests/test_contract_cli.py::test_usage_errors",),
         entry_points=("dpspec.proofs.cli.main",),
+        bug_controls=(
+            BugControl(
+                "dpspec.proofs.engine.errors.one_line_errors",
+                "parser.exit(EXIT_USAGE,",
+                "parser.exit(1,",
+                "argparse's usage errors exiting 1 (a violation) instead of 2",
+            ),
+        ),
     ),
     Obligation(
         id="inputs.hostile-input",
@@ -180,6 +165,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+        ),
+        bug_controls=(
+            BugControl(
+                "dpspec.validation.checks.bounded_int_array",
+                "if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):",
+                "if arr.size and (int(arr.max()) > INT_BOUND or int(arr.min()) < -INT_BOUND):",
+                "|v| = 2^62 accepted (the bound off by one)",
+            ),
         ),
     ),
 )

@@ -19,7 +19,13 @@ from dpspec.mechanisms import (
     StabilityHistogram,
     stability_histogram,
 )
-from dpspec.proofs.engine.exact import ExactReport, control_of, exact_with_control, verify_pairs
+from dpspec.proofs.engine.exact import (
+    ExactReport,
+    control_of,
+    exact_with_control,
+    slack_of,
+    verify_pairs,
+)
 from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.proofs.topics.mechanisms.verifiers import (
@@ -383,4 +389,6 @@ def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
             "corrected_claimed_ratio": str(corrected.claimed_ratio),
             "pairs": printed.pairs,
         },
+        [control_of(printed, "the mechanism as printed (weights without the ½) claimed ε-DP")],
+        [slack_of(corrected)],
     )

@@ -54,6 +54,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=("dpspec.mechanisms.laplace.LaplaceMechanism",),
         checks=("laplace_outputs_on_lattice",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.laplace.LaplaceMechanism.sample",
+                "if self.idealised:",
+                "if True:",
+                "the exact path drawing float Laplace noise (off the lattice)",
+            ),
+        ),
     ),
     Obligation(
         id="exponential.privacy",
@@ -130,6 +138,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.mechanisms.stability_histogram.paper_threshold",
         ),
         checks=("stability_zero_counts",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+                "np.where(noisy >= self.threshold, noisy, 0.0)",
+                "np.where(noisy >= self.threshold - 1, noisy, 0.0)",
+                "values one below the threshold released",
+            ),
+        ),
     ),
     Obligation(
         id="noisy-majority.privacy",

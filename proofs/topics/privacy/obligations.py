@@ -206,5 +206,13 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_sklearn_conformance.py::test_clip_is_a_per_record_map",
             "tests/test_sklearn_conformance.py::test_errors_are_sklearn_errors",
         ),
+        bug_controls=(
+            BugControl(
+                "dpspec.learners.estimator.EstimatorProtocol.set_params",
+                "setattr(self, key, value)",
+                "None",
+                "set_params ignoring the new values",
+            ),
+        ),
     ),
 )
