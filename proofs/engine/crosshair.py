@@ -224,6 +224,8 @@ def discover(target: str) -> list[LemmaFunction]:
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef) or (only is not None and node.name != only):
             continue
+        if _enumerated(node):
+            continue  # a finite domain is declared: exact enumeration settles it
         first = node.body[0] if node.body else None
         if not (
             isinstance(first, ast.Expr)
@@ -258,6 +260,15 @@ def discover(target: str) -> list[LemmaFunction]:
     if only is not None and not found:
         raise LookupError(f"target: {target!r} has no function {only!r} with post-conditions")
     return found
+
+
+def _enumerated(node: ast.FunctionDef) -> bool:
+    """Whether a lemma declares a finite domain (``@over(...)``, see
+    :mod:`dpspec.proofs.engine.finite`): CrossHair is then not asked."""
+    return any(
+        isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "over"
+        for d in node.decorator_list
+    )
 
 
 def evaluate_contract(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> bool | None:

@@ -235,8 +235,15 @@ class Obligation:
         parts = [resolve_check(name, self.topic) for name in self.checks]
         if self.lemmas:
             from dpspec.proofs.engine.crosshair import crosshair_check
+            from dpspec.proofs.engine.finite import finite_check, finite_domain
 
-            parts.append(crosshair_check(self.lemmas, self.lemma_module))
+            module = importlib.import_module(self.lemma_module)
+            finite = tuple(n for n in self.lemmas if finite_domain(getattr(module, n)))
+            symbolic = tuple(n for n in self.lemmas if n not in finite)
+            if finite:
+                parts.append(finite_check(finite, self.lemma_module))
+            if symbolic:
+                parts.append(crosshair_check(symbolic, self.lemma_module))
         return all_of(*parts) if parts else None
 
     @property

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 # The *_bound functions appear only in the docstring contracts, which are evaluated in this
 # module's namespace (by CrossHair and by evaluate_contract): hence the noqa.
+from dpspec.proofs.engine.finite import over, tuples
 from dpspec.spec.mechanisms import (
     discrete_laplace_exponent,
     discrete_laplace_exponent_bound,  # noqa: F401
@@ -137,6 +138,12 @@ def stability_histogram_release(
     return tuple(stability_release(c, w, threshold) for c, w in zip(counts, noise, strict=True))
 
 
+@over(
+    candidate=tuples((0, 1), 3, 3),
+    records=tuples(tuple((x, y) for x in range(3) for y in (0, 1)), 3, 1),
+    new_x=range(3),
+    new_y=range(2),
+)
 def em_score_change_substitution(
     candidate: tuple[int, int, int],
     records: tuple[tuple[int, int], ...],

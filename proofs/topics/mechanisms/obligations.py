@@ -347,7 +347,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="exponential.score-sensitivity-lemma",
         source=f"{THESIS}:L655 (exponential mechanism; score = −mistakes)",
         claim="the −mistakes score of every candidate moves by ≤ 1 under substitution",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.mechanisms.lemmas.em_score_change_substitution",),
         lemmas=("em_score_change_substitution",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
