@@ -357,6 +357,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "within 1.2× at a tie sample; certificate_ is the corrected formula"
         ),
         method=Method.EXACT,
+        predicates=(f"{_SC}.exponential_tail_holds",),
         impls=(_A1, f"{_PKG}.learners.a1r_certificate"),
         checks=("utility:a1r_selection_step",),
         tests=(f"{_TESTS}::test_certificates_by_hand",),
@@ -369,6 +370,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "1.2× at a tie sample; certificate_ is its formula"
         ),
         method=Method.EXACT,
+        predicates=(f"{_SC}.exponential_tail_holds",),
         impls=(_A2, f"{_PKG}.learners.a2_certificate"),
         checks=("utility:a2_selection_step",),
         tests=(f"{_TESTS}::test_certificates_by_hand",),

@@ -36,6 +36,7 @@ from dpspec.cover_learners import (
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.proofs.topics.cover_learners.common import SEED, Learner, overspent
+from dpspec.spec import cover_learners as sc
 
 TARGET = 0.37  # the target threshold of the utility checks (x ~ Unif[0, 1], κ = 1)
 
@@ -206,13 +207,17 @@ def _selection_step(
     alpha = float(settings["epsilon"])
     measured = failure(learner)
     bound = cands.size * math.exp(-alpha * m * t / 2)
+    # Lemma 18.2 (the spec's predicate) on the scores the learner weighs, a_g = α·mistakes/2
+    lemma = sc.exponential_tail_holds(
+        [alpha * float(v) / 2 for v in mistakes], int(np.argmin(mistakes)), alpha * m * t / 2
+    )
     noisy = failure(overspent(learner, 0.5))
     fitted = type(learner)(**{**settings, "random_state": 0}).fit(X, y).certificate_
     formula = certificate(cands.size, m)
     pinned = math.isclose(fitted, formula, rel_tol=1e-12)
     halved = _halved_certificate(learner)(**{**settings, "random_state": 0}).fit(X, y)
     halved_caught = not math.isclose(halved.certificate_, formula, rel_tol=1e-12)
-    ok = measured <= bound and measured > bound / 2 and noisy > bound and pinned
+    ok = lemma and measured <= bound and measured > bound / 2 and noisy > bound and pinned
     return CheckOutcome(
         ok,
         f"{name}: m = {m}, |G| = {cands.size}, all but one candidate {gap} mistakes behind "
