@@ -60,6 +60,14 @@ class SampleSizes(Domain):
         return "comma-separated sample sizes in [2, 1e7]"
 
 
+def _refuse_empty(args: argparse.Namespace, parser_options: tuple[str, ...]) -> None:
+    """argparse hands ``--opt=--`` over as an empty list without calling the option's type:
+    refuse it as the usage error it is."""
+    for option in parser_options:
+        if getattr(args, option.lstrip("-").replace("-", "_"), None) == []:
+            raise UsageError(f"{option}: expected a value, got '--'")
+
+
 def _cmd_curve(args: argparse.Namespace) -> int:
     from dpspec.proofs.topics.cover_learners.experiments import (
         curve_limits,
@@ -67,6 +75,7 @@ def _cmd_curve(args: argparse.Namespace) -> int:
         utility_curve,
     )
 
+    _refuse_empty(args, ("--n", "--epsilon", "--accuracy", "--noise", "--reps", "--seed"))
     try:
         curve_limits(args.learner, args.n, args.epsilon, args.accuracy, args.reps)
     except ValueError as exc:
@@ -115,6 +124,7 @@ def _cmd_lower_bound(args: argparse.Namespace) -> int:
         lower_bound_table,
     )
 
+    _refuse_empty(args, ("--epsilon", "--alpha", "--M", "--m", "--accuracy", "--seed"))
     if args.alpha is not None and args.epsilon is not None:
         raise UsageError("--alpha: a deprecated alias of --epsilon; give one of them")
     epsilon = args.alpha if args.alpha is not None else args.epsilon
