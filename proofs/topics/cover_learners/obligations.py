@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Kind, Method, Obligation
 from dpspec.proofs.engine.seeds import CHAUDHURI_HSU as CH
 
@@ -16,6 +17,14 @@ _HYP = f"{_PKG}.hypotheses"
 _GRIDS = (f"{_HYP}.threshold_grid", f"{_HYP}.interval_grid", f"{_HYP}.Boxes")
 _FAMILY = f"{_PKG}.lower_bound.sample_threshold_family"
 _DP = ("dpspec.spec.privacy.satisfies_pure_dp",)
+_LEARNERS = f"{_PKG}.learners"
+#: The selection step drawn for ε × 1.25 (fit and release_law, both paths).
+_OVERSPEND = BugControl(
+    f"{_LEARNERS}._CoverExponentialClassifier._selection_epsilon",
+    'return float(s["epsilon"])',
+    'return 1.25 * float(s["epsilon"])',
+    "the selection step calibrated for ε × 1.25",
+)
 
 #: Why the end-to-end utility checks cannot discriminate (the certificates are loose by nature).
 _UTILITY_REASON = (
@@ -100,6 +109,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=(_A1, _A2),
         checks=("privacy_report",),
+        bug_controls=(
+            BugControl(
+                f"{_LEARNERS}._CoverExponentialClassifier.fit",
+                "level = PrivacyLevel(eps, math.exp(eps), 0, False, self.relation)",
+                "level = PrivacyLevel(eps, math.exp(eps), 0, True, self.relation)",
+                "the idealised learner reporting an exact sampler",
+            ),
+        ),
         tests=(f"{_TESTS}::test_privacy_report",),
     ),
     Obligation(
@@ -168,6 +185,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_PKG}.learners.kappa_hat",
         ),
         checks=("geometry:cover_grids",),
+        bug_controls=(
+            BugControl(
+                f"{_HYP}.threshold_grid",
+                "w = (2 * np.arange(1, size + 1) - 1) / (2 * size)",
+                "w = np.arange(1, size + 1) / size",
+                "the threshold grid at j/J (cover radius 1/J)",
+            ),
+        ),
         tests=(f"{_TESTS}::test_covers",),
     ),
     Obligation(
@@ -181,6 +206,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=(_A1, _A2, f"{_HYP}.Boxes"),
         checks=("utility:score_is_predict",),
+        bug_controls=(
+            BugControl(
+                f"{_HYP}.Boxes.mistakes",
+                'xs, self.lower, side="left"',
+                'xs, self.lower, side="right"',
+                "mistakes counted with an open lower end while predict is closed",
+            ),
+        ),
         tests=(f"{_TESTS}::test_boxes_on_their_ends",),
     ),
     Obligation(
@@ -295,6 +328,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=_DP,
         impls=(_A1, _FAMILY),
         checks=("lower_bounds:a1_level_at_thm5",),
+        bug_controls=(_OVERSPEND,),
         tests=(f"{_TESTS}::test_lower_bound_family",),
         entry_points=(f"{_A1}.release_law",),
         privacy=True,
@@ -347,6 +381,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=(f"{_SC}.exponential_tail_holds",),
         impls=(_A1, f"{_PKG}.learners.a1_certificate"),
         checks=("utility:a1_selection_step",),
+        bug_controls=(
+            BugControl(
+                f"{_LEARNERS}.a1_certificate",
+                "return 2 * size * math.exp(",
+                "return size * math.exp(",
+                "A1's certificate without the 2 of the two-sided Hoeffding bound",
+            ),
+        ),
         tests=(f"{_TESTS}::test_certificates_by_hand",),
     ),
     Obligation(
@@ -360,6 +402,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=(f"{_SC}.exponential_tail_holds",),
         impls=(_A1, f"{_PKG}.learners.a1r_certificate"),
         checks=("utility:a1r_selection_step",),
+        bug_controls=(
+            BugControl(
+                f"{_LEARNERS}.a1r_certificate",
+                "math.exp(-3 * epsilon * m * accuracy / 40)",
+                "math.exp(-3 * m * accuracy / 20)",
+                "A1r's certificate with L565's printed exponent",
+            ),
+        ),
         tests=(f"{_TESTS}::test_certificates_by_hand",),
     ),
     Obligation(
