@@ -216,7 +216,7 @@ class _CoverExponentialClassifier(BinaryCellClassifier):
 
     _fitted_attribute = "choice_"
     relation = Relation.SUBSTITUTE
-    epsilon: float
+    epsilon: float | Fraction
     accuracy: float
     confidence: float
     idealised: bool
