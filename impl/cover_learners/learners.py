@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 from typing import Annotated, Any
 
 import numpy as np
@@ -72,6 +73,7 @@ from dpspec.validation import (
     LIMITS,
     MEMORY_LIMIT,
     Choice,
+    Domain,
     EpsilonArg,
     FeaturesArg,
     FlagArg,
@@ -79,8 +81,8 @@ from dpspec.validation import (
     LabelsArg,
     RandomStateArg,
     Real,
-    check_constructor_params,
     checked,
+    constructor_domains,
     example,
     require_within,
 )
@@ -211,6 +213,11 @@ def _float_choice(scores: NDArray[np.int64], epsilon: float, rng: np.random.Gene
     return min(index, scores.size - 1)
 
 
+@cache
+def _constructor_domains(cls: type) -> dict[str, Any]:
+    return constructor_domains(cls)
+
+
 class _CoverExponentialClassifier(BinaryCellClassifier):
     """The exponential mechanism over a candidate set (shared by A1, A1r and A2)."""
 
@@ -223,8 +230,12 @@ class _CoverExponentialClassifier(BinaryCellClassifier):
     random_state: Any
 
     def _settings(self) -> dict[str, Any]:
-        """The constructor parameters, checked against their declared domains and converted."""
-        return check_constructor_params(self)
+        """The constructor parameters, checked against their declared domains and converted
+        (``check_constructor_params`` with the class's domains read once)."""
+        return {
+            name: domain.check(getattr(self, name), name) if isinstance(domain, Domain) else None
+            for name, domain in _constructor_domains(type(self)).items()
+        }
 
     def candidates(self, X: FeaturesArg) -> Boxes:
         """The candidate set G that ``fit`` selects from on X."""
