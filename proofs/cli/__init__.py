@@ -275,11 +275,12 @@ def _empty_value(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
     chosen = sub.choices.get(command) if sub is not None and command else None
     for action in (*parser._actions, *(chosen._actions if chosen is not None else ())):
         value = getattr(args, action.dest, None)
-        appended = isinstance(action, argparse._AppendAction) and isinstance(value, list)
-        if action.nargs is None and action.option_strings and (
-            value == [] or (appended and [] in value)
-        ):
-            return action.option_strings[0]
+        empty = value == [] or (
+            isinstance(action, argparse._AppendAction) and isinstance(value, list) and [] in value
+        )
+        if action.nargs is None and action.option_strings and empty:
+            flag: str = action.option_strings[0]
+            return flag
     return None
 
 
