@@ -136,8 +136,8 @@ MUTANTS = [
     (
         "core:counts_binding",
         "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
-        "return cells, (2 * ones[cells] - counts[cells])",
-        "return cells, (2 * ones[cells] - counts[cells] + 1)",
+        "return cells, ones[cells] - zeros[cells]",
+        "return cells, ones[cells] - zeros[cells] + 1",
     ),
     (
         "core:counts_binding",

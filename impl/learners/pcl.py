@@ -224,10 +224,21 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
                 np.arange(total, dtype=np.int64), dense_margins
             )
             self.cell_bits_ = self.dense_bits_[cells]
+            self.dense_classes_: NDArray[Any] | None = self.classes_[self.dense_bits_.astype(int)]
         else:
-            self.dense_bits_ = None
+            self.dense_bits_ = self.dense_classes_ = None
             self.cell_bits_ = self._bits(cells, margins)
         return self
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        """classes_[h(x)] for each row of X; with the table of every cube (``dense_bits_``) one
+        gather from the class of each cube (same values as mapping ``decision_cells``)."""
+        self._check_fitted()
+        self.check_n_features(X)
+        if self.dense_classes_ is None:
+            return super().predict(X)
+        X = unit_cube_array(X, d=self.n_features_in_)
+        return np.asarray(self.dense_classes_[cube_keys(X, self.m_, name="X", clip=self.clip)])
 
     def repeated_predictions(
         self, X: Any, y: Any, probe: Any, repetitions: int, rng: np.random.Generator

@@ -183,7 +183,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.learners.estimator.BinaryCellClassifier",
             "dpspec.learners.estimator.model_key",
             "dpspec.learners.estimator.check_binary_labels",
+            "dpspec.learners.estimator.check_binary_label_mask",
             "dpspec.learners.estimator.check_unit_cube",
+            "dpspec.learners.estimator.unit_cube_array",
+            "dpspec.learners.estimator.check_unit_values",
         ),
         checks=("estimator_protocol",),
         tests=(
