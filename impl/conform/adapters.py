@@ -10,7 +10,7 @@ algorithm: ``dpspec conform --list`` says it). Accepted forms, detected in this 
 * a function ``f(data, size, rng)`` (vectorised), ``f(data, rng)`` or ``f(data)`` (one output per
   call), told apart by the number of parameters **without a default** (defaulted parameters
   after them are left alone);
-* for learners (:func:`learner_factory`): a class taking ``epsilon`` and ``random_state``, an
+* for learners (:mod:`dpspec.conform.learners`): a class taking ``epsilon`` and ``random_state``, an
   unfitted estimator with ``get_params`` / ``set_params`` (cloned per fit with a fresh
   ``random_state``), or a function ``seed -> unfitted estimator``.
 
@@ -30,17 +30,71 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from dpspec.validation import (
+    Anything,
+    Checked,
+    Domain,
+    FlagArg,
+    Function,
+    GeneratorArg,
+    InputTypeError,
+    Instance,
+    SizeArg,
+    checked,
+    example,
+    optional,
+)
+
 #: outputs per call of a vectorised target (bounds the memory of one call)
 BLOCK = 2**18
+#: largest number of draws asked of a target called once per draw (one Python call each)
+MAX_DRAWS_PER_CALL = 2 * 10**6
 
 
 class TargetError(RuntimeError):
     """The target raised while drawing (the original exception is the cause)."""
+
+
+@dataclass(frozen=True)
+class _TargetDomain(Domain):
+    """An implementation in one of the calling conventions of this module: a callable (a
+    function, or a class for learners), or an object with ``sample``, ``randomise`` or ``fit``."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if callable(value) or any(
+            callable(getattr(value, m, None)) for m in ("sample", "randomise", "fit", "draw")
+        ):
+            return value
+        raise InputTypeError(
+            f"{name}: expected a function f(data[, size], rng) or f(data), an object with "
+            "sample(data, size, rng) or randomise(data[, rng]), or an estimator; got "
+            f"{type(value).__name__}"
+        )
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 3, 1.5, "f", b"f", [len], np.zeros(2))
+
+    def describe(self) -> str:
+        return "an implementation (a function, a sampler object or an estimator)"
+
+
+#: The implementation judged: a function, an object with sample/randomise, an estimator.
+TargetArg = Annotated[Any, _TargetDomain()]
+#: The input of one run of the algorithm (what it is depends on the algorithm).
+InputArg = Annotated[
+    Any, Anything(why="the algorithm's input (an integer, a score vector, a dataset)", clean=0)
+]
+#: A function drawing ``size`` outputs: ``call(data, size, rng)``.
+CallArg = Annotated[Callable[[Any, int, np.random.Generator], Any], Function()]
+#: A target's own law ``pmf(data)``, or None.
+PmfArg = Annotated[Callable[[Any], Any] | None, optional(Function())]
+#: A short text (the calling convention, a description).
+TextArg = Annotated[str, Instance(types=(str,), clean="f(data, size, rng)")]
 
 
 def _required_positional(fn: Callable[..., Any]) -> int | None:
@@ -62,24 +116,47 @@ def _stack(values: list[Any]) -> NDArray[Any]:
         return out
 
 
+def _example_call(data: Any, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """A vectorised target for the declared examples: data + a fair coin."""
+    return np.asarray(data, dtype=np.int64) + rng.integers(0, 2, size)
+
+
+@example(
+    __init__={
+        "call": _example_call,
+        "form": "f(data, size, rng)",
+        "seeded": True,
+        "vectorised": True,
+        "description": "data + a fair coin",
+    },
+    draw={"data": 3, "size": 5},
+)
 @dataclass
-class Sampler:
-    """A target in one calling convention: ``form`` names it, ``seeded`` says whether the
-    generator dpspec passes drives all of its randomness, ``vectorised`` whether one call
-    returns many draws. ``pmf`` is the target's own law, when it has one."""
+class Sampler(Checked):
+    """A target in one calling convention: ``call(data, size, rng)`` draws ``size`` outputs;
+    ``form`` names the convention, ``seeded`` says whether the generator dpspec passes drives
+    all of its randomness, ``vectorised`` whether one call returns many draws (else ``call``
+    calls the target once per draw). ``pmf`` is the target's own law, when it has one."""
 
-    call: Callable[[Any, int, np.random.Generator], Any]
-    form: str
-    seeded: bool
-    vectorised: bool
-    description: str
-    pmf: Callable[[Any], Any] | None = None
+    call: CallArg
+    form: TextArg
+    seeded: FlagArg
+    vectorised: FlagArg
+    description: TextArg
+    pmf: PmfArg = None
 
-    def draw(self, data: Any, size: int, rng: np.random.Generator) -> NDArray[Any]:
-        """``size`` outputs on ``data`` (vectorised targets are called in blocks)."""
+    def draw(self, data: InputArg, size: SizeArg, rng: GeneratorArg) -> NDArray[Any]:
+        """``size`` outputs on ``data`` (vectorised targets are called in blocks of
+        :data:`BLOCK`; a target called once per draw is asked at most
+        :data:`MAX_DRAWS_PER_CALL` draws)."""
+        if not self.vectorised and size > MAX_DRAWS_PER_CALL:
+            raise ValueError(
+                f"size: {size} draws of a target called once per draw; the limit is "
+                f"{MAX_DRAWS_PER_CALL} (one Python call each)"
+            )
         parts: list[NDArray[Any]] = []
         left = size
-        while left > 0:
+        while left > 0:  # at most size / BLOCK + 1 rounds
             k = min(left, BLOCK) if self.vectorised else left
             try:
                 out = self.call(data, k, rng)
@@ -97,10 +174,6 @@ class Sampler:
             left -= k
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
-    # the auditor's Mechanism protocol: sample(data, n, rng)
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
-        return self.draw(data, n, rng)
-
 
 def _pmf_of(obj: Any) -> Callable[[Any], Any] | None:
     pmf = getattr(obj, "pmf", None)
@@ -109,8 +182,11 @@ def _pmf_of(obj: Any) -> Callable[[Any], Any] | None:
     return pmf  # type: ignore[no-any-return]
 
 
-def as_sampler(target: Any, name: str = "target") -> Sampler:
-    """The :class:`Sampler` of a mechanism-like target (module docstring for the forms)."""
+@example(__call__={"target": _example_call})
+@checked
+def as_sampler(target: TargetArg) -> Sampler:
+    """The :class:`Sampler` of a mechanism-like target (module docstring for the forms); a
+    TypeError naming ``target`` for anything else."""
     if isinstance(target, Sampler):
         return target
     label = getattr(target, "__qualname__", None) or type(target).__name__
@@ -167,18 +243,16 @@ def as_sampler(target: Any, name: str = "target") -> Sampler:
                 _pmf_of(target),
             )
         raise TypeError(
-            f"{name}: {label} has {arity} parameters without a default; expected f(data), "
+            f"target: {label} has {arity} parameters without a default; expected f(data), "
             "f(data, rng) or f(data, size, rng) (parameters with defaults may follow)"
         )
     raise TypeError(
-        f"{name}: expected an object with sample(data, size, rng) or randomise(data[, rng]), "
+        "target: expected an object with sample(data, size, rng) or randomise(data[, rng]), "
         f"or a function f(data[, size], rng) / f(data); got {type(target).__name__}"
     )
 
 
-def learner_factory(
-    target: Any, epsilon: float, name: str = "target"
-) -> tuple[Callable[[int], Any], str, bool]:
+def _learner_factory(target: Any, epsilon: float) -> tuple[Callable[[int], Any], str, bool]:
     """(seed → unfitted estimator, description, seeded) for a learner target."""
     if isinstance(target, type):
         cls = target
@@ -202,16 +276,16 @@ def learner_factory(
     if callable(target):
         arity = _required_positional(target)
         if arity not in (1, None):
-            raise TypeError(f"{name}: a learner factory takes one argument (the seed), got {arity}")
+            raise TypeError(f"target: a learner factory takes one argument (the seed), got {arity}")
         label = getattr(target, "__qualname__", type(target).__name__)
         return target, f"{label}(seed)", True
     raise TypeError(
-        f"{name}: expected an estimator class, an unfitted estimator or a factory seed -> "
+        "target: expected an estimator class, an unfitted estimator or a factory seed -> "
         f"estimator; got {type(target).__name__}"
     )
 
 
-def load(spec: str) -> Any:
+def _load(spec: str) -> Any:
     """``module:attribute`` (imported with the working directory on the path) or
     ``path/to/file.py:attribute`` (its folder on the path, so its siblings import)."""
     where, _, attr = spec.rpartition(":")

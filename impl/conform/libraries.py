@@ -39,7 +39,10 @@ PACKAGES = {"opendp": "opendp", "pydp": "python-dp", "diffprivlib": "diffprivlib
 @dataclass(frozen=True)
 class LibraryTarget:
     """One library function: its name in ``LIBRARY:NAME``, what is called, the spec algorithm
-    it is judged as and the parameters of the table's run."""
+    it is judged as and the parameters of the table's run; ``build`` makes the target from the
+    algorithm's resolved parameters, ``why`` explains a deviation the table records."""
+
+    __dpspec_declarative__ = "one row of the library table (a record)"
 
     name: str
     call: str
@@ -54,7 +57,7 @@ class LibraryTarget:
         return self.name.partition(":")[0]
 
 
-def version(library: str) -> str:
+def _version(library: str) -> str:
     """The installed version of ``library`` (its PyPI package), or "not installed"."""
     try:
         return importlib.metadata.version(PACKAGES[library])
@@ -475,7 +478,7 @@ LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
 )
 
 
-def library_target(name: str) -> LibraryTarget:
+def _library_target(name: str) -> LibraryTarget:
     """The entry ``LIBRARY:NAME``; ValueError naming ``target`` when unknown or not installed."""
     library = name.partition(":")[0]
     known = {t.name: t for t in LIBRARY_TARGETS}
@@ -487,5 +490,6 @@ def library_target(name: str) -> LibraryTarget:
     return known[name]
 
 
-def is_library(name: str) -> bool:
+def _is_library(name: str) -> bool:
+    """Whether ``name`` is ``LIBRARY:NAME`` for a library of the table."""
     return name.partition(":")[0] in PACKAGES
