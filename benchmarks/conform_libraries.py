@@ -3,7 +3,7 @@
     python benchmarks/conform_libraries.py            # every library (diffprivlib in its venv)
     python benchmarks/conform_libraries.py --library opendp
 
-Each entry of ``dpspec.conform.libraries.LIBRARY_TARGETS`` is run with its table parameters
+Each entry of ``dpspec.conform.LIBRARY_TARGETS`` is run with its table parameters
 through :func:`dpspec.conform.conform` (seed 0; the libraries' own generators are not seeded,
 except diffprivlib's) and its result saved in ``benchmarks/results/conform_libraries.json``;
 the table ``proofs/notes/conformance-libraries.md`` is regenerated from that file. diffprivlib
@@ -36,16 +36,15 @@ SLOW = {"opendp:geometric-bounded": 5_000}
 
 def run_library(library: str) -> list[dict[str, Any]]:
     """Every entry of ``library`` run here; one row per instance."""
-    from dpspec.conform import conform
-    from dpspec.conform.catalogue import algorithm
-    from dpspec.conform.libraries import LIBRARY_TARGETS, version
+    from dpspec.conform import LIBRARY_TARGETS, algorithm, conform
+    from dpspec.conform.libraries import _version
 
     rows = []
     for entry in LIBRARY_TARGETS:
         if entry.library != library:
             continue
         algo = algorithm(entry.algorithm)
-        params = algo.resolve(dict(entry.params))
+        params = algo._resolve(dict(entry.params))
         start = time.perf_counter()
         result = conform(
             entry.build(params),
@@ -60,7 +59,7 @@ def run_library(library: str) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "library": library,
-                    "version": version(library),
+                    "version": _version(library),
                     "target": entry.name,
                     "function": entry.call,
                     "algorithm": entry.algorithm,
@@ -141,7 +140,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"**{r['verdict']}** | {r['largest_discrepancy']:.4f} at {r['at']} "
             f"(z = {r['z']:.1f}) | {eps} | {r['seconds']:.1f}s |"
         )
-    from dpspec.conform.libraries import LIBRARY_TARGETS
+    from dpspec.conform import LIBRARY_TARGETS
 
     lines += ["", "## Deviations", ""]
     for r in rows:

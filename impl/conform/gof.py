@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import sparse, stats
 
 #: false-alarm probability of one conformance run (every instance and test of it together)
 ALPHA = 1e-6
@@ -98,16 +98,19 @@ class _Events:
     members: NDArray[np.bool_]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_weights", self.members.astype(np.float64))
+        # sparse: an event holds a fraction of the outcomes (one atom, a tail, an interval)
+        object.__setattr__(self, "_weights", sparse.csr_matrix(self.members, dtype=np.float64))
 
     def probabilities(self, probs: FloatArray) -> FloatArray:
-        """P(E_k) for every event under the outcome probabilities ``probs``."""
-        return np.asarray(self._weights @ probs)  # type: ignore[attr-defined]
+        """P(E_k) for every event under the outcome probabilities ``probs`` (a sum that rounds
+        past 1 is 1)."""
+        mass = np.asarray(self._weights @ probs, dtype=np.float64)  # type: ignore[attr-defined]
+        return np.clip(mass, 0.0, 1.0)
 
     def counts(self, counts: NDArray[np.int64]) -> NDArray[np.int64]:
-        """The count of every event from the outcome counts."""
-        weights: FloatArray = self._weights  # type: ignore[attr-defined]
-        return np.rint(weights @ counts).astype(np.int64)
+        """The count of every event from the outcome counts (exact: integer sums)."""
+        weights = self._weights.astype(np.int64)  # type: ignore[attr-defined]
+        return np.asarray(weights @ counts, dtype=np.int64)
 
 
 def _spread(count: int, limit: int) -> NDArray[np.int64]:
@@ -164,7 +167,7 @@ def _build_event_family(law: Law) -> _Events:
                 rows.append(col <= v)
                 names.append(f"coordinate {j} <= value #{int(v)}")
     members = np.array(rows, dtype=np.bool_).reshape(len(rows), size)
-    mass = members.astype(np.float64) @ p
+    mass = sparse.csr_matrix(members, dtype=np.float64) @ p  # summed as _Events sums them
     keep = (mass > 1e-300) & (mass < 1 - 1e-15)
     members, kept = members[keep], [n for n, k in zip(names, keep, strict=True) if k]
     seen: set[bytes] = set()
@@ -195,14 +198,28 @@ def _critical_counts(
 def _power_bound(law: Law, events: _Events, alternative: FloatArray, n: int, alpha: float) -> float:
     """Exact lower bound on the test's power with n draws from ``alternative``: the largest
     exact rejection probability of a single event (module docstring)."""
-    k = len(events.names)
+    return _power_at(_masses(law, events, alternative), n, alpha)
+
+
+def _masses(
+    law: Law, events: _Events, alternative: FloatArray
+) -> tuple[FloatArray, FloatArray, float]:
+    """(P(E_k) under the law, P(E_k) under the alternative, the alternative's mass on the
+    outcomes the law gives probability 0): what the power depends on besides n and α."""
+    null = events.probabilities(law.probs)
+    alt = events.probabilities(alternative)
+    impossible = float(alternative[law.probs == 0].sum()) if np.any(law.probs == 0) else 0.0
+    return null, alt, impossible
+
+
+def _power_at(masses: tuple[FloatArray, FloatArray, float], n: int, alpha: float) -> float:
+    """:func:`_power_bound` from the masses of :func:`_masses`."""
+    null, alt, impossible = masses
+    k = null.size
     if k == 0:
         return 0.0
-    null = events.probabilities(law.probs)
-    alt = np.clip(events.probabilities(alternative), 0.0, 1.0)
     lo, hi = _critical_counts(n, null, alpha / k)
     reject = stats.binom.cdf(lo, n, alt) + stats.binom.sf(hi - 1, n, alt)
-    impossible = float(alternative[law.probs == 0].sum()) if np.any(law.probs == 0) else 0.0
     sees_impossible = 1.0 - (1.0 - impossible) ** n
     return float(max(float(np.max(reject)), sees_impossible))
 
@@ -212,21 +229,21 @@ def _draws_for_power(
 ) -> tuple[int, float]:
     """The smallest n (to within 1%) whose :func:`_power_bound` against ``alternative`` is ≥
     ``power``, with that bound; (limit + 1, bound at limit) when even ``limit`` draws fall
-    short."""
-    events = _event_family(law)
+    short. At most log2(limit/32) doublings, then bisections to 1% (about 7)."""
+    masses = _masses(law, _event_family(law), alternative)
     n = 32
-    while _power_bound(law, events, alternative, n, alpha) < power:
+    while _power_at(masses, n, alpha) < power:
         if n >= limit:
-            return limit + 1, _power_bound(law, events, alternative, limit, alpha)
+            return limit + 1, _power_at(masses, limit, alpha)
         n = min(2 * n, limit)
     lo, hi = n // 2, n
     while hi - lo > max(1, hi // 100):
         mid = (lo + hi) // 2
-        if _power_bound(law, events, alternative, mid, alpha) >= power:
+        if _power_at(masses, mid, alpha) >= power:
             hi = mid
         else:
             lo = mid
-    return hi, _power_bound(law, events, alternative, hi, alpha)
+    return hi, _power_at(masses, hi, alpha)
 
 
 @dataclass

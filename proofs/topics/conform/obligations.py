@@ -66,12 +66,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         binding="differential: audit.learner-repeated-fits (repeated_predictions = fit + predict)",
         bug_controls=(
             BugControl(
-                "dpspec.conform.core.plan",
-                "_power_bound(inst.law, events, inst.variant.probs, min(n, limit), alpha_each)",
-                "_power_bound(inst.law, events, inst.law.probs, min(n, limit), alpha_each)",
-                "the stated power computed against the law at ε instead of ε × 1.1",
-            ),
-            BugControl(
                 "dpspec.conform.mechanisms._DiscreteLaplace._instances",
                 "q**EPSILON_FACTOR",
                 "q ** (EPSILON_FACTOR + 0.1)",
