@@ -229,6 +229,32 @@ def test_library_table_entries_name_catalogue_algorithms() -> None:
     assert result.verdict == "conforms" and not result.seeded, "\n".join(result.lines())
 
 
+def test_pydp_rounded_laplace_is_detected_with_the_stated_power() -> None:
+    """The numbers of the PyDP rows of proofs/notes/conformance-libraries.md: Laplace of scale
+    b = 2 rounded to the integer (P(0) = 1 − e^{−1/4}, P(k) = ½(e^{−(|k|−½)/b} − e^{−(|k|+½)/b}))
+    against discrete Laplace at ε = 0.5: the budget sized for ε × 1.1 is 11904 draws, at which
+    the exact power bound against the rounded law is 0.477 per instance; 22912 draws reach 0.99."""
+    from dpspec.conform.gof import _event_family, _power_bound
+
+    budget = plan(reference("discrete-laplace", epsilon=0.5), "discrete-laplace", epsilon=0.5)
+    law, b = budget.instances[0].law, 2.0
+
+    def rounded(k: int) -> float:
+        if k == 0:
+            return 1 - math.exp(-0.5 / b)
+        return 0.5 * (math.exp(-(abs(k) - 0.5) / b) - math.exp(-(abs(k) + 0.5) / b))
+
+    inner = [rounded(k) for k in law.labels[1:-1]]  # the atoms around the value 0
+    tail = (1 - sum(inner)) / 2
+    alt = np.array([tail, *inner, tail])
+    assert rounded(0) == pytest.approx(0.2212, abs=5e-5)
+    assert budget.draws[0] == 11904
+    power = _power_bound(law, _event_family(law), alt, 11904, budget.alpha_each)
+    assert power == pytest.approx(0.477, abs=5e-4)
+    n, reached = _draws_for_power(law, alt, budget.alpha_each, 0.99)
+    assert n == 22912 and reached >= 0.99
+
+
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_dpspec(["conform", "--list"]) == 0
     out = tmp_path / "r.json"

@@ -53,7 +53,15 @@ from dpspec.conform.gof import (
     _power_bound,
 )
 from dpspec.spec.privacy import hockey_stick, max_likelihood_ratio
-from dpspec.validation import LIMITS, Integer, Real, checked, example
+from dpspec.validation import (
+    LIMITS,
+    MEMORY_LIMIT,
+    Integer,
+    Real,
+    checked,
+    example,
+    require_within,
+)
 
 #: largest draw budget per instance for a vectorised target (one called once per draw:
 #: ``MAX_DRAWS_PER_CALL`` of :mod:`dpspec.conform.adapters`)
@@ -369,6 +377,8 @@ def plan(
                 f"{power} against ε × 1.1 (power {pw:.3f} at {limit}); the limit for "
                 f"{kind} targets is {limit} (raise it with max_draws)"
             )
+        width = 1 if inst.law.coords is None else int(inst.law.coords.shape[1])
+        require_within(8 * n * width, MEMORY_LIMIT, "max_draws", "bytes")  # the outputs held
         draws.append(n)
         powers.append(pw)
     if claim is not None:
