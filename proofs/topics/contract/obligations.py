@@ -49,16 +49,23 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=(
             "dpspec.validation.checked",
-            "dpspec.validation.Checked",
-            "dpspec.validation.parameter_domains",
-            "dpspec.validation.constructor_domains",
-            "dpspec.validation.check_constructor_params",
-            "dpspec.validation.example",
-            "dpspec.validation.domain_of",
+            "dpspec.validation.domains",
             "dpspec.contract",
         ),
         checks=("surface:public_surface",),
         tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
+    ),
+    Obligation(
+        id="cli.options",
+        source="dpspec standard: CLI errors are one line, exit 2, before any work",
+        claim=(
+            "every option of every dpspec command declares its domain (or choices), and every "
+            "text its domain refuses ends with exit code 2 and one line on stderr"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.proofs.engine.options", "dpspec.proofs.cli.build_parser"),
+        checks=("surface:cli_options",),
+        entry_points=("dpspec.proofs.cli.main",),
     ),
     Obligation(
         id="contract.hostile-sweep",
@@ -69,7 +76,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "value (numpy scalars, Fractions); no other exception, no warning, bounded CPU time"
         ),
         method=Method.PROPERTY,
-        impls=("dpspec.validation.domains",),
+        impls=("dpspec.validation.checks", "dpspec.validation.domains"),
         checks=("surface:hostile_sweep",),
         tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
     ),

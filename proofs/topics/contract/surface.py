@@ -22,6 +22,7 @@ from dpspec.mechanisms import DiscreteLaplaceMechanism
 from dpspec.proofs.engine.discovery import PublicObject, public_objects
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.proofs.engine.sweep import Tally, entries, sweep
+from dpspec.proofs.topics.contract.cli_surface import sweep_cli
 from dpspec.proofs.topics.contract.discovery import contract_problems, declared_parameters
 
 #: The CPU seconds within which a refusal must come (it happens before any work).
@@ -134,3 +135,44 @@ def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
         ],
         [Slack("CPU seconds of the slowest hostile call", 5.0, tally.slowest_cpu)],
     )
+
+
+def cli_options(config: VerifyConfig) -> CheckOutcome:
+    """Every option of every command declares its domain and refuses what it refuses as a
+    usage error; control: an option declared without a domain (``type=float``) is reported."""
+    tally = sweep_cli()
+    control = _undeclared_option_control()
+    ok = not tally.failures and control
+    return CheckOutcome(
+        ok,
+        f"{tally.commands} commands, {tally.options} options with a value, {tally.texts} refused "
+        f"texts sent: {len(tally.failures)} failures"
+        + (f" (first: {tally.failures[:6]})" if tally.failures else "")
+        + f"; control (an option with type=float and no domain) reported: {control}",
+        {
+            "commands": tally.commands,
+            "options": tally.options,
+            "texts": tally.texts,
+            "failures": tally.failures,
+        },
+        [Control("a new command option declared with type=float, no domain", control)],
+    )
+
+
+def _undeclared_option_control() -> bool:
+    """A scratch parser with an option of plain ``type=float`` must be reported."""
+    import argparse
+
+    from dpspec.proofs.topics.contract import cli_surface
+
+    parser = argparse.ArgumentParser(prog="dpspec")
+    sub = parser.add_subparsers(dest="command")
+    scratch = sub.add_parser("scratch")
+    scratch.add_argument("--epsilon", type=float, default=1.0)
+    original = cli_surface._parser
+    cli_surface._parser = lambda: parser
+    try:
+        found = cli_surface.sweep_cli(("scratch",)).failures
+    finally:
+        cli_surface._parser = original
+    return any("no declared domain" in f for f in found)

@@ -14,6 +14,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
         impls=(
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",
+            "dpspec.mechanisms.base.float_discrete_laplace",
+            "dpspec.mechanisms.base.count_nonzero",
+            "dpspec.mechanisms.base.mean_value",
+            "dpspec.mechanisms.base.counts_by_value",
             "dpspec.mechanisms.base.discrete_laplace_for",
             "dpspec.noise.DiscreteLaplaceNoise",
         ),
