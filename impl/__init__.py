@@ -46,16 +46,22 @@ _EXPORTS = {
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
+    "LaplaceAnswers": "dpspec.adaptive",
+    "DeviatingAlgorithm": "dpspec.adaptive",
+    "PredicateMechanism": "dpspec.adaptive",
 }
 
 __all__ = [
+    "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
+    "LaplaceAnswers",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
+    "PredicateMechanism",
     "PrivacyLevel",
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
@@ -69,6 +75,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dpspec.adaptive import DeviatingAlgorithm, LaplaceAnswers, PredicateMechanism
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
     from dpspec.ldp import LDPPartitionClassifier, LDPPartitionRegressor, LocalRandomiser

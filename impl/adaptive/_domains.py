@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 from dpspec.validation import (
     LIMITS,
     Array,
-    Delta,
     Domain,
     InputTypeError,
     as_finite_array,
@@ -56,8 +55,8 @@ class _ProbabilityVector(Array):
             raise ValueError(f"{name}: probabilities must sum to 1, they sum to {total!r}")
         return p
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), [-0.5, 1.5], [0.5, 0.6], [0.25] * 3, [True, False])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [-0.5, 1.5], [0.5, 0.6], [0.25] * 3, [True, False])
 
     def describe(self) -> str:
         return "a probability vector (a 1-D array of reals >= 0 summing to 1)"
@@ -74,8 +73,8 @@ class _Counts(Array):
             raise ValueError(f"{name}: expected counts >= 0 with a positive total, got {value!r:.80}")
         return counts
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), [-1, 2], [0, 0], [1.5, 2])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [-1, 2], [0, 0], [1.5, 2])
 
     def describe(self) -> str:
         return "a histogram (a 1-D array of integer counts >= 0, not all 0)"
@@ -95,8 +94,8 @@ class _BlockCounts(Array):
             raise ValueError(f"{name}: every block must hold at least one record")
         return counts
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), [[-1, 2]], [[0, 0], [1, 1]], [[_NAN, 1, 1, 1]])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [[-1, 2]], [[0, 0], [1, 1]], [[_NAN, 1, 1, 1]])
 
     def describe(self) -> str:
         return "block histograms (a 2-D array of integer counts >= 0, every row non-empty)"
@@ -120,8 +119,8 @@ class _Potential(Array):
             raise ValueError(f"{name}: expected a square matrix of positive finite numbers")
         return g
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), [[1.0, -1.0], [1.0, 1.0]], [[1.0, 2.0, 3.0]], [[0.0, 1.0], [1, 1]])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [[1.0, -1.0], [1.0, 1.0]], [[1.0, 2.0, 3.0]], [[0.0, 1.0], [1, 1]])
 
     def describe(self) -> str:
         return "a square matrix of positive finite numbers"
@@ -147,8 +146,8 @@ class _QueryMask(Domain):
             return arr.astype(np.bool_)
         raise ValueError(f"{name}: expected booleans (or 0/1), got dtype {arr.dtype}")
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), [], [0.5, 1.0], [2, 0], [[True]], "ab", [_NAN], 3, {"a": 1})
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [], [0.5, 1.0], [2, 0], [[True]], "ab", [_NAN], 3, {"a": 1})
 
     @property
     def example(self) -> Any:
@@ -183,8 +182,8 @@ class _Answers(Domain):
             raise ValueError(f"{name}: contains NaN or infinite values")
         return out
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), [_NAN], [float("inf")], "ab", [[0.5]], [True], 3.0, {"a": 1})
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [_NAN], [float("inf")], "ab", [[0.5]], [True], 3.0, {"a": 1})
 
     @property
     def example(self) -> Any:
@@ -207,8 +206,8 @@ class _Probability(Domain):
             raise ValueError(f"{name}: must be in [0, 1], got {value!r}")
         return x
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), -1, 2, -0.5, 1.5, _NAN, float("inf"), True, "0.5", 1 + 0j)
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), -1, 2, -0.5, 1.5, _NAN, float("inf"), True, "0.5", 1 + 0j)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
         return (float(clean), np.float64(clean), np.float32(clean)) if clean == Fraction(1, 2) else ()
@@ -240,9 +239,9 @@ class _ExactLaw(Domain):
             )
         return p
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (
-            *super().refused(),
+            *super().hostile(),
             [],
             [Fraction(1, 2), Fraction(1, 3)],
             [Fraction(-1, 2), Fraction(3, 2)],
@@ -290,9 +289,9 @@ class _SampleLaw(Domain):
             raise ValueError(f"{name}: probabilities must sum to 1, they sum to {float(total)!r}")
         return out
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (
-            *super().refused(),
+            *super().hostile(),
             {},
             {(0,): 0.5},
             {(0,): _NAN},
@@ -326,8 +325,8 @@ class _Predicate(Domain):
             raise ValueError(f"{name}: expected values 0 or 1, got {value!r:.60}")
         return tuple(int(v) for v in value)
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), (), (0, 2), (0.5, 1), "01", 3, [_NAN])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), (), (0, 2), (0.5, 1), "01", 3, [_NAN])
 
     @property
     def example(self) -> Any:
@@ -335,15 +334,3 @@ class _Predicate(Domain):
 
     def describe(self) -> str:
         return "a predicate (a tuple of 0/1 values over Ω)"
-
-
-@dataclass(frozen=True)
-class _ExactDelta(Delta):
-    """δ as :class:`~dpspec.validation.Delta` does, but an exact input (``Fraction``, ``int``)
-    stays a ``Fraction`` so the exact laws it enters stay exact."""
-
-    def convert(self, value: Any, name: str) -> Any:
-        checked = super().convert(value, name)
-        if isinstance(value, Fraction):
-            return value
-        return checked

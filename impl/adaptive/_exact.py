@@ -25,7 +25,7 @@ DIGIT = 2**62
 MAX_DIGITS = 18
 
 
-def sample_rational(
+def _sample_rational(
     probabilities: list[Fraction], size: int, rng: np.random.Generator
 ) -> NDArray[np.int64]:
     """``size`` independent indices j with P(j) = ``probabilities[j]`` (exact Fractions ≥ 0

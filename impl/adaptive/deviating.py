@@ -30,15 +30,16 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from dpspec.adaptive._domains import _ExactDelta, _ExactLaw, _Predicate, _SampleLaw
-from dpspec.adaptive._exact import sample_rational
+from dpspec.adaptive._domains import _ExactLaw, _Predicate, _SampleLaw
+from dpspec.adaptive._exact import _sample_rational
 from dpspec.contract import PrivacyLevel, restrict
-from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.mechanisms.stability_histogram import MIN_DELTA, StabilityHistogram
 from dpspec.noise import laplace_sf
 from dpspec.validation import (
     LIMITS,
     Array,
     Checked,
+    Delta,
     EpsilonArg,
     FlagArg,
     GeneratorArg,
@@ -64,7 +65,7 @@ OpenProbabilityArg = Annotated[float, Real(0, 1, lo_open=True, hi_open=True, cle
 #: The cells {0..bins−1} of the histogram.
 BinsArg = Annotated[int, Integer(1, limit="cells", clean=3)]
 #: δ of the histogram (a Fraction stays exact).
-HistogramDeltaArg = Annotated[Any, _ExactDelta(positive=True)]
+HistogramDeltaArg = Annotated[Any, Delta(positive=True, least=MIN_DELTA, exact=True)]
 #: A sample of cell ids.
 CellsArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 0, 1, 2]))]
 #: An inclusive window (lo, hi) of outcomes (NOTHING = −1, cells 0..bins−1).
@@ -274,11 +275,11 @@ def predicate_mechanism_gap(
     h_sample = preds[:, X].mean(axis=2).T  # (m, H): h(S)
     h_mu = (probs[:, None] * h_sample).sum(axis=0)  # (H,): h(μ) = E h(S) (linearity)
     score = h_sample - h_mu[None, :]
-    logits = (epsilon * n / 2) * score
+    logits = (float(epsilon) * n / 2) * score
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     weights /= weights.sum(axis=1, keepdims=True)
     gap = float((probs[:, None] * weights * score).sum())
-    return gap, math.expm1(epsilon)
+    return gap, math.expm1(float(epsilon))
 
 
 def _rational_base_at_least(epsilon: float) -> Fraction:
@@ -301,7 +302,7 @@ def _rational_base_at_least(epsilon: float) -> Fraction:
     sample={"size": 5},
     pmf={"window": None},
     law={},
-    gap={"law": {(0, 0, 2, 2): Fraction(1, 2), (1, 2, 0, 2): Fraction(1, 2)}},
+    gap={"law": {(0, 1, 2, 2): Fraction(1, 2), (2, 2, 0, 1): Fraction(1, 2)}},
 )
 class PredicateMechanism(Checked):
     """Lemma 7.1.1's A′ (``002_9f3104e4a0d86722.txt`` L1952) with T = 1: on a sample
@@ -411,7 +412,7 @@ class PredicateMechanism(Checked):
             cdf = np.cumsum([law[h] for h in self.predicates])
             index = np.minimum(np.searchsorted(cdf, rng.random(size), side="right"), len(cdf) - 1)
         else:
-            index = sample_rational([law[h] for h in self.predicates], size, rng)
+            index = _sample_rational([law[h] for h in self.predicates], size, rng)
         return table[index]
 
     def law(self, data: PredicateSampleArg) -> dict[tuple[int, ...], Any]:

@@ -317,11 +317,11 @@ class RandomAnalyst(Checked):
     """Independent uniformly random subsets of Ω = {0..values−1} (its own randomness)."""
 
     def __init__(self, values: ValuesArg, rng: GeneratorArg) -> None:
-        self.values, self.rng = values, rng
+        self.values, self._rng = values, rng
 
     def query(self, answers: AnswersArg) -> NDArray[np.bool_]:
         """A fresh random subset."""
-        return np.asarray(self.rng.random(self.values) < 0.5)
+        return np.asarray(self._rng.random(self.values) < 0.5)
 
 
 @dataclass
