@@ -70,7 +70,9 @@ class _Counts(Array):
         arr = as_finite_array(value, name, ndim=1)
         counts = bounded_int_array(arr, name)
         if np.any(counts < 0) or int(counts.sum()) < 1:
-            raise ValueError(f"{name}: expected counts >= 0 with a positive total, got {value!r:.80}")
+            raise ValueError(
+                f"{name}: expected counts >= 0 with a positive total, got {value!r:.80}"
+            )
         return counts
 
     def hostile(self) -> tuple[Any, ...]:
@@ -120,7 +122,12 @@ class _Potential(Array):
         return g
 
     def hostile(self) -> tuple[Any, ...]:
-        return (*super().hostile(), [[1.0, -1.0], [1.0, 1.0]], [[1.0, 2.0, 3.0]], [[0.0, 1.0], [1, 1]])
+        return (
+            *super().hostile(),
+            [[1.0, -1.0], [1.0, 1.0]],
+            [[1.0, 2.0, 3.0]],
+            [[0.0, 1.0], [1, 1]],
+        )
 
     def describe(self) -> str:
         return "a square matrix of positive finite numbers"
@@ -139,7 +146,9 @@ class _QueryMask(Domain):
         except Exception as exc:
             raise InputTypeError(f"{name}: cannot be read as a boolean mask ({exc})") from exc
         if arr.ndim != 1 or arr.size == 0:
-            raise ValueError(f"{name}: expected a non-empty 1-D boolean mask, got shape {arr.shape}")
+            raise ValueError(
+                f"{name}: expected a non-empty 1-D boolean mask, got shape {arr.shape}"
+            )
         if arr.dtype == np.bool_:
             return arr
         if np.issubdtype(arr.dtype, np.integer) and np.all((arr == 0) | (arr == 1)):
@@ -163,8 +172,12 @@ class _Answers(Domain):
     array (read in one vectorised pass: the game passes it every round)."""
 
     def convert(self, value: Any, name: str) -> NDArray[np.float64]:
-        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (Sequence, np.ndarray)):
-            raise InputTypeError(f"{name}: expected a sequence of reals, got {type(value).__name__}")
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(
+            value, (Sequence, np.ndarray)
+        ):
+            raise InputTypeError(
+                f"{name}: expected a sequence of reals, got {type(value).__name__}"
+            )
         try:
             arr = np.asarray(value)
         except Exception as exc:
@@ -210,7 +223,9 @@ class _Probability(Domain):
         return (*super().hostile(), -1, 2, -0.5, 1.5, _NAN, float("inf"), True, "0.5", 1 + 0j)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
-        return (float(clean), np.float64(clean), np.float32(clean)) if clean == Fraction(1, 2) else ()
+        return (
+            (float(clean), np.float64(clean), np.float32(clean)) if clean == Fraction(1, 2) else ()
+        )
 
     @property
     def example(self) -> Any:
@@ -266,14 +281,22 @@ class _SampleLaw(Domain):
 
     def convert(self, value: Any, name: str) -> dict[tuple[int, ...], Any]:
         if not isinstance(value, Mapping) or not value:
-            raise InputTypeError(f"{name}: expected a non-empty mapping from samples to probabilities")
+            raise InputTypeError(
+                f"{name}: expected a non-empty mapping from samples to probabilities"
+            )
         out: dict[tuple[int, ...], Any] = {}
         length = None
         total = Fraction(0)
         for sample, p in value.items():
-            if not isinstance(sample, tuple) or not sample or not all(
-                isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0
-                for v in sample
+            if (
+                not isinstance(sample, tuple)
+                or not sample
+                or not all(
+                    isinstance(v, (int, np.integer))
+                    and not isinstance(v, (bool, np.bool_))
+                    and v >= 0
+                    for v in sample
+                )
             ):
                 raise ValueError(f"{name}: keys must be non-empty tuples of integers >= 0")
             if length is None:

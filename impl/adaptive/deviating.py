@@ -85,7 +85,9 @@ SampleLawArg = Annotated[Mapping[tuple[int, ...], Any], _SampleLaw()]
 #: A predicate h: Ω → {0, 1}.
 PredicateArg = Annotated[tuple[int, ...], _Predicate()]
 #: A sample S ∈ Ω^n (values in {0..|Ω|−1}).
-PredicateSampleArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 0, 1, 2]))]
+PredicateSampleArg = Annotated[
+    ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 0, 1, 2]))
+]
 
 
 @checked
@@ -208,7 +210,10 @@ class DeviatingAlgorithm(Checked):
             ]
             for j, e in enumerate(_polynomial(roots)):
                 total += (
-                    (1 - q) / (1 + q) * e * q ** ((j + 1) * top - int(counts[x]))
+                    (1 - q)
+                    / (1 + q)
+                    * e
+                    * q ** ((j + 1) * top - int(counts[x]))
                     / (1 - q ** (j + 1))
                 )
             out[x] = total
@@ -231,7 +236,9 @@ class DeviatingAlgorithm(Checked):
         for x in cells:
             others = [float(counts[y]) for y in cells if y != x]
 
-            def density(v: float, cx: float = float(counts[x]), rest: list[float] = others) -> float:
+            def density(
+                v: float, cx: float = float(counts[x]), rest: list[float] = others
+            ) -> float:
                 f = math.exp(-abs(v - cx) / scale) / (2 * scale)
                 for c in rest:
                     f *= cdf(v - c)
@@ -342,13 +349,17 @@ class PredicateMechanism(Checked):
         self.predicates: list[tuple[int, ...]] = list(product((0, 1), repeat=values))
         if idealised:
             assert epsilon is not None
-            self.epsilon = epsilon
-            self.base = Fraction(math.exp(-epsilon / 2))
-            self.privacy = PrivacyLevel(epsilon, math.exp(epsilon), 0, exact_sampler=False)
+            self.epsilon = float(epsilon)
+            self.base = Fraction(math.exp(-self.epsilon / 2))
+            self.privacy = PrivacyLevel(self.epsilon, math.exp(self.epsilon), 0, False)
             return
-        self.base = check_base(base) if base is not None else _rational_base_at_least(epsilon)  # type: ignore[arg-type]
+        if base is not None:
+            self.base = check_base(base)
+        else:
+            assert epsilon is not None
+            self.base = _rational_base_at_least(float(epsilon))
         level = -2 * math.log(self.base)
-        self.epsilon = level if epsilon is None else min(epsilon, level)
+        self.epsilon = level if epsilon is None else min(float(epsilon), level)
         self.privacy = PrivacyLevel(self.epsilon, self.base**-2, 0, exact_sampler=True)
         self.prior: dict[tuple[int, ...], Fraction] = {}
         for h in self.predicates:
@@ -367,7 +378,8 @@ class PredicateMechanism(Checked):
     def _counts(self, data: Any, name: str = "data") -> list[int]:
         sample = np.asarray(data).reshape(-1).tolist() if isinstance(data, np.ndarray) else data
         if len(sample) != self.n or not all(
-            isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+            isinstance(x, (int, np.integer))
+            and not isinstance(x, (bool, np.bool_))
             and 0 <= x < self.values
             for x in sample
         ):
@@ -377,7 +389,9 @@ class PredicateMechanism(Checked):
         return [sum(1 for x in sample if x == v) for v in range(self.values)]
 
     def pmf(
-        self, data: PredicateSampleArg, window: Annotated[Any, Pair(optional=True, inner=_Predicate())] = None
+        self,
+        data: PredicateSampleArg,
+        window: Annotated[Any, Pair(optional=True, inner=_Predicate())] = None,
     ) -> dict[tuple[int, ...], Any]:
         """The exact output law on the sample ``data``: P(h) ∝ q^{−n·h(S)} · q^{n·h(μ)}
         (Fractions; floats for ``idealised``), restricted to the predicates in ``window``
@@ -387,7 +401,8 @@ class PredicateMechanism(Checked):
     def _law(self, counts: list[int]) -> dict[tuple[int, ...], Any]:
         if self.idealised:
             scores = {
-                h: sum(c for v, c in zip(h, counts, strict=True) if v) - self.n * float(self.mean(h))
+                h: sum(c for v, c in zip(h, counts, strict=True) if v)
+                - self.n * float(self.mean(h))
                 for h in self.predicates
             }
             top = max(scores.values())
@@ -401,7 +416,9 @@ class PredicateMechanism(Checked):
         total = sum(weights.values(), Fraction(0))
         return {h: w / total for h, w in weights.items()}
 
-    def sample(self, data: PredicateSampleArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
+    def sample(
+        self, data: PredicateSampleArg, size: SizeArg, rng: GeneratorArg
+    ) -> NDArray[np.int64]:
         """``size`` independent outputs, one predicate per row (shape (size, values)): exact
         inversion of the Fraction law (``dpspec.adaptive._exact``); for ``idealised`` the float
         law by ``Generator.random``."""

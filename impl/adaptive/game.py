@@ -28,9 +28,9 @@ Analysts: :class:`AggregationAttack` asks the singletons {v} (learning hist_S) a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Sequence
 from typing import Annotated, Protocol, runtime_checkable
 
 import numpy as np
@@ -80,7 +80,7 @@ CountsArg = Annotated[ArrayLike, _Counts(ndim=1, kind="integer", clean=np.array(
 #: A statistical query q: Ω → {0, 1}.
 QueryArg = Annotated[ArrayLike, _QueryMask()]
 #: The answers so far.
-AnswersArg = Annotated[Sequence[float], _Answers()]
+AnswersArg = Annotated[NDArray[np.float64] | Sequence[float], _Answers()]
 #: The midpoint grid's half-width α ∈ (0, ½].
 AlphaArg = Annotated[float, Real(0, 0.5, lo_open=True, clean=0.125)]
 #: The mean marginal p(v) = (1/n) Σ_i μ_i(v) of the population.
@@ -94,7 +94,9 @@ BlockCountsArg = Annotated[
 #: |Ω| for an analyst drawing random subsets.
 ValuesArg = Annotated[int, Integer(1, limit="cells", clean=4)]
 #: The sample S as values in Ω = {0..m−1}.
-SampleArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 1, 1, 2, 3, 0, 2, 0]))]
+SampleArg = Annotated[
+    ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 1, 1, 2, 3, 0, 2, 0]))
+]
 
 
 def _count(counts: NDArray[np.int64], query: NDArray[np.bool_], n: int) -> int:
@@ -144,14 +146,22 @@ class ExactAnswers(Checked):
         return _count(counts, query, self.n) / self.n  # type: ignore[arg-type]
 
 
-def _composition_plan(epsilon: float, k: int, delta: float) -> tuple[Fraction, float, float]:
+def _float_at_most(x: Fraction) -> float:
+    """The largest float ≤ x (float(x) rounds to nearest, which may be above)."""
+    f = float(x)
+    return math.nextafter(f, -math.inf) if Fraction(f) > x else f
+
+
+def _composition_plan(
+    epsilon: float | Fraction, k: int, delta: float
+) -> tuple[Fraction, float, float]:
     """(scale 1/ε₀ of the per-answer noise, composed ε', composed δ') for k answers within the
     caller's (ε, δ): ε₀ is the larger of the basic level ε/k (then (ε', δ') = (kε₀, 0)) and the
     advanced level of :func:`~dpspec.spec.composition.per_step_epsilon` (then ε' =
     ε₀√(2k ln(1/δ)) + kε₀(e^{ε₀} − 1), δ' = δ). The scale is rounded *up* to the sampler's
     rational grid, so the per-answer level 1/scale never exceeds ε₀."""
     basic = Fraction(epsilon) / k
-    advanced = Fraction(per_step_epsilon(epsilon, k, delta))
+    advanced = Fraction(per_step_epsilon(_float_at_most(Fraction(epsilon)), k, delta))
     use_basic = basic >= advanced
     step = basic if use_basic else advanced
     if step * MAX_SCALE < 1:
@@ -162,7 +172,7 @@ def _composition_plan(epsilon: float, k: int, delta: float) -> tuple[Fraction, f
     scale = coarsen_up(rational_at_least(1 / step, "epsilon"))
     step = 1 / scale
     if use_basic:
-        return scale, float(k * step), 0.0
+        return scale, _float_at_most(k * step), 0.0
     return scale, advanced_composition(float(step), 0.0, k, delta)[0], float(delta)
 
 
@@ -232,7 +242,7 @@ class LaplaceAnswers(Checked):
         c = _count(counts, query, self.n)  # type: ignore[arg-type]
         q = math.exp(-1 / float(self.scale))
         law = {j / self.n: float(discrete_laplace_pmf(j - c, q)) for j in range(1, self.n)}
-        law[0.0] = 1.0 - float(discrete_laplace_sf(1 - c, q))  # P(c + Z ≤ 0)
+        law[0.0] = q**c / (1 + q)  # P(c + Z ≤ 0) = P(Z ≥ c)
         law[1.0] = float(discrete_laplace_sf(self.n - c, q))  # P(c + Z ≥ n)
         return dict(sorted(law.items()))
 
@@ -310,7 +320,7 @@ class AggregationAttack(Checked):
             mask = np.zeros(m, dtype=bool)
             mask[len(answers)] = True
             return mask
-        return np.asarray(answers[:m] > self.p)  # type: ignore[index]
+        return np.asarray(np.asarray(answers)[:m] > self.p)
 
 
 class RandomAnalyst(Checked):
@@ -367,26 +377,28 @@ def play(
     """Game(M, k, A, S): k rounds; q(μ) = Σ_v p(v) q(v) with p the mean marginal. The
     mechanism draws its randomness from ``rng``. At most ``LIMITS["cells"]`` query entries
     (k·|Ω|) per game."""
-    values = population.size  # type: ignore[union-attr]
+    p = np.asarray(population, dtype=np.float64)  # checked: a probability vector
+    s = np.asarray(sample, dtype=np.int64)  # checked: a non-empty 1-D integer array
+    values = p.size
     require_within(k * values, LIMITS["cells"], "k", "query entries (k·|Ω|)")
-    s = sample  # a checked int64 array
-    if int(s.min()) < 0 or int(s.max()) >= values:  # type: ignore[union-attr]
+    if int(s.min()) < 0 or int(s.max()) >= values:
         raise ValueError(f"sample: values must be in [0, {values}) (Ω of the population)")
-    counts = np.bincount(s, minlength=values)  # type: ignore[arg-type]
+    counts = np.bincount(s, minlength=values)
     n = int(counts.sum())
     out = Transcript()
     mask_domain = _QueryMask()
+    answers = np.empty(k, dtype=np.float64)  # the answers so far: answers[:i] (a view)
     for i in range(k):
-        q = mask_domain.check(analyst.query(np.array(out.answers)), "analyst")
+        q = mask_domain.check(analyst.query(answers[:i]), "analyst")
         if q.size != values:
             raise ValueError(f"analyst: returned a mask over {q.size} values, |Ω| = {values}")
         a = mechanism.answer(counts, q, i, rng)
         real = isinstance(a, (float, int, np.floating, np.integer))
         if isinstance(a, (bool, np.bool_)) or not real or not 0 <= float(a) <= 1:
             raise ValueError(f"mechanism: answers must be reals in [0, 1], got {a!r:.40}")
-        a = float(a)
+        answers[i] = float(a)
         out.queries.append(q)
-        out.answers.append(a)
-        out.empirical_error.append(abs(a - float(counts[q].sum()) / n))
-        out.statistical_error.append(abs(a - float(population[q].sum())))  # type: ignore[index]
+        out.empirical_error.append(abs(float(a) - float(counts[q].sum()) / n))
+        out.statistical_error.append(abs(float(a) - float(p[q].sum())))
+    out.answers = answers.tolist()
     return out

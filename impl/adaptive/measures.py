@@ -23,8 +23,8 @@ from dpspec.adaptive._domains import _Potential, _Probability
 from dpspec.contract import restrict
 from dpspec.validation import (
     LIMITS,
-    Anything,
     MEMORY_LIMIT,
+    Anything,
     Checked,
     GeneratorArg,
     Integer,
