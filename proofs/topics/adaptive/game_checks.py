@@ -739,7 +739,8 @@ def transfer(config: VerifyConfig) -> CheckOutcome:
     ok &= upper <= claim
     rows.append(
         f"Thm 1.3.2 (R̄ = {r_bar:.4f}): {failures}/{games} games with max |q(μ) − a| > "
-        f"α + 10ε + 2R̄ = {threshold:.3f} (worst {worst:.3f}); CP upper {upper:.3f} ≤ β + δ/ε = {claim:.3f}"
+        f"α + 10ε + 2R̄ = {threshold:.3f} (worst {worst:.3f}); CP upper {upper:.3f} ≤ "
+        f"β + δ/ε = {claim:.3f}"
     )
     numbers: dict[str, Any] = {"thm_1_3_2": {"failures": failures, "games": games, "worst": worst}}
     controls: list[Control] = []
