@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Kind, Method, Obligation
 from dpspec.proofs.engine.seeds import THESIS
 
@@ -26,6 +27,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_AD}.product_of_marginals",
         ),
         checks=("gibbs_properties",),
+        bug_controls=(
+            BugControl(
+                f"{_AD}.total_variation",
+                "return total / 2",
+                "return total",
+                "total variation without its ½",
+            ),
+        ),
         tests=(f"{_TESTS}::test_gibbs_dependence",),
     ),
     Obligation(
@@ -35,6 +44,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         predicates=(f"{_AD}.markov_chain", f"{_AD}.r_bar", f"{_AD}.gibbs_dependence"),
         checks=("lemma_733",),
+        bug_controls=(
+            BugControl(
+                f"{_AD}.r_bar",
+                "return (big**2 - small**2) / (big**2 + small**2)",
+                "return (big - small) / (big + small)",
+                "R̄ without the squares (Lemma 7.3.9's one-factor form)",
+            ),
+        ),
         tests=(f"{_TESTS}::test_markov_chains",),
     ),
     Obligation(
@@ -52,6 +69,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_AD}.conditional_law",
         ),
         checks=("markov_lemmas",),
+        bug_controls=(
+            BugControl(
+                f"{_AD}.kontorovich_distance",
+                "        / 2\n",
+                "        / 4\n",
+                "Kontorovich's distance halved",
+            ),
+        ),
         tests=(f"{_TESTS}::test_markov_chains",),
     ),
     Obligation(
@@ -64,6 +89,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         predicates=(f"{_AD}.skip", f"{_AD}.gibbs_dependence", f"{_AD}.r_bar"),
         checks=("thm_736",),
+        bug_controls=(
+            BugControl(
+                f"{_AD}.skip",
+                "key = x[::t]",
+                "key = x[: len(x) // t]",
+                "μ_{×t} as the first n/t coordinates",
+            ),
+        ),
         tests=(f"{_TESTS}::test_markov_chains",),
     ),
     Obligation(
@@ -86,6 +119,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=(f"{_AD}.gibbs_dependence",),
         impls=(f"{_MEAS}.tight_example", f"{_MEAS}.tight_example_law"),
         checks=("tight_example_check",),
+        bug_controls=(
+            BugControl(
+                f"{_MEAS}.tight_example",
+                "rng.random((size, n)) < psi",
+                "rng.random((size, n)) < 2 * psi",
+                "the sampler copies x* with probability 2ψ",
+            ),
+            BugControl(
+                f"{_MEAS}.tight_example_law",
+                "a, b = psi + (1 - psi) / size, (1 - psi) / size",
+                "a, b = psi + (1 - psi) / size, (1 - psi) / (size + 1)",
+                "the law's fresh values over N + 1 values",
+            ),
+        ),
         tests=(f"{_TESTS}::test_tight_example",),
     ),
     Obligation(
@@ -129,6 +176,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         impls=(f"{_GAME}.LaplaceAnswers", f"{_GAME}.Transcript"),
         checks=("game_checks:laplace_accuracy",),
+        bug_controls=(
+            BugControl(
+                f"{_GAME}.LaplaceAnswers.error_bound",
+                "return t / self.n",
+                "return max(t - 1, 0) / self.n",
+                "error_bound one grid step below the union bound's α",
+            ),
+        ),
         tests=(f"{_TESTS}::test_laplace_answers",),
         entry_points=(f"{_GAME}.LaplaceAnswers.error_bound", f"{_GAME}.play"),
     ),
@@ -319,6 +374,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
         impls=(f"{_DEV}.PredicateMechanism",),
         checks=("deviating_checks:predicate_privacy",),
+        bug_controls=(
+            BugControl(
+                f"{_DEV}._rational_base_at_least",
+                "math.exp(-epsilon / 2)",
+                "math.exp(-epsilon)",
+                "the rational base for e^{−ε}: 2ε delivered on the ε path",
+            ),
+        ),
         tests=(f"{_TESTS}::test_predicate_mechanism",),
         entry_points=(f"{_DEV}.PredicateMechanism.pmf",),
         binding="differential: predicate-mechanism.law (pmf pinned, sample bound by conformance)",
@@ -334,6 +397,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=(f"{_AD}.exponential_predicate_law",),
         impls=(f"{_DEV}.PredicateMechanism", "dpspec.adaptive._exact._sample_rational"),
         checks=("deviating_checks:predicate_law",),
+        bug_controls=(
+            BugControl(
+                f"{_DEV}.PredicateMechanism.sample",
+                "return table[index]",
+                "return table[(index + 1) % len(table)]",
+                "sample returns the predicate after the one drawn",
+            ),
+        ),
         tests=(f"{_TESTS}::test_predicate_mechanism",),
         entry_points=(f"{_DEV}.PredicateMechanism.sample", f"{_DEV}.PredicateMechanism.pmf"),
     ),
