@@ -204,6 +204,10 @@ def test_errata() -> None:
     assert ad.concentration_radius(q, mu, Fraction(1, 10)) == Fraction(1, 2)
     assert ad.deviation_probability(q, mu, Fraction(1, 2), strict=False) == 1
     assert ad.deviation_probability(q, mu, Fraction(1, 2)) == 0
+    # Remark 7.2.5's "=" is only "≤": 8 fair bits at δ = 1/4 have γ = 1/4 < √(ln 8/16)
+    bits = {x: Fraction(1, 256) for x in product((0, 1), repeat=8)}
+    assert ad.concentration_radius(q, bits, Fraction(1, 4)) == Fraction(1, 4)
+    assert math.sqrt(math.log(8) / 16) > 0.36
 
 
 # ---------------------------------------------------------------------------------------------

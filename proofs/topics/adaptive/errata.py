@@ -52,4 +52,13 @@ ERRATA: tuple[Erratum, ...] = (
         tests=("tests/test_adaptive.py::test_errata",),
         obligation="erratum.thesis-lemma-7.2.6-strict",
     ),
+    Erratum(
+        id="erratum.thesis-remark-7.2.5-hoeffding",
+        source=f"{THESIS}:L2098 (Remark 7.2.5)",
+        printed="γ(q, μ, δ) = √(ln(2/δ)/(2n)) for a statistical query and a product measure",
+        corrected="γ(q, μ, δ) ≤ √(ln(2/δ)/(2n)) (Hoeffding's inequality bounds the radius)",
+        counterexample="8 fair bits, q(x) = x, δ = 1/4: γ = 1/4 < √(ln 8/16) = 0.3605",
+        tests=("tests/test_adaptive.py::test_errata",),
+        obligation="erratum.thesis-remark-7.2.5-hoeffding",
+    ),
 )

@@ -202,7 +202,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_AD}.population_mean",
         ),
         impls=(f"{_MEAS}.HomogeneousChain",),
-        checks=("game_checks:concentration_radii",),
+        checks=("compression_checks:concentration_radii",),
         tests=(f"{_TESTS}::test_game",),
         entry_points=(f"{_MEAS}.HomogeneousChain.draw",),
     ),
@@ -224,7 +224,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_GAME}.play",
             "dpspec.adaptive._domains._QueryMask",
         ),
-        checks=("game_checks:rounding_compression",),
+        checks=("compression_checks:rounding_compression",),
         tests=(f"{_TESTS}::test_game",),
         entry_points=(
             f"{_GAME}.play",
@@ -242,7 +242,19 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         predicates=(f"{_AD}.concentration_radius", f"{_AD}.deviation_probability"),
         impls=(f"{_GAME}.ExactAnswers",),
-        checks=("game_checks:lemma_726_strict",),
+        checks=("compression_checks:lemma_726_strict",),
+        tests=(f"{_TESTS}::test_errata",),
+    ),
+    Obligation(
+        id="erratum.thesis-remark-7.2.5-hoeffding",
+        source=f"{THESIS}:L2098 (Remark 7.2.5)",
+        claim=(
+            "γ(q, μ, δ) = √(ln(2/δ)/2n) for product measures is only an upper bound (Hoeffding): "
+            "8 fair bits, δ = 1/4 give γ = 1/4 < 0.3605"
+        ),
+        method=Method.EXACT,
+        predicates=(f"{_AD}.concentration_radius", f"{_AD}.deviation_probability"),
+        checks=("compression_checks:remark_725_hoeffding",),
         tests=(f"{_TESTS}::test_errata",),
     ),
     Obligation(
