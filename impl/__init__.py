@@ -42,6 +42,8 @@ _EXPORTS = {
     "PrivatePackingClassifier": "dpspec.learners",
     "PrivateUnboundedClassifier": "dpspec.learners",
     "PrivateSemiSupervisedClassifier": "dpspec.learners",
+    "PrivateCoverClassifier": "dpspec.cover_learners",
+    "LabelPrivateCoverClassifier": "dpspec.cover_learners",
     "LDPPartitionRegressor": "dpspec.ldp",
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
@@ -57,12 +59,14 @@ __all__ = [
     "ExponentialMechanism",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
+    "LabelPrivateCoverClassifier",
     "LaplaceAnswers",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
     "PredicateMechanism",
     "PrivacyLevel",
+    "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
     "PrivatePackingClassifier",
@@ -78,6 +82,7 @@ if TYPE_CHECKING:
     from dpspec.adaptive import DeviatingAlgorithm, LaplaceAnswers, PredicateMechanism
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
+    from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
     from dpspec.ldp import LDPPartitionClassifier, LDPPartitionRegressor, LocalRandomiser
     from dpspec.learners import (
         PrivateHistogramClassifier,
