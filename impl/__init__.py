@@ -48,17 +48,23 @@ _EXPORTS = {
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
+    "LaplaceAnswers": "dpspec.adaptive",
+    "DeviatingAlgorithm": "dpspec.adaptive",
+    "PredicateMechanism": "dpspec.adaptive",
 }
 
 __all__ = [
+    "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
     "LabelPrivateCoverClassifier",
+    "LaplaceAnswers",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
+    "PredicateMechanism",
     "PrivacyLevel",
     "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
@@ -73,6 +79,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dpspec.adaptive import DeviatingAlgorithm, LaplaceAnswers, PredicateMechanism
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
     from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
