@@ -37,6 +37,7 @@ _EXPORTS = {
     "RandomizedResponse": "dpspec.mechanisms",
     "StabilityHistogram": "dpspec.mechanisms",
     "NoisyMajorityVote": "dpspec.mechanisms",
+    "HistogramRuleClassifier": "dpspec.learners",
     "PrivateHistogramClassifier": "dpspec.learners",
     "PrivateHistogramDensity": "dpspec.learners",
     "PrivatePackingClassifier": "dpspec.learners",
@@ -57,6 +58,7 @@ __all__ = [
     "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
+    "HistogramRuleClassifier",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
     "LabelPrivateCoverClassifier",
@@ -85,6 +87,7 @@ if TYPE_CHECKING:
     from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
     from dpspec.ldp import LDPPartitionClassifier, LDPPartitionRegressor, LocalRandomiser
     from dpspec.learners import (
+        HistogramRuleClassifier,
         PrivateHistogramClassifier,
         PrivateHistogramDensity,
         PrivatePackingClassifier,

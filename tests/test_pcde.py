@@ -12,10 +12,10 @@ from scipy import integrate, stats
 from dpspec.densities import DENSITIES, ProductDensity, SymmetricMarginal
 from dpspec.learners.pcde import (
     PrivateHistogramDensity,
-    cube_ids,
-    match_rows,
-    occupied_cubes,
-    row_keys,
+    _cube_ids,
+    _match_rows,
+    _occupied_cubes,
+    _row_keys,
     side_for,
 )
 from dpspec.proofs.engine.registry import VerifyConfig
@@ -77,9 +77,9 @@ def test_pdf_integrates_to_one() -> None:
 
 def test_sample_lands_in_released_cubes() -> None:
     est = _normal_fit(100_000, 2, seed=3)
-    draws = est.sample(50_000, np.random.default_rng(RNG_SEED))
+    draws = est.sample_points(50_000, np.random.default_rng(RNG_SEED))
     assert draws.shape == (50_000, 2)
-    assert np.all(match_rows(est.released_cells_, cube_ids(draws, est.side_)) >= 0)
+    assert np.all(_match_rows(est.released_cells_, _cube_ids(draws, est.side_)) >= 0)
     assert np.all(est.pdf(draws) > 0)
     assert checks_pcde.pcde_is_density(VerifyConfig()).passed
 
@@ -128,11 +128,10 @@ def test_bad_input_names_the_parameter() -> None:
     est = _normal_fit(100_000, 2)
     with pytest.raises(ValueError, match="X: X has 1 features, but PrivateHistogramDensity"):
         est.pdf(X[:, :1])
-    with pytest.raises(ValueError, match="random_state"):
-        est.sample(5, "0")
-    with pytest.raises(ValueError, match="n_samples"):
-        est.sample(0, np.random.default_rng(0))
-    assert np.array_equal(est.sample(3, 7), est.sample(3, 7))  # an int seeds it
+    with pytest.raises(TypeError, match="rng"):
+        est.sample_points(5, "0")
+    with pytest.raises(ValueError, match="size"):
+        est.sample_points(0, np.random.default_rng(0))
 
 
 def test_empty_release_is_an_error() -> None:
@@ -171,17 +170,17 @@ def test_row_keys_fallback_agrees() -> None:
     rng = np.random.default_rng(5)
     rows = rng.integers(-(2**40), 2**40, size=(500, 3)).astype(np.int64)
     rows[250:] = rows[:250]
-    keys = row_keys(rows)
+    keys = _row_keys(rows)
     assert np.array_equal(keys[:250], keys[250:])
     assert np.unique(keys).size == np.unique(rows, axis=0).shape[0]
-    _, counts = occupied_cubes(rows)
+    _, counts = _occupied_cubes(rows)
     assert counts.sum() == 500 and np.all(counts == 2)
     assert checks_pcde.pcde_grid_and_protocol(VerifyConfig()).passed
 
 
 def test_grid() -> None:
     assert math.isclose(side_for(10**6, 2), 10**-1.5)
-    assert cube_ids(np.array([[-1e-9, 0.35]]), 0.1).tolist() == [[-1, 3]]
+    assert _cube_ids(np.array([[-1e-9, 0.35]]), 0.1).tolist() == [[-1, 3]]
 
 
 def test_heavy_tailed_densities() -> None:

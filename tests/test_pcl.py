@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dpspec.learners import PrivateHistogramClassifier
-from dpspec.learners.pcl import cells_per_axis_for, cube_index, cube_keys
+from dpspec.learners.pcl import cells_per_axis_for, cube_index, _cube_keys
 from dpspec.proofs.topics.pcl.checks import verify_pcl
 from dpspec.spec.neighbours import Relation
 
@@ -59,7 +59,7 @@ def test_cube_keys_match_the_definition(d: int, m: int) -> None:
     assert cube_index(X, m).tolist() == expected
     if 2 * m**d < 2**62:
         with_lead = [int(b) * m**d + e for b, e in zip(lead.tolist(), expected, strict=True)]
-        assert cube_keys(X, m, lead=lead, name="X").tolist() == with_lead
+        assert _cube_keys(X, m, lead=lead, name="X").tolist() == with_lead
 
 
 def test_blockwise_checks_raise_what_the_whole_array_check_raises() -> None:

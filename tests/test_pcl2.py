@@ -22,7 +22,7 @@ from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.learners.pcl2 import (
     PrivatePackingClassifier,
     PrivateUnboundedClassifier,
-    cell_release_law,
+    _cell_release_law,
     hypothesis_bits,
     lattice_cells_per_axis,
     packing_radius,
@@ -67,12 +67,12 @@ def test_pcl2b_exact_delta_below_claim() -> None:
 def test_cell_release_law_is_a_product() -> None:
     hist = release_histogram(delta=Fraction(1, 5), base=Fraction(1, 2))
     cap = int(hist.threshold) + 3
-    law = cell_release_law(hist, 4, 3, cap)
+    law = _cell_release_law(hist, 4, 3, cap)
     assert sum(law.values()) == 1
     c, y = hist.cell_pmf(4, cap), hist.cell_pmf(3, cap)
     assert all(law[(a, b)] == c[a] * y[b] for a in c for b in y)
     with pytest.raises(ValueError, match="ones"):
-        cell_release_law(hist, 2, 3, cap)
+        _cell_release_law(hist, 2, 3, cap)
 
 
 # --- packings -----------------------------------------------------------------------------------

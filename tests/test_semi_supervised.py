@@ -66,11 +66,11 @@ def test_learns_a_threshold() -> None:
 def test_learns_intervals_and_rectangles() -> None:
     X, U, T = _data(100_000, 500, 1, 1)
     inside = lambda Z: (np.abs(Z[:, 0]) <= 0.8).astype(int)  # noqa: E731
-    clf = PrivateSemiSupervisedClassifier("interval", n_synthetic=400, random_state=0)
+    clf = PrivateSemiSupervisedClassifier(hypothesis_class="interval", n_synthetic=400, random_state=0)
     assert clf.fit(X, inside(X), U).score(T, inside(T)) > 0.93
     X, U, T = _data(100_000, 600, 2, 2)
     box = lambda Z: np.all(np.abs(Z) <= 0.8, axis=1).astype(int)  # noqa: E731
-    clf = PrivateSemiSupervisedClassifier("rectangle", n_synthetic=48, random_state=0)
+    clf = PrivateSemiSupervisedClassifier(hypothesis_class="rectangle", n_synthetic=48, random_state=0)
     assert clf.fit(X, box(X), U).score(T, box(T)) > 0.9
     # a proper learner: the box's faces are synthetic coordinates
     assert set(clf.lower_.tolist()) | set(clf.upper_.tolist()) <= set(
@@ -94,7 +94,7 @@ def test_fixed_function_labels_and_privacy_levels() -> None:
 def test_determinism_and_params() -> None:
     X, U, _ = _data(50_000, 100, 1, 5)
     y = (X[:, 0] > 0.2).astype(int)
-    clf = PrivateSemiSupervisedClassifier("interval", n_synthetic=50, random_state=7)
+    clf = PrivateSemiSupervisedClassifier(hypothesis_class="interval", n_synthetic=50, random_state=7)
     params = clf.get_params()
     assert params["hypothesis_class"] == "interval" and params["n_synthetic"] == 50
     a = clf.fit(X, y, U)

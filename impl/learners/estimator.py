@@ -9,12 +9,25 @@ from __future__ import annotations
 import inspect
 import warnings
 from abc import ABC, abstractmethod
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from dpspec.validation import Checked, InputTypeError, as_finite_array
+from dpspec.validation import (
+    Anything,
+    Array,
+    Checked,
+    FlagArg,
+    InputTypeError,
+    Integer,
+    NameArg,
+    RandomStateArg,
+    as_finite_array,
+    checked,
+    example,
+)
 
 try:  # scikit-learn is optional: when installed, our errors are its errors too
     from sklearn.exceptions import DataConversionWarning as _ConversionBase
@@ -36,6 +49,70 @@ class NotFittedError(_NotFittedBase):  # type: ignore[misc]
 class DataConversionWarning(_ConversionBase):  # type: ignore[misc]
     """Warned when y arrives as a column vector and is ravelled (sklearn's warning class when
     scikit-learn is installed)."""
+
+
+def _rows(X: ArrayLike) -> NDArray[np.float64]:
+    """An argument its domain converted to a float64 array, typed as one (no copy)."""
+    return np.asarray(X, dtype=np.float64)
+
+
+def _dense(value: Any, name: str) -> Any:
+    """``value``, or a ValueError naming ``name`` for a sparse matrix (scipy's or similar)."""
+    if hasattr(value, "toarray") or hasattr(value, "tocsr"):
+        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
+    return value
+
+
+@dataclass(frozen=True)
+class _Points(Array):
+    """Points of ℝ^d: a dense, non-empty 2-D array of finite reals, converted exactly to
+    float64 (a float64 array is not copied). ``unit``: points of [0, 1]^d, whose coordinates
+    the learner reads in the same pass as it grids them (:func:`cube_keys`), so only the shape
+    and type are checked here and the values (finite, in [0, 1] or clipped) there."""
+
+    ndim: int | None = 2
+    unit: bool = False
+
+    def convert(self, value: Any, name: str) -> Any:
+        if self.unit:
+            return _unit_cube_array(value, name)
+        arr = as_finite_array(_dense(value, name), name, ndim=2)
+        return arr if arr.dtype == np.float64 else arr.astype(np.float64)
+
+    def describe(self) -> str:
+        where = "[0, 1]^d" if self.unit else "ℝ^d"
+        return f"a non-empty 2-D array of points of {where} (rows: points)"
+
+
+@dataclass(frozen=True)
+class _Labels(Array):
+    """Class labels (numbers or strings), one per row: a 1-D array or a column vector, checked
+    for two classes by ``fit``; a missing y gets scikit-learn's message."""
+
+    kind: str = "label"
+
+    def convert(self, value: Any, name: str) -> Any:
+        if value is None:
+            raise ValueError(f"{name}: requires y to be passed, but the target y is None")
+        return super().convert(value, name)
+
+
+#: Points of [0, 1]^d (rows), values checked while they are gridded.
+UnitCubeArg = Annotated[ArrayLike, _Points(unit=True)]
+#: Points of ℝ^d (rows): a finite 2-D array.
+PointsArg = Annotated[ArrayLike, _Points()]
+#: Points of ℝ^d, or None.
+OptionalPointsArg = Annotated[ArrayLike | None, _Points(optional=True)]
+#: Class labels, one per row (a 1-D array or a column vector; two classes, checked by ``fit``).
+LabelsArg = Annotated[ArrayLike, _Labels()]
+#: Labels, or None (a density estimator ignores them).
+OptionalLabelsArg = Annotated[ArrayLike | None, _Labels(optional=True)]
+#: The value a validator judges (its own refusal names the parameter).
+JudgedArg = Annotated[Any, Anything(why="the value this check judges", clean=[0, 1, 1])]
+#: A number of rows.
+RowsArg = Annotated[int, Integer(0, hi=2**62, clean=3)]
+#: A number of features, or None.
+OptionalFeaturesArg = Annotated[int | None, Integer(1, hi=2**20, optional=True)]
 
 
 class EstimatorProtocol(Checked):
@@ -111,23 +188,23 @@ class BinaryCellClassifier(EstimatorProtocol, ABC):
             raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
 
     @abstractmethod
-    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+    def decision_cells(self, X: PointsArg) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} for each row of X (same answer on every call)."""
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: PointsArg) -> NDArray[Any]:
+        """classes_[h(x)] for each row of X."""
         self._check_fitted()
         self.check_n_features(X)
         classes: NDArray[Any] = getattr(self, "classes_")  # noqa: B009 - set by fit
         return np.asarray(classes[self.decision_cells(X).astype(np.int64)])
 
-    def score(self, X: Any, y: Any) -> float:
+    def score(self, X: PointsArg, y: LabelsArg) -> float:
         """Accuracy on (X, y)."""
         predicted = self.predict(X)
-        return float(np.mean(predicted == check_score_labels(y, predicted.shape[0])))
+        return float(np.mean(predicted == _score_labels(y, predicted.shape[0])))
 
 
-def check_score_labels(y: Any, n: int) -> NDArray[Any]:
-    """y for ``score``: n labels (1-D, or a column vector), else a ValueError naming y."""
+def _score_labels(y: Any, n: int) -> NDArray[Any]:
     if y is None:
         raise ValueError("y: requires y to be passed, but the target y is None")
     arr = np.asarray(y)
@@ -140,8 +217,22 @@ def check_score_labels(y: Any, n: int) -> NDArray[Any]:
     return arr
 
 
-def model_key(random_state: Any) -> int:
-    """A 63-bit key for a model's counter-based noise from sklearn's ``random_state``."""
+@example(__call__={"y": [0, 1, 1], "n": 3})
+@checked
+def check_score_labels(y: JudgedArg, n: RowsArg) -> NDArray[Any]:
+    """y for ``score``: n labels (1-D, or a column vector), else a ValueError naming y."""
+    return _score_labels(y, n)
+
+
+@checked
+def model_key(random_state: RandomStateArg) -> int:
+    """A 63-bit key for a model's counter-based noise from sklearn's ``random_state``: the seed
+    itself (an int < 2^128, Philox's key size), 63 bits drawn from a Generator, or 63 bits of
+    fresh entropy for None."""
+    return _model_key(random_state)
+
+
+def _model_key(random_state: Any) -> int:
     if random_state is None:
         return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
     if isinstance(random_state, np.random.Generator):
@@ -159,19 +250,23 @@ def model_key(random_state: Any) -> int:
     )
 
 
+@example(__call__={"y": [0, 1, 1], "n": 3})
+@checked
 def check_binary_labels(
-    y: Any, n: int, x_name: str = "X"
+    y: JudgedArg, n: RowsArg, x_name: NameArg = "X"
 ) -> tuple[NDArray[np.int64], NDArray[Any]]:
     """Labels as 0/1 and the two classes they stand for (sorted); ValueError otherwise."""
-    positive, classes = _binary_labels(y, n, x_name, stacklevel=4)
+    positive, classes = _binary_labels(y, n, x_name, stacklevel=5)
     return positive.astype(np.int64), classes
 
 
+@example(__call__={"y": [0, 1, 1], "n": 3})
+@checked
 def check_binary_label_mask(
-    y: Any, n: int, x_name: str = "X"
+    y: JudgedArg, n: RowsArg, x_name: NameArg = "X"
 ) -> tuple[NDArray[np.bool_], NDArray[Any]]:
     """:func:`check_binary_labels` with the labels as a mask y == classes[1] (no int copy)."""
-    return _binary_labels(y, n, x_name, stacklevel=4)
+    return _binary_labels(y, n, x_name, stacklevel=5)
 
 
 def _binary_labels(
@@ -232,8 +327,13 @@ def _binary_labels(
     return encoded.reshape(-1) == 1, classes
 
 
+_CUBE_EXAMPLE = [[0.1, 0.9], [0.5, 0.5]]
+
+
+@example(__call__={"X": _CUBE_EXAMPLE})
+@checked
 def check_unit_cube(
-    X: Any, name: str = "X", d: int | None = None, clip: bool = False
+    X: JudgedArg, name: NameArg = "X", d: OptionalFeaturesArg = None, clip: FlagArg = False
 ) -> NDArray[np.float64]:
     """A 2-D finite float array with every coordinate in [0, 1].
 
@@ -241,14 +341,21 @@ def check_unit_cube(
     outside. Clipping is a fixed public map applied to each record on its own, so neighbouring
     datasets stay neighbouring and every privacy guarantee of the learner is unchanged.
     """
-    return check_unit_values(unit_cube_array(X, name, d), name, clip)
+    return _unit_values(_unit_cube_array(X, name, d), name, clip)
 
 
-def unit_cube_array(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
+@example(__call__={"X": _CUBE_EXAMPLE})
+@checked
+def unit_cube_array(
+    X: JudgedArg, name: NameArg = "X", d: OptionalFeaturesArg = None
+) -> NDArray[np.float64]:
     """X as a non-empty 2-D float64 array (with ``d`` columns): the checks of
     :func:`check_unit_cube` that do not read the coordinates. A float64 array is not copied."""
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
+    return _unit_cube_array(X, name, d)
+
+
+def _unit_cube_array(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
+    _dense(X, name)
     try:
         arr = np.asarray(X)
     except (ValueError, TypeError) as exc:
@@ -262,11 +369,10 @@ def unit_cube_array(X: Any, name: str = "X", d: int | None = None) -> NDArray[np
     return arr
 
 
+@example(__call__={"block": _CUBE_EXAMPLE})
+@checked
 def check_unit_values(
-    block: NDArray[np.float64],
-    name: str = "X",
-    clip: bool = False,
-    whole: NDArray[np.float64] | None = None,
+    block: JudgedArg, name: NameArg = "X", clip: FlagArg = False, whole: JudgedArg = None
 ) -> NDArray[np.float64]:
     """``block`` (non-empty rows of the array ``whole``, by default itself) when every
     coordinate is in [0, 1]; with ``clip`` a clipped copy when some is outside; else a
@@ -276,6 +382,18 @@ def check_unit_values(
     Two reductions decide the common case: min ≥ 0 and max ≤ 1 (NaN propagates through both,
     so it fails the test, as ±inf does).
     """
+    rows = _unit_cube_array(block, name)
+    return _unit_values(rows, name, clip, None if whole is None else _unit_cube_array(whole, name))
+
+
+def _unit_values(
+    block: NDArray[np.float64],
+    name: str = "X",
+    clip: bool = False,
+    whole: NDArray[np.float64] | None = None,
+) -> NDArray[np.float64]:
+    """:func:`check_unit_values` on a float64 block (the loop of :func:`cube_keys` calls it
+    once per block, unchecked)."""
     lo, hi = block.min(), block.max()
     if lo >= 0.0 and hi <= 1.0:
         return block

@@ -14,52 +14,74 @@ from numpy.typing import NDArray
 
 from dpspec.learners.estimator import (
     BinaryCellClassifier,
-    check_binary_label_mask,
-    unit_cube_array,
+    LabelsArg,
+    UnitCubeArg,
+    _binary_labels,
+    _unit_cube_array,
 )
-from dpspec.learners.pcl import cells_per_axis_for, cube_keys
-from dpspec.validation import check_count
+from dpspec.learners.pcl import OptionalCellsPerAxisArg, _cells_per_axis_for, _cube_keys
+from dpspec.validation import LIMITS, FlagArg, example
+
+_X = np.array([[0.1, 0.2], [0.3, 0.1], [0.7, 0.8], [0.9, 0.6], [0.5, 0.5], [0.2, 0.9]])
+_Y = np.array([0, 0, 1, 1, 1, 0])
 
 
+@example(
+    every={"X": _X, "y": _Y},
+    __init__={"cells_per_axis": 3},
+    fit={},
+    predict={},
+    decision_cells={},
+    score={},
+    grid_labels={},
+)
 class HistogramRuleClassifier(BinaryCellClassifier):
     """Majority vote per cube of side 1/m on [0,1]^d (non-private baseline).
 
-    ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉, PCL's grid); ``clip`` as in PCL (clip each
-    coordinate into [0, 1] instead of rejecting points outside).
+    ``cells_per_axis`` (None: ⌈n^{1/(2d)}⌉, PCL's grid; a dense table of at most
+    ``LIMITS["cells"]`` = 2^26 cubes); ``clip`` as in PCL (clip each coordinate into [0, 1]
+    instead of rejecting points outside).
     """
 
     _fitted_attribute = "labels_"
 
-    def __init__(self, cells_per_axis: int | None = None, clip: bool = False) -> None:
+    def __init__(
+        self, cells_per_axis: OptionalCellsPerAxisArg = None, clip: FlagArg = False
+    ) -> None:
         self.cells_per_axis = cells_per_axis
         self.clip = clip
 
-    def fit(self, X: Any, y: Any) -> HistogramRuleClassifier:
-        X = unit_cube_array(X)
-        labels, self.classes_ = check_binary_label_mask(y, X.shape[0])
+    def fit(self, X: UnitCubeArg, y: LabelsArg) -> HistogramRuleClassifier:
+        """The majority label of every cube (ties and empty cubes: class 0)."""
+        X = _unit_cube_array(X)
+        labels, self.classes_ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
         n, d = X.shape
-        m = (
-            cells_per_axis_for(n, d)
-            if self.cells_per_axis is None
-            else check_count(self.cells_per_axis, "cells_per_axis")
-        )
-        if m**d > 2**26:
-            raise ValueError(f"cells_per_axis: {m}^{d} cubes are too many for a dense table")
+        m = _cells_per_axis_for(n, d) if self.cells_per_axis is None else self.cells_per_axis
+        if m**d > LIMITS["cells"]:
+            raise ValueError(
+                f"cells_per_axis: {m}^{d} cubes are too many for a dense table (at most "
+                f"{LIMITS['cells']}, dpspec.validation.LIMITS['cells'])"
+            )
         # key y·m^d + cube (coordinates checked in the same pass): one bincount counts both labels
         per_key = np.bincount(
-            cube_keys(X, m, lead=labels, name="X", clip=self.clip), minlength=2 * m**d
+            _cube_keys(X, m, lead=labels, name="X", clip=self.clip), minlength=2 * m**d
         )
         self.labels_ = np.asarray(per_key[m**d :] > per_key[: m**d])
         self.m_, self.n_features_in_ = m, d
         return self
 
-    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+    def predict(self, X: UnitCubeArg) -> NDArray[Any]:
+        """The majority class of each row's cube."""
+        return super().predict(X)
+
+    def decision_cells(self, X: UnitCubeArg) -> NDArray[np.bool_]:
         """The majority label of each row's cube (ties go to class 0)."""
         self._check_fitted()
         self.check_n_features(X)
-        X = unit_cube_array(X, d=self.n_features_in_)
-        return np.asarray(self.labels_[cube_keys(X, self.m_, name="X", clip=self.clip)])
+        X = _unit_cube_array(X, d=self.n_features_in_)
+        return np.asarray(self.labels_[_cube_keys(X, self.m_, name="X", clip=self.clip)])
 
     def grid_labels(self) -> NDArray[np.int64]:
+        """The majority label of every cube, shape (m,)*d."""
         self._check_fitted()
         return self.labels_.astype(np.int64).reshape((self.m_,) * self.n_features_in_)

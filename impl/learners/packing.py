@@ -51,18 +51,83 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy.spatial.distance import cdist
 
-from dpspec.learners.pcl import cube_index
-from dpspec.validation import as_finite_array, check_count, check_positive
+from dpspec.learners.estimator import PointsArg, _dense, _rows
+from dpspec.learners.pcl import _cube_keys
+from dpspec.validation import (
+    MEMORY_LIMIT,
+    Array,
+    Checked,
+    Domain,
+    InputTypeError,
+    Integer,
+    Real,
+    as_finite_array,
+    checked,
+    example,
+    require_within,
+)
 
 #: A metric: a name scipy's ``cdist`` knows ("euclidean", "chebyshev", "cityblock", …) or a
 #: vectorised callable ``metric(A, B)`` returning the (len(A), len(B)) matrix of distances.
 Metric = str | Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
+
+#: The metrics of scipy's ``cdist`` that need no extra parameter and are metrics on ℝ^p.
+METRIC_NAMES = ("euclidean", "chebyshev", "cityblock", "minkowski", "canberra", "braycurtis")
+
+
+@dataclass(frozen=True)
+class _MetricDomain(Domain):
+    """One of :data:`METRIC_NAMES` or a callable ``metric(A, B)`` (whose output is checked
+    where it is used: shape, finite, ≥ 0)."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if isinstance(value, str):
+            if value not in METRIC_NAMES:
+                raise ValueError(f"{name}: expected one of {list(METRIC_NAMES)} or a callable")
+            return value
+        if not callable(value):
+            raise InputTypeError(
+                f"{name}: expected a metric name or a callable, got {type(value).__name__}"
+            )
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), "bogus", "seuclidean", 3, float("nan"), [len])
+
+    @property
+    def example(self) -> Any:
+        return None if self.optional else "euclidean"
+
+    def describe(self) -> str:
+        return f"one of {list(METRIC_NAMES)} or a callable metric(A, B)"
+
+
+#: A metric of the user's space.
+MetricArg = Annotated[Metric, _MetricDomain()]
+#: A spacing or radius r > 0.
+RadiusArg = Annotated[float, Real(0, 1e300, lo_open=True, clean=0.5)]
+#: A dimension d ≥ 1.
+DimArg = Annotated[int, Integer(1, hi=2**10, clean=2)]
+#: Cells per axis of a unit-cube lattice.
+CellsPerAxisArg = Annotated[int, Integer(1, hi=2**62, clean=2)]
+#: Cells per axis of a unit-cube lattice, or None (the lattice of ℝ^d).
+OptionalCellsPerAxisArg = Annotated[int | None, Integer(1, hi=2**62, optional=True)]
+#: Integer cell coordinates, one row per cell.
+CoordsArg = Annotated[ArrayLike, Array(ndim=2, kind="integer")]
+#: Distances computed per block (memory: 8 bytes each).
+MaxEntriesArg = Annotated[int, Integer(1, hi=2**26, clean=2**22)]
+#: Candidates resolved together by :func:`greedy_maximal_packing`.
+ChunkArg = Annotated[int, Integer(1, hi=2**14, clean=1024)]
+
+#: Largest number of distances one call computes (rows × centres): ~7·10^10, about a minute of
+#: ``cdist`` on one core; a larger request is refused before any work.
+MAX_DISTANCES = 2**36
 
 #: Distances computed per block: 2^22 float64 (32 MiB).
 MAX_ENTRIES = 2**22
@@ -76,13 +141,20 @@ _MAX_LISTED = 2**24
 
 
 def _points(X: Any, name: str) -> NDArray[np.float64]:
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
-    return as_finite_array(X, name, ndim=2).astype(np.float64)
+    arr = as_finite_array(_dense(X, name), name, ndim=2)
+    return arr if arr.dtype == np.float64 else arr.astype(np.float64)
 
 
+@example(
+    __init__={"spacing": 0.5, "dim": 2, "cells_per_axis": 2},
+    cell_coords={"X": np.array([[0.0, 0.5], [0.75, 1.0]])},
+    cell_index={"X": np.array([[0.0, 0.5], [0.75, 1.0]])},
+    centres_of={"coords": np.array([[0, 1], [1, 1]])},
+    centres={},
+    unit_cube={"cells_per_axis": 3, "dim": 2},
+)
 @dataclass(frozen=True)
-class CubicLattice:
+class CubicLattice(Checked):
     """The cubic lattice {(i + ½)·s : i ∈ ℤ^d} and its Voronoi cells, the cubes [i s, (i+1) s)^d.
 
     ``cells_per_axis`` = m restricts it to [0,1]^d with s = 1/m (build with :meth:`unit_cube`):
@@ -91,23 +163,23 @@ class CubicLattice:
     diameter s√d.
     """
 
-    spacing: float
-    dim: int
-    cells_per_axis: int | None = None
+    spacing: RadiusArg
+    dim: DimArg
+    cells_per_axis: OptionalCellsPerAxisArg = None
 
     def __post_init__(self) -> None:
-        check_positive(self.spacing, "spacing")
-        check_count(self.dim, "dim")
-        if self.cells_per_axis is not None:
-            m = check_count(self.cells_per_axis, "cells_per_axis")
+        super().__post_init__()
+        m = self.cells_per_axis
+        if m is not None:
             if not math.isclose(self.spacing * m, 1.0, rel_tol=1e-12):
                 raise ValueError(f"spacing: a unit-cube lattice has spacing 1/{m}")
+            if m**self.dim >= 2**62:
+                raise ValueError(f"cells_per_axis: {m}^{self.dim} cells exceed 2^62")
 
     @classmethod
-    def unit_cube(cls, cells_per_axis: int, dim: int) -> CubicLattice:
+    def unit_cube(cls, cells_per_axis: CellsPerAxisArg, dim: DimArg) -> CubicLattice:
         """The lattice of [0,1]^d with m = ``cells_per_axis`` cells per axis (s = 1/m)."""
-        m = check_count(cells_per_axis, "cells_per_axis")
-        return cls(1.0 / m, check_count(dim, "dim"), m)
+        return cls(1.0 / cells_per_axis, dim, cells_per_axis)
 
     @property
     def packing_radius(self) -> float:
@@ -137,7 +209,7 @@ class CubicLattice:
             raise ValueError("X: points outside [0, 1]^d (this lattice covers the unit cube)")
         return arr
 
-    def cell_coords(self, X: Any) -> NDArray[np.int64]:
+    def cell_coords(self, X: PointsArg) -> NDArray[np.int64]:
         """Integer coordinates i of the cell (cube) of each row: ⌊x/s⌋ (O(n d), no distances).
 
         Unit cube: min(⌊x·m⌋, m − 1) — the same cubes as PCL's ``cube_index``. ℝ^d: clipped to
@@ -151,16 +223,16 @@ class CubicLattice:
             scaled = np.clip(np.floor(arr / self.spacing), -COORD_LIMIT, COORD_LIMIT)
         return scaled.astype(np.int64)
 
-    def cell_index(self, X: Any) -> NDArray[np.int64]:
+    def cell_index(self, X: PointsArg) -> NDArray[np.int64]:
         """Flat index (row-major over the m^d cubes) of each row's cell; unit-cube lattice only."""
         if self.cells_per_axis is None:
             raise ValueError("cells_per_axis: flat indices need the unit-cube lattice")
-        return cube_index(self._check(X), self.cells_per_axis)
+        return _cube_keys(self._check(X), self.cells_per_axis)
 
-    def centres_of(self, coords: Any) -> NDArray[np.float64]:
+    def centres_of(self, coords: CoordsArg) -> NDArray[np.float64]:
         """The centres (i + ½)·s of the cells with integer coordinates ``coords``."""
-        arr = as_finite_array(coords, "coords", ndim=2)
-        if not np.issubdtype(arr.dtype, np.integer) or arr.shape[1] != self.dim:
+        arr = np.asarray(coords)
+        if arr.shape[1] != self.dim:
             raise ValueError(f"coords: expected integer rows of {self.dim} coordinates")
         return (arr.astype(np.float64) + 0.5) * self.spacing
 
@@ -175,15 +247,30 @@ class CubicLattice:
         return (coords + 0.5) / m
 
 
-def pairwise_distances(A: Any, B: Any, metric: Metric = "euclidean") -> NDArray[np.float64]:
-    """The (len(A), len(B)) matrix ρ(a_i, b_j) for a scipy metric name or a vectorised callable.
+_A = np.array([[0.0, 0.0], [1.0, 0.0], [0.3, 0.4]])
+
+
+@example(__call__={"A": _A, "B": _A[:2]})
+@checked
+def pairwise_distances(
+    A: PointsArg, B: PointsArg, metric: MetricArg = "euclidean"
+) -> NDArray[np.float64]:
+    """The (len(A), len(B)) matrix ρ(a_i, b_j) for a scipy metric name or a vectorised callable
+    (at most ``MEMORY_LIMIT`` bytes of distances, refused before any work).
 
     A callable's output is checked: right shape, finite, ≥ 0.
     """
-    a = _points(A, "A")
-    b = _points(B, "B")
-    if a.shape[1] != b.shape[1]:
-        raise ValueError(f"B: expected {a.shape[1]} features, got {b.shape[1]}")
+    A, B = _rows(A), _rows(B)
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"B: expected {A.shape[1]} features, got {B.shape[1]}")
+    require_within(8.0 * A.shape[0] * B.shape[0], MEMORY_LIMIT, "B", "bytes of distances")
+    return _pairwise(A, B, metric)
+
+
+def _pairwise(
+    a: NDArray[np.float64], b: NDArray[np.float64], metric: Metric
+) -> NDArray[np.float64]:
+    """:func:`pairwise_distances` on checked float64 arrays of the same width."""
     if isinstance(metric, str):
         try:
             out = cdist(a, b, metric=metric)
@@ -200,23 +287,32 @@ def pairwise_distances(A: Any, B: Any, metric: Metric = "euclidean") -> NDArray[
     return out
 
 
+@example(__call__={"X": _A, "centres": _A[:2]})
+@checked
 def nearest_centre(
-    X: Any,
-    centres: Any,
-    metric: Metric = "euclidean",
-    max_entries: int = MAX_ENTRIES,
+    X: PointsArg,
+    centres: PointsArg,
+    metric: MetricArg = "euclidean",
+    max_entries: MaxEntriesArg = MAX_ENTRIES,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Index of the nearest centre of each row of X (its Voronoi cell) and the distance to it.
 
     Ties go to the lowest centre index (a fixed public rule: the cells partition the space).
     Computed in blocks of at most ``max_entries`` distances (rows × centres, centres split too
-    when there are more than ``max_entries`` of them): memory O(max_entries), work O(n k p).
+    when there are more than ``max_entries`` of them): memory O(max_entries), work O(n k p),
+    at most ``MAX_DISTANCES`` distances (refused before any work).
     """
-    x = _points(X, "X")
-    c = _points(centres, "centres")
-    if c.shape[1] != x.shape[1]:
-        raise ValueError(f"X: expected {c.shape[1]} features, got {x.shape[1]}")
-    budget = check_count(max_entries, "max_entries")
+    X, centres = _rows(X), _rows(centres)
+    if centres.shape[1] != X.shape[1]:
+        raise ValueError(f"X: expected {centres.shape[1]} features, got {X.shape[1]}")
+    require_within(X.shape[0] * centres.shape[0], MAX_DISTANCES, "X", "distances (rows × centres)")
+    return _nearest(X, centres, metric, max_entries)
+
+
+def _nearest(
+    x: NDArray[np.float64], c: NDArray[np.float64], metric: Metric, budget: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """:func:`nearest_centre` on checked arguments."""
     n, k = x.shape[0], c.shape[0]
     col_step = min(k, budget)
     row_step = max(1, budget // col_step)
@@ -225,7 +321,7 @@ def nearest_centre(
     for r0 in range(0, n, row_step):
         rows = slice(r0, min(n, r0 + row_step))
         for c0 in range(0, k, col_step):
-            block = pairwise_distances(x[rows], c[c0 : c0 + col_step], metric)
+            block = _pairwise(x[rows], c[c0 : c0 + col_step], metric)
             j = np.argmin(block, axis=1)
             d = block[np.arange(block.shape[0]), j]
             better = d < dist[rows]  # strict: an earlier (lower-index) block keeps ties
@@ -234,12 +330,14 @@ def nearest_centre(
     return index, dist
 
 
+@example(__call__={"candidates": _A, "r": 0.5})
+@checked
 def greedy_maximal_packing(
-    candidates: Any,
-    r: float,
-    metric: Metric = "euclidean",
-    chunk_size: int = 1024,
-    max_entries: int = MAX_ENTRIES,
+    candidates: PointsArg,
+    r: RadiusArg,
+    metric: MetricArg = "euclidean",
+    chunk_size: ChunkArg = 1024,
+    max_entries: MaxEntriesArg = MAX_ENTRIES,
 ) -> NDArray[np.float64]:
     """A maximal r-packing of a **public** candidate set, chosen greedily in the given order.
 
@@ -253,11 +351,18 @@ def greedy_maximal_packing(
     at distance ≥ r from all earlier kept ones. Candidates are processed in chunks: a chunk is
     first filtered against the centres kept so far (blocked distances, see
     :func:`nearest_centre`), then resolved inside the chunk with its own distance matrix; one
-    vectorised step per kept centre. Work O(N k p) for N candidates and k centres.
+    vectorised step per kept centre. Work O(N k p) for N candidates and k ≤ N centres: at most
+    ``MAX_DISTANCES`` = N² distances, refused before any work.
     """
-    cand = _points(candidates, "candidates")
-    radius = check_positive(r, "r")
-    step = check_count(chunk_size, "chunk_size")
+    candidates = _rows(candidates)
+    require_within(candidates.shape[0] ** 2, MAX_DISTANCES, "candidates", "distances (candidates²)")
+    return _greedy(candidates, r, metric, chunk_size, max_entries)
+
+
+def _greedy(
+    cand: NDArray[np.float64], radius: float, metric: Metric, step: int, max_entries: int
+) -> NDArray[np.float64]:
+    """:func:`greedy_maximal_packing` on checked arguments."""
     kept: list[NDArray[np.float64]] = []
     kept_count = 0
     for start in range(0, cand.shape[0], step):
@@ -265,11 +370,11 @@ def greedy_maximal_packing(
         alive = np.arange(block.shape[0])
         if kept_count:
             so_far = np.concatenate(kept)
-            _, dist = nearest_centre(block, so_far, metric, max_entries)
+            _, dist = _nearest(block, so_far, metric, max_entries)
             alive = alive[dist >= radius]
         if alive.size == 0:
             continue
-        inner = pairwise_distances(block[alive], block[alive], metric)
+        inner = _pairwise(block[alive], block[alive], metric)
         remaining = np.arange(alive.size)
         chosen: list[int] = []
         while remaining.size:

@@ -41,21 +41,36 @@ model stores only the released cubes.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.learners.estimator import EstimatorProtocol, NotFittedError, model_key
-from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.learners.estimator import (
+    EstimatorProtocol,
+    NotFittedError,
+    OptionalLabelsArg,
+    PointsArg,
+    _dense,
+    _model_key,
+    _rows,
+)
+from dpspec.learners.pcl import DimensionArg, SampleSizeArg
+from dpspec.mechanisms.stability_histogram import HistogramDeltaArg, StabilityHistogram
 from dpspec.validation import (
+    LIMITS,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    RandomStateArg,
+    Real,
+    SizeArg,
     as_finite_array,
-    check_count,
-    check_delta,
-    check_epsilon,
-    check_flag,
+    check_constructor_params,
     check_limit,
-    check_positive,
+    checked,
+    example,
 )
 
 #: Largest |x|/r for which ⌊x/r⌋ is computed exactly enough and fits an int64 comfortably.
@@ -64,24 +79,33 @@ _MAX_CELL_INDEX = 2.0**52
 _MAX_PACKED = 2**62
 
 
-def side_for(n: int, d: int) -> float:
+#: A cube side r > 0, or None (n^{−1/(2d)} from the sample size).
+OptionalSideArg = Annotated[float | None, Real(0, 1e300, lo_open=True, optional=True)]
+#: The cap of the lumped tail of released counts, or None (one above τ and every count).
+OptionalCapArg = Annotated[int | None, Integer(1, hi=2**14, optional=True)]
+
+
+@checked
+def side_for(n: SampleSizeArg, d: DimensionArg) -> float:
     """r = n^{−1/(2d)}: the side of PCDE's cubes for n points in ℝ^d (Alg 3, L251)."""
-    n = check_count(n, "n")
-    d = check_count(d, "d")
+    return _side_for(n, d)
+
+
+def _side_for(n: int, d: int) -> float:
     return float(n ** (-1.0 / (2 * d)))
 
 
-def check_points(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
+def _check_points(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
     """A dense, finite, 2-D float array of points in ℝ^d (1-D input is rejected, as sklearn)."""
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
-    arr = as_finite_array(X, name, ndim=2).astype(np.float64)
+    arr = as_finite_array(_dense(X, name), name, ndim=2)
+    if arr.dtype != np.float64:
+        arr = arr.astype(np.float64)
     if d is not None and arr.shape[1] != d:
         raise ValueError(f"{name}: expected {d} features, got {arr.shape[1]}")
     return arr
 
 
-def cube_ids(X: NDArray[np.float64], side: float, name: str = "X") -> NDArray[np.int64]:
+def _cube_ids(X: NDArray[np.float64], side: float, name: str = "X") -> NDArray[np.int64]:
     """Rows ⌊x/r⌋ ∈ ℤ^d: the cube [c·r, (c + 1)·r) of the grid anchored at 0 holding each x.
 
     Computed as ``floor(x / r)`` in floating point: a point within rounding of a face may land
@@ -97,7 +121,7 @@ def cube_ids(X: NDArray[np.float64], side: float, name: str = "X") -> NDArray[np
     return scaled.astype(np.int64)
 
 
-def row_keys(rows: NDArray[np.int64]) -> NDArray[np.int64]:
+def _row_keys(rows: NDArray[np.int64]) -> NDArray[np.int64]:
     """Integer keys with key_a == key_b ⇔ row_a == row_b, ordered like the rows (lexicographic).
 
     Rows are packed as mixed-radix numbers over their bounding box when that fits in 62 bits
@@ -121,19 +145,19 @@ def row_keys(rows: NDArray[np.int64]) -> NDArray[np.int64]:
     return inverse.reshape(-1).astype(np.int64)
 
 
-def occupied_cubes(ids: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+def _occupied_cubes(ids: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(distinct cube rows in lexicographic order, their counts) — only occupied cubes."""
-    keys = row_keys(ids)
+    keys = _row_keys(ids)
     _, first, counts = np.unique(keys, return_index=True, return_counts=True)
     return ids[first], counts.astype(np.int64)
 
 
-def match_rows(table: NDArray[np.int64], query: NDArray[np.int64]) -> NDArray[np.int64]:
+def _match_rows(table: NDArray[np.int64], query: NDArray[np.int64]) -> NDArray[np.int64]:
     """For each query row, its index in ``table`` (rows distinct), or −1 when absent."""
     k = table.shape[0]
     if k == 0:
         return np.full(query.shape[0], -1, dtype=np.int64)
-    keys = row_keys(np.concatenate([table, query], axis=0))
+    keys = _row_keys(np.concatenate([table, query], axis=0))
     tk, qk = keys[:k], keys[k:]
     order = np.argsort(tk, kind="stable")
     pos = np.minimum(np.searchsorted(tk[order], qk), k - 1)
@@ -141,6 +165,22 @@ def match_rows(table: NDArray[np.int64], query: NDArray[np.int64]) -> NDArray[np
     return np.where(found, order[pos], -1).astype(np.int64)
 
 
+_X = np.array([[0.1], [0.2], [0.15], [0.12], [0.18], [0.9], [0.95], [0.11], [0.13], [0.14]])
+
+
+@example(
+    every={"X": _X},
+    __init__={"epsilon": 2.0, "delta": 0.2, "side": 1.0, "random_state": 0},
+    fit={},
+    pdf={},
+    score={},
+    score_samples={},
+    total_mass={},
+    cube_probabilities={},
+    make_histogram={},
+    sample_points={"size": 4, "rng": np.random.default_rng(0)},
+    release_law={},
+)
 class PrivateHistogramDensity(EstimatorProtocol):
     """PCDE (seed 000 Alg 3, L249–256): (ε, δ)-DP L1-consistent density estimator on ℝ^d.
 
@@ -158,11 +198,11 @@ class PrivateHistogramDensity(EstimatorProtocol):
 
     def __init__(
         self,
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        idealised: bool = False,
-        side: float | None = None,
-        random_state: Any = None,
+        epsilon: EpsilonArg = 1.0,
+        delta: HistogramDeltaArg = 1e-6,
+        idealised: FlagArg = False,
+        side: OptionalSideArg = None,
+        random_state: RandomStateArg = None,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
@@ -177,13 +217,16 @@ class PrivateHistogramDensity(EstimatorProtocol):
         ``fit`` samples with this object and :meth:`release_law` computes with it, so the exact
         privacy check sees the threshold and the noise law the estimator uses.
         """
-        idealised = check_flag(self.idealised, "idealised")
-        eps = check_epsilon(self.epsilon)
-        check_delta(self.delta, allow_zero=False)
-        return StabilityHistogram(bins=None, epsilon=eps, delta=self.delta, idealised=idealised)
+        check_constructor_params(self)
+        return self._histogram()
+
+    def _histogram(self) -> StabilityHistogram:
+        return StabilityHistogram(
+            bins=None, epsilon=float(self.epsilon), delta=self.delta, idealised=self.idealised
+        )
 
     def _side(self, n: int, d: int) -> float:
-        side = side_for(n, d) if self.side is None else check_positive(self.side, "side")
+        side = _side_for(n, d) if self.side is None else float(self.side)
         volume = side**d
         if not (volume > 0.0 and np.isfinite(volume) and np.isfinite(1.0 / volume)):
             raise ValueError(
@@ -191,18 +234,18 @@ class PrivateHistogramDensity(EstimatorProtocol):
             )
         return side
 
-    def fit(self, X: Any, y: Any = None) -> PrivateHistogramDensity:
+    def fit(self, X: PointsArg, y: OptionalLabelsArg = None) -> PrivateHistogramDensity:
         """Release the cube counts of X (y is ignored) and build the normalised f̂."""
         return self._fit(X, "X")
 
     def _fit(self, X: Any, name: str) -> PrivateHistogramDensity:
         """``fit`` with the data's parameter name for error messages (X, or X_unlabeled)."""
-        X = check_points(X, name)
+        X = _check_points(X, name)
         n, d = X.shape
-        histogram = self.make_histogram()
+        histogram = self._histogram()
         side = self._side(n, d)
-        key = model_key(self.random_state)
-        cells, counts = occupied_cubes(cube_ids(X, side, name))
+        key = _model_key(self.random_state)
+        cells, counts = _occupied_cubes(_cube_ids(X, side, name))
         released = histogram.release_counts(counts, np.random.default_rng(key))
         keep = released > 0  # zero counts stay zero; released counts are ≥ τ ≥ 1 > 0
         if not np.any(keep):
@@ -231,18 +274,18 @@ class PrivateHistogramDensity(EstimatorProtocol):
             raise NotFittedError("self: this PrivateHistogramDensity is not fitted; call fit")
 
     # -- the density ------------------------------------------------------------------------
-    def pdf(self, X: Any) -> NDArray[np.float64]:
+    def pdf(self, X: PointsArg) -> NDArray[np.float64]:
         """f̂(x) = ĉ(C(x))/(Σ_j ĉ_j r^d) for each row of X (0 outside the released cubes)."""
         self._check_fitted()
         self.check_n_features(X)
-        X = check_points(X, d=self.n_features_in_)
-        idx = match_rows(self.released_cells_, cube_ids(X, self.side_))
+        X = _check_points(X, d=self.n_features_in_)
+        idx = _match_rows(self.released_cells_, _cube_ids(X, self.side_))
         out = np.zeros(X.shape[0], dtype=np.float64)
         hit = idx >= 0
         out[hit] = self.density_values_[idx[hit]]
         return out
 
-    def score_samples(self, X: Any) -> NDArray[np.float64]:
+    def score_samples(self, X: PointsArg) -> NDArray[np.float64]:
         """log f̂(x) for each row of X (−inf outside the released cubes), as sklearn's
         ``KernelDensity.score_samples``."""
         density = self.pdf(X)
@@ -250,7 +293,7 @@ class PrivateHistogramDensity(EstimatorProtocol):
         np.log(density, out=out, where=density > 0)
         return out
 
-    def score(self, X: Any, y: Any = None) -> float:
+    def score(self, X: PointsArg, y: OptionalLabelsArg = None) -> float:
         """Σ_i log f̂(x_i), the log-likelihood of X under f̂ (−inf if a row has f̂ = 0)."""
         return float(np.sum(self.score_samples(X)))
 
@@ -261,37 +304,33 @@ class PrivateHistogramDensity(EstimatorProtocol):
         return math.fsum((self.density_values_ * volume).tolist())
 
     def cube_probabilities(self) -> NDArray[np.float64]:
-        """P_f̂(cube j) = ĉ_j / Σ ĉ for the released cubes (the law ``sample`` picks cubes by)."""
+        """P_f̂(cube j) = ĉ_j / Σ ĉ for the released cubes (the law ``sample_points`` picks
+        cubes by)."""
         self._check_fitted()
         return np.asarray(self.released_counts_ / self.released_counts_.sum())
 
-    def sample(self, n_samples: int = 1, random_state: Any = None) -> NDArray[np.float64]:
-        """``n_samples`` i.i.d. points from f̂ (scikit-learn's density ``sample``): a released
-        cube with probability ∝ ĉ, then uniform in it; ``random_state`` None, an int or a numpy
-        Generator (used as is).
+    def sample_points(self, size: SizeArg, rng: GeneratorArg) -> NDArray[np.float64]:
+        """``size`` i.i.d. points from f̂: a released cube with probability ∝ ĉ, then uniform in
+        it (at most ``LIMITS["draws"]`` coordinates, refused before any work).
 
         Post-processing of the release (no privacy cost). A point whose coordinates round onto
         the far face of its cube (probability ~1e−16) is moved to the cube's centre, so every
-        sample lies in a released cube under :func:`cube_ids`.
+        sample lies in a released cube under the grid's cube map.
         """
         self._check_fitted()
-        rng = (
-            random_state
-            if isinstance(random_state, np.random.Generator)
-            else np.random.default_rng(model_key(random_state))
-        )
-        n = check_count(n_samples, "n_samples")
-        check_limit(n * self.n_features_in_, "n_samples", "draws")
-        choice = rng.choice(self.released_cells_.shape[0], size=n, p=self.cube_probabilities())
+        check_limit(size * self.n_features_in_, "size", "draws")
+        choice = rng.choice(self.released_cells_.shape[0], size=size, p=self.cube_probabilities())
         cells = self.released_cells_[choice]
         points = (cells + rng.random(cells.shape)) * self.side_
-        stray = np.any(cube_ids(points, self.side_) != cells, axis=1)
+        stray = np.any(_cube_ids(points, self.side_) != cells, axis=1)
         if np.any(stray):
             points[stray] = (cells[stray] + 0.5) * self.side_
         return points
 
     # -- exact law of the release (discrete path) -------------------------------------------
-    def release_law(self, X: Any, cap: int | None = None) -> dict[tuple[Any, ...], float]:
+    def release_law(
+        self, X: PointsArg, y: OptionalLabelsArg = None, cap: OptionalCapArg = None
+    ) -> dict[tuple[Any, ...], float]:
         """Exact law of PCDE's release on X: outcome = sorted ((cube id), ĉ) of released cubes.
 
         Product over occupied cubes of :meth:`StabilityHistogram.cell_pmf` of
@@ -299,13 +338,23 @@ class PrivateHistogramDensity(EstimatorProtocol):
         privacy comparisons when cap ≥ every count compared, see ``cell_pmf``). f̂ is a
         function of this release, so a privacy bound for it holds for f̂ (post-processing).
         Discrete path only; the grid must be public (``side`` set, or n fixed by the caller).
+        At most ``LIMITS["outcomes"]`` outcomes, refused before they are listed.
         """
-        X = check_points(X)
-        n, d = X.shape
         histogram = self.make_histogram()
-        cells, counts = occupied_cubes(cube_ids(X, self._side(n, d)))
+        if self.idealised:
+            raise ValueError("idealised: the continuous release has no pmf")
+        X = _rows(X)
+        n, d = X.shape
+        cells, counts = _occupied_cubes(_cube_ids(X, self._side(n, d)))
         top = max(int(histogram.threshold), int(counts.max())) + 1
-        cap = top if cap is None else check_count(cap, "cap")
+        cap = top if cap is None else cap
+        per_cube = cap - int(histogram.threshold) + 2  # 0, τ..cap−1, the tail
+        if counts.size * math.log(per_cube) > math.log(LIMITS["outcomes"]):
+            raise ValueError(
+                f"X: the law of {counts.size} occupied cubes with {per_cube} released values "
+                f"each has more than {LIMITS['outcomes']} outcomes "
+                "(dpspec.validation.LIMITS['outcomes'])"
+            )
         laws = [histogram.cell_pmf(int(c), cap) for c in counts]
         keys = [tuple(int(v) for v in row) for row in cells]
         out: dict[tuple[Any, ...], float] = {(): 1.0}

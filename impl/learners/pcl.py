@@ -26,46 +26,83 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
+from dpspec.learners._keyed_noise import block_size, keyed_values
 from dpspec.learners.estimator import (
     BinaryCellClassifier,
-    check_binary_label_mask,
-    check_unit_cube,
-    check_unit_values,
-    model_key,
-    unit_cube_array,
+    LabelsArg,
+    UnitCubeArg,
+    _binary_labels,
+    _model_key,
+    _rows,
+    _unit_cube_array,
+    _unit_values,
 )
-from dpspec.learners.keyed_noise import block_size, keyed_values
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.noise import DiscreteLaplaceNoise, laplace_sf
-from dpspec.validation import check_count, check_epsilon, check_flag
+from dpspec.validation import (
+    LIMITS,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    RandomStateArg,
+    check_constructor_params,
+    check_limit,
+    checked,
+    example,
+)
 
 _MAX_CELLS = 2**62
 #: Use a dense bincount over all cubes in ``fit`` when there are at most this many per point.
 _DENSE_FACTOR = 4
 
+#: A sample size n (≥ 1).
+SampleSizeArg = Annotated[int, Integer(1, hi=2**62, clean=100)]
+#: A dimension d (≥ 1).
+DimensionArg = Annotated[int, Integer(1, hi=2**10, clean=2)]
+#: Cubes per axis m (≥ 1; m^d < 2^62 is checked where d is known).
+CellsPerAxisArg = Annotated[int, Integer(1, hi=2**62, clean=4)]
+#: Cubes per axis fixed in advance, or None (⌈n^{1/(2d)}⌉ from the sample size).
+OptionalCellsPerAxisArg = Annotated[int | None, Integer(1, hi=2**62, optional=True)]
+#: Independent fits drawn at once by :meth:`PrivateHistogramClassifier.repeated_predictions`.
+RepetitionsArg = Annotated[int, Integer(1, limit="draws", clean=5)]
 
-def cells_per_axis_for(n: int, d: int) -> int:
+
+@checked
+def cells_per_axis_for(n: SampleSizeArg, d: DimensionArg) -> int:
     """m = ⌈n^{1/(2d)}⌉: cubes of side 1/m ≤ r = n^{−1/(2d)} (Alg 2, L195)."""
+    return _cells_per_axis_for(n, d)
+
+
+def _cells_per_axis_for(n: int, d: int) -> int:
     return max(1, math.ceil(math.pow(n, 1.0 / (2 * d)) - 1e-12))
 
 
-def cube_index(X: NDArray[np.float64], m: int) -> NDArray[np.int64]:
+_CUBE_POINTS = np.array([[0.0, 0.25], [0.5, 0.999], [1.0, 1.0]])
+
+
+@example(__call__={"X": _CUBE_POINTS})
+@checked
+def cube_index(X: UnitCubeArg, m: CellsPerAxisArg) -> NDArray[np.int64]:
     """Flat index of the cube of side 1/m containing each row of X ⊂ [0,1]^d (x = 1 → last):
-    Σ_j min(⌊x_j·m⌋, m − 1)·m^{d−1−j} (Horner over the d axes)."""
-    return cube_keys(X, m)
+    Σ_j min(⌊x_j·m⌋, m − 1)·m^{d−1−j} (Horner over the d axes); the cubes are
+    [j/m, (j + 1)/m) on each axis, the last one closed. Coordinates outside [0, 1] are refused
+    naming X."""
+    return _cube_keys(_rows(X), m, name="X")
 
 
 #: Bytes of one block of rows in :func:`cube_keys` (the block and its scratch stay in cache).
 _BLOCK_BYTES = 2**18
 
 
-def cube_keys(
+def _cube_keys(
     X: NDArray[np.float64],
     m: int,
     lead: NDArray[Any] | None = None,
@@ -74,7 +111,7 @@ def cube_keys(
 ) -> NDArray[np.int64]:
     """lead_i·m^d + cube_index(X, m)_i for every row i (lead None: 0), read once.
 
-    With ``name``, each block of rows is first checked as :func:`check_unit_cube` checks X
+    With ``name``, each block of rows is first checked as ``check_unit_cube`` checks X
     (coordinates in [0, 1], the same errors naming ``name``; ``clip`` clips instead), so the
     data are validated and indexed in one pass. With a 0/1 ``lead`` (the labels) the keys
     count the two classes of every cube in one ``bincount`` of length 2·m^d.
@@ -98,7 +135,7 @@ def cube_keys(
         block = X[start : start + rows]
         k = block.shape[0]
         if name is not None:
-            block = check_unit_values(block, name, clip, whole=X)
+            block = _unit_values(block, name, clip, whole=X)
         out = keys[start : start + k]
         if in_float:
             s, f = scaled[:k], summed[:k]
@@ -118,6 +155,29 @@ def cube_keys(
     return keys
 
 
+@lru_cache(maxsize=256)
+def _exact_noise(epsilon: float) -> tuple[DiscreteLaplaceNoise, PrivacyLevel]:
+    """PCL's exact noise for ε (ε rounded down to a rational, scale 2/ε on the integer margins
+    of sensitivity 2) and the level it gives; one rounding per ε (``fit`` and ``release_law``
+    of every model at that ε share it; the law is a frozen value)."""
+    return discrete_laplace_for(Fraction(2), epsilon, None)
+
+
+_X = np.array([[0.1, 0.2], [0.3, 0.1], [0.7, 0.8], [0.9, 0.6], [0.5, 0.5], [0.2, 0.9]])
+_Y = np.array([0, 0, 1, 1, 1, 0])
+
+
+@example(
+    every={"X": _X, "y": _Y},
+    __init__={"epsilon": 1.0, "cells_per_axis": 3, "random_state": 0},
+    fit={},
+    predict={},
+    decision_cells={},
+    score={},
+    grid_labels={},
+    release_law={},
+    repeated_predictions={"probe": _X[:3], "repetitions": 4},
+)
 class PrivateHistogramClassifier(BinaryCellClassifier):
     """PCL (seed 000 Alg 2): ε-DP universally consistent histogram-rule classifier on [0,1]^d.
 
@@ -132,11 +192,11 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
 
     def __init__(
         self,
-        epsilon: float = 1.0,
-        idealised: bool = False,
-        cells_per_axis: int | None = None,
-        random_state: Any = None,
-        clip: bool = False,
+        epsilon: EpsilonArg = 1.0,
+        idealised: FlagArg = False,
+        cells_per_axis: OptionalCellsPerAxisArg = None,
+        random_state: RandomStateArg = None,
+        clip: FlagArg = False,
     ) -> None:
         self.epsilon = epsilon
         self.idealised = idealised
@@ -146,11 +206,16 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
 
     # -- the noise of one cube, a fixed function of (key, cube) -------------------------------
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
-        eps = check_epsilon(self.epsilon)
-        if check_flag(self.idealised, "idealised"):
+        """(exact noise law or None when idealised, the level for the caller's ε); the
+        parameters were checked by ``fit`` (or by the public method that calls this)."""
+        eps = float(self.epsilon)  # a Fraction ε as the float it denotes (as since 0.1)
+        if self.idealised:
             return None, PrivacyLevel(eps, math.exp(eps), 0, exact_sampler=False)
-        law, level = discrete_laplace_for(Fraction(2), eps, None)
-        return law, level
+        return _exact_noise(eps)
+
+    def _laplace_scale(self) -> float:
+        """The scale 1/ε of the idealised path's Lap(1/ε) (Alg 2, L197)."""
+        return 1.0 / float(self.epsilon)
 
     def _block(self) -> int:
         """Noise block size, fixed in ``fit`` from the grid size and the number of non-empty
@@ -161,7 +226,7 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         """``size`` i.i.d. draws of one cube's noise: Z (exact) or w ~ Lap(1/ε) (idealised)."""
         if self.noise_law_ is not None:
             return self.noise_law_.sample(size, g)
-        return g.laplace(0.0, 1.0 / float(self.epsilon), size)
+        return g.laplace(0.0, self._laplace_scale(), size)
 
     def _decide(self, margins: NDArray[np.int64], noise: NDArray[Any]) -> NDArray[np.bool_]:
         """h_C = 1[m_C + Z_C > 0] (exact) or 1[m_C/2 + w_C > 0] (idealised; Σy + w > |C|/2)."""
@@ -183,34 +248,33 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         total = self.m_**self.n_features_in_
         if total <= _DENSE_FACTOR * X.shape[0]:  # dense counting is O(n + m^d) = O(n) here
             # key y·m^d + cube: one bincount gives (#{y = 0}, #{y = 1}) of every cube
-            keys = cube_keys(X, self.m_, lead=labels, name="X", clip=self.clip)
+            keys = _cube_keys(X, self.m_, lead=labels, name="X", clip=self.clip)
             per_key = np.bincount(keys, minlength=2 * total)
             zeros, ones = per_key[:total], per_key[total:]
             cells = np.flatnonzero(zeros + ones).astype(np.int64)
             return cells, ones[cells] - zeros[cells]
-        flat = cube_keys(X, self.m_, name="X", clip=self.clip)
+        flat = _cube_keys(X, self.m_, name="X", clip=self.clip)
         cells, inverse = np.unique(flat, return_inverse=True)
         return cells, np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
 
     def _setup(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         """(X as a float64 array, labels as y == classes_[1]); sets the noise law, ``privacy_``
         and the grid as ``fit`` does. X's coordinates are checked by ``_margins``."""
-        X = unit_cube_array(X)
-        labels, self.classes_ = check_binary_label_mask(y, X.shape[0])
+        X = _unit_cube_array(X)
+        labels, self.classes_ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
         n, d = X.shape
         self.noise_law_, self.privacy_ = self._noise_law()
-        self.m_ = (
-            cells_per_axis_for(n, d)
-            if self.cells_per_axis is None
-            else check_count(self.cells_per_axis, "cells_per_axis")
-        )
+        self.m_ = _cells_per_axis_for(n, d) if self.cells_per_axis is None else self.cells_per_axis
+        if self.m_**d >= _MAX_CELLS:
+            raise ValueError(f"cells_per_axis: {self.m_}^{d} cubes exceed 2^62")
         self.n_features_in_ = d
         return X, labels
 
-    def fit(self, X: Any, y: Any) -> PrivateHistogramClassifier:
+    def fit(self, X: UnitCubeArg, y: LabelsArg) -> PrivateHistogramClassifier:
+        """Release one noisy bit per cube: h_C = 1[2Σ_{C} y − |C| + Z_C > 0] (Alg 2)."""
         X, labels = self._setup(X, y)
         n = X.shape[0]
-        self.key_ = model_key(self.random_state)
+        self.key_ = _model_key(self.random_state)
         cells, margins = self._margins(X, labels)
         total = self.m_**self.n_features_in_
         self.cells_ = cells
@@ -230,47 +294,53 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
             self.cell_bits_ = self._bits(cells, margins)
         return self
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: UnitCubeArg) -> NDArray[Any]:
         """classes_[h(x)] for each row of X; with the table of every cube (``dense_bits_``) one
         gather from the class of each cube (same values as mapping ``decision_cells``)."""
         self._check_fitted()
         self.check_n_features(X)
         if self.dense_classes_ is None:
             return super().predict(X)
-        X = unit_cube_array(X, d=self.n_features_in_)
-        return np.asarray(self.dense_classes_[cube_keys(X, self.m_, name="X", clip=self.clip)])
+        X = _unit_cube_array(X, d=self.n_features_in_)
+        return np.asarray(self.dense_classes_[_cube_keys(X, self.m_, name="X", clip=self.clip)])
 
     def repeated_predictions(
-        self, X: Any, y: Any, probe: Any, repetitions: int, rng: np.random.Generator
+        self,
+        X: UnitCubeArg,
+        y: LabelsArg,
+        probe: UnitCubeArg,
+        repetitions: RepetitionsArg,
+        rng: GeneratorArg,
     ) -> NDArray[np.bool_]:
         """Row r: ``fit(X, y).predict(probe)`` of the r-th of ``repetitions`` independent fits
         (fresh noise each), drawn in one vectorised pass: the margins are counted once by the
         code of ``fit``, then each repetition draws one noise value per distinct probed cube
         from the law of ``fit`` and applies its rule (``_decide``). Same law as the loop of
-        fits (bound by the conformance check ``learner-audit.conformance``), ~10^3× faster;
-        this is what the learner auditor samples. Sets the fitted grid attributes, not a model.
+        fits (bound to ``fit`` + ``predict`` by the conformance check of the obligation
+        ``audit.learner-repeated-fits``), ~10^3× faster; this is what the learner auditor
+        samples. Sets the fitted grid attributes, not a model. At most ``LIMITS["draws"]``
+        draws (repetitions × probe rows), refused before any work.
         """
+        check_constructor_params(self)
+        check_limit(repetitions * int(_rows(probe).shape[0]), "repetitions", "draws")
         X, labels = self._setup(X, y)
-        reps = check_count(repetitions, "repetitions")
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng: expected a numpy Generator, got {rng!r}")
-        P = unit_cube_array(probe, "probe", d=self.n_features_in_)
+        P = _unit_cube_array(probe, "probe", d=self.n_features_in_)
         cells, margins = self._margins(X, labels)
         probed, where = np.unique(
-            cube_keys(P, self.m_, name="probe", clip=self.clip), return_inverse=True
+            _cube_keys(P, self.m_, name="probe", clip=self.clip), return_inverse=True
         )
         pos = np.minimum(np.searchsorted(cells, probed), max(cells.size - 1, 0))
         hit = cells[pos] == probed if cells.size else np.zeros(probed.size, bool)
         probed_margins = np.where(hit, margins[pos] if cells.size else 0, 0)
-        noise = self._noise(reps * probed.size, rng).reshape(reps, probed.size)
+        noise = self._noise(repetitions * probed.size, rng).reshape(repetitions, probed.size)
         return self._decide(probed_margins[None, :], noise)[:, where.ravel()]
 
-    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+    def decision_cells(self, X: UnitCubeArg) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} for each row of X."""
         self._check_fitted()
         self.check_n_features(X)
-        X = unit_cube_array(X, d=self.n_features_in_)
-        flat = cube_keys(X, self.m_, name="X", clip=self.clip)
+        X = _unit_cube_array(X, d=self.n_features_in_)
+        flat = _cube_keys(X, self.m_, name="X", clip=self.clip)
         if self.dense_bits_ is not None:
             return np.asarray(self.dense_bits_[flat])
         pos = np.searchsorted(self.cells_, flat)
@@ -284,11 +354,14 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         return bits
 
     def grid_labels(self) -> NDArray[np.int64]:
-        """The released bit of every cube, shape (m,)*d (for exact error; small grids only)."""
+        """The released bit of every cube, shape (m,)*d (for exact error; at most 2^24 cubes)."""
         self._check_fitted()
         total = self.m_**self.n_features_in_
         if total > 2**24:
-            raise ValueError("cells_per_axis: grid too large to list every cube")
+            raise ValueError(
+                f"cells_per_axis: {self.m_}^{self.n_features_in_} cubes are too many to list "
+                "(at most 2^24)"
+            )
         centres = (
             np.indices((self.m_,) * self.n_features_in_).reshape(self.n_features_in_, -1).T + 0.5
         ) / self.m_
@@ -296,22 +369,32 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
             self.decision_cells(centres).astype(np.int64).reshape((self.m_,) * self.n_features_in_)
         )
 
-    def release_law(self, X: Any, y: Any) -> list[Fraction | float]:
+    def release_law(self, X: UnitCubeArg, y: LabelsArg) -> list[Fraction | float]:
         """Exact P(h_C = 1) for every cube given the data (the released hypothesis's law is their
-        product); ``clip`` maps X as ``fit`` does.
+        product); ``clip`` maps X as ``fit`` does. Needs ``cells_per_axis`` (a grid fixed in
+        advance) and lists at most ``LIMITS["outcomes"]`` cubes, refused before any work.
 
         The law does not depend on the model key: this is what the exact privacy verifier
         enumerates on small grids (P(Z ≥ 1 − m_C), or P(Lap(1/ε) > −m_C/2) when idealised).
         """
-        X = check_unit_cube(X, clip=self.clip)
-        labels, _ = check_binary_label_mask(y, X.shape[0])
-        law, _ = self._noise_law()
-        m = check_count(self.cells_per_axis, "cells_per_axis") if self.cells_per_axis else None
+        settings = check_constructor_params(self)
+        m = settings["cells_per_axis"]
         if m is None:
             raise ValueError("cells_per_axis: the exact law needs a fixed grid")
-        total = m ** X.shape[1]
-        flat = cube_index(X, m)
+        X = _rows(X)
+        d = X.shape[1]
+        if m**d > LIMITS["outcomes"]:
+            raise ValueError(
+                f"cells_per_axis: the law of {m}^{d} cubes is listed cube by cube; at most "
+                f"{LIMITS['outcomes']} cubes (dpspec.validation.LIMITS['outcomes'])"
+            )
+        X = _unit_values(X, "X", self.clip)
+        labels, _ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
+        law, _ = self._noise_law()
+        total = m**d
+        flat = _cube_keys(X, m)
         margins = np.bincount(flat, weights=2 * labels - 1, minlength=total).astype(np.int64)
         if law is not None:
             return [law.sf(1 - int(mc)) for mc in margins]
-        return [laplace_sf(-int(mc) / 2.0, 1.0 / float(self.epsilon)) for mc in margins]
+        scale = self._laplace_scale()
+        return [laplace_sf(-int(mc) / 2.0, scale) for mc in margins]

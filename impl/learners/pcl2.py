@@ -26,65 +26,91 @@ a substitution changes by a substitution, an addition or a removal; the stabilit
 (ε, δ)-DP under all three (an addition/removal moves one count by 1: ratio e^{ε/2}, and at most
 one cell appears). Basic composition of the two releases on the same data gives (2ε, 2δ); the
 hypothesis is post-processing. ``epsilon`` and ``delta`` are the per-histogram parameters;
-``privacy_`` states the total (2ε, 2δ). The exact per-cell law of the release is
-:func:`cell_release_law` (the two histograms' noises are independent given the data).
+``privacy_`` states the total (2ε, 2δ). The exact law of the release is
+:meth:`PrivateUnboundedClassifier.release_law`: a product over the occupied cells of the law of
+(ĉ_j, ŷ_j), itself a product (the two histograms' noises are independent given the data).
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.learners.estimator import (
     BinaryCellClassifier,
-    check_binary_labels,
-    model_key,
+    LabelsArg,
+    OptionalPointsArg,
+    PointsArg,
+    _binary_labels,
+    _model_key,
+    _rows,
 )
 from dpspec.learners.packing import (
     CubicLattice,
-    Metric,
+    MetricArg,
     greedy_maximal_packing,
     nearest_centre,
 )
-from dpspec.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
-from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.learners.pcl import (
+    DimensionArg,
+    OptionalCellsPerAxisArg,
+    PrivateHistogramClassifier,
+    SampleSizeArg,
+    _cells_per_axis_for,
+)
+from dpspec.mechanisms.stability_histogram import HistogramDeltaArg, StabilityHistogram
 from dpspec.validation import (
+    LIMITS,
     MAX_EPSILON,
+    Array,
+    EpsilonArg,
+    FlagArg,
+    Integer,
+    OptionalBaseArg,
+    OptionalEpsilonArg,
+    RandomStateArg,
+    Real,
     as_finite_array,
-    check_count,
-    check_delta,
-    check_epsilon,
-    check_flag,
-    check_positive,
+    check_constructor_params,
+    checked,
+    example,
 )
 
 #: Cell ids of a Voronoi partition are encoded as the 1-D points (j + ½)/k for PCL; exact for
 #: k well below 2^52 (the float error of (j + ½)/k · k is far below ½).
 _MAX_CENTRES = 2**40
 
+#: A radius r > 0, or None (n^{−1/(4d)} from the sample size).
+OptionalRadiusArg = Annotated[float | None, Real(0, 1e300, lo_open=True, optional=True)]
+#: Released counts of cells (ĉ or ŷ): a 1-D array of reals ≥ 0.
+ReleasedArg = Annotated[ArrayLike, Array(ndim=1, clean=np.array([0.0, 9.0, 12.0]))]
+#: The cap of a lumped tail of released values (every count compared must be ≤ it).
+OptionalCapArg = Annotated[int | None, Integer(1, hi=2**14, optional=True)]
 
-def packing_radius(n: int, d: int) -> float:
+
+@checked
+def packing_radius(n: SampleSizeArg, d: DimensionArg) -> float:
     """r = n^{−1/(4d)} (Alg 4 L468, Alg 5 L556)."""
-    return float(math.pow(check_count(n, "n"), -1.0 / (4 * check_count(d, "d"))))
+    return float(math.pow(n, -1.0 / (4 * d)))
 
 
-def lattice_cells_per_axis(n: int, d: int) -> int:
+@checked
+def lattice_cells_per_axis(n: SampleSizeArg, d: DimensionArg) -> int:
     """m = ⌈n^{1/(4d)}⌉ = ⌈1/r⌉: the unit-cube lattice of spacing 1/m ∈ (r/2, r] (tiles [0,1]^d).
 
     Same rounding as PCL's grid with 2d replaced by 4d (``cells_per_axis_for(n, 2d)``).
     """
-    return cells_per_axis_for(check_count(n, "n"), 2 * check_count(d, "d"))
+    return _cells_per_axis_for(n, 2 * d)
 
 
 def _points(X: Any, name: str = "X") -> NDArray[np.float64]:
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
-    return as_finite_array(X, name, ndim=2).astype(np.float64)
+    arr = as_finite_array(X, name, ndim=2)
+    return arr if arr.dtype == np.float64 else arr.astype(np.float64)
 
 
 def _encode(cells: NDArray[np.int64], k: int) -> NDArray[np.float64]:
@@ -92,6 +118,21 @@ def _encode(cells: NDArray[np.int64], k: int) -> NDArray[np.float64]:
     return ((cells.astype(np.float64) + 0.5) / k)[:, None]
 
 
+_X = np.array([[0.1, 0.2], [0.3, 0.1], [0.7, 0.8], [0.9, 0.6], [0.5, 0.5], [0.2, 0.9]])
+_Y = np.array([0, 0, 1, 1, 1, 0])
+
+
+@example(
+    every={"X": _X, "y": _Y},
+    __init__={"epsilon": 1.0, "cells_per_axis": 2, "random_state": 0},
+    fit={},
+    predict={},
+    decision_cells={},
+    score={},
+    grid_labels={},
+    cell_of={},
+    release_law={},
+)
 class PrivatePackingClassifier(BinaryCellClassifier):
     """PCL2 (seed 000 Alg 4): ε-DP partition rule over the Voronoi cells of a public packing.
 
@@ -123,14 +164,14 @@ class PrivatePackingClassifier(BinaryCellClassifier):
 
     def __init__(
         self,
-        epsilon: float = 1.0,
-        idealised: bool = False,
-        candidates: Any = None,
-        metric: Metric = "euclidean",
-        radius: float | None = None,
-        cells_per_axis: int | None = None,
-        random_state: Any = None,
-        clip: bool = False,
+        epsilon: EpsilonArg = 1.0,
+        idealised: FlagArg = False,
+        candidates: OptionalPointsArg = None,
+        metric: MetricArg = "euclidean",
+        radius: OptionalRadiusArg = None,
+        cells_per_axis: OptionalCellsPerAxisArg = None,
+        random_state: RandomStateArg = None,
+        clip: FlagArg = False,
     ) -> None:
         self.epsilon = epsilon
         self.idealised = idealised
@@ -150,20 +191,20 @@ class PrivatePackingClassifier(BinaryCellClassifier):
             if self.radius is not None:
                 raise ValueError("radius: only with candidates; the lattice takes cells_per_axis")
             m = (
-                lattice_cells_per_axis(n, d)
+                _cells_per_axis_for(n, 2 * d)
                 if self.cells_per_axis is None
-                else check_count(self.cells_per_axis, "cells_per_axis")
+                else self.cells_per_axis
             )
-            lattice = CubicLattice.unit_cube(m, d)
             if m**d >= 2**62:
                 raise ValueError(f"cells_per_axis: {m}^{d} cells exceed 2^62")
+            lattice = CubicLattice.unit_cube(m, d)
             return lattice, None, lattice.spacing, m**d
         if self.cells_per_axis is not None:
             raise ValueError("cells_per_axis: only for the unit-cube lattice (candidates is set)")
         cand = _points(self.candidates, "candidates")
         if cand.shape[1] != d:
             raise ValueError(f"candidates: expected {d} features like X, got {cand.shape[1]}")
-        r = packing_radius(n, d) if self.radius is None else check_positive(self.radius, "radius")
+        r = float(math.pow(n, -1.0 / (4 * d))) if self.radius is None else float(self.radius)
         centres = greedy_maximal_packing(cand, r, self.metric)
         if centres.shape[0] >= _MAX_CENTRES:
             raise ValueError("candidates: too many centres (at most 2^40)")
@@ -190,10 +231,11 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         cells, _ = nearest_centre(X, centres, self.metric)
         return _encode(cells, centres.shape[0])
 
-    def fit(self, X: Any, y: Any) -> PrivatePackingClassifier:
-        X = _points(X)
+    def fit(self, X: PointsArg, y: LabelsArg) -> PrivatePackingClassifier:
+        """PCL's noisy majority over the cells of the public partition (Alg 4)."""
+        X = _rows(X)
         n, d = X.shape
-        check_binary_labels(y, n)
+        _binary_labels(y, n, "X", stacklevel=5)
         lattice, centres, r, cells = self._partition(n, d)
         inner_m = lattice.cells_per_axis if lattice is not None else cells
         assert inner_m is not None
@@ -206,12 +248,12 @@ class PrivatePackingClassifier(BinaryCellClassifier):
         self.n_features_in_ = d
         return self
 
-    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+    def decision_cells(self, X: PointsArg) -> NDArray[np.bool_]:
         """The released bit h(x) ∈ {0, 1} of each row's cell (the same on every call)."""
         self._check_fitted()
-        X = _points(X)
         self.check_n_features(X)
-        return self.histogram_.decision_cells(self._cell_points(X, self.lattice_, self.centres_))
+        points = self._cell_points(_rows(X), self.lattice_, self.centres_)
+        return self.histogram_.decision_cells(points)
 
     def grid_labels(self) -> NDArray[np.int64]:
         """Every lattice cell's bit, shape (m,)*d (unit-cube lattice only; for exact error)."""
@@ -220,23 +262,25 @@ class PrivatePackingClassifier(BinaryCellClassifier):
             raise ValueError("candidates: a user packing has no regular grid of labels")
         return self.histogram_.grid_labels()
 
-    def cell_of(self, X: Any) -> NDArray[np.int64]:
+    def cell_of(self, X: PointsArg) -> NDArray[np.int64]:
         """The cell id of each row: flat lattice index, or index into ``centres_``."""
         self._check_fitted()
-        X = _points(X)
+        self.check_n_features(X)
+        X = _rows(X)
         if self.lattice_ is not None:
             return self.lattice_.cell_index(np.clip(X, 0.0, 1.0) if self.clip else X)
         assert self.centres_ is not None
         return nearest_centre(X, self.centres_, self.metric)[0]
 
-    def release_law(self, X: Any, y: Any) -> list[Fraction | float]:
+    def release_law(self, X: PointsArg, y: LabelsArg) -> list[Fraction | float]:
         """Exact P(h_V = 1) for every cell V of the partition the data (X, y) gets.
 
         The hypothesis law is their product, independent of the model key (what the exact
         verifier enumerates). Cells are ordered as ``cell_of`` numbers them.
         """
-        X = _points(X)
-        labels, _ = check_binary_labels(y, X.shape[0])
+        check_constructor_params(self)
+        X = _rows(X)
+        labels, _ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
         lattice, centres, _, cells = self._partition(*X.shape)
         inner_m = lattice.cells_per_axis if lattice is not None else cells
         assert inner_m is not None
@@ -246,27 +290,28 @@ class PrivatePackingClassifier(BinaryCellClassifier):
 # --- PCL2b ------------------------------------------------------------------------------------
 
 
+@example(__call__={"epsilon": 1.0})
+@checked
 def release_histogram(
-    epsilon: float | None = None,
-    delta: float | Fraction = 1e-6,
-    idealised: bool = False,
+    epsilon: OptionalEpsilonArg = None,
+    delta: HistogramDeltaArg = 1e-6,
+    idealised: FlagArg = False,
     *,
-    base: Fraction | None = None,
+    base: OptionalBaseArg = None,
 ) -> StabilityHistogram:
     """The (ε, δ) stability histogram (Alg 1) PCL2b runs twice, over unbounded cell ids.
 
     Exact (default): ``epsilon`` or a rational ``base`` = e^{−ε/2} (exact rational laws for the
     verifier); ``idealised=True``: the paper's Lap(2/ε) and threshold, assuming ideal reals.
     """
-    check_delta(delta, "delta", allow_zero=False)
-    if not check_flag(idealised, "idealised"):
+    if not idealised:
         return StabilityHistogram(None, epsilon, delta, base=base)
     if base is not None:
         raise ValueError("base: the idealised (paper) histogram takes epsilon")
     return StabilityHistogram(None, epsilon, delta, idealised=True)
 
 
-def cell_release_law(
+def _cell_release_law(
     hist: StabilityHistogram, count: int, ones: int, cap: int
 ) -> dict[tuple[Any, Any], Fraction | float]:
     """Exact law of one cell's release (ĉ_j, ŷ_j) with count c_j and c¹_j label-1 points.
@@ -282,8 +327,17 @@ def cell_release_law(
     return {(a, b): pa * pb for a, pa in law_c.items() for b, pb in law_y.items()}
 
 
-def hypothesis_bits(counts: Any, ones: Any) -> NDArray[np.bool_]:
+@example(__call__={"counts": np.array([0.0, 9.0, 12.0]), "ones": np.array([0.0, 5.0, 7.0])})
+@checked
+def hypothesis_bits(counts: ReleasedArg, ones: ReleasedArg) -> NDArray[np.bool_]:
     """h = 1[min(ŷ, ĉ) > ĉ/2] per cell (Alg 5 L562–563); ĉ = 0 gives 0 (L579)."""
+    counts, ones = _rows(counts), _rows(ones)
+    if counts.shape != ones.shape:
+        raise ValueError(f"ones: {ones.shape[0]} released counts for {counts.shape[0]} cells")
+    return _hypothesis_bits(counts, ones)
+
+
+def _hypothesis_bits(counts: NDArray[Any], ones: NDArray[Any]) -> NDArray[np.bool_]:
     c = np.asarray(counts, dtype=np.float64)
     o = np.asarray(ones, dtype=np.float64)
     return np.asarray(np.minimum(o, c) > c / 2.0)
@@ -295,6 +349,20 @@ def _row_keys(coords: NDArray[np.int64]) -> NDArray[Any]:
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 
+_XB = np.array([[0.1, 0.2], [0.15, 0.3], [0.12, 0.25], [0.7, 0.8], [0.72, 0.81], [0.9, 0.6]])
+_YB = np.array([1, 1, 1, 0, 0, 1])
+
+
+@example(
+    every={"X": _XB, "y": _YB},
+    __init__={"epsilon": 1.0, "delta": 0.2, "radius": 0.5, "random_state": 0},
+    fit={},
+    predict={},
+    decision_cells={},
+    score={},
+    cell_statistics={},
+    release_law={},
+)
 class PrivateUnboundedClassifier(BinaryCellClassifier):
     """PCL2b (seed 000 Alg 5): (2ε, 2δ)-DP partition rule on unbounded 𝒳 ⊂ ℝ^d.
 
@@ -315,11 +383,11 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
 
     def __init__(
         self,
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        idealised: bool = False,
-        radius: float | None = None,
-        random_state: Any = None,
+        epsilon: EpsilonArg = 1.0,
+        delta: HistogramDeltaArg = 1e-6,
+        idealised: FlagArg = False,
+        radius: OptionalRadiusArg = None,
+        random_state: RandomStateArg = None,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
@@ -328,8 +396,7 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         self.random_state = random_state
 
     def _histogram(self) -> StabilityHistogram:
-        eps = check_epsilon(self.epsilon)
-        if 2 * eps > MAX_EPSILON:  # the whole learner is (2ε, 2δ)-DP
+        if 2 * float(self.epsilon) > MAX_EPSILON:  # the whole learner is (2ε, 2δ)-DP
             raise ValueError(
                 f"epsilon: the total 2·epsilon of the two releases must be <= {MAX_EPSILON}, "
                 f"got epsilon={self.epsilon!r}"
@@ -337,24 +404,25 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         return release_histogram(self.epsilon, self.delta, self.idealised)
 
     def _lattice(self, n: int, d: int) -> CubicLattice:
-        r = packing_radius(n, d) if self.radius is None else check_positive(self.radius, "radius")
+        r = float(math.pow(n, -1.0 / (4 * d))) if self.radius is None else float(self.radius)
         return CubicLattice(r, d)
 
     def cell_statistics(
-        self, X: Any, y: Any
+        self, X: PointsArg, y: LabelsArg
     ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
         """(coordinates of the occupied cells, their counts c_j, their label-1 counts c¹_j).
 
         Exact, not private (the input of the two histograms); cells in sorted key order.
         """
-        X = _points(X)
-        labels, _ = check_binary_labels(y, X.shape[0])
+        check_constructor_params(self)
+        X = _rows(X)
+        labels, _ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
         coords, counts, ones, _ = self._statistics(X, labels, self._lattice(*X.shape))
         return coords, counts, ones
 
     @staticmethod
     def _statistics(
-        X: NDArray[np.float64], labels: NDArray[np.int64], lattice: CubicLattice
+        X: NDArray[np.float64], labels: NDArray[np.bool_], lattice: CubicLattice
     ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[Any]]:
         coords = lattice.cell_coords(X)
         keys, first, inverse, counts = np.unique(
@@ -363,20 +431,62 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         ones = np.bincount(inverse.ravel(), weights=labels, minlength=keys.size)
         return coords[first], counts.astype(np.int64), ones.astype(np.int64), keys
 
-    def fit(self, X: Any, y: Any) -> PrivateUnboundedClassifier:
-        X = _points(X)
-        labels, self.classes_ = check_binary_labels(y, X.shape[0])
+    def release_law(
+        self, X: PointsArg, y: LabelsArg, cap: OptionalCapArg = None
+    ) -> dict[tuple[Any, ...], Fraction | float]:
+        """Exact law of the release ``fit`` draws (discrete path): the outcome is the sorted
+        tuple of (cell coordinates, ĉ, ŷ) over the occupied cells with (ĉ, ŷ) ≠ (0, 0) — a
+        product over the occupied cells of the law of (ĉ_j, ŷ_j), itself the product of the
+        two histograms' ``cell_pmf`` (independent noises). Released values ≥ ``cap`` are the
+        lumped outcome ``TAIL`` (None: one above the largest count and τ; exact for privacy
+        comparisons when cap ≥ every count compared). At most ``LIMITS["outcomes"]``
+        outcomes, refused before they are listed. The hypothesis is a function of the release.
+        """
+        check_constructor_params(self)
+        if self.idealised:
+            raise ValueError("idealised: the continuous release has no pmf")
+        X = _rows(X)
+        labels, _ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
+        hist = self._histogram()
+        coords, counts, ones, _ = self._statistics(X, labels, self._lattice(*X.shape))
+        top = max(int(hist.threshold), int(counts.max())) + 1
+        cap = top if cap is None else cap
+        per_cell = cap - int(hist.threshold) + 2  # 0, τ..cap−1, the tail
+        outcomes = 1
+        for o in ones.tolist():
+            outcomes *= per_cell * (per_cell if o > 0 else 1)
+            if outcomes > LIMITS["outcomes"]:
+                raise ValueError(
+                    f"X: the law of {counts.size} occupied cells has more than "
+                    f"{LIMITS['outcomes']} outcomes (dpspec.validation.LIMITS['outcomes'])"
+                )
+        out: dict[tuple[Any, ...], Fraction | float] = {(): 1}
+        for cell, c, o in zip(coords, counts.tolist(), ones.tolist(), strict=True):
+            key = tuple(int(v) for v in cell)
+            law = _cell_release_law(hist, c, o, cap)
+            out = {
+                (*k, (key, a, b)) if (a, b) != (0, 0) else k: p * pb
+                for k, p in out.items()
+                for (a, b), pb in law.items()
+            }
+        return out
+
+    def fit(self, X: PointsArg, y: LabelsArg) -> PrivateUnboundedClassifier:
+        """Release the two stability histograms (counts, label-1 counts) of the occupied cells
+        and the bit h = 1[min(ŷ, ĉ) > ĉ/2] of every released cell (Alg 5)."""
+        X = _rows(X)
+        labels, self.classes_ = _binary_labels(y, X.shape[0], "X", stacklevel=5)
         hist = self._histogram()
         lattice = self._lattice(*X.shape)
         coords, counts, ones, keys = self._statistics(X, labels, lattice)
-        rng = np.random.default_rng(model_key(self.random_state))
+        rng = np.random.default_rng(_model_key(self.random_state))
         c_hat = hist.release_counts(counts, rng)  # independent noise for the two releases
         y_hat = hist.release_counts(ones, rng)
         keep = (c_hat > 0) | (y_hat > 0)
         self.cells_ = coords[keep]
         self._keys_ = keys[keep]  # sorted: np.unique sorts, masking keeps the order
         self.counts_, self.ones_ = c_hat[keep], y_hat[keep]
-        self.cell_bits_ = hypothesis_bits(self.counts_, self.ones_)
+        self.cell_bits_ = _hypothesis_bits(self.counts_, self.ones_)
         self.threshold_ = hist.threshold
         self.lattice_, self.radius_ = lattice, lattice.spacing
         level = hist.privacy
@@ -389,10 +499,9 @@ class PrivateUnboundedClassifier(BinaryCellClassifier):
         self.n_features_in_ = X.shape[1]
         return self
 
-    def decision_cells(self, X: Any) -> NDArray[np.bool_]:
+    def decision_cells(self, X: PointsArg) -> NDArray[np.bool_]:
         """h(x) for each row: the bit of its cell if released, else 0."""
         self._check_fitted()
-        X = _points(X)
         self.check_n_features(X)
         query = _row_keys(self.lattice_.cell_coords(X))
         out = np.zeros(query.size, dtype=np.bool_)

@@ -51,31 +51,45 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.learners.estimator import (
     EstimatorProtocol,
+    LabelsArg,
     NotFittedError,
-    check_binary_labels,
-    check_score_labels,
-    model_key,
+    OptionalPointsArg,
+    PointsArg,
+    _binary_labels,
+    _model_key,
+    _rows,
+    _score_labels,
 )
-from dpspec.learners.pcde import PrivateHistogramDensity, check_points
+from dpspec.learners.pcde import OptionalSideArg, PrivateHistogramDensity, _check_points
 from dpspec.mechanisms.base import epsilon_rational
 from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.stability_histogram import HistogramDeltaArg
 from dpspec.noise import bernoulli_exp_neg_exponents, exp_neg_exponents
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     INT_BOUND,
     LIMITS,
-    bounded_int_array,
-    check_count,
-    check_limit,
-    check_rng,
+    Array,
+    Checked,
+    Choice,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    Instance,
+    Integer,
+    RandomStateArg,
+    SizeArg,
+    check_constructor_params,
+    checked,
+    example,
 )
 
 #: Dimension of the points each hypothesis class lives on.
@@ -90,15 +104,31 @@ MAX_SYNTHETIC: dict[str, int | None] = {
 #: so a round accepts one with probability ≥ 1 − (1 − 1/K)^{16K} ≥ 1 − e^{−16}).
 _BATCH = 4096
 
+#: Integer scores of the candidates (|s| < 2^62), at most ``LIMITS["draws"]`` of them.
+ScoresArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, -1, -3]))]
+#: An integer sensitivity Δ ≥ 1 of the scores.
+SensitivityArg = Annotated[int, Integer(1, hi=2**62, clean=1)]
+#: A hypothesis class on ℝ ("threshold", "interval") or ℝ² ("rectangle").
+HypothesisClassArg = Annotated[str, Choice(("threshold", "interval", "rectangle"))]
+#: How many synthetic points the learner draws from PCDE's density.
+SyntheticSizeArg = Annotated[int, Integer(1, limit="synthetic", clean=20)]
+#: A privacy report.
+LevelArg = Annotated[
+    PrivacyLevel,
+    Instance(types=(PrivacyLevel,), clean=PrivacyLevel(1.0, 2.718281828459045, 0, True)),
+]
 
+
+@example(__call__={"size": 3})
+@checked
 def exponential_choice(
-    scores: NDArray[np.int64],
-    epsilon: float | Fraction,
-    size: int,
-    rng: np.random.Generator,
+    scores: ScoresArg,
+    epsilon: EpsilonArg,
+    size: SizeArg,
+    rng: GeneratorArg,
     *,
-    sensitivity: int = 1,
-    half: bool = True,
+    sensitivity: SensitivityArg = 1,
+    half: FlagArg = True,
 ) -> NDArray[np.int64]:
     """``size`` independent indices with P(i) ∝ exp(ε·s_i/(cΔ)), c = 2 (``half``) or 1, exactly.
 
@@ -108,15 +138,11 @@ def exponential_choice(
     proposals of an i.i.d. stream of trials are i.i.d. with law ∝ exp(−γ_i). Trials run in
     vectorised batches (≥ 16 proposals per candidate, the best one accepted with probability 1),
     so a large candidate set with concentrated weights costs O(K/Σe^{−γ}) trials without a
-    Python loop per trial.
+    Python loop per trial. At most ``LIMITS["draws"]`` candidates.
     """
-    check_rng(rng)
-    size = check_limit(check_count(size, "size"), "size", "draws")
-    sensitivity = check_count(sensitivity, "sensitivity")
-    s = np.asarray(scores)
-    if s.ndim != 1 or s.size == 0 or not np.issubdtype(s.dtype, np.integer):
-        raise ValueError("scores: expected a non-empty 1-D integer array")
-    s = bounded_int_array(s, "scores")  # |s| < 2^62: the gaps fit in int64
+    s = np.asarray(scores, dtype=np.int64)  # |s| < 2^62 (the domain): the gaps fit in int64
+    if s.size > LIMITS["draws"]:
+        raise ValueError(f"scores: {s.size} candidates exceed {LIMITS['draws']} (LIMITS['draws'])")
     eps = epsilon_rational(epsilon)
     gap = (s.max() - s).astype(np.int64)
     numerator = eps.numerator
@@ -144,8 +170,22 @@ def _slots(coords: NDArray[np.float64], values: NDArray[np.float64]) -> NDArray[
     return (left + right).astype(np.int64)
 
 
+#: The sorted distinct coordinates of the synthetic sample on each axis.
+CoordsArg = Annotated[
+    tuple[NDArray[np.float64], ...], Instance(types=(tuple,), clean=(np.array([0.5, 1.5]),))
+]
+#: Slot ranges of the candidates, one row per candidate, one column per axis.
+SlotsArg = Annotated[NDArray[np.int64], Array(ndim=2, kind="integer")]
+#: The index of one candidate.
+CandidateArg = Annotated[int, Integer(0, hi=2**62, clean=0)]
+#: Points of the candidates' space (rows; a 1-D array of points of ℝ is accepted).
+AnyPointsArg = Annotated[ArrayLike, Array()]
+#: 0/1 labels.
+BitsArg = Annotated[ArrayLike, Array(kind="integer")]
+
+
 @dataclass(frozen=True)
-class Dichotomies:
+class Dichotomies(Checked):
     """The hypotheses of a class restricted to a synthetic sample Û, one per dichotomy.
 
     Candidate i is the box ∏_a [lower_ia, upper_ia] (inclusive; a threshold has upper = +∞,
@@ -155,10 +195,28 @@ class Dichotomies:
     at once with prefix sums (O(L d + K·2^d + ∏(2m_a + 1)) for L labeled points).
     """
 
-    kind: str
-    coords: tuple[NDArray[np.float64], ...]
-    slot_lo: NDArray[np.int64]
-    slot_hi: NDArray[np.int64]
+    kind: HypothesisClassArg
+    coords: CoordsArg
+    slot_lo: SlotsArg
+    slot_hi: SlotsArg
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        d = CLASS_DIMENSION[self.kind]
+        if len(self.coords) != d:
+            raise ValueError(f"coords: a {self.kind} class has {d} axes, got {len(self.coords)}")
+        for a, u in enumerate(self.coords):
+            arr = np.asarray(u)
+            if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
+                raise ValueError(f"coords: axis {a} must be a non-empty 1-D array of reals")
+            if np.any(np.diff(arr) <= 0):
+                raise ValueError(f"coords: axis {a} must be sorted and distinct")
+        if self.slot_lo.shape != self.slot_hi.shape or self.slot_lo.shape[1:] != (d,):
+            raise ValueError(f"slot_hi: expected (K, {d}) slot ranges like slot_lo")
+        tops = np.array([2 * np.asarray(u).size + 1 for u in self.coords])
+        for name, slots in (("slot_lo", self.slot_lo), ("slot_hi", self.slot_hi)):
+            if np.any(slots < 0) or np.any(slots > tops):
+                raise ValueError(f"{name}: slots must be in [0, 2m + 1] per axis")
 
     @property
     def size(self) -> int:
@@ -183,17 +241,24 @@ class Dichotomies:
             )
         return lower, upper
 
-    def predict(self, index: int, X: NDArray[np.float64]) -> NDArray[np.int64]:
+    def predict(self, index: CandidateArg, X: AnyPointsArg) -> NDArray[np.int64]:
         """h_index(x) ∈ {0, 1} for each row of X (the box test on the bounds)."""
+        if index >= self.size:
+            raise ValueError(f"index: candidate {index} out of range for {self.size} candidates")
         lower, upper = self.bounds()
         pts = np.asarray(X, dtype=np.float64).reshape(-1, self.dimension)
         inside = np.all((pts >= lower[index]) & (pts <= upper[index]), axis=1)
         return np.asarray(inside, dtype=np.int64)
 
-    def mistakes(self, X: NDArray[np.float64], y: NDArray[np.int64]) -> NDArray[np.int64]:
+    def mistakes(self, X: AnyPointsArg, y: BitsArg) -> NDArray[np.int64]:
         """#{(x, y) : h_i(x) ≠ y} for every candidate i (K,), by d-dimensional prefix sums."""
         X = np.asarray(X, dtype=np.float64).reshape(-1, self.dimension)
         y = np.asarray(y).astype(np.int64).reshape(-1)
+        if y.shape[0] != X.shape[0] or not np.all((y == 0) | (y == 1)):
+            raise ValueError(f"y: expected {X.shape[0]} labels in {{0, 1}}")
+        return self._mistakes(X, y)
+
+    def _mistakes(self, X: NDArray[np.float64], y: NDArray[np.int64]) -> NDArray[np.int64]:
         shape = tuple(2 * u.size + 1 for u in self.coords)
         flat = np.ravel_multi_index(
             tuple(_slots(u, X[:, a]) for a, u in enumerate(self.coords)), shape
@@ -221,13 +286,19 @@ def _sorted_coords(points: NDArray[np.float64]) -> tuple[list[NDArray[np.float64
     return coords, ranks
 
 
-def dichotomies(kind: str, synthetic: Any) -> Dichotomies:
-    """H|Û for ``kind`` ∈ {"threshold", "interval", "rectangle"} on the synthetic points Û."""
-    if kind not in CLASS_DIMENSION:
-        raise ValueError(
-            f"hypothesis_class: expected one of {sorted(CLASS_DIMENSION)}, got {kind!r}"
-        )
-    points = check_points(synthetic, "synthetic", d=CLASS_DIMENSION[kind])
+_SYNTHETIC = np.array([[0.5], [1.5], [2.5]])
+
+
+@example(__call__={"kind": "interval", "synthetic": _SYNTHETIC})
+@checked
+def dichotomies(kind: HypothesisClassArg, synthetic: PointsArg) -> Dichotomies:
+    """H|Û for ``kind`` ∈ {"threshold", "interval", "rectangle"} on the synthetic points Û (at
+    most ``MAX_SYNTHETIC[kind]`` of them, refused before any work)."""
+    return _dichotomies(kind, synthetic)
+
+
+def _dichotomies(kind: str, synthetic: Any) -> Dichotomies:
+    points = _check_points(synthetic, "synthetic", d=CLASS_DIMENSION[kind])
     limit = MAX_SYNTHETIC[kind]
     if limit is not None and points.shape[0] > limit:
         raise ValueError(
@@ -269,7 +340,8 @@ def dichotomies(kind: str, synthetic: Any) -> Dichotomies:
     return Dichotomies(kind, tuple(coords), lo.astype(np.int64), hi.astype(np.int64))
 
 
-def joint_level(unlabeled: PrivacyLevel, labeled: PrivacyLevel) -> PrivacyLevel:
+@checked
+def joint_level(unlabeled: LevelArg, labeled: LevelArg) -> PrivacyLevel:
     """The level of a release whose neighbours change one record of *either* of two samples,
     when a change in the first moves only a release at level ``unlabeled`` and a change in the
     second only a release at level ``labeled`` (the rest being post-processing): the worse of
@@ -283,15 +355,31 @@ def joint_level(unlabeled: PrivacyLevel, labeled: PrivacyLevel) -> PrivacyLevel:
     )
 
 
+_XL = np.array([[-1.0], [-0.5], [0.2], [0.6], [1.1], [1.4]])
+_YL = np.array([0, 0, 1, 1, 1, 1])
+_XU = np.repeat([[-0.5], [0.5], [1.5]], [30, 40, 30], axis=0)
+
+
+@example(
+    __init__={"epsilon": 2.0, "delta": 0.1, "n_synthetic": 6, "side": 1.0, "random_state": 0},
+    fit={"X_labeled": _XL, "y": _YL, "X_unlabeled": _XU},
+    predict={"X": _XL},
+    decision={"X": _XL},
+    score={"X": _XL, "y": _YL},
+    candidates={"synthetic": _SYNTHETIC},
+    selection_mechanism={"candidates": _dichotomies("threshold", _SYNTHETIC)},
+    release_law={"X_labeled": _XL, "y": _YL, "synthetic": _SYNTHETIC},
+)
 class PrivateSemiSupervisedClassifier(EstimatorProtocol):
     """Private CSSL of seed 000 Sec 4.1 (Thm 4.11): PCDE on the unlabeled sample, a synthetic
     sample from it, the exponential mechanism over the dichotomies on the synthetic sample.
 
-    Parameters: ``hypothesis_class`` ("threshold" | "interval" on ℝ, "rectangle" on ℝ²),
-    ``epsilon``/``delta`` (PCDE on the unlabeled data), ``label_epsilon`` (the exponential
-    mechanism on the labeled data), ``n_synthetic`` (n_semi), ``idealised`` and ``side`` (passed
-    to PCDE), ``random_state`` (None, int or Generator; seeds PCDE, the synthetic draw and the
-    selection independently).
+    Parameters: ``epsilon``/``delta`` (PCDE on the unlabeled data), ``label_epsilon`` (the
+    exponential mechanism on the labeled data), and keyword-only ``hypothesis_class``
+    ("threshold" | "interval" on ℝ, "rectangle" on ℝ²), ``n_synthetic`` (n_semi, at most
+    ``MAX_SYNTHETIC[hypothesis_class]``), ``side`` (PCDE's cube side), ``idealised`` (PCDE's
+    continuous noise) and ``random_state`` (None, int or Generator; seeds PCDE, the synthetic
+    draw and the selection independently).
 
     ``fit(X_labeled, y, X_unlabeled)`` — note the third argument: the unlabeled sample is
     required (this is not sklearn's ``fit(X, y)`` with y = −1 marking unlabeled rows).
@@ -310,43 +398,40 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
 
     def __init__(
         self,
-        hypothesis_class: str = "threshold",
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        label_epsilon: float = 1.0,
-        n_synthetic: int = 200,
-        idealised: bool = False,
-        side: float | None = None,
-        random_state: Any = None,
+        epsilon: EpsilonArg = 1.0,
+        delta: HistogramDeltaArg = 1e-6,
+        label_epsilon: EpsilonArg = 1.0,
+        *,
+        hypothesis_class: HypothesisClassArg = "threshold",
+        n_synthetic: SyntheticSizeArg = 200,
+        side: OptionalSideArg = None,
+        idealised: FlagArg = False,
+        random_state: RandomStateArg = None,
     ) -> None:
-        self.hypothesis_class = hypothesis_class
         self.epsilon = epsilon
         self.delta = delta
         self.label_epsilon = label_epsilon
+        self.hypothesis_class = hypothesis_class
         self.n_synthetic = n_synthetic
-        self.idealised = idealised
         self.side = side
+        self.idealised = idealised
         self.random_state = random_state
 
-    def _dimension(self) -> int:
-        if self.hypothesis_class not in CLASS_DIMENSION:
-            raise ValueError(
-                f"hypothesis_class: expected one of {sorted(CLASS_DIMENSION)}, "
-                f"got {self.hypothesis_class!r}"
-            )
-        return CLASS_DIMENSION[self.hypothesis_class]
-
-    def candidates(self, synthetic: Any) -> Dichotomies:
+    def candidates(self, synthetic: PointsArg) -> Dichotomies:
         """H|Û: the class's dichotomies on the synthetic sample (label-independent)."""
-        self._dimension()
+        check_constructor_params(self)
         return dichotomies(self.hypothesis_class, synthetic)
 
-    def selection_mechanism(self, candidates: Dichotomies) -> ExponentialMechanism:
+    def selection_mechanism(self, candidates: DichotomiesArg) -> ExponentialMechanism:
         """The exponential mechanism over ``candidates``: score −mistakes, Δ = 1, ε_label.
 
         Its data are labeled records (x_1, …, x_d, y); ``fit`` draws from its law with
         :func:`exponential_choice` and :meth:`release_law` returns its exact ``pmf``.
         """
+        check_constructor_params(self)
+        return self._selection(candidates)
+
+    def _selection(self, candidates: Dichotomies) -> ExponentialMechanism:
         d = candidates.dimension
 
         def scores(records: NDArray[Any]) -> NDArray[np.int64]:
@@ -356,21 +441,24 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)
 
     def _labeled(self, X_labeled: Any, y: Any) -> tuple[NDArray[np.float64], Any, Any]:
-        d = self._dimension()
-        X = check_points(X_labeled, "X_labeled", d=d)
-        labels, classes = check_binary_labels(y, X.shape[0], "X_labeled")
-        return X, labels, classes
+        d = CLASS_DIMENSION[self.hypothesis_class]
+        X = _check_points(X_labeled, "X_labeled", d=d)
+        positive, classes = _binary_labels(y, X.shape[0], "X_labeled", stacklevel=5)
+        return X, positive.astype(np.int64), classes
 
-    def release_law(self, X_labeled: Any, y: Any, synthetic: Any) -> dict[int, float]:
+    def release_law(
+        self, X_labeled: PointsArg, y: LabelsArg, synthetic: PointsArg
+    ) -> dict[int, float]:
         """Exact law of the chosen candidate index for a fixed synthetic sample Û (the label
         release; Û itself is PCDE's, whose law is ``PrivateHistogramDensity.release_law``)."""
+        check_constructor_params(self)
         X, labels, _ = self._labeled(X_labeled, y)
-        cands = self.candidates(synthetic)
-        mech = self.selection_mechanism(cands)
+        cands = dichotomies(self.hypothesis_class, synthetic)
+        mech = self._selection(cands)
         return {i: float(p) for i, p in mech.pmf(np.column_stack([X, labels])).items()}
 
     def fit(
-        self, X_labeled: Any, y: Any, X_unlabeled: Any = None
+        self, X_labeled: PointsArg, y: LabelsArg, X_unlabeled: OptionalPointsArg = None
     ) -> PrivateSemiSupervisedClassifier:
         """Learn from the labeled (X_labeled, y) and the unlabeled X_unlabeled (required)."""
         if X_unlabeled is None:
@@ -379,16 +467,17 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
             )
         X, labels, classes = self._labeled(X_labeled, y)
         d = X.shape[1]
-        U = check_points(X_unlabeled, "X_unlabeled", d=d)
-        n_syn = check_count(self.n_synthetic, "n_synthetic")
-        epsilon_rational(self.label_epsilon, "label_epsilon")  # fail before PCDE runs
+        X_unlabeled = _rows(X_unlabeled)
+        if X_unlabeled.shape[1] != d:
+            raise ValueError(f"X_unlabeled: expected {d} features, got {X_unlabeled.shape[1]}")
+        n_syn = self.n_synthetic
         limit = MAX_SYNTHETIC[self.hypothesis_class]
         if limit is not None and n_syn > limit:
             raise ValueError(
                 f"n_synthetic: at most {limit} for {self.hypothesis_class}s, got {n_syn}"
             )
         pcde_seed, synth_seed, select_seed = np.random.SeedSequence(
-            model_key(self.random_state)
+            _model_key(self.random_state)
         ).spawn(3)
         density = PrivateHistogramDensity(
             self.epsilon,
@@ -396,10 +485,10 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
             idealised=self.idealised,
             side=self.side,
             random_state=np.random.default_rng(pcde_seed),
-        )._fit(U, "X_unlabeled")
-        synthetic = density.sample(n_syn, np.random.default_rng(synth_seed))
-        cands = self.candidates(synthetic)
-        mech = self.selection_mechanism(cands)
+        )._fit(X_unlabeled, "X_unlabeled")
+        synthetic = density.sample_points(n_syn, np.random.default_rng(synth_seed))
+        cands = _dichotomies(self.hypothesis_class, synthetic)
+        mech = self._selection(cands)
         scores = mech.score_vector(np.column_stack([X, labels]))
         choice = int(
             exponential_choice(
@@ -424,19 +513,38 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
                 "self: this PrivateSemiSupervisedClassifier is not fitted; call fit"
             )
 
-    def decision(self, X: Any) -> NDArray[np.int64]:
-        """h(x) ∈ {0, 1}: 1 inside the chosen box (a fixed function of x)."""
+    def decision(self, X: PointsArg) -> NDArray[np.int64]:
+        """h(x) ∈ {0, 1}: 1 inside the chosen box [lower_, upper_] (both ends closed, as the
+        mistakes the selection scores count them; a fixed function of x)."""
         self._check_fitted()
-        pts = check_points(X, d=self.n_features_in_)
+        pts = _check_points(X, d=self.n_features_in_)
         inside = np.all((pts >= self.lower_) & (pts <= self.upper_), axis=1)
         return np.asarray(inside, dtype=np.int64)
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: PointsArg) -> NDArray[Any]:
         """The class label of each row of X (classes_[1] inside the chosen box)."""
         bits = self.decision(X)
         return np.asarray(self.classes_[bits])
 
-    def score(self, X: Any, y: Any) -> float:
+    def score(self, X: PointsArg, y: LabelsArg) -> float:
         """Accuracy on (X, y)."""
         predicted = self.predict(X)
-        return float(np.mean(predicted == check_score_labels(y, predicted.shape[0])))
+        return float(np.mean(predicted == _score_labels(y, predicted.shape[0])))
+
+
+#: The dichotomies of a synthetic sample.
+DichotomiesArg = Annotated[
+    Dichotomies, Instance(types=(Dichotomies,), clean=_dichotomies("threshold", _SYNTHETIC))
+]
+
+example(
+    __init__={
+        "kind": "interval",
+        "coords": _dichotomies("interval", _SYNTHETIC).coords,
+        "slot_lo": _dichotomies("interval", _SYNTHETIC).slot_lo,
+        "slot_hi": _dichotomies("interval", _SYNTHETIC).slot_hi,
+    },
+    bounds={},
+    predict={"index": 1, "X": _SYNTHETIC},
+    mistakes={"X": _SYNTHETIC, "y": np.array([0, 1, 1])},
+)(Dichotomies)

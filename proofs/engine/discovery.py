@@ -114,6 +114,8 @@ def declarative_kind(cls: Any) -> str | None:
         return None
     if issubclass(cls, enum.Enum):
         return "an enumeration"
+    if inspect.isabstract(cls):
+        return "an abstract base class (its methods are swept through its concrete subclasses)"
     if getattr(cls, "_is_protocol", False):
         return "a Protocol (a declared interface)"
     if issubclass(cls, BaseException | Warning):

@@ -256,7 +256,7 @@ def _pcde(p: Params) -> Any:
     model = PrivateHistogramDensity(
         p["epsilon"], p["delta"], side=p["side"], random_state=p["random_state"]
     ).fit(p["X"])
-    return model, model.pdf(p["X_test"]), model.sample(p["n_samples"], p["sample_state"])
+    return model, model.pdf(p["X_test"]), model.sample_points(p["n_samples"], p["sample_state"])
 
 
 def _pcde_check(r: Any, p: Params) -> str | None:
@@ -269,10 +269,10 @@ def _pcde_check(r: Any, p: Params) -> str | None:
 
 def _ssl(p: Params) -> Any:
     model = PrivateSemiSupervisedClassifier(
-        "threshold",
         p["epsilon"],
         p["delta"],
         p["label_epsilon"],
+        hypothesis_class="threshold",
         n_synthetic=p["n_synthetic"],
         side=p["side"],
         random_state=p["random_state"],
@@ -508,7 +508,7 @@ TARGETS: tuple[Target, ...] = (
         },
         _pcde,
         _pcde_check,
-        {"X_test": ("X",), "sample_state": ("random_state",)},
+        {"X_test": ("X",), "sample_state": ("rng",), "n_samples": ("size",)},
     ),
     Target(
         "PrivateSemiSupervisedClassifier",

@@ -16,11 +16,11 @@ from scipy import stats
 from dpspec.densities import DENSITIES, ProductDensity, SymmetricMarginal
 from dpspec.learners.pcde import (
     PrivateHistogramDensity,
-    check_points,
-    cube_ids,
-    match_rows,
-    occupied_cubes,
-    row_keys,
+    _check_points,
+    _cube_ids,
+    _match_rows,
+    _occupied_cubes,
+    _row_keys,
     side_for,
 )
 from dpspec.learners.semi_supervised import (
@@ -165,11 +165,11 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
             problems.append(f"d={d}: mass {mass!r}, via pdf {via_pdf!r}")
         probe = rng.standard_normal((50_000, d)) * 3
         dens = est.pdf(probe)
-        inside = match_rows(est.released_cells_, cube_ids(probe, r)) >= 0
+        inside = _match_rows(est.released_cells_, _cube_ids(probe, r)) >= 0
         if np.any(dens < 0) or np.any(dens[~inside] != 0) or np.any(dens[inside] <= 0):
             problems.append(f"d={d}: pdf negative, or nonzero off the released cubes")
-        draws = est.sample(n_draw, rng)
-        which = match_rows(est.released_cells_, cube_ids(draws, r))
+        draws = est.sample_points(n_draw, rng)
+        which = _match_rows(est.released_cells_, _cube_ids(draws, r))
         if np.any(which < 0):
             problems.append(f"d={d}: {int(np.sum(which < 0))} samples outside released cubes")
             continue
@@ -380,7 +380,7 @@ def pcde_consistency_heavy_tailed(config: VerifyConfig) -> CheckOutcome:
 def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
     """Grid and estimator properties: r = n^{−1/(2d)}; cubes anchored at 0 (⌊x/r⌋, negative
     coordinates included); packed row keys agree with the np.unique fallback and with a
-    dictionary lookup on random rows (huge spans force the fallback); occupied_cubes counts
+    dictionary lookup on random rows (huge spans force the fallback); _occupied_cubes counts
     match a Counter; get/set_params round trip; same random_state → same model; bad input
     gets a ValueError naming the parameter (a control input that is fine must be accepted)."""
     from collections import Counter
@@ -389,27 +389,27 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
     problems: list[str] = []
     if not math.isclose(side_for(10**4, 2), 0.1) or not math.isclose(side_for(100, 1), 0.1):
         problems.append("side_for")
-    got = cube_ids(np.array([[-0.05, 0.0, 0.25, 0.999]]).T, 0.1)[:, 0].tolist()
+    got = _cube_ids(np.array([[-0.05, 0.0, 0.25, 0.999]]).T, 0.1)[:, 0].tolist()
     if got != [-1, 0, 2, 9]:
-        problems.append(f"cube_ids anchoring: {got}")
+        problems.append(f"_cube_ids anchoring: {got}")
     for spread in (5, 2**40):
         rows = rng.integers(-spread, spread, size=(3000, 3)).astype(np.int64)
         rows[1000:2000] = rows[:1000]
-        keys = row_keys(rows)
+        keys = _row_keys(rows)
         same = keys[:, None] == keys[None, :1000]
         truth = np.all(rows[:, None, :] == rows[None, :1000, :], axis=2)
         if not np.array_equal(same, truth):
-            problems.append(f"row_keys spread {spread}")
-        cells, counts = occupied_cubes(rows)
+            problems.append(f"_row_keys spread {spread}")
+        cells, counts = _occupied_cubes(rows)
         counted = dict(zip(map(tuple, cells.tolist()), counts.tolist(), strict=True))
         if Counter(map(tuple, rows.tolist())) != counted:
-            problems.append(f"occupied_cubes spread {spread}")
+            problems.append(f"_occupied_cubes spread {spread}")
         query = np.concatenate([rows[:50], rows[:50] + 2 * spread + 1])
-        idx = match_rows(cells, query)
+        idx = _match_rows(cells, query)
         lookup = {tuple(c): i for i, c in enumerate(cells.tolist())}
         expect = [lookup.get(tuple(q), -1) for q in query.tolist()]
         if idx.tolist() != expect:
-            problems.append(f"match_rows spread {spread}")
+            problems.append(f"_match_rows spread {spread}")
     X = rng.standard_normal((20_000, 2))
     # cubes of side 0.5 hold hundreds of points: the release is never empty, whatever the draw
     est = PrivateHistogramDensity(0.5, 1e-5, side=0.5, random_state=3)
@@ -438,7 +438,7 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
             if name not in str(exc):
                 problems.append(f"{name}: {exc}")
     try:
-        check_points(X)
+        _check_points(X)
         PrivateHistogramDensity(side=0.5, random_state=0).fit(X)  # control: valid input accepted
     except ValueError as exc:
         problems.append(f"valid input rejected: {exc}")

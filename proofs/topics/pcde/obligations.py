@@ -19,8 +19,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         impls=(
             "dpspec.learners.pcde.PrivateHistogramDensity",
-            "dpspec.learners.pcde.cube_ids",
-            "dpspec.learners.pcde.occupied_cubes",
+            "dpspec.learners.pcde._cube_ids",
+            "dpspec.learners.pcde._occupied_cubes",
         ),
         checks=(
             "pcde_exact_privacy",
@@ -63,7 +63,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.STATISTICAL,
         impls=(
             "dpspec.learners.pcde.PrivateHistogramDensity",
-            "dpspec.learners.pcde.match_rows",
+            "dpspec.learners.pcde._match_rows",
         ),
         checks=("pcde_is_density",),
         tests=(
@@ -130,11 +130,11 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=(
             "dpspec.learners.pcde.side_for",
-            "dpspec.learners.pcde.check_points",
-            "dpspec.learners.pcde.cube_ids",
-            "dpspec.learners.pcde.row_keys",
-            "dpspec.learners.pcde.occupied_cubes",
-            "dpspec.learners.pcde.match_rows",
+            "dpspec.learners.pcde._check_points",
+            "dpspec.learners.pcde._cube_ids",
+            "dpspec.learners.pcde._row_keys",
+            "dpspec.learners.pcde._occupied_cubes",
+            "dpspec.learners.pcde._match_rows",
             "dpspec.learners.pcde.PrivateHistogramDensity",
         ),
         checks=("pcde_grid_and_protocol",),

@@ -66,7 +66,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="keyed.same-draw-in-block",
-        file="impl/learners/keyed_noise.py",
+        file="impl/learners/_keyed_noise.py",
         original="out[mask] = values[cells[mask] % BLOCK]",
         replacement="out[mask] = values[0]",
         description="every cell of a block reuses one noise draw (cells' noises not independent)",
@@ -74,7 +74,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="keyed.blocks-share-stream",
-        file="impl/learners/keyed_noise.py",
+        file="impl/learners/_keyed_noise.py",
         original="counter = [0, 0, block & (2**64 - 1), block >> 64]",
         replacement="counter = [0, 0, 0, 0]",
         description=(

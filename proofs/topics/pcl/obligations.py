@@ -15,10 +15,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             "dpspec.learners.pcl.PrivateHistogramClassifier",
             "dpspec.learners.pcl.cube_index",
-            "dpspec.learners.pcl.cube_keys",
+            "dpspec.learners.pcl._cube_keys",
             "dpspec.learners.pcl.cells_per_axis_for",
-            "dpspec.learners.keyed_noise.keyed_values",
-            "dpspec.learners.keyed_noise.block_generator",
+            "dpspec.learners._keyed_noise.keyed_values",
+            "dpspec.learners._keyed_noise.block_generator",
         ),
         checks=(
             "pcl_exact_privacy",
@@ -38,8 +38,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.STATISTICAL,
         impls=(
             "dpspec.learners.pcl.PrivateHistogramClassifier",
-            "dpspec.learners.keyed_noise.keyed_values",
-            "dpspec.learners.keyed_noise.block_generator",
+            "dpspec.learners._keyed_noise.keyed_values",
+            "dpspec.learners._keyed_noise.block_generator",
         ),
         checks=("pcl_fixed_function",),
         tests=("tests/test_pcl.py::test_predictions_are_one_function",),

@@ -23,7 +23,7 @@ from dpspec.learners.packing import (
 from dpspec.learners.pcl2 import (
     PrivatePackingClassifier,
     PrivateUnboundedClassifier,
-    cell_release_law,
+    _cell_release_law,
     release_histogram,
 )
 from dpspec.mechanisms.stability_histogram import TAIL, StabilityHistogram
@@ -115,7 +115,7 @@ def verify_pcl2b(
     """The release of PCL2b — both histograms over every cell — on records (cell, label).
 
     Records are mapped to cells by the classifier itself (points (j + ½, ½, …) with radius 1);
-    the law of the release is ∏_j law(ĉ_j, ŷ_j) (:func:`cell_release_law`: independent noises
+    the law of the release is ∏_j law(ĉ_j, ŷ_j) (:func:`_cell_release_law`: independent noises
     given the data), over the ``cells`` cells the records can use (every other cell releases
     (0, 0) in both datasets and cancels). Claimed: H_{ratio} ≤ ``claimed_delta`` both ways.
     """
@@ -135,7 +135,7 @@ def verify_pcl2b(
         out: dict[tuple[Any, ...], Fraction | float] = {(): 1}
         for j in range(cells):
             n, o = seen.get(j, (0, 0))
-            cell = cell_release_law(hist, n, o, cap)
+            cell = _cell_release_law(hist, n, o, cap)
             out = {(*k, v): p * pv for k, p in out.items() for v, pv in cell.items()}
         return out
 
@@ -493,7 +493,7 @@ def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
 def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL2b ``fit``: one cell with 18 points, 15 labelled 1 (ε = 1, δ = 1e-3): the joint
-    (ĉ, ŷ) it releases against :func:`cell_release_law` of the histogram it runs twice;
+    (ĉ, ŷ) it releases against :func:`_cell_release_law` of the histogram it runs twice;
     control: ``fit`` at ε = 2."""
     X = np.full((18, 1), 0.5)
     y = np.array([1] * 15 + [0] * 3)
@@ -519,7 +519,7 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
     def law(eps: float) -> dict[Any, Any]:
         hist = release_histogram(eps, 1e-3)
-        return dict(cell_release_law(hist, 18, 15, max(cap, int(hist.threshold))))
+        return dict(_cell_release_law(hist, 18, 15, max(cap, int(hist.threshold))))
 
     reports = [
         conformance("PCL2b fit, one cell", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps)
@@ -551,7 +551,7 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         out: dict[Any, Any] = {(): 1.0}
         for cell, c, o in zip(coords, counts.tolist(), ones.tolist(), strict=True):
             key = tuple(int(v) for v in cell)
-            cell_law = cell_release_law(hist, c, o, max(cap, int(hist.threshold)))
+            cell_law = _cell_release_law(hist, c, o, max(cap, int(hist.threshold)))
             out = {
                 (*k, (key, a, b)) if (a, b) != (0, 0) else k: p * float(pb)
                 for k, p in out.items()

@@ -40,7 +40,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             "dpspec.learners.pcl2.PrivateUnboundedClassifier",
             "dpspec.learners.pcl2.release_histogram",
-            "dpspec.learners.pcl2.cell_release_law",
+            "dpspec.learners.pcl2._cell_release_law",
             "dpspec.learners.pcl2.hypothesis_bits",
         ),
         checks=(

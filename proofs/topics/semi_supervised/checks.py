@@ -42,8 +42,8 @@ class PrintedWeightsLearner(PrivateSemiSupervisedClassifier):
     """Negative control: the selection weights exp(ε·s) without the ½ (as printed at
     ``002_9f3104e4a0d86722.txt:L655``), still declared ε_label-DP."""
 
-    def selection_mechanism(self, candidates: Dichotomies) -> ExponentialMechanism:
-        mech = super().selection_mechanism(candidates)
+    def _selection(self, candidates: Dichotomies) -> ExponentialMechanism:
+        mech = super()._selection(candidates)
         return ExponentialMechanism(mech.scores, 1, epsilon=self.label_epsilon, half=False)
 
 
@@ -60,7 +60,7 @@ def verify_label_selection(
     labeled multisets over {(x, y) : x ∈ xs, y ∈ {0, 1}}; the law of each is the learner's own
     :meth:`~PrivateSemiSupervisedClassifier.release_law` (floats, slack :data:`RTOL`)."""
     cls = PrintedWeightsLearner if printed else PrivateSemiSupervisedClassifier
-    learner = cls(kind, label_epsilon=label_epsilon)
+    learner = cls(label_epsilon=label_epsilon, hypothesis_class=kind)
     d = 2 if kind == "rectangle" else 1
     U = np.array(synthetic, dtype=np.float64).reshape(-1, d)
     domain = tuple((x, y) for x in xs for y in (0, 1))
@@ -127,7 +127,9 @@ def semi_supervised_accuracy(config: VerifyConfig) -> CheckOutcome:
         U = rng.standard_normal((100_000, 1))
         X = rng.standard_normal((300, 1))
         y = (X[:, 0] >= 0.3).astype(np.int64)
-        learner = PrivateSemiSupervisedClassifier("threshold", 1.0, 1e-6, 1.0, 500, random_state=r)
+        learner = PrivateSemiSupervisedClassifier(
+            1.0, 1e-6, 1.0, hypothesis_class="threshold", n_synthetic=500, random_state=r
+        )
         errs.append(threshold_error(learner.fit(X, y, U), 0.3))
         c_errs.append(threshold_error(learner.fit(X, rng.permutation(y), U), 0.3))
 
@@ -242,18 +244,18 @@ def semi_supervised_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     bins = 5
     uniform = {b: 1.0 / bins for b in range(bins)}
     alternative = np.zeros(bins)
-    reference = PrivateSemiSupervisedClassifier("interval", label_epsilon=1.0)
-    doubled = PrivateSemiSupervisedClassifier("interval", label_epsilon=2.0)
+    reference = PrivateSemiSupervisedClassifier(label_epsilon=1.0, hypothesis_class="interval")
+    doubled = PrivateSemiSupervisedClassifier(label_epsilon=2.0, hypothesis_class="interval")
 
     def at(label_eps: float, offset: int) -> Callable[[int], NDArray[np.int64]]:
         def draw(k: int) -> NDArray[np.int64]:
             laws, choices = [], []
             for r in range(k):
                 clf = PrivateSemiSupervisedClassifier(
-                    "interval",
                     1.0,
                     0.05,
                     label_epsilon=label_eps,
+                    hypothesis_class="interval",
                     n_synthetic=8,
                     random_state=offset + r,
                 ).fit(X, y, U)

@@ -18,7 +18,6 @@ _LABELS = (_X1[:30, 0] > 0).astype(np.int64)
 def _report(label_epsilon: float, idealised: bool) -> PrivacyLevel:
     level: PrivacyLevel = (
         PrivateSemiSupervisedClassifier(
-            "threshold",
             0.5,
             1e-3,
             label_epsilon=label_epsilon,
