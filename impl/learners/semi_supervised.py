@@ -432,6 +432,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         return self._selection(candidates)
 
     def _selection(self, candidates: Dichotomies) -> ExponentialMechanism:
+        epsilon_rational(self.label_epsilon, "label_epsilon")  # refused under its own name
         d = candidates.dimension
 
         def scores(records: NDArray[Any]) -> NDArray[np.int64]:
@@ -471,6 +472,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         if X_unlabeled.shape[1] != d:
             raise ValueError(f"X_unlabeled: expected {d} features, got {X_unlabeled.shape[1]}")
         n_syn = self.n_synthetic
+        epsilon_rational(self.label_epsilon, "label_epsilon")  # refused before PCDE runs
         limit = MAX_SYNTHETIC[self.hypothesis_class]
         if limit is not None and n_syn > limit:
             raise ValueError(

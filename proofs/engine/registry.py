@@ -298,6 +298,31 @@ def all_of(*checks: Check) -> Check:
     return run
 
 
+def in_order(*checks: Check) -> Check:
+    """:func:`all_of` that stops at the first failing part: the verdict is the same (every part
+    must pass), and a run with a bug planted (``bug_controls``) costs only the parts up to the
+    one that catches it — put the cheap exact part before the statistical one."""
+
+    def run(config: VerifyConfig) -> CheckOutcome:
+        parts: list[tuple[str, CheckOutcome]] = []
+        for c in checks:
+            parts.append((c.__name__, c(config)))
+            if not parts[-1][1].passed:
+                break
+        skipped = [c.__name__ for c in checks[len(parts) :]]
+        return CheckOutcome(
+            all(o.passed for _, o in parts) and not skipped,
+            " | ".join(f"[{name}] {o.detail}" for name, o in parts)
+            + (f" | not run after the failure: {', '.join(skipped)}" if skipped else ""),
+            {name: o.numbers for name, o in parts},
+            [control for _, o in parts for control in o.controls],
+            [s for _, o in parts for s in o.slack],
+        )
+
+    run.__name__ = "+".join(c.__name__ for c in checks)
+    return run
+
+
 TOPICS_PACKAGE = "dpspec.proofs.topics"
 
 

@@ -18,8 +18,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.sensitivity-one",
         file="impl/learners/pcl.py",
-        original="law, level = discrete_laplace_for(Fraction(2), eps, None)",
-        replacement="law, level = discrete_laplace_for(Fraction(1), eps, None)",
+        original="return discrete_laplace_for(Fraction(2), epsilon, None)",
+        replacement="return discrete_laplace_for(Fraction(1), epsilon, None)",
         description=(
             "PCL calibrates its noise to sensitivity 1 for the integer margins of sensitivity 2"
         ),
@@ -36,17 +36,18 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.laplace-scale-halved",
         file="impl/learners/pcl.py",
-        original="return g.laplace(0.0, 1.0 / float(self.epsilon), size)",
-        replacement="return g.laplace(0.0, 0.5 / float(self.epsilon), size)",
-        description="PCL noise='laplace' draws Lap(1/(2eps)) instead of Lap(1/eps)",
+        original="return g.laplace(0.0, self._laplace_scale(), size)",
+        replacement="return g.laplace(0.0, 0.5 * self._laplace_scale(), size)",
+        description="PCL idealised=True draws Lap(1/(2eps)) instead of Lap(1/eps)",
         kind="noise",
     ),
     Mutant(
         id="pcl.reported-eps-halved",
         file="impl/learners/pcl.py",
-        original="return law, level",
+        original="return _exact_noise(eps)",
         replacement=(
-            "return law, PrivacyLevel(level.epsilon / 2, level.ratio**0.5, 0, exact_sampler=True)"
+            "law, level = _exact_noise(eps)\n        return law, PrivacyLevel(level.epsilon / 2, "
+            "level.ratio**0.5, 0, exact_sampler=True)"
         ),
         description="PCL privacy_ says eps/2 for the eps the caller passed",
         kind="reported",
@@ -54,11 +55,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.grid-from-labels",
         file="impl/learners/pcl.py",
-        original="            cells_per_axis_for(n, d)\n            if self.cells_per_axis is None",
-        replacement=(
-            "            cells_per_axis_for(n + int(labels.sum()), d)\n            if "
-            "self.cells_per_axis is None"
-        ),
+        original="self.m_ = _cells_per_axis_for(n, d) if",
+        replacement="self.m_ = _cells_per_axis_for(n + int(labels.sum()), d) if",
         description=(
             "PCL's grid depends on the number of positive labels (a data-dependent public grid)"
         ),
@@ -90,5 +88,45 @@ MUTANTS: tuple[Mutant, ...] = (
         replacement="return cells, np.bincount(inverse, weights=4 * labels - 2)",
         description="PCL.fit's sparse path (m^d > 4n cubes) doubles the margins: 2eps",
         kind="sensitivity",
+    ),
+    Mutant(
+        id="pcl.noise-for-1.25eps",
+        file="impl/learners/pcl.py",
+        original="eps = float(self.epsilon)  # a Fraction",
+        replacement="eps = 1.25 * float(self.epsilon)  # a Fraction",
+        description="PCL.fit (and its law) draws noise for 1.25 eps (privacy_ follows it)",
+        kind="noise",
+    ),
+    Mutant(
+        id="pcl.strict-vote-dropped",
+        file="impl/learners/pcl.py",
+        original="return np.asarray(margins + noise > 0)",
+        replacement="return np.asarray(margins + noise >= 0)",
+        description="h = 1[m + Z >= 0] in fit: a tie goes to 1 (Alg 2: Σy + w > |C|/2)",
+        kind="law",
+    ),
+    Mutant(
+        id="pcl.empty-cubes-noiseless",
+        file="impl/learners/pcl.py",
+        original="bits[~found] = self._bits(empty, np.zeros(empty.size, dtype=np.int64))[inverse]",
+        replacement="bits[~found] = False",
+        description="empty cubes predict 0 without noise (looked-up grids)",
+        kind="noise",
+    ),
+    Mutant(
+        id="keyed.noise-by-query-rank",
+        file="impl/learners/_keyed_noise.py",
+        original="out[mask] = values[cells[mask] % BLOCK]",
+        replacement="out[mask] = values[np.arange(stop - start) % BLOCK]",
+        description="a cube's noise indexed by its rank in the query (predict is not one function)",
+        kind="reuse",
+    ),
+    Mutant(
+        id="pcl.predict-other-end",
+        file="impl/learners/pcl.py",
+        original="return np.asarray(self.dense_classes_[_cube_keys(X, self.m_,",
+        replacement="return np.asarray(self.dense_classes_[_cube_keys(np.nextafter(X, 0), self.m_,",
+        description="predict reads cubes (k/m, (k+1)/m] while fit counts [k/m, (k+1)/m)",
+        kind="utility",
     ),
 )
