@@ -45,6 +45,7 @@ _EXPORTS = {
     "LDPPartitionRegressor": "dpspec.ldp",
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
+    "PartitioningRegressor": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
 }
 
@@ -56,6 +57,7 @@ __all__ = [
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
+    "PartitioningRegressor",
     "PrivacyLevel",
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
@@ -71,7 +73,12 @@ __all__ = [
 if TYPE_CHECKING:
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
-    from dpspec.ldp import LDPPartitionClassifier, LDPPartitionRegressor, LocalRandomiser
+    from dpspec.ldp import (
+        LDPPartitionClassifier,
+        LDPPartitionRegressor,
+        LocalRandomiser,
+        PartitioningRegressor,
+    )
     from dpspec.learners import (
         PrivateHistogramClassifier,
         PrivateHistogramDensity,

@@ -61,9 +61,10 @@ NO_EXAMPLE: Any = NoExample()
 
 @dataclass(frozen=True)
 class Domain:
-    """The values one parameter accepts. ``optional``: ``None`` is accepted (and kept)."""
+    """The values one parameter accepts. ``optional``: ``None`` is accepted (and kept); it is
+    keyword-only, so ``Integer(1)`` means ``lo=1`` in every subclass."""
 
-    optional: bool = False
+    optional: bool = field(default=False, kw_only=True)
 
     def check(self, value: Any, name: str) -> Any:
         """The value the body computes with, or a ValueError / TypeError naming ``name``."""
@@ -95,7 +96,9 @@ def _real_equivalents(clean: Any) -> tuple[Any, ...]:
     if isinstance(clean, bool) or not isinstance(clean, (int, float, Fraction)):
         return ()
     out: list[Any] = [np.float64(clean), Fraction(clean)]
-    if float(np.float32(clean)) == float(clean):
+    with np.errstate(over="ignore"):  # beyond float32's range: no float32 equivalent
+        narrow = float(np.float32(clean))
+    if narrow == float(clean):
         out.append(np.float32(clean))
     if float(clean).is_integer() and abs(float(clean)) < 2**62:
         out.append(np.int64(int(clean)))
@@ -114,9 +117,13 @@ class Real(Domain):
 
     def convert(self, value: Any, name: str) -> float:
         x = exact_fraction(value, name)  # refuses bool, str, complex, NaN, ±inf
-        low = (x <= Fraction(self.lo)) if self.lo_open else (x < Fraction(self.lo))
-        high = (x >= Fraction(self.hi)) if self.hi_open else (x > Fraction(self.hi))
-        if (math.isfinite(self.lo) and low) or (math.isfinite(self.hi) and high):
+        low = math.isfinite(self.lo) and (
+            (x <= Fraction(self.lo)) if self.lo_open else (x < Fraction(self.lo))
+        )
+        high = math.isfinite(self.hi) and (
+            (x >= Fraction(self.hi)) if self.hi_open else (x > Fraction(self.hi))
+        )
+        if low or high:
             raise ValueError(f"{name}: must be in {self.interval()}, got {value!r}")
         if not math.isfinite(float(x)):
             raise ValueError(f"{name}: {value!r} is beyond the float range")

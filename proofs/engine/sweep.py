@@ -340,7 +340,9 @@ def sweep_entry(entry: Entry, tally: Tally) -> None:
         for value in domain.refused():
             case(entry, the_plan, param, value, None, tally)
         target = the_plan.target()
-        clean_value = target.get(param, domain.example)
+        default = inspect.signature(inspect.unwrap(entry.function)).parameters[param].default
+        fallback = domain.example if default is inspect.Parameter.empty else default
+        clean_value = target.get(param, fallback)
         if clean_value is NO_EXAMPLE:
             continue
         for value in domain.equivalents(clean_value):

@@ -3,8 +3,10 @@
 
 Three values with small integer weights (the definitions only compare weight shares, so
 integer weights lose nothing; three values already exercise ties and every order). The values
-are taken sorted (w.l.o.g., see each lemma) so that each condition's path search stays within a
-fifth of the default CPU budget.
+are taken sorted (w.l.o.g., see each lemma) and range over [VALUE_MIN, VALUE_MAX] = [−2, 2]
+(five values: every order pattern of three values, with ties): the domains are finite, so the
+registry settles them by exhaustive enumeration of these very contracts
+(``compression.checks.enumerate_contract``); ``dpspec prove`` can still run CrossHair on them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
+
+#: The range of the lemmas' values (their preconditions).
+VALUE_MIN = -2
+VALUE_MAX = 2
 
 
 def quantile_lower_order(
@@ -27,7 +33,7 @@ def quantile_lower_order(
     pre: 0 <= wa <= 3 and 0 <= wb <= 3 and 0 <= wc <= 3
     pre: wa + wb + wc > 0
     pre: 0 <= g_num <= 3
-    pre: -4 <= a <= b <= c <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
     post: __return__[0] <= __return__[1]
     post: all(v in (a, b, c) for v in __return__)
     """
@@ -45,7 +51,7 @@ def quantile_upper_order(
     pre: 0 <= wa <= 3 and 0 <= wb <= 3 and 0 <= wc <= 3
     pre: wa + wb + wc > 0
     pre: 0 <= g_num <= 3
-    pre: -4 <= a <= b <= c <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
     post: __return__[0] <= __return__[1]
     post: all(v in (a, b, c) for v in __return__)
     """
@@ -67,8 +73,8 @@ def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> in
     other two (:data:`MEDIAN_LIPSCHITZ_CASES`): the three cases cover every input, and each
     case is a part of the path search.
 
-    pre: -4 <= a <= b <= c <= 4
-    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
+    pre: VALUE_MIN <= min(d, e, f) and max(d, e, f) <= VALUE_MAX
     pre: min(e, f) <= d <= max(e, f)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """
@@ -78,8 +84,8 @@ def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> in
 def median_lipschitz_e_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case e between d and f.
 
-    pre: -4 <= a <= b <= c <= 4
-    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
+    pre: VALUE_MIN <= min(d, e, f) and max(d, e, f) <= VALUE_MAX
     pre: min(d, f) <= e <= max(d, f)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """
@@ -89,8 +95,8 @@ def median_lipschitz_e_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> in
 def median_lipschitz_f_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case f between d and e.
 
-    pre: -4 <= a <= b <= c <= 4
-    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
+    pre: VALUE_MIN <= min(d, e, f) and max(d, e, f) <= VALUE_MAX
     pre: min(d, e) <= f <= max(d, e)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """
