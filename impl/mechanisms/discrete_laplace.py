@@ -96,7 +96,7 @@ class DiscreteLaplaceMechanism(Checked):
         a = self.value(data)
         check_limit(size * a.size, "size", "draws")
         if self.idealised:
-            noise = float_discrete_laplace(self.noise.q, size * a.size, rng)
+            noise = float_discrete_laplace(float(self.noise.q), size * a.size, rng)
         else:
             noise = self.noise.sample(size * a.size, rng)
         out = a[None, :] + noise.reshape(size, a.size)

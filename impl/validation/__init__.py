@@ -13,6 +13,7 @@ beside its parameters the same way (``Annotated[float, Real(0, 0.5, lo_open=True
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Any
 
 import numpy as np
@@ -71,6 +72,7 @@ from dpspec.validation.domains import (
     Function,
     Instance,
     Integer,
+    NoExample,
     Pair,
     RandomGenerator,
     RandomState,
@@ -81,9 +83,9 @@ from dpspec.validation.domains import (
 )
 
 #: ε ∈ (0, 700] (rounded down to a rational by the exact samplers).
-EpsilonArg = Annotated[float, Epsilon()]
+EpsilonArg = Annotated[float | Fraction, Epsilon()]
 #: ε, or None when another parameter (a rational ``base``) gives the noise.
-OptionalEpsilonArg = Annotated[float | None, Epsilon(optional=True)]
+OptionalEpsilonArg = Annotated[float | Fraction | None, Epsilon(optional=True)]
 #: δ ∈ [0, 1).
 DeltaArg = Annotated[float, Delta()]
 #: δ ∈ (0, 1).
@@ -98,6 +100,8 @@ RandomStateArg = Annotated[int | np.random.Generator | None, RandomState()]
 OptionalBaseArg = Annotated[Any, Base(optional=True)]
 #: Independent runs one call returns (≤ ``LIMITS["draws"]``).
 SizeArg = Annotated[int, Integer(1, limit="draws")]
+#: The name a message gives a checked value (a parameter's name).
+NameArg = Annotated[str, Instance(types=(str,), clean="epsilon")]
 #: A positive integer (≥ 1).
 CountArg = Annotated[int, Integer(1)]
 #: A dataset: a non-empty array of finite numbers.
@@ -141,6 +145,8 @@ __all__ = [
     "Instance",
     "Integer",
     "LabelsArg",
+    "NameArg",
+    "NoExample",
     "OptionalBaseArg",
     "OptionalEpsilonArg",
     "Pair",

@@ -20,9 +20,10 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from dpspec.validation.domains import Domain, domain_of
+if TYPE_CHECKING:  # the domains import the checks, which are themselves checked
+    from dpspec.validation.domains import Domain
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -33,6 +34,8 @@ CHECKED_MARK = "__dpspec_checked__"
 
 class Unresolved:
     """An annotation that could not be evaluated (reported by the discovery obligation)."""
+
+    __dpspec_declarative__ = "a report of an annotation that did not resolve"
 
     def __init__(self, text: str, error: str) -> None:
         self.text, self.error = text, error
@@ -53,6 +56,8 @@ def _evaluate(annotation: Any, namespace: dict[str, Any]) -> Any:
 def parameter_domains(fn: Callable[..., Any]) -> dict[str, Domain | Unresolved | None]:
     """Each parameter of ``fn`` (``self`` / ``cls`` and ``*args`` / ``**kwargs`` excluded) with
     its declared domain, ``None`` when it has none, or :class:`Unresolved`."""
+    from dpspec.validation.domains import domain_of
+
     target = inspect.unwrap(fn)
     namespace = dict(getattr(target, "__globals__", {}))
     out: dict[str, Domain | Unresolved | None] = {}
@@ -68,6 +73,9 @@ def parameter_domains(fn: Callable[..., Any]) -> dict[str, Domain | Unresolved |
     return out
 
 
+parameter_domains.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
+
+
 def checked(fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` with its declared arguments checked and converted before the body runs."""
     if getattr(fn, CHECKED_MARK, False):
@@ -79,6 +87,8 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         nonlocal declared
         if declared is None:
+            from dpspec.validation.domains import Domain
+
             declared = {
                 name: d for name, d in parameter_domains(fn).items() if isinstance(d, Domain)
             }
@@ -93,6 +103,9 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
 
     setattr(run, CHECKED_MARK, True)
     return run
+
+
+checked.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
 
 
 def _wrap_members(cls: type) -> None:
@@ -115,15 +128,23 @@ def constructor_domains(cls: type) -> dict[str, Domain | Unresolved | None]:
     return parameter_domains(init)
 
 
+constructor_domains.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
+
+
 def check_constructor_params(obj: Any) -> dict[str, Any]:
     """``obj``'s constructor parameters, read back from its attributes, checked against their
     declared domains (scikit-learn's convention: an estimator validates at ``fit``); the
     converted values by name."""
+    from dpspec.validation.domains import Domain
+
     out = {}
     for name, domain in constructor_domains(type(obj)).items():
         value = getattr(obj, name)
         out[name] = domain.check(value, name) if isinstance(domain, Domain) else value
     return out
+
+
+check_constructor_params.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
 
 
 class Checked:
@@ -164,6 +185,8 @@ def _checking_params(fit: Callable[..., Any]) -> Callable[..., Any]:
 class Example:
     """One clean call, declared beside a public class or function.
 
+    (A declaration: its own fields are what the sweep reads, not parameters it sweeps.)
+
     For a class: ``init`` holds constructor arguments and ``calls`` the method calls made in
     order on the instance (``{"fit": {...}, "predict": {...}}``); for a function: ``calls``
     holds ``{"__call__": {...}}``. ``every`` gives arguments by name to every call that takes
@@ -174,6 +197,8 @@ class Example:
     init: dict[str, Any] = field(default_factory=dict)
     calls: dict[str, dict[str, Any]] = field(default_factory=dict)
     every: dict[str, Any] = field(default_factory=dict)
+
+    __dpspec_declarative__ = "a declared clean call (read by the sweep)"
 
     def arguments(self, call: str) -> dict[str, Any]:
         """The example's arguments of one call (``every``'s, then the call's own)."""
@@ -195,3 +220,6 @@ def example(every: dict[str, Any] | None = None, **calls: dict[str, Any]) -> Cal
         return obj
 
     return attach
+
+
+example.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]

@@ -34,6 +34,7 @@ from dpspec.validation.checks import (
     MAX_EPSILON,
     InputTypeError,
     as_finite_array,
+    check_base,
     check_delta,
     check_epsilon,
     check_flag,
@@ -52,6 +53,8 @@ _NOT_A_NUMBER: tuple[Any, ...] = ("1", b"1", [1.0], (1,), {"a": 1}, 1 + 0j, obje
 class NoExample:
     """Marks a domain that has no clean value of its own (an array shaped by the call)."""
 
+    __dpspec_declarative__ = "a marker"
+
     def __repr__(self) -> str:
         return "NO_EXAMPLE"
 
@@ -61,10 +64,13 @@ NO_EXAMPLE: Any = NoExample()
 
 @dataclass(frozen=True)
 class Domain:
-    """The values one parameter accepts. ``optional``: ``None`` is accepted (and kept); it is
-    keyword-only, so ``Integer(1)`` means ``lo=1`` in every subclass."""
+    """The values one parameter accepts. ``optional`` (keyword only): ``None`` is accepted
+    (and kept)."""
 
     optional: bool = field(default=False, kw_only=True)
+
+    #: Domains are declarations (read by ``checked`` and the sweep), not entry points.
+    __dpspec_declarative__ = "a parameter domain (a declaration)"
 
     def check(self, value: Any, name: str) -> Any:
         """The value the body computes with, or a ValueError / TypeError naming ``name``."""
@@ -76,7 +82,19 @@ class Domain:
         raise NotImplementedError
 
     def refused(self) -> tuple[Any, ...]:
-        """Values outside the domain (hostile inputs that must be refused)."""
+        """Values outside the domain (hostile inputs that must be refused): the candidates of
+        :meth:`hostile` that :meth:`check` indeed refuses (so the list cannot contradict the
+        domain)."""
+        out = []
+        for value in self.hostile():
+            try:
+                self.check(value, "value")
+            except (ValueError, TypeError):
+                out.append(value)
+        return tuple(out)
+
+    def hostile(self) -> tuple[Any, ...]:
+        """Candidate hostile values of this kind of domain."""
         return () if self.optional else (None,)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -96,9 +114,7 @@ def _real_equivalents(clean: Any) -> tuple[Any, ...]:
     if isinstance(clean, bool) or not isinstance(clean, (int, float, Fraction)):
         return ()
     out: list[Any] = [np.float64(clean), Fraction(clean)]
-    with np.errstate(over="ignore"):  # beyond float32's range: no float32 equivalent
-        narrow = float(np.float32(clean))
-    if narrow == float(clean):
+    if float(np.float32(clean)) == float(clean):
         out.append(np.float32(clean))
     if float(clean).is_integer() and abs(float(clean)) < 2**62:
         out.append(np.int64(int(clean)))
@@ -107,21 +123,30 @@ def _real_equivalents(clean: Any) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class Real(Domain):
-    """A finite real in [lo, hi] (``lo_open`` / ``hi_open`` exclude the ends), as a float."""
+    """A finite real in [lo, hi] (``lo_open`` / ``hi_open`` exclude the ends), as a float;
+    ``infinite``: ±inf accepted too (a threshold beyond every value)."""
 
     lo: float = -math.inf
     hi: float = math.inf
     lo_open: bool = False
     hi_open: bool = False
     clean: float | None = None
+    infinite: bool = False
 
     def convert(self, value: Any, name: str) -> float:
+        if (
+            self.infinite
+            and isinstance(value, float | np.floating)
+            and not isinstance(value, bool)
+            and math.isinf(value)
+        ):
+            return float(value)
         x = exact_fraction(value, name)  # refuses bool, str, complex, NaN, ±inf
         low = math.isfinite(self.lo) and (
-            (x <= Fraction(self.lo)) if self.lo_open else (x < Fraction(self.lo))
+            x <= Fraction(self.lo) if self.lo_open else x < Fraction(self.lo)
         )
         high = math.isfinite(self.hi) and (
-            (x >= Fraction(self.hi)) if self.hi_open else (x > Fraction(self.hi))
+            x >= Fraction(self.hi) if self.hi_open else x > Fraction(self.hi)
         )
         if low or high:
             raise ValueError(f"{name}: must be in {self.interval()}, got {value!r}")
@@ -134,8 +159,10 @@ class Real(Domain):
         right = ")" if self.hi_open or not math.isfinite(self.hi) else "]"
         return f"{left}{self.lo:g}, {self.hi:g}{right}"
 
-    def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), _NAN, _INF, -_INF, True, *_NOT_A_NUMBER]
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), _NAN, True, *_NOT_A_NUMBER]
+        if not self.infinite:
+            out += [_INF, -_INF]
         if math.isfinite(self.lo):
             out += [self.lo - max(1.0, abs(self.lo)), -1e300]
             if self.lo_open:
@@ -165,14 +192,21 @@ class Real(Domain):
 
 @dataclass(frozen=True)
 class Epsilon(Domain):
-    """A privacy level ε ∈ [2^-32, 700] (``dpspec.validation.check_epsilon``)."""
+    """A privacy level ε ∈ [2^-32, 700] (``dpspec.validation.check_epsilon``); an int or
+    ``Fraction`` stays exact (the exact samplers use it as a rational), any other real becomes
+    the float it denotes."""
 
-    def convert(self, value: Any, name: str) -> float:
-        return check_epsilon(value, name)
+    def convert(self, value: Any, name: str) -> Any:
+        v = check_epsilon(value, name)
+        if isinstance(value, Fraction):
+            return value
+        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            return int(value)
+        return v
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (
-            *super().refused(),
+            *super().hostile(),
             0,
             0.0,
             -1.0,
@@ -198,16 +232,27 @@ class Epsilon(Domain):
 
 @dataclass(frozen=True)
 class Delta(Domain):
-    """δ ∈ [0, 1), or (0, 1) when ``positive``."""
+    """δ ∈ [0, 1), or (0, 1) when ``positive``; ``least``: the smallest δ > 0 accepted (a
+    search in float logarithms of δ); ``exact``: an int or ``Fraction`` δ is kept exact (its
+    law is then compared in rationals), other reals become floats."""
 
     positive: bool = False
+    least: float = 0.0
+    exact: bool = False
 
-    def convert(self, value: Any, name: str) -> float:
-        return check_delta(value, name, allow_zero=not self.positive)
+    def convert(self, value: Any, name: str) -> Any:
+        v = check_delta(value, name, allow_zero=not self.positive)
+        if 0 < v < self.least:
+            raise ValueError(f"{name}: must be >= {self.least:g}, got {value!r}")
+        if self.exact and isinstance(value, (Fraction, int)) and not isinstance(value, bool):
+            return Fraction(value)
+        return v
 
-    def refused(self) -> tuple[Any, ...]:
-        extra = (0, 0.0) if self.positive else ()
-        return (*super().refused(), *extra, -1e-9, 1, 1.0, 2.0, _NAN, _INF, True, *_NOT_A_NUMBER)
+    def hostile(self) -> tuple[Any, ...]:
+        extra: tuple[Any, ...] = (0, 0.0) if self.positive else ()
+        if self.least > 0:
+            extra += (self.least / 2,)
+        return (*super().hostile(), *extra, -1e-9, 1, 1.0, 2.0, _NAN, _INF, True, *_NOT_A_NUMBER)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
         return _real_equivalents(clean)
@@ -247,8 +292,8 @@ class Integer(Domain):
             raise ValueError(f"{name}: must be an integer {bound}{why}, got {value!r}")
         return v
 
-    def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), self.lo - 1, 1.5, 2.0, _NAN, _INF, True, "3"]
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), self.lo - 1, 1.5, 2.0, _NAN, _INF, True, "3"]
         out += [-(2**63), 2**64, *_NOT_A_NUMBER[2:]]
         if self.top is not None:
             out.append(self.top + 1)
@@ -282,8 +327,8 @@ class Flag(Domain):
     def convert(self, value: Any, name: str) -> bool:
         return check_flag(value, name)
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), "no", "False", 0, 1, 1.0, _NAN, [True])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), "no", "False", 0, 1, 1.0, _NAN, [True])
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
         return (np.bool_(clean),) if isinstance(clean, bool) else ()
@@ -311,8 +356,8 @@ class Choice(Domain):
             raise ValueError(f"{name}: expected one of {list(self.options)}, got {value!r}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), "bogus", "", 0, True, _NAN, [self.options[0]])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), "bogus", "", 0, True, _NAN, [self.options[0]])
 
     @property
     def example(self) -> Any:
@@ -329,8 +374,8 @@ class RandomGenerator(Domain):
     def convert(self, value: Any, name: str) -> np.random.Generator:
         return check_rng(value, name)
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), 42, "0", np.random.RandomState(0), np.random.PCG64(0))
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 42, "0", np.random.RandomState(0), np.random.PCG64(0))
 
     @property
     def example(self) -> Any:
@@ -349,7 +394,7 @@ class RandomState(Domain):
     """scikit-learn's ``random_state``: None (fresh entropy), an int in [0, 2^128), or a
     ``numpy.random.Generator``."""
 
-    optional: bool = True
+    optional: bool = field(default=True, kw_only=True)
 
     def convert(self, value: Any, name: str) -> Any:
         if isinstance(value, np.random.Generator):
@@ -363,7 +408,7 @@ class RandomState(Domain):
             raise ValueError(f"{name}: an integer seed must be in [0, 2^128), got {value!r}")
         return int(value)
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (-1, 2**128, 1.5, "0", _NAN, True, np.random.RandomState(0), object())
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -379,20 +424,23 @@ class RandomState(Domain):
 
 @dataclass(frozen=True)
 class Base(Domain):
-    """A rational noise base q = e^{−ε/Δ} ∈ (0, 1) the exact samplers can draw with."""
+    """A rational noise base q = e^{−ε/Δ} ∈ (0, 1); ``sampling``: one the exact base samplers
+    can draw with (denominator ≤ 2^62, 1 − q ≥ 2^-12)."""
+
+    sampling: bool = True
 
     def convert(self, value: Any, name: str) -> Fraction:
-        return check_sampling_base(value, name)
+        return check_sampling_base(value, name) if self.sampling else check_base(value, name)
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return (
-            *super().refused(),
+            *super().hostile(),
             0.5,
             Fraction(0),
             Fraction(1),
             Fraction(3, 2),
             Fraction(-1, 2),
-            Fraction(2**13 - 1, 2**13),
+            *((Fraction(2**13 - 1, 2**13),) if self.sampling else ()),
             True,
             "1/2",
         )
@@ -411,7 +459,8 @@ _ARRAY_KINDS = ("real", "integer", "label", "any")
 
 @dataclass(frozen=True)
 class Array(Domain):
-    """A non-empty array of finite numbers with ``ndim`` dimensions (None: any), of ``kind``
+    """A non-empty (``empty``: or empty) array of finite numbers with ``ndim`` dimensions
+    (None: any), of ``kind``
     ``real`` (converted to float64), ``integer`` (|v| < 2^62, int64), ``label`` (any
     numbers or strings: class labels, checked by the learner) or ``any``.
 
@@ -421,6 +470,7 @@ class Array(Domain):
     ndim: int | None = None
     kind: str = "real"
     clean: Any = None
+    empty: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in _ARRAY_KINDS:
@@ -440,6 +490,8 @@ class Array(Domain):
             if arr.dtype.kind == "c":
                 raise InputTypeError(f"{name}: Complex data not supported")
             return value
+        if self.empty and isinstance(value, np.ndarray | list | tuple) and len(value) == 0:
+            return np.asarray(value, dtype=np.int64 if self.kind == "integer" else np.float64)
         arr = as_finite_array(value, name, self.ndim)
         if arr.ndim == 0:
             raise ValueError(f"{name}: expected an array, got the scalar {value!r}")
@@ -449,8 +501,10 @@ class Array(Domain):
             return bounded_int_array(arr, name)
         return arr
 
-    def refused(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().refused(), [], np.empty((0, 2)), [_NAN], [[_INF, 0.5]]]
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), [_NAN], [[_INF, 0.5]]]
+        if not self.empty:
+            out += [[], np.empty((0, 2))]
         out += [np.array(["a", "b"]), np.array([1 + 1j, 2]), "data", 3.0, {"a": 1}]
         if self.ndim == 2:
             out += [np.zeros(3), np.zeros((2, 2, 2))]
@@ -481,8 +535,8 @@ class Function(Domain):
             raise InputTypeError(f"{name}: must be callable, got {type(value).__name__}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), 3, "f", [len])
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 3, "f", [len])
 
     @property
     def example(self) -> Any:
@@ -505,8 +559,9 @@ class Instance(Domain):
             raise InputTypeError(f"{name}: expected {names}, got {type(value).__name__}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), 3, "x", [1], object())
+    def hostile(self) -> tuple[Any, ...]:
+        values = (3, "x", [1], object())
+        return (*super().hostile(), *(v for v in values if not isinstance(v, self.types)))
 
     @property
     def example(self) -> Any:
@@ -527,7 +582,7 @@ class Anything(Domain):
     def convert(self, value: Any, name: str) -> Any:
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return ()
 
     @property
@@ -549,12 +604,16 @@ class Pair(Domain):
         if not isinstance(value, (tuple, list)) or len(value) != 2:
             raise ValueError(f"{name}: expected a pair (lo, hi), got {value!r}")
         lo, hi = (self.inner.check(v, name) for v in value)
-        if lo is None or hi is None or lo > hi:
-            raise ValueError(f"{name}: expected lo <= hi, got {value!r}")
+        try:
+            ordered = lo is not None and hi is not None and not lo > hi
+        except TypeError:  # ends that do not compare
+            ordered = False
+        if not ordered:
+            raise ValueError(f"{name}: expected comparable ends with lo <= hi, got {value!r}")
         return lo, hi
 
-    def refused(self) -> tuple[Any, ...]:
-        return (*super().refused(), (5, 0), (0,), "ab", (_NAN, 1), 3)
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), (5, 0), (0,), "ab", (_NAN, 1), 3)
 
     @property
     def example(self) -> Any:
@@ -584,3 +643,10 @@ def sequence_of(values: Sequence[Any], inner: Domain, name: str) -> list[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
         raise InputTypeError(f"{name}: expected a sequence, got {type(values).__name__}")
     return [inner.check(v, f"{name}[{i}]") for i, v in enumerate(values)]
+
+
+domain_of.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
+
+optional.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
+
+sequence_of.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]

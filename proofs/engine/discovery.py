@@ -98,9 +98,18 @@ def public_objects(include_mounted: bool = False) -> tuple[PublicObject, ...]:
 
 
 #: Kinds of class that declare types rather than compute: no parameter to validate.
-def declarative_kind(cls: type) -> str | None:
+def declarative_kind(cls: Any) -> str | None:
     """Why a public class has no call to sweep (an enum, a Protocol, an exception or warning
     type), or None for a class that computes."""
+    from dpspec.validation import Checked
+
+    if cls is Checked:
+        return "the base class that enforces declared domains"
+    declared = getattr(cls, "__dpspec_declarative__", None)
+    if isinstance(declared, str):
+        return declared
+    if not inspect.isclass(cls):
+        return None
     if issubclass(cls, enum.Enum):
         return "an enumeration"
     if getattr(cls, "_is_protocol", False):

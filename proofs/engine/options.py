@@ -23,11 +23,21 @@ from dpspec.validation import (
     Domain,
     Epsilon,
     Flag,
+    Instance,
     Integer,
     Pair,
     RandomState,
     Real,
 )
+
+#: Free text (an id fragment, a title): every string.
+TEXT = Instance(types=(str,))
+#: A CPU budget in seconds: finite and > 0 (at most a day).
+SECONDS = Real(0, 86400, lo_open=True)
+#: Worker processes.
+JOBS = Integer(1, hi=64)
+#: Help of every ``--json`` option.
+JSON_HELP = "write the result as JSON"
 
 #: Text that no numeric option accepts.
 NOT_NUMBERS = ("", "abc", "1,5", "0x10", "1e", "--")
@@ -58,7 +68,7 @@ class WritablePath(Domain):
                 break
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return ("", "/dev/null/x.json", "/proc/x/y.json", ".")
 
     @property
@@ -80,7 +90,7 @@ class ReadablePath(Domain):
             raise ValueError(f"{name}: cannot read {value!r}")
         return value
 
-    def refused(self) -> tuple[Any, ...]:
+    def hostile(self) -> tuple[Any, ...]:
         return ("", "/no/such/file.json", ".")
 
     def describe(self) -> str:
@@ -133,8 +143,9 @@ class DomainType:
             raise argparse.ArgumentTypeError(message) from None
 
     def refused_texts(self) -> tuple[str, ...]:
-        """Command-line texts the option must refuse: the domain's refused values that are
-        numbers or strings, written out, and text that is no number."""
+        """Command-line texts the option refuses: the domain's refused values that are numbers
+        or strings, written out, and text that is no number — those the converter refuses (a
+        value refused in Python may be a fine text: the string "1" is the number 1 here)."""
         out = []
         for value in self.domain.refused():
             if isinstance(value, bool) or value is None:
@@ -143,7 +154,13 @@ class DomainType:
                 out.append(str(value))
         if not isinstance(self.domain, Choice | WritablePath | ReadablePath):
             out.extend(NOT_NUMBERS)
-        return tuple(dict.fromkeys(out))
+        refused = []
+        for text in dict.fromkeys(out):
+            try:
+                self(text)
+            except argparse.ArgumentTypeError:
+                refused.append(text)
+        return tuple(refused)
 
 
 def add_option(

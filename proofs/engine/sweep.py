@@ -28,6 +28,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -93,9 +94,11 @@ def entries(objects: tuple[PublicObject, ...] | None = None) -> list[Entry]:
     methods (enums, Protocols and exception types declare, they do not compute)."""
     out = []
     for public in public_objects() if objects is None else objects:
+        if declarative_kind(public.obj) is not None:
+            continue
         if inspect.isfunction(public.obj):
             out.append(Entry(public, "__call__"))
-        elif declarative_kind(public.obj) is None:
+        else:
             out.append(Entry(public, "__init__"))
             out.extend(Entry(public, m) for m in public_methods(public.obj))
     return out
@@ -340,13 +343,16 @@ def sweep_entry(entry: Entry, tally: Tally) -> None:
         for value in domain.refused():
             case(entry, the_plan, param, value, None, tally)
         target = the_plan.target()
-        default = inspect.signature(inspect.unwrap(entry.function)).parameters[param].default
-        fallback = domain.example if default is inspect.Parameter.empty else default
-        clean_value = target.get(param, fallback)
-        if clean_value is NO_EXAMPLE:
-            continue
+        reference, clean_value = clean, target.get(param, NO_EXAMPLE)
+        if param not in target:  # the default ran: compare equivalents of the domain's example
+            clean_value = domain.example
+            if clean_value is NO_EXAMPLE or clean_value is None:
+                continue
+            reference = run(partial(execute, the_plan, param, clean_value))
+            if reference.failure is not None or reference.refused is not None:
+                continue  # the example is not a clean value of this call (a cross constraint)
         for value in domain.equivalents(clean_value):
-            case(entry, the_plan, param, value, clean, tally)
+            case(entry, the_plan, param, value, reference, tally)
 
 
 def case(
@@ -397,3 +403,128 @@ def undeclared(selected: list[Entry] | None = None) -> Iterator[str]:
                 yield f"{entry.label}: parameter {name!r} has no declared domain"
             elif isinstance(domain, Unresolved):
                 yield f"{entry.label}: parameter {name!r}: annotation {domain.text!r} unresolved"
+
+
+# ---------------------------------------------------------------------------------------------
+# Hypothesis: values drawn around each declared domain
+
+
+def _strategies() -> Any:
+    """Values of every kind a hostile caller sends (numbers at their edges, numpy scalars of
+    every width, text, containers, arrays of awkward dtypes and shapes)."""
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+
+    numbers = st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.floats(width=16).map(np.float16),
+        st.floats(width=32).map(np.float32),
+        st.integers(-(2**70), 2**70),
+        st.integers(-3, 3),
+        st.integers(-(2**63), 2**63 - 1).map(np.int64),
+        st.fractions(),
+        st.booleans(),
+        st.complex_numbers(allow_nan=True),
+    )
+    arrays = st.one_of(
+        hnp.arrays(
+            st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.uint64, np.bool_]),
+            hnp.array_shapes(min_dims=0, max_dims=3, max_side=5),
+        ),
+        hnp.arrays(
+            np.float64,
+            hnp.array_shapes(min_dims=1, max_dims=2, max_side=6),
+            elements=st.floats(allow_nan=True, allow_infinity=True),
+        ),
+        st.lists(st.one_of(st.integers(-5, 5), st.text(max_size=2), st.none()), max_size=5).map(
+            lambda v: np.array(v, dtype=object)
+        ),
+    )
+    return st.one_of(numbers, arrays, st.none(), st.text(max_size=4), st.lists(numbers, max_size=3))
+
+
+#: Integer arguments above this are workloads, not hostile values: their cost is what the
+#: domain's limit allows (checked at the limit by the thorough obligations).
+WORKLOAD = 2**12
+
+
+def _legitimate_workload(domain: Domain, value: Any) -> bool:
+    """An in-domain integer of a capped domain above :data:`WORKLOAD` (a large request)."""
+    from dpspec.validation import Integer
+
+    if not isinstance(domain, Integer) or isinstance(value, bool | np.bool_):
+        return False
+    if not isinstance(value, int | np.integer) or int(value) <= WORKLOAD:
+        return False
+    try:
+        domain.check(value, "value")
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+@dataclass
+class FuzzTally:
+    calls: int = 0
+    refused: int = 0
+    accepted: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def fuzz_entry(entry: Entry, examples: int, tally: FuzzTally) -> None:
+    """``examples`` Hypothesis-drawn cases of one entry: each replaces one declared parameter
+    by a drawn value (or one of its domain's refused or equivalent values); the call must end
+    with a named refusal or a result free of NaN — never another exception, a warning, or the
+    CPU budget exceeded. Derandomised: the same cases every run."""
+    from hypothesis import HealthCheck, assume, given, settings
+    from hypothesis import strategies as st
+
+    try:
+        the_plan = plan(entry)
+    except LookupError:
+        return  # reported by the discovery obligation
+    declared = [(n, d) for n, d in entry.domains.items() if isinstance(d, Domain)]
+    if not declared:
+        return
+    known = st.sampled_from(declared).flatmap(
+        lambda nd: st.tuples(
+            st.just(nd[0]),
+            st.one_of(
+                _strategies(),
+                st.sampled_from((*nd[1].refused(), None)),
+            ),
+        )
+    )
+
+    @settings(
+        max_examples=examples,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(known)
+    def one(case_: tuple[str, Any]) -> None:
+        param, value = case_
+        assume(not _legitimate_workload(dict(declared)[param], value))
+        out = run(partial(execute, the_plan, param, value))
+        tally.calls += 1
+        label = f"{entry.label}[{param}={_short(value)}]"
+        if out.failure is not None:
+            tally.failures.append(f"{label}: {out.failure}")
+        elif out.refused is not None:
+            tally.refused += 1
+        elif has_nan(out.result):
+            tally.failures.append(f"{label}: a result with NaN")
+        else:
+            tally.accepted += 1
+
+    one()
+
+
+def fuzz(examples: int, selected: list[Entry] | None = None) -> FuzzTally:
+    """:func:`fuzz_entry` over every public callable (or ``selected``)."""
+    tally = FuzzTally()
+    for entry in entries() if selected is None else selected:
+        fuzz_entry(entry, examples, tally)
+    return tally

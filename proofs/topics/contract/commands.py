@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from dpspec.proofs.engine.errors import UsageError, write_json
-from dpspec.proofs.engine.options import WritablePath, add_option
+from dpspec.proofs.engine.options import TEXT, WritablePath, add_option
 
 
 def _cmd_contract(args: argparse.Namespace) -> int:
@@ -55,7 +55,7 @@ def register(sub: Any) -> None:
         help="the public surface and how it keeps the contract (exit 1 on a problem)",
         description="Exit codes: 0 every object keeps the contract, 1 not, 2 usage error.",
     )
-    p.add_argument("--package", default=None, help="only modules under this dotted prefix")
+    add_option(p, "--package", domain=TEXT, default=None, help="only modules under this prefix")
     p.add_argument("--sweep", action="store_true", help="also run the hostile-input sweep")
     add_option(p, "--json", domain=WritablePath(), default=None, metavar="PATH")
     p.add_argument("--no-progress", action="store_true", help=argparse.SUPPRESS)

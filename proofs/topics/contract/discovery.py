@@ -62,8 +62,13 @@ def _registered_names() -> set[str]:
     return names
 
 
-def _is_registered(dotted: str, registered: set[str]) -> bool:
-    return any(r == dotted or r.startswith(dotted + ".") for r in registered)
+def _is_registered(public: PublicObject, registered: set[str]) -> bool:
+    """Named by an obligation: the object itself, one of its members, or its whole module (an
+    obligation about every definition in it)."""
+    dotted = public.dotted
+    return public.module in registered or any(
+        r == dotted or r.startswith(dotted + ".") for r in registered
+    )
 
 
 def _exported(public: PublicObject) -> bool:
@@ -160,13 +165,13 @@ def contract_problems(objects: Iterable[PublicObject]) -> list[str]:
         label = public.dotted
         if not _exported(public):
             problems.append(f"{label}: not in {public.package}.__all__")
-        if not _is_registered(label, registered):
+        if not _is_registered(public, registered):
             problems.append(f"{label}: named by no obligation of the registry")
-        if inspect.isfunction(public.obj):
+        if inspect.isfunction(public.obj) and declarative_kind(public.obj) is None:
             if not getattr(public.obj, CHECKED_MARK, False):
                 problems.append(f"{label}: not wrapped by dpspec.validation.checked")
             continue
-        if declarative_kind(public.obj) is not None:
+        if declarative_kind(public.obj) is not None or inspect.isfunction(public.obj):
             continue
         problems.extend(_class_problems(public))
         if kinds(public.obj) & {"mechanism", "learner", "private"} and public.name not in root:
