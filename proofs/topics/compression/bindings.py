@@ -76,5 +76,3 @@ def quantiles_binding(config: VerifyConfig) -> CheckOutcome:
     outcome.controls.append(Control("a lower weighted median", caught, control.detail[:160]))
     outcome.slack.append(Slack("inputs where impl != lemma", 0.0, 0.0 if outcome.passed else 1.0))
     return outcome
-
-

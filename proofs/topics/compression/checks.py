@@ -37,7 +37,6 @@ from dpspec.compression.schemes import (
     rectangle_baseline,
 )
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.crosshair import contract_lines
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.proofs.topics.compression import lemmas
 from dpspec.proofs.topics.compression.bindings import lower_median
@@ -61,44 +60,12 @@ GAMMAS = (Fraction(0), Fraction(1, 8), Fraction(1, 4), Fraction(3, 8))
 
 
 # ---------------------------------------------------------------------------------------------
-# The enumerable lemmas: every input of their finite domain
+# The enumerable lemmas (settled by ``@over`` enumeration): their tightness and a bug control
 
 
-def _compiled_contract(fn: Callable[..., Any]) -> tuple[list[Any], list[Any]]:
-    """The ``pre:`` and ``post:`` expressions of ``fn``'s docstring contract, compiled once."""
-    lines = contract_lines(fn.__doc__ or "")
-    pre = [compile(e, f"<{fn.__name__} pre>", "eval") for _, k, e in lines if k == "pre"]
-    post = [compile(e, f"<{fn.__name__} post>", "eval") for _, k, e in lines if k == "post"]
-    return pre, post
-
-
-def enumerate_contract(
-    fn: Callable[..., Any], domain: Iterator[tuple[Any, ...]]
-) -> tuple[int, list[tuple[Any, ...]]]:
-    """Evaluate ``fn``'s docstring contract (the one CrossHair reads) on every input of
-    ``domain`` that meets its preconditions: (inputs checked, counterexamples)."""
-    pre, post = _compiled_contract(fn)
-    names = list(fn.__code__.co_varnames[: fn.__code__.co_argcount])
-    checked, bad = 0, []
-    for args in domain:
-        namespace: dict[str, Any] = {**fn.__globals__, **dict(zip(names, args, strict=True))}
-        if not all(eval(code, namespace) for code in pre):
-            continue
-        checked += 1
-        namespace["__return__"] = fn(*args)
-        if not all(eval(code, namespace) for code in post):
-            bad.append(args)
-    return checked, bad
-
-
-def _quantile_domain() -> Iterator[tuple[int, ...]]:
-    """Every input of the quantile lemmas' preconditions: sorted values in [−2, 2], weights in
-    [0, 3] with a positive sum, γ = g/8 for g ∈ {0..3}."""
+def _sorted_triples() -> Iterator[tuple[int, int, int]]:
     values = range(lemmas.VALUE_MIN, lemmas.VALUE_MAX + 1)
-    for a, b, c in itertools.combinations_with_replacement(values, 3):
-        for wa, wb, wc in itertools.product(range(4), repeat=3):
-            for g in range(4):
-                yield (a, b, c, wa, wb, wc, g)
+    yield from itertools.combinations_with_replacement(values, 3)
 
 
 def _wrong_sign_plus(values: Any, weights: Any, gamma: Any) -> Any:
@@ -113,74 +80,56 @@ def _wrong_sign_plus(values: Any, weights: Any, gamma: Any) -> Any:
     return best
 
 
-def quantile_order_enumerated(config: VerifyConfig) -> CheckOutcome:
-    """The order lemmas ``quantile_lower_order`` / ``quantile_upper_order`` (Q⁻_γ ≤ Median ≤
-    Q⁺_γ, all among the values; L693–703) hold on **every** input of their finite domain (their
-    own docstring contracts evaluated by exhaustive enumeration, which settles what CrossHair
-    would search). Control: Q⁺_γ computed with γ's sign flipped (threshold ½ + γ) breaks the
-    order on the same enumeration."""
-    checked, bad = 0, []
-    for fn in (lemmas.quantile_lower_order, lemmas.quantile_upper_order):
-        n, found = enumerate_contract(fn, _quantile_domain())
-        checked += n
-        bad += [(fn.__name__, *args) for args in found]
-    control = 0
-    for a, b, c, wa, wb, wc, g in _quantile_domain():
-        if wa + wb + wc == 0:
+def quantile_order_control(config: VerifyConfig) -> CheckOutcome:
+    """Beside the enumeration of the order lemmas (every input of their domain, ``@over``):
+    the order is attained with equality (Q⁻_γ = Median = Q⁺_γ with γ > 0, so no strict gap can
+    be claimed) and a plausible bug of the quantile — Q⁺_γ computed with γ's sign flipped
+    (threshold ½ + γ) — breaks it; the first input of each kind is reported."""
+    broken: tuple[Any, ...] | None = None
+    tight: tuple[Any, ...] | None = None
+    for (a, b, c), ws, g in itertools.product(
+        _sorted_triples(), itertools.product(range(4), repeat=3), range(1, 4)
+    ):
+        if sum(ws) == 0 or a == c:
             continue
-        vals, ws = (a, b, c), (wa, wb, wc)
+        vals, gamma = (a, b, c), Fraction(g, 8)
         median = quantile_plus(vals, ws, 0)
-        control += _wrong_sign_plus(vals, ws, Fraction(g, 8)) < median
-    caught = control > 0
+        if broken is None and _wrong_sign_plus(vals, ws, gamma) < median:
+            broken = (vals, ws, gamma)
+        if tight is None and quantile_minus(vals, ws, gamma) == quantile_plus(vals, ws, gamma):
+            tight = (vals, ws, gamma)
+        if broken is not None and tight is not None:
+            break
+    caught = broken is not None
     return CheckOutcome(
-        not bad and caught,
-        f"{checked} inputs (every input of the preconditions), counterexamples: "
-        f"{bad[:3] or 'none'}; control (Q+ with gamma's sign flipped) below the median on "
-        f"{control} inputs",
-        {"inputs": checked, "counterexamples": len(bad), "control": control},
-        [
-            Control(
-                "Q+_gamma computed with the threshold 1/2 + gamma",
-                caught,
-                f"order broken on {control} inputs",
-            )
-        ],
-        [Slack("inputs violating the order", 0.0, float(len(bad)))],
+        caught and tight is not None,
+        f"Q- = Median = Q+ at {tight} (distinct values, gamma > 0: the order is tight); Q+ with "
+        f"gamma's sign flipped falls below the median at {broken}",
+        {"tight": repr(tight), "broken": repr(broken)},
+        [Control("Q+_gamma computed with the threshold 1/2 + gamma", caught, repr(broken))],
+        [Slack("Q+ - Q- on the tightest input", 0.0, 0.0)],
     )
 
 
-def _lipschitz_domain() -> Iterator[tuple[int, ...]]:
+def median_lipschitz_control(config: VerifyConfig) -> CheckOutcome:
+    """Beside the enumeration of the three Lipschitz cases (every input, ``@over``): the
+    constant 1 is attained (max |ΔMed|/‖Δ‖∞ = 1 over the domain), so the Lipschitz constant
+    understated 2× (|ΔMed| ≤ ½‖Δ‖∞) is refuted."""
     values = range(lemmas.VALUE_MIN, lemmas.VALUE_MAX + 1)
-    for a, b, c in itertools.combinations_with_replacement(values, 3):
-        for d, e, f in itertools.product(values, repeat=3):
-            yield (a, b, c, d, e, f)
-
-
-def median_lipschitz_enumerated(config: VerifyConfig) -> CheckOutcome:
-    """The median is 1-Lipschitz in ‖·‖∞ (L1001): the three case lemmas
-    (:data:`~dpspec.proofs.topics.compression.lemmas.MEDIAN_LIPSCHITZ_CASES`, which together
-    cover every input) hold on every input of their finite domain by exhaustive enumeration of
-    their docstring contracts. The constant 1 is attained (max |ΔMed|/‖Δ‖∞ = 1). Control: the
-    Lipschitz constant understated 2× (|ΔMed| ≤ ½‖Δ‖∞) is refuted on the same enumeration."""
-    checked, bad = 0, []
-    for name in lemmas.MEDIAN_LIPSCHITZ_CASES:
-        n, found = enumerate_contract(getattr(lemmas, name), _lipschitz_domain())
-        checked += n
-        bad += [(name, *args) for args in found]
     worst, control = 0.0, 0
-    for a, b, c, d, e, f in _lipschitz_domain():
-        gap = max(abs(a - d), abs(b - e), abs(c - f))
-        delta = abs(lemmas._median3(a, b, c) - lemmas._median3(d, e, f))
-        if gap:
-            worst = max(worst, delta / gap)
-            control += 2 * delta > gap
+    for a, b, c in _sorted_triples():
+        for d, e, f in itertools.product(values, repeat=3):
+            gap = max(abs(a - d), abs(b - e), abs(c - f))
+            delta = abs(lemmas._median3(a, b, c) - lemmas._median3(d, e, f))
+            if gap:
+                worst = max(worst, delta / gap)
+                control += 2 * delta > gap
     caught = control > 0
     return CheckOutcome(
-        not bad and caught and worst == 1.0,
-        f"{checked} case inputs (every input of the three cases' preconditions), "
-        f"counterexamples: {bad[:3] or 'none'}; max |dMed|/||d||_inf = {worst}; control "
-        f"(constant 1/2) refuted on {control} inputs",
-        {"inputs": checked, "counterexamples": len(bad), "max_ratio": worst},
+        caught and worst == 1.0,
+        f"max |dMed|/||d||_inf = {worst} over the domain; the constant 1/2 is refuted on "
+        f"{control} inputs",
+        {"max_ratio": worst},
         [Control("the Lipschitz constant understated 2x", caught, f"{control} inputs")],
         [Slack("Lipschitz constant", 1.0, worst)],
     )

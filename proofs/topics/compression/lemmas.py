@@ -5,21 +5,25 @@ Three values with small integer weights (the definitions only compare weight sha
 integer weights lose nothing; three values already exercise ties and every order). The values
 are taken sorted (w.l.o.g., see each lemma) and range over [VALUE_MIN, VALUE_MAX] = [−2, 2]
 (five values: every order pattern of three values, with ties): the domains are finite, so the
-registry settles them by exhaustive enumeration of these very contracts
-(``compression.checks.enumerate_contract``); ``dpspec prove`` can still run CrossHair on them.
+registry settles them by exhaustive enumeration of these very contracts (``@over``,
+:mod:`dpspec.proofs.engine.finite`); ``dpspec prove`` can still run CrossHair on them.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from dpspec.proofs.engine.finite import over
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
 
 #: The range of the lemmas' values (their preconditions).
 VALUE_MIN = -2
 VALUE_MAX = 2
+_VALUES = range(VALUE_MIN, VALUE_MAX + 1)
+_WEIGHTS = range(4)
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, wa=_WEIGHTS, wb=_WEIGHTS, wc=_WEIGHTS, g_num=range(4))
 def quantile_lower_order(
     a: int, b: int, c: int, wa: int, wb: int, wc: int, g_num: int
 ) -> tuple[int, int]:
@@ -41,6 +45,7 @@ def quantile_lower_order(
     return quantile_minus(values, weights, gamma), weighted_median(values, weights)
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, wa=_WEIGHTS, wb=_WEIGHTS, wc=_WEIGHTS, g_num=range(4))
 def quantile_upper_order(
     a: int, b: int, c: int, wa: int, wb: int, wc: int, g_num: int
 ) -> tuple[int, int]:
@@ -63,6 +68,7 @@ def _median3(a: int, b: int, c: int) -> int:
     return int(weighted_median((a, b, c), (1, 1, 1)))
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, d=_VALUES, e=_VALUES, f=_VALUES)
 def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """The unweighted median of three values is 1-Lipschitz in the sup norm
     (``002_9f3104e4a0d86722.txt:L1001``): |Med(a, b, c) − Med(d, e, f)| ≤
@@ -81,6 +87,7 @@ def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> in
     return abs(_median3(a, b, c) - _median3(d, e, f))
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, d=_VALUES, e=_VALUES, f=_VALUES)
 def median_lipschitz_e_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case e between d and f.
 
@@ -92,6 +99,7 @@ def median_lipschitz_e_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> in
     return abs(_median3(a, b, c) - _median3(d, e, f))
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, d=_VALUES, e=_VALUES, f=_VALUES)
 def median_lipschitz_f_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case f between d and e.
 

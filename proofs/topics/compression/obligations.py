@@ -36,7 +36,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "every input of their finite domain (exhaustive enumeration)"
         ),
         method=Method.EXACT,
-        checks=("quantile_order_enumerated",),
+        lemmas=("quantile_lower_order", "quantile_upper_order"),
+        checks=("quantile_order_control",),
         predicates=(
             "dpspec.spec.compression.quantile_plus",
             "dpspec.spec.compression.quantile_minus",
@@ -55,7 +56,12 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "lemmas on every input of their finite domain (exhaustive enumeration)"
         ),
         method=Method.EXACT,
-        checks=("median_lipschitz_enumerated",),
+        lemmas=(
+            "median_lipschitz_d_mid",
+            "median_lipschitz_e_mid",
+            "median_lipschitz_f_mid",
+        ),
+        checks=("median_lipschitz_control",),
         predicates=(
             "dpspec.proofs.topics.compression.lemmas.median_lipschitz_d_mid",
             "dpspec.proofs.topics.compression.lemmas.median_lipschitz_e_mid",
