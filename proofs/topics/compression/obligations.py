@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import THESIS
 
@@ -27,6 +28,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("bindings:quantiles_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.compression.schemes._median_of",
+                "return np.asarray(weighted_median(values, np.ones(len(hypotheses))))",
+                "return -np.asarray(weighted_median(-values, np.ones(len(hypotheses))))",
+                "rho voting with the lower median (the thesis's median is the upper one)",
+            ),
+            BugControl(
+                "dpspec.compression.boosting.weighted_quantiles",
+                "plus_ok = above < limit",
+                "plus_ok = above <= limit",
+                "Q+ with a non-strict share (<= where L693-703 has <)",
+            ),
+        ),
     ),
     Obligation(
         id="quantiles.order-lemma",
@@ -104,6 +119,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("medboost_invariants",),
         tests=("tests/test_compression.py::test_bad_input",),
+        bug_controls=(
+            BugControl(
+                "dpspec.compression.boosting.medboost",
+                "alpha = 0.5 * math.log((1 - gamma) * (1 - err) / ((1 + gamma) * err))",
+                "alpha = 0.5 * math.log((1 - err) / err)",
+                "AdaBoost's alpha: the factor (1 - gamma)/(1 + gamma) dropped",
+            ),
+        ),
     ),
     Obligation(
         id="compression.schemes",
@@ -166,6 +189,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("learner_rules",),
         tests=("tests/test_compression.py::test_learners_are_closed_at_their_ends",),
+        bug_controls=(
+            BugControl(
+                "dpspec.compression.learners._Threshold.__call__",
+                "(_scalar(q) >= self.t)",
+                "(_scalar(q) > self.t)",
+                "thresholds predicting 1[x > t] where the ERM scored 1[x >= t]",
+            ),
+            BugControl(
+                "dpspec.compression.learners._Interval.__call__",
+                "(x <= self.b)",
+                "(x < self.b)",
+                "intervals open at their right end",
+            ),
+        ),
     ),
     Obligation(
         id="compression.proper-learners",

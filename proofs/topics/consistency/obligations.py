@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 
@@ -22,6 +23,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("plugin_bound_exact",),
         tests=("tests/test_consistency.py::test_plugin_bound",),
+        bug_controls=(
+            BugControl(
+                "dpspec.consistency._TwoValuedProblem.mean_abs_eta_gap",
+                "gap = np.abs(1.0 - self.noise - arr) * area_b + ",
+                "gap = 0.0 * area_b + ",
+                "E|eta - eta^| without its part on B (the gap understated)",
+            ),
+        ),
     ),
     Obligation(
         id="pcl.consistency",
@@ -74,6 +83,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.consistency.GaussianMixture",
         ),
         checks=("exact_areas_match_sampling",),
+        bug_controls=(
+            BugControl(
+                "dpspec.consistency.Circle._region",
+                "<= self.radius**2",
+                "<= self.radius**2 * 1.1",
+                "the disk's membership test with the radius 5% too wide",
+            ),
+            BugControl(
+                "dpspec.consistency.GaussianMixture.draw",
+                "keep = np.all((X >= 0.0) & (X <= 1.0), axis=1)",
+                "keep = np.all((X >= 0.0) & (X <= 1.05), axis=1)",
+                "the mixture truncated to [0, 1.05]^d instead of [0, 1]^d",
+            ),
+        ),
         tests=(
             "tests/test_consistency.py::test_disk_area_identities",
             "tests/test_consistency.py::test_gaussian_mixture_masses_and_bayes",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Kind, Method, Obligation
 from dpspec.proofs.engine.seeds import LDP_REGRESSION
 
@@ -68,6 +69,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(_RANDOMISER, "dpspec.ldp.mechanism.Reports"),
         checks=("exact_law",),
         tests=("tests/test_ldp.py::test_reports_on_lattice",),
+        bug_controls=(
+            BugControl(
+                f"{_RANDOMISER}.__init__",
+                "self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z)",
+                "self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z * Fraction(4, 5))",
+                "the Z noise drawn for epsilon x 1.25 (pmf states epsilon)",
+            ),
+            BugControl(
+                f"{_RANDOMISER}._randomise",
+                "w_units[rows, own] += W_ONE",
+                "w_units[rows, own] += 2 * W_ONE",
+                "the sampler adding the W indicator twice (pmf unchanged)",
+            ),
+        ),
         entry_points=(
             f"{_RANDOMISER}.randomise",
             f"{_RANDOMISER}.sample",
@@ -133,6 +148,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("estimators_privacy",),
         tests=("tests/test_ldp.py::test_estimators_follow_sklearn_conventions",),
+        bug_controls=(
+            BugControl(
+                "dpspec.ldp.estimators._PrivatePartitionEstimator._randomiser",
+                'partition, params["epsilon"], truncation',
+                'partition, min(700.0, 1.25 * params["epsilon"]), truncation',
+                "the estimators randomising for epsilon x 1.25",
+            ),
+        ),
         entry_points=(
             "dpspec.ldp.estimators.LDPPartitionRegressor.fit",
             "dpspec.ldp.estimators.LDPPartitionClassifier.fit",
@@ -258,6 +281,26 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("utility:estimate_rule",),
         tests=("tests/test_ldp.py::test_partition_is_public_and_covers_the_ball",),
+        bug_controls=(
+            BugControl(
+                "dpspec.ldp.estimators.LDPPartitionRegressor.fit",
+                "keep = mu >= c * partition.h**d",
+                "keep = mu >= c",
+                "mu~ compared with c_n instead of c_n h^d (L154)",
+            ),
+            BugControl(
+                "dpspec.ldp.partition.CubicPartition.cell_index",
+                "scaled = np.floor((arr - self.offset) / self.h)",
+                "scaled = np.ceil((arr - self.offset) / self.h) - 1",
+                "cubes closed on the right: a point on an edge sent to the lower cube",
+            ),
+            BugControl(
+                "dpspec.ldp.estimators.LDPPartitionClassifier.predict",
+                "positive = self.decision_values(X) > 0",
+                "positive = self.decision_values(X) >= 0",
+                "the classifier with sign(0) = +1",
+            ),
+        ),
     ),
     Obligation(
         id="ldp-regression.consistency",
