@@ -389,3 +389,18 @@ def test_contract_regressions() -> None:
         LocalRandomiser(part, 1.0, 1.0, idealised=True).pmf(np.array([0.5, 1.0]), (0, 3))
     box = LocalRandomiser(part, 1.0, 1.0, z_only=True).pmf(np.array([0.5, 0.0]), (-2, 2))
     assert len(box) == 25 and all(0 < p < 1 for p in box.values())
+
+
+@pytest.mark.parametrize("idealised", [False, True])
+@pytest.mark.parametrize("z_only", [False, True])
+def test_randomiser_at_the_corners_of_its_domain(idealised: bool, z_only: bool) -> None:
+    """Every corner of (epsilon, truncation)'s declared domain builds a randomiser whose exact
+    level is at most epsilon (the idealised path once refused ε = 700 with M = 2^-256, naming
+    sigma_z)."""
+    part = CubicPartition(1.0, 0.9, 1, offset=-1.0)
+    for epsilon in (2.0**-32, 700.0):
+        for m in (2.0**-256, 2.0**256):
+            rand = LocalRandomiser(part, epsilon, m, z_only, idealised=idealised)
+            assert float(rand.effective_epsilon) <= epsilon * (1 + 1e-12)
+            reports = rand.sample(np.array([0.5, m]), 3, np.random.default_rng(0))
+            assert np.all(np.isfinite(reports))

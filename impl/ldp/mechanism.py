@@ -128,8 +128,9 @@ NB_LAMBDA_MAX = 9.0e18
 #: sampler's integer working arrays)
 BYTES_PER_COORDINATE = 32
 #: noise scales σ accepted by :func:`privacy_level`: σ_W = 0 (W not released) or in
-#: [2^−256, 2^512], σ_Z in [2^−256, 2^512] (Prop 1's bound then stays a finite float)
-MIN_SIGMA = 2.0**-256
+#: [2^−300, 2^512], σ_Z in [2^−300, 2^512] — every σ the calibration gives for α ≤ 700 and
+#: M ≥ 2^−256 (σ_Z ≥ 2^−265) — so Prop 1's bound (≤ 2^{3/2}·2^556) stays a finite float
+MIN_SIGMA = 2.0**-300
 MAX_SIGMA = 2.0**512
 
 #: The LDP level α (the constructor's ``epsilon``): 2^−32 ≤ α ≤ 700.
@@ -201,7 +202,7 @@ def privacy_level(sigma_w: SigmaWArg, sigma_z: SigmaZArg, truncation: Truncation
     not released and contributes nothing): the spec predicate
     :func:`dpspec.spec.ldp.prop1_bound` on the checked scales."""
     if 0 < sigma_w < MIN_SIGMA:
-        raise ValueError(f"sigma_w: must be 0 or in [2^-256, 2^512], got {sigma_w!r}")
+        raise ValueError(f"sigma_w: must be 0 or in [2^-300, 2^512], got {sigma_w!r}")
     return prop1_bound(truncation, sigma_w, sigma_z)
 
 
