@@ -60,6 +60,7 @@ class _Reals(Domain):
     empty: bool = False
     integer: bool = False
     nonnegative: bool = False
+    ndim: tuple[int, ...] | None = None
 
     def convert(self, value: Any, name: str) -> NDArray[Any]:
         if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
@@ -72,6 +73,8 @@ class _Reals(Domain):
             raise InputTypeError(f"{name}: expected real numbers, got dtype {arr.dtype}")
         if arr.size == 0 and not self.empty:
             raise ValueError(f"{name}: is empty")
+        if self.ndim is not None and arr.ndim not in self.ndim:
+            raise ValueError(f"{name}: expected {self.ndim} dimension(s), got shape {arr.shape}")
         out = arr.astype(np.float64)
         if not np.all(np.isfinite(out)):
             raise ValueError(f"{name}: contains NaN or infinite values")
@@ -92,6 +95,8 @@ class _Reals(Domain):
             out.append(np.array([0.5]))
         if self.nonnegative:
             out.append(np.array([-1.0]))
+        if self.ndim is not None and 0 not in self.ndim:
+            out.append(0.5)
         return tuple(out)
 
     @property
@@ -120,14 +125,20 @@ class SymmetricMarginal(Checked):
 
     def pdf(self, x: RealsArg) -> FloatArray:
         """g(x), elementwise."""
-        x = np.asarray(x, dtype=np.float64)
-        if self.name == "normal":
-            return np.asarray(np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi))
-        nu = self.df
-        return np.asarray(self.peak() * (1.0 + x * x / nu) ** (-(nu + 1) / 2))
+        return self._pdf(np.asarray(x, dtype=np.float64))
+
+    def _pdf(self, x: FloatArray) -> FloatArray:
+        with np.errstate(over="ignore"):  # x² beyond the float range: the density is 0
+            if self.name == "normal":
+                return np.asarray(np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi))
+            nu = self.df
+            return np.asarray(self.peak() * (1.0 + x * x / nu) ** (-(nu + 1) / 2))
 
     def cdf(self, x: RealsArg) -> FloatArray:
         """G(x), elementwise (scipy's ``ndtr`` / ``stdtr``)."""
+        return self._cdf(np.asarray(x, dtype=np.float64))
+
+    def _cdf(self, x: FloatArray) -> FloatArray:
         from scipy import special
 
         if self.name == "normal":
@@ -225,15 +236,20 @@ class ProductDensity(Checked):
 
     def l1_to_histogram(
         self,
-        cells: Annotated[ArrayLike, _Reals(empty=True, integer=True)],
+        cells: Annotated[ArrayLike, _Reals(empty=True, integer=True, ndim=(1, 2))],
         side: Annotated[float, Real(lo=2.0**-64, hi=2.0**64, clean=0.5)],
-        values: Annotated[ArrayLike, _Reals(empty=True, nonnegative=True)],
+        values: Annotated[ArrayLike, _Reals(empty=True, nonnegative=True, ndim=(1,))],
         nodes: NodesArg = 24,
     ) -> tuple[float, float]:
         """(‖f − f̂‖₁, stated error) for f̂ = ``values[j]`` on the cube ``cells[j]``·side +
         [0, side)^d and 0 elsewhere. d = 1: error 0 (closed form); d = 2: the gap between
         Gauss–Legendre with ``nodes`` and ``nodes // 2`` points per cube."""
-        cells = np.asarray(cells).reshape(-1, self.d)
+        grid = np.asarray(cells)
+        if grid.shape[-1:] != (self.d,) and not (self.d == 1 and grid.ndim == 1):
+            raise ValueError(
+                f"cells: expected integer cubes of shape (k, {self.d}), got {grid.shape}"
+            )
+        cells = grid.reshape(-1, self.d)
         h = np.asarray(values, dtype=np.float64)
         if cells.shape[0] != h.shape[0]:
             raise ValueError("values: one value per cell expected")
@@ -242,7 +258,7 @@ class ProductDensity(Checked):
         lo = cells.astype(np.float64) * side
         hi = lo + side
         g = self.marginal
-        mass = np.prod(g.cdf(hi) - g.cdf(lo), axis=1)
+        mass = np.prod(g._cdf(hi) - g._cdf(lo), axis=1)
         outside = 1.0 - math.fsum(mass.tolist())
         if self.d == 1:
             gaps = g._abs_gap(lo[:, 0], hi[:, 0], h)
@@ -266,7 +282,7 @@ class ProductDensity(Checked):
         a1, b1, a2, b2 = lo[:, 0], hi[:, 0], lo[:, 1], hi[:, 1]
         kinks = []
         for edge in (a2, b2):
-            ge = g.pdf(edge)
+            ge = g._pdf(edge)
             level = np.full(h.shape, np.inf)
             np.divide(h, ge, out=level, where=ge > 0)
             radius = g._level_radius(level)
@@ -275,7 +291,7 @@ class ProductDensity(Checked):
         left, right = cuts[:, :-1], cuts[:, 1:]  # (cubes, 5) pieces, some of length 0
         half = (right - left) / 2
         x = left[..., None] + half[..., None] * (u + 1.0)  # (cubes, 5, nodes)
-        gx = g.pdf(x)
+        gx = g._pdf(x)
         hh = np.broadcast_to(h[:, None, None], x.shape)
         level = np.zeros_like(gx)
         np.divide(hh, gx, out=level, where=gx > 0)
