@@ -422,7 +422,7 @@ def learner_rules(config: VerifyConfig) -> CheckOutcome:
         ("rectangles", RectangleLearner()),
         ("bv", StepLearner()),
     ):
-        out = differential(config, [], _samples(cls), _compare_learner(cls, learner), 80)
+        out = differential(config, [], _samples(cls), _compare_learner(cls, learner), 50)
         ok &= out.passed
         total += int(out.numbers.get("examples", 0))
         parts.append(f"{cls}: {out.detail}")
