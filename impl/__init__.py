@@ -42,6 +42,8 @@ _EXPORTS = {
     "PrivatePackingClassifier": "dpspec.learners",
     "PrivateUnboundedClassifier": "dpspec.learners",
     "PrivateSemiSupervisedClassifier": "dpspec.learners",
+    "PrivateCoverClassifier": "dpspec.cover_learners",
+    "LabelPrivateCoverClassifier": "dpspec.cover_learners",
     "LDPPartitionRegressor": "dpspec.ldp",
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
@@ -54,11 +56,13 @@ __all__ = [
     "ExponentialMechanism",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
+    "LabelPrivateCoverClassifier",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
     "PartitioningRegressor",
     "PrivacyLevel",
+    "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
     "PrivatePackingClassifier",
@@ -73,6 +77,7 @@ __all__ = [
 if TYPE_CHECKING:
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
+    from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
     from dpspec.ldp import (
         LDPPartitionClassifier,
         LDPPartitionRegressor,

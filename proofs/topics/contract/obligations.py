@@ -69,6 +69,26 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         checks=("surface:privacy_coverage",),
     ),
     Obligation(
+        id="contract.declared-maximum",
+        source="dpspec standard: a public entry refuses, before any work, what it cannot finish",
+        claim=(
+            "every capped parameter (draws, cells, outcomes, ...) of every public callable, set "
+            "to its declared maximum, finishes or is refused naming it within the CPU budget; "
+            "at 2^40 it is refused within 0.1 s"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.validation.domains.Integer", "dpspec.validation.checks.LIMITS"),
+        checks=("limits:declared_maximum",),
+        bug_controls=(
+            BugControl(
+                "dpspec.validation.domains.Integer.convert",
+                "if v < self.lo or (top is not None and v > top):",
+                "if v < self.lo:",
+                "the caps of integer domains not enforced",
+            ),
+        ),
+    ),
+    Obligation(
         id="cli.options",
         source="dpspec standard: CLI errors are one line, exit 2, before any work",
         claim=(

@@ -118,7 +118,8 @@ def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
         ok,
         f"{tally.calls} hostile calls: {tally.refused} refused naming the parameter, "
         f"{tally.equivalent} equivalent values with the clean result, {len(tally.failures)} "
-        f"failures; slowest {tally.slowest_cpu:.3f} s CPU; per family (calls/failures): "
+        f"failures; slowest call {tally.slowest_cpu:.3f} s CPU, slowest refusal "
+        f"{tally.slowest_refusal_cpu:.4f} s CPU (limit 0.1 s); per family (calls/failures): "
         f"{_family_rows(tally)}"
         + (f"; first failures: {tally.failures[:6]}" if tally.failures else "")
         + f"; control (sample with validation bypassed): {len(control.failures)} failures",
@@ -137,7 +138,7 @@ def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
                 f"{len(control.failures)} failures, e.g. {control.failures[:2]}",
             )
         ],
-        [Slack("CPU seconds of the slowest hostile call", 5.0, tally.slowest_cpu)],
+        [Slack("CPU seconds of the slowest refusal", 0.1, tally.slowest_refusal_cpu)],
     )
 
 

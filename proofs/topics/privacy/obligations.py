@@ -56,6 +56,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         claim="privacy / privacy_ report exactly the theorem's (ε, δ) for the caller's arguments",
         method=Method.PROPERTY,
         impls=(
+            "dpspec.mechanisms.base.epsilon_rational",
             "dpspec.contract.PrivacyLevel",
             "dpspec.contract.Mechanism",
             "dpspec.contract.ExactMechanism",
