@@ -48,10 +48,24 @@ FloatArray = NDArray[np.float64]
 NoiseArg = Annotated[float, Real(lo=0.0, hi=0.5, hi_open=True, clean=0.1)]
 #: Cubes per axis m of the regular grid of [0,1]^d.
 GridArg = Annotated[int, Integer(lo=1, hi=2**13, clean=4)]
-#: Per-cube labels (0/1) or values of a grid classifier / estimate, shape (m,)*d.
-GridValuesArg = Annotated[ArrayLike, Array()]
 #: bytes per grid cube of the exact-area computations (a dozen float64 work arrays)
 BYTES_PER_CUBE = 96
+
+
+@dataclass(frozen=True)
+class _GridValues(Array):
+    """Per-cube values of a grid (labels or η̂): an array of finite numbers whose size is
+    refused, before it is converted, beyond the cells and memory limits."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if isinstance(value, np.ndarray):
+            require_within(float(value.size), LIMITS["cells"], name, "grid cubes")
+            require_within(float(value.size) * BYTES_PER_CUBE, MEMORY_LIMIT, name, "bytes")
+        return super().convert(value, name)
+
+
+#: Per-cube labels (0/1) or values of a grid classifier / estimate, shape (m,)*d.
+GridValuesArg = Annotated[ArrayLike, _GridValues()]
 
 
 def _require_grid(m: int, d: int, name: str) -> None:
