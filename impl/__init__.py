@@ -49,18 +49,24 @@ _EXPORTS = {
     "LocalRandomiser": "dpspec.ldp",
     "PartitioningRegressor": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
+    "LaplaceAnswers": "dpspec.adaptive",
+    "DeviatingAlgorithm": "dpspec.adaptive",
+    "PredicateMechanism": "dpspec.adaptive",
 }
 
 __all__ = [
+    "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
     "LabelPrivateCoverClassifier",
+    "LaplaceAnswers",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
     "PartitioningRegressor",
+    "PredicateMechanism",
     "PrivacyLevel",
     "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
@@ -75,6 +81,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dpspec.adaptive import DeviatingAlgorithm, LaplaceAnswers, PredicateMechanism
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
     from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
