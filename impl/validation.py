@@ -302,3 +302,28 @@ def integer_output(values: Any, name: str, expected: str) -> NDArray[np.int64]:
         return bounded_int_array(arr, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must return {expected} ({exc})") from exc
+
+
+def check_confidence(confidence: Any, name: str = "confidence") -> float:
+    """A confidence level strictly between 0 and 1 (numpy real scalars accepted; not bool,
+    str or NaN), as a float."""
+    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, _REAL_TYPES):
+        raise InputTypeError(f"{name}: expected a number in (0, 1), got {confidence!r}")
+    try:
+        exact = exact_fraction(confidence, name)
+    except ValueError as exc:
+        raise ValueError(f"{name}: must be in (0, 1), got {confidence!r}") from exc
+    value = float(exact)
+    if not 0 < exact < 1 or not 0 < value < 1:
+        raise ValueError(f"{name}: must be in (0, 1), got {confidence!r}")
+    return value
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """A seed for ``numpy.random.default_rng``: an integer ≥ 0 (numpy integers accepted; not
+    bool, float or str)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise InputTypeError(f"{name}: expected a non-negative integer, got {seed!r}")
+    if int(seed) < 0:
+        raise ValueError(f"{name}: must be >= 0, got {seed!r}")
+    return int(seed)

@@ -577,7 +577,7 @@ def test_checkpoint_resume_with_jobs(tmp_path: Path) -> None:
 
 
 def _rehash(data: dict[str, Any]) -> dict[str, Any]:
-    from dpspec.audit.core import _digest
+    from dpspec.audit.checkpoint import _digest
 
     body = {k: v for k, v in data.items() if k != "sha256"}
     return {**body, "sha256": _digest(body)}
@@ -597,7 +597,7 @@ def _rehash(data: dict[str, Any]) -> dict[str, Any]:
         (lambda d: d.__setitem__("swapped", ["no"]), True),
         (lambda d: d.__setitem__("swapped", False), True),
         (lambda d: d.__setitem__("root", -1), True),
-        (lambda d: d.__setitem__("selection", 7), True),
+        (lambda d: d["audit"].__setitem__("selection", 7), True),
         (lambda d: d["events"][0].__setitem__("kind", "bogus"), True),
         (lambda d: d["events"][0].__setitem__("values", [{"x": 1}]), True),
         (lambda d: d.pop("events"), True),
@@ -762,7 +762,7 @@ def test_rare_atoms_are_a_family_of_their_own() -> None:
 
 
 def test_orthant_events() -> None:
-    from dpspec.audit.core import _box_candidates
+    from dpspec.audit.selection import _box_candidates
 
     box = Event("box", (-math.inf, 0.0, 1.0, math.inf))
     x = np.array([[-1.0, 2.0], [0.0, 2.0], [-1.0, 0.5], [np.nan, 2.0]])

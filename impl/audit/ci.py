@@ -1,7 +1,7 @@
 """``assert_dp``: a DP assertion for other projects' test suites, with a stated false alarm.
 
 One audit of a truly (ε, δ)-DP mechanism reports a violation with probability at most
-α = 1 − ``confidence`` (:mod:`dpspec.audit.core`). ``assert_dp`` runs ``votes`` independent
+α = 1 − ``confidence`` (:mod:`dpspec.audit.loop`). ``assert_dp`` runs ``votes`` independent
 audits (seeds ``seed``, ``seed + 1``, …; fresh draws each) and fails only when a strict majority
 flags a violation, as Google's DP libraries do with 9 votes. For a correct mechanism:
 
@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dpspec.audit.core import AuditResult, audit, check_confidence, check_samples, check_seed
+from dpspec.audit.loop import AuditResult, audit, check_samples
+from dpspec.validation import check_confidence, check_seed
 
 
 class DPViolation(AssertionError):
@@ -81,7 +82,10 @@ def vote(
         raise ValueError(f"votes: must be a positive odd integer <= 999, got {votes!r}")
     bound = majority_false_alarm(votes, 1 - confidence)
     results = [
-        runner(mechanism, pair, epsilon, delta, samples, confidence, seed + k) for k in range(votes)
+        runner(
+            mechanism, pair, epsilon, delta, samples=samples, confidence=confidence, seed=seed + k
+        )
+        for k in range(votes)
     ]
     return VoteResult(results, sum(r.violation for r in results), votes, bound)
 

@@ -21,6 +21,10 @@ Broken (each a one-line bug a library could ship):
 
 * ``pcl-half-noise`` — PCL calibrated to sensitivity 1 instead of 2 (the margin 2Σy − |C|
   moves by 2 when a label flips): q = e^{−ε}, true ε = 2ε = 2.
+* ``pcl-last-label`` — a PCL subclass whose ``predict`` returns the last training label (the
+  canary, whose label flips): deterministic, true ε = ∞. It inherits PCL's vectorised shortcut,
+  which does not leak; the auditor runs its own ``fit`` + ``predict`` (a subclass never takes
+  the shortcut), on a 500-point version of the pcl pair.
 * ``pcl-data-range`` — PCL after dividing X by its own maximum (a "normalise the features"
   step inside ``fit``): the partition depends on the data. Moving the canary from 1.0 to 0.5
   moves the cube boundaries, so the probed margin goes from +20 to −21: true ε = 11.47
@@ -77,6 +81,22 @@ class HalvedNoiseHistogramClassifier(PrivateHistogramClassifier):
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
         law, level = discrete_laplace_for(Fraction(1), check_epsilon(self.epsilon), None)
         return law, level
+
+
+class LastLabelHistogramClassifier(PrivateHistogramClassifier):
+    """PCL whose ``predict`` returns the label of the last training record (the bug: a
+    "cached" answer that is the data itself). Its ``repeated_predictions`` is PCL's, which does
+    not leak: an auditor that sampled the parent's shortcut instead of this class's own
+    ``predict`` would call it private."""
+
+    def fit(self, X: Any, y: Any) -> LastLabelHistogramClassifier:
+        super().fit(X, y)
+        self.last_label_ = np.asarray(y)[-1]
+        return self
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        rows = np.asarray(X).shape[0]
+        return np.full(rows, self.last_label_)
 
 
 class DataRangeHistogramClassifier:
@@ -226,6 +246,21 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         2.0,
         False,
         "PCL calibrated to sensitivity 1, not 2: q^{-2} = e^{2ε}",
+    )
+    S, S2, corner = _pcl_pair(500)
+
+    def pcl_last_label(seed: int) -> LastLabelHistogramClassifier:
+        return LastLabelHistogramClassifier(1.0, random_state=seed)
+
+    add(
+        "pcl-last-label",
+        LearnerMechanism(pcl_last_label, probe=corner, name="pcl-last-label"),
+        (S, S2),
+        1.0,
+        math.inf,
+        False,
+        "PCL subclass whose predict returns the last training label (the canary's): audited "
+        "through its own fit + predict, not PCL's shortcut",
     )
     R, R2, at = _range_pair()
 

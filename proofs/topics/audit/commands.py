@@ -13,10 +13,8 @@ unfitted estimator; ``--pair`` gives [[X, y], [X', y']], ``--probe`` the points 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -99,7 +97,10 @@ def _resolve_learner(
         eps = entry.epsilon if args.epsilon is None else args.epsilon
         delta = entry.delta if args.delta is None else args.delta
         truth = "correct" if entry.correct else "broken"
-        return entry.mechanism, pair or entry.pair, eps, delta, f"{name} ({truth}): {entry.why}", {}
+        mech = entry.mechanism
+        if args.real_fits:
+            mech.vectorised = False
+        return mech, pair or entry.pair, eps, delta, f"{name} ({truth}): {entry.why}", {}
     if ":" not in name:
         raise ValueError(
             f"target: no learner {name!r}; choose from {sorted(entries)} or give "
@@ -118,7 +119,9 @@ def _resolve_learner(
             probe = json.loads(args.probe)
         except json.JSONDecodeError as exc:
             raise ValueError(f"probe: expected JSON [[x1, ...], ...], got {args.probe!r}") from exc
-    mech = LearnerMechanism(load_factory(name), args.release, probe, name=name)
+    mech = LearnerMechanism(
+        load_factory(name), args.release, probe, vectorised=not args.real_fits, name=name
+    )
     delta = 0.0 if args.delta is None else args.delta
     return mech, pair, args.epsilon, delta, f"learner {name}", {}
 
@@ -170,9 +173,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 pair,
                 eps,
                 delta,
-                args.samples,
-                args.confidence,
-                args.seed,
+                samples=args.samples,
+                confidence=args.confidence,
+                seed=args.seed,
                 selection=args.selection,
                 progress=progress,
                 checkpoint=args.checkpoint,
@@ -208,10 +211,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         f"{tuple(round(v, 8) for v in result.p2_interval)}; {result.samples_per_side} samples "
         f"per side; {result.seconds:.2f}s"
     )
+    print(f"sampling: {result.sampling}")
     print("VIOLATION" if result.violation else "consistent with the claim")
-    if args.checkpoint:
-        with contextlib.suppress(OSError):  # finished: nothing left to resume
-            Path(args.checkpoint).unlink(missing_ok=True)
     return 1 if result.violation else 0
 
 
@@ -254,7 +255,22 @@ def register(sub: Any) -> None:
         choices=("predict", "predict_proba", "decision_function", "pdf", "score_samples"),
         help="learner targets: what is compared (default predict on --probe)",
     )
-    p.add_argument("--checkpoint", metavar="PATH", help="resumable progress file")
+    p.add_argument(
+        "--real-fits",
+        action="store_true",
+        help=(
+            "learner targets: run the learner's own fit + predict for every draw, even for a "
+            "class with a conformance-bound vectorised shortcut (subclasses never take it)"
+        ),
+    )
+    p.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        help=(
+            "resumable progress file: refused by any other audit, removed when the audit "
+            "finishes; set DPSPEC_CHECKPOINT_KEY to seal it with an HMAC"
+        ),
+    )
     p.add_argument(
         "--jobs",
         type=int,

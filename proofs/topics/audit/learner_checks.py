@@ -26,29 +26,41 @@ from dpspec.audit.learner_zoo import HalvedNoiseHistogramClassifier, learner_zoo
 from dpspec.audit.one_run import learner_one_run, one_run_epsilon_lower, one_run_pvalue
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.proofs.engine.conformance import conformance, conformance_rng, draws, outcome
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.spec.audit import false_alarm_rate_acceptable
 from dpspec.spec.privacy import bernoulli_product
 
 SEED = 9100
 ALPHA_TEST = Fraction(1, 10**6)
-#: Learners the auditor samples through ``repeated_predictions`` (cheap draws).
-_VECTORISED = frozenset({"pcl", "pcl-idealised", "pcl-half-noise"})
 
 
 def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
-    """Audit every learner of the zoo on its canary pair at confidence 0.95 (seed fixed):
-    PCL-family targets at 10^5 fits per side (vectorised), the others at 600 real fits per
-    side (PCDE's pair of counts at 2000; ×4 with ``--thorough``). Pass: broken learners
-    flagged, correct ones not, PCL's ε_LCB ≥ 0.95 × its exact ε."""
+    """Audit every learner of the zoo on its canary pair at confidence 0.95 (seed fixed) through
+    the path the auditor chooses for it (``LearnerMechanism.sampling``): learners sampled
+    through a conformance-bound shortcut at 10^5 fits per side, the others through their real
+    ``fit`` + release at 600 fits per side (PCDE's pair of counts at 2000, the last-label
+    subclass at 200; ×4 with ``--thorough``). Pass: broken learners flagged, correct ones not,
+    PCL's ε_LCB ≥ 0.95 × its exact ε, and every subclass of a listed class (the last-label
+    PCL) audited through its own ``fit``/``predict``. Controls: the broken learners — each a
+    real bug of a learner (half its noise, a data-dependent partition, a leaking ``predict``,
+    ε counted once for two cubes, a label-private learner used as private) — must be flagged.
+    Slack: claim / ε_LCB for the correct learners with a known ε."""
+    from dpspec.audit.learners import VECTORISED_CLASSES
+
     scale = 4 if config.thorough else 1
     rows = []
     ok = True
+    controls: list[Control] = []
+    slack: list[Slack] = []
     for name, entry in learner_zoo().items():
-        if name in _VECTORISED:
+        path = entry.mechanism.sampling()
+        vectorised = path.startswith("vectorised")
+        if vectorised:
             n, sel = 10**5 * scale, 20_000
+        elif name.startswith("pcde"):
+            n, sel = 2000 * scale, 300
         else:
-            n, sel = (2000 if name.startswith("pcde") else 600) * scale, 300
+            n, sel = (200 if name == "pcl-last-label" else 600) * scale, 300
         r = audit(
             entry.mechanism,
             entry.pair,
@@ -59,9 +71,29 @@ def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
             seed=SEED,
         )
         good = r.violation != entry.correct
+        estimator = entry.mechanism.factory(0)
+        cls = type(estimator)
+        parent_listed = any(
+            f"{base.__module__}.{base.__qualname__}" in VECTORISED_CLASSES
+            for base in cls.__mro__[1:]
+        )
+        own = f"{cls.__module__}.{cls.__qualname__}"
+        if parent_listed and own not in VECTORISED_CLASSES:
+            good = good and not vectorised  # a subclass runs its own fit and predict
         if name == "pcl":
             good = good and r.epsilon_lower >= 0.95 * (entry.true_epsilon or math.inf)
         ok = ok and good
+        if entry.correct and entry.true_epsilon is not None:
+            slack.append(Slack(f"ε ({name})", entry.epsilon, r.epsilon_lower))
+        if not entry.correct:
+            controls.append(
+                Control(
+                    f"{name}: {entry.why}",
+                    r.violation,
+                    f"ε_LCB {r.epsilon_lower:.3f} against the claim {entry.epsilon:g} "
+                    f"({n} draws per side, {path.split(' (')[0]})",
+                )
+            )
         rows.append(
             {
                 "name": name,
@@ -70,6 +102,7 @@ def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
                 "epsilon_lower": r.epsilon_lower,
                 "flagged": r.violation,
                 "samples": n,
+                "sampling": r.sampling,
                 "seconds": r.seconds,
                 "ok": good,
             }
@@ -77,10 +110,12 @@ def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
     summary = "; ".join(
         f"{r['name']}: ε_LCB {r['epsilon_lower']:.3f} (true "
         f"{'≤ claim' if r['true_epsilon'] is None else format(r['true_epsilon'], '.3g')}, "
-        f"{'flagged' if r['flagged'] else 'consistent'}{'' if r['ok'] else ' WRONG'})"
+        f"{'flagged' if r['flagged'] else 'consistent'}, "
+        f"{'shortcut' if str(r['sampling']).startswith('vectorised') else 'real fits'}"
+        f"{'' if r['ok'] else ', WRONG'})"
         for r in rows
     )
-    return CheckOutcome(ok, summary, {"rows": rows})
+    return CheckOutcome(ok, summary, {"rows": rows}, controls, slack)
 
 
 def learner_soundness(config: VerifyConfig) -> CheckOutcome:
@@ -131,43 +166,117 @@ def learner_soundness(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+def _classes_defining(method: str) -> list[str]:
+    """Every class of the ``dpspec`` package (walked, not listed) whose own body defines
+    ``method``, by qualified name."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import dpspec
+
+    found = set()
+    for info in pkgutil.walk_packages(dpspec.__path__, "dpspec."):
+        if info.name.startswith(("dpspec.proofs", "dpspec.spec", "dpspec.strategies")):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional dependency's module
+            continue
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == info.name and method in vars(cls):
+                found.add(f"{cls.__module__}.{cls.__qualname__}")
+    return sorted(found)
+
+
 def repeated_predictions_conformance(config: VerifyConfig) -> CheckOutcome:
-    """PCL's ``repeated_predictions`` against the exact law of ``fit(X, y).predict(probe)``:
-    probes at the 4 cube centres of a 4-cube grid (one empty) plus a second point in cube 0
-    (it must share cube 0's noise: same bit), exact and idealised noise, 20 000 repetitions;
-    control: the same at ε = 2. The law is ∏ Bernoulli(``release_law``), the law ``fit`` is
-    conformance-tested against in ``pcl.fit-conformance``."""
+    """Every class the learner auditor samples through ``repeated_predictions``
+    (:data:`dpspec.audit.learners.VECTORISED_CLASSES`) against its exact law: probes at the 4
+    cube centres of a 4-cube grid (one empty) plus a second point in cube 0 (it must share cube
+    0's noise: same bit), exact and idealised noise, 20 000 repetitions, and the same law for
+    2000 real ``fit(X, y).predict(probe)`` (exact noise): the shortcut and ``fit`` draw from
+    one law. The law is ∏ Bernoulli(``release_law``). Controls: the shortcut with its noise
+    drawn for ε × 1.25 must be rejected (chi-square at 1e-6). Discovery: every class of the
+    package that defines ``repeated_predictions`` must be listed, and every listed class must
+    name this obligation."""
+    from dpspec.audit.learners import VECTORISED_CLASSES, _listed_class
+
     X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6], [0.4]])
     y = np.array([1, 1, 0, 0, 0, 1, 0, 0])
     probe = np.array([[0.125], [0.375], [0.625], [0.875], [0.05]])
     reps = draws(config, 20_000)
+    fits = 8000 if config.thorough else 2000
+    defining = _classes_defining("repeated_predictions")
+    unlisted = [name for name in defining if name not in VECTORISED_CLASSES]
+    wrong_id = [n for n, ob in VECTORISED_CLASSES.items() if ob != "audit.learner-repeated-fits"]
     reports = []
-    for k, idealised in enumerate((False, True)):
+    for k, name in enumerate(sorted(VECTORISED_CLASSES)):
+        cls = _listed_class(name)
+        if cls is None:
+            unlisted.append(f"{name} (does not resolve)")
+            continue
+        short = name.rsplit(".", 1)[-1]
+        for idealised in (False, True):
 
-        def law(eps: float, idealised: bool = idealised) -> dict[Any, Any]:
-            clf = PrivateHistogramClassifier(eps, idealised=idealised, cells_per_axis=4)
-            base = bernoulli_product(clf.release_law(X, y))
-            return {(*key, key[0]): p for key, p in base.items()}  # probe 5 is in cube 0
+            def law(eps: float, cls: Any = cls, idealised: bool = idealised) -> dict[Any, Any]:
+                clf = cls(eps, idealised=idealised, cells_per_axis=4)
+                base = bernoulli_product(clf.release_law(X, y))
+                return {(*key, key[0]): p for key, p in base.items()}  # probe 5 is in cube 0
 
-        def draw(eps: float, tag: int, idealised: bool = idealised) -> Any:
-            def run(n: int) -> NDArray[np.int64]:
-                clf = PrivateHistogramClassifier(eps, idealised=idealised, cells_per_axis=4)
-                bits = clf.repeated_predictions(X, y, probe, n, conformance_rng(tag))
-                return np.asarray(bits, dtype=np.int64)
+            def shortcut(eps: float, tag: int, cls: Any = cls, idealised: bool = idealised) -> Any:
+                def run(n: int) -> NDArray[np.int64]:
+                    clf = cls(eps, idealised=idealised, cells_per_axis=4)
+                    bits = clf.repeated_predictions(X, y, probe, n, conformance_rng(tag))
+                    return np.asarray(bits, dtype=np.int64)
 
-            return run
+                return run
 
-        reports.append(
-            conformance(
-                f"PCL repeated_predictions ({'idealised' if idealised else 'exact'})",
+            tag = 9100 + 10 * k + idealised
+            report = conformance(
+                f"{short}.repeated_predictions ({'idealised' if idealised else 'exact'})",
                 law(1.0),
-                draw(1.0, 9100 + k),
-                draw(2.0, 9200 + k),
-                law(2.0),
+                shortcut(1.0, tag),
+                shortcut(1.25, tag + 5),
+                law(1.25),
                 reps,
             )
+            report.control_bug = "noise for ε × 1.25"
+            reports.append(report)
+
+        def real_fits(n: int, cls: Any = cls, tag: int = 9300 + k) -> NDArray[np.int64]:
+            seeds = conformance_rng(tag).integers(0, 2**62, size=n)
+            rows = [
+                cls(1.0, cells_per_axis=4, random_state=int(s)).fit(X, y).predict(probe)
+                for s in seeds
+            ]
+            return np.asarray(rows, dtype=np.int64)
+
+        exact_law = {
+            (*key, key[0]): p
+            for key, p in bernoulli_product(cls(1.0, cells_per_axis=4).release_law(X, y)).items()
+        }
+        control_law = {
+            (*key, key[0]): p
+            for key, p in bernoulli_product(cls(1.25, cells_per_axis=4).release_law(X, y)).items()
+        }
+        report = conformance(
+            f"{short} fit + predict (exact)",
+            exact_law,
+            real_fits,
+            shortcut(1.25, 9400 + k),
+            control_law,
+            fits,
         )
-    return outcome(reports)
+        report.control_bug = "noise for ε × 1.25"
+        reports.append(report)
+    result = outcome(reports, extra_ok=not unlisted and not wrong_id)
+    result.detail = (
+        f"{len(VECTORISED_CLASSES)} classes sampled through the shortcut, {len(defining)} "
+        f"defining it in the package (unlisted: {unlisted}; naming another obligation: "
+        f"{wrong_id}); " + result.detail
+    )
+    result.numbers["defining"] = defining
+    return result
 
 
 def _one_run_bed(

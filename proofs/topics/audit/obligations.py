@@ -158,7 +158,12 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "counts; a foreign checkpoint is refused"
         ),
         method=Method.PROPERTY,
-        impls=("dpspec.audit.core.audit",),
+        impls=(
+            "dpspec.audit.loop.audit",
+            "dpspec.audit.checkpoint.Progress",
+            "dpspec.audit.checkpoint.AuditIdentity",
+            "dpspec.audit.identity.fingerprint",
+        ),
         checks=("resume_exact",),
     ),
     Obligation(

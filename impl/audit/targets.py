@@ -1,0 +1,227 @@
+"""What the auditor samples and the outputs it can represent.
+
+A target is a :class:`Mechanism` — ``sample(data, n, rng)`` returns n independent outputs on
+``data`` — or a callable made into one by :class:`CallableMechanism`. Every batch of outputs is
+put in one form every event can be evaluated on (:func:`outputs_of`): numbers, strings or bytes,
+one per row, vectors as (n, k) rows; anything else is refused with an error naming
+``mechanism``, never judged.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.audit.identity import qualified_name
+
+#: outputs beyond this magnitude are kept out of the learned vector score (its features x²
+#: must not overflow); events on them come from the representation family (see ``_patterns``)
+_MODERATE = 1e30
+
+
+class MechanismError(RuntimeError):
+    """The audited mechanism raised while sampling (the original exception is the cause)."""
+
+
+@runtime_checkable
+class Mechanism(Protocol):
+    """A randomised algorithm: ``sample(data, n, rng)`` returns n independent outputs on
+    ``data``, shape (n,) for scalar outputs or (n, k) for vectors."""
+
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]: ...
+
+
+class CallableMechanism:
+    """Wrap a function as a :class:`Mechanism`: ``f(data, n, rng)`` (vectorised) is used
+    directly; ``f(data, rng)`` or ``f(data)`` (one output per call) is called n times — slow
+    (Python per sample): prefer a vectorised function for large audits."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        if not callable(fn):
+            raise ValueError(f"fn: expected a callable, got {fn!r}")
+        self.fn = fn
+        try:
+            params = [
+                p
+                for p in inspect.signature(fn).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            ]
+        except (TypeError, ValueError):  # builtins without a signature: assume f(data)
+            params = []
+        self.arity = len(params) if params else 1
+        if self.arity > 3:
+            raise ValueError("fn: expected f(data), f(data, rng) or f(data, n, rng)")
+
+    def sampling(self) -> str:
+        """How a draw is made (reported in the audit result)."""
+        name = qualified_name(self.fn)
+        if self.arity == 3:
+            return f"{name}(data, n, rng), vectorised"
+        if self.arity == 2:
+            return f"{name}(data, rng), called once per draw"
+        return f"{name}(data), called once per draw"
+
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
+        if self.arity == 3:
+            return _stack(self.fn(data, n, rng))
+        if self.arity == 2:
+            return _stack([self.fn(data, rng) for _ in range(n)])
+        return _stack([self.fn(data) for _ in range(n)])
+
+
+def _stack(values: Any) -> NDArray[Any]:
+    """Outputs as one array; rows numpy cannot stack (ragged rows) become an object array,
+    which :func:`_outputs` then accepts or refuses by element type. Arrays (masked ones
+    included) are passed on as they are."""
+    if isinstance(values, np.ndarray):
+        return values
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError):
+        rows = list(values)
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
+        return out
+
+
+def describe_sampling(mechanism: Any) -> str:
+    """How an audit draws from ``mechanism``: its own ``sampling()`` account when it has one
+    (callables, learners), else its class's ``sample``."""
+    own = getattr(mechanism, "sampling", None)
+    if callable(own):
+        return str(own())
+    return f"{qualified_name(mechanism)}.sample(data, n, rng)"
+
+
+def as_mechanism(mechanism: Any) -> Mechanism:
+    """A :class:`Mechanism` from an object with ``sample`` or from a callable."""
+    if isinstance(mechanism, Mechanism):
+        return mechanism
+    if callable(mechanism):
+        return CallableMechanism(mechanism)
+    raise ValueError(f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}")
+
+
+# --- outputs: what the auditor can represent ---------------------------------------------------
+
+
+def _from_objects(arr: NDArray[Any]) -> NDArray[Any]:
+    """An object array as numbers, strings or bytes, or a TypeError naming what it holds.
+    Integers beyond int64 become their decimal strings (exact atoms); real numbers are
+    compared as float64 (a fixed map of the output: events on it are events on the output)."""
+    flat = list(arr.reshape(-1))
+    shape = arr.shape
+
+    def every(*types: type) -> bool:
+        return all(isinstance(v, types) for v in flat)
+
+    if every(bool, np.bool_):
+        return np.asarray(flat, dtype=bool).reshape(shape)
+    if every(int, np.integer) and not any(isinstance(v, bool | np.bool_) for v in flat):
+        try:
+            return np.asarray(flat, dtype=np.int64).reshape(shape)
+        except OverflowError:
+            return np.asarray([str(int(v)) for v in flat]).reshape(shape)
+    if every(int, float, np.integer, np.floating, np.bool_):
+        return np.asarray(flat, dtype=np.float64).reshape(shape)
+    if every(int, float, complex, np.number, np.bool_):
+        return np.asarray(flat, dtype=np.complex128).reshape(shape)
+    if every(str):
+        return np.asarray(flat, dtype=str).reshape(shape)
+    if every(bytes):
+        return np.asarray(flat, dtype=bytes).reshape(shape)
+    names = sorted({type(v).__name__ for v in flat})
+    raise TypeError(
+        f"mechanism: outputs of type {', '.join(names)} cannot be audited (supported: numbers, "
+        "strings, bytes and fixed-length vectors of numbers); map the release to one of these"
+    )
+
+
+def _outputs(raw: Any, n: int) -> NDArray[Any]:
+    """The mechanism's n outputs in a form every event can be evaluated on, or a clear error:
+    numbers (bool, int, float64), strings or bytes, one per row; vectors as (n, k) rows.
+    Complex values become (real, imaginary) columns and arrays of more than two dimensions
+    are flattened per row (both one-to-one); NaN payloads are made canonical (one NaN atom)."""
+    if isinstance(raw, np.ma.MaskedArray) and np.ma.getmaskarray(raw).any():
+        raise TypeError(
+            "mechanism: a masked array with masked entries cannot be audited (the mask is part "
+            "of the release); fill the masked entries (e.g. with NaN) or return the mask too"
+        )
+    try:
+        arr = raw if type(raw) is np.ndarray else np.asarray(raw)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"mechanism: outputs do not form an array of {n} rows ({exc})") from exc
+    if arr.ndim == 0 or arr.shape[0] != n:
+        raise ValueError(f"mechanism: sample(data, {n}, rng) returned shape {arr.shape}")
+    if arr.dtype.kind == "O":
+        arr = _from_objects(arr)
+    if arr.dtype.kind == "c":
+        arr = np.stack([arr.real, arr.imag], axis=-1).astype(np.float64)
+    if arr.dtype.kind not in "biufUS":
+        raise TypeError(
+            f"mechanism: outputs of dtype {arr.dtype} cannot be audited (supported: numbers, "
+            "strings, bytes and fixed-length vectors of numbers)"
+        )
+    if arr.ndim > 2:
+        arr = arr.reshape(n, -1)
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError("mechanism: outputs are empty rows (shape (n, 0))")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.dtype.kind == "f":
+        arr = arr.astype(np.float64, copy=False)
+        nan = np.isnan(arr)
+        if nan.any():
+            arr = np.where(nan, np.nan, arr)
+    return arr
+
+
+def _space(arr: NDArray[Any]) -> tuple[str, tuple[int, ...]]:
+    """The output space of a batch: text kind or "number", and the shape of one output."""
+    kind = arr.dtype.kind
+    return (kind if kind in "US" else "number", tuple(arr.shape[1:]))
+
+
+def _patterns(outputs: NDArray[Any]) -> NDArray[np.int8]:
+    """Per coordinate: 0 moderate (finite, |x| <= 1e30), 1 NaN, 2 +inf, 3 −inf, 4 > 1e30,
+    5 < −1e30 — the values a threshold or a learned score cannot order, as atoms."""
+    x = np.asarray(outputs)
+    p = np.zeros(x.shape, dtype=np.int8)
+    if x.dtype.kind != "f":
+        return p
+    p[np.isnan(x)] = 1
+    p[x == np.inf] = 2
+    p[x == -np.inf] = 3
+    finite = np.isfinite(x)
+    p[finite & (x > _MODERATE)] = 4
+    p[finite & (x < -_MODERATE)] = 5
+    return p
+
+
+def _draw(
+    mechanism: Mechanism,
+    data: Any,
+    n: int,
+    rng: np.random.Generator,
+    space: tuple[str, tuple[int, ...]] | None = None,
+) -> NDArray[Any]:
+    """n outputs of the mechanism on ``data`` (see :func:`_outputs`); an exception of the
+    mechanism becomes :class:`MechanismError`, outputs of another space than ``space`` (the
+    selection draws') a ValueError."""
+    try:
+        raw = mechanism.sample(data, n, rng)
+    except Exception as exc:
+        raise MechanismError(
+            f"mechanism: sample(data, {n}, rng) raised {type(exc).__name__}: {exc}"
+        ) from exc
+    out = _outputs(raw, n)
+    if space is not None and _space(out) != space:
+        raise ValueError(
+            f"mechanism: outputs changed kind or shape between draws ({space} then "
+            f"{_space(out)}); return one output type and shape for every input"
+        )
+    return out
