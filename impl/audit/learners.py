@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit.targets import MechanismError
+from dpspec.validation import check_flag
 
 #: The releases named by a string: the estimator method called on the probe set.
 RELEASE_METHODS = ("predict", "predict_proba", "decision_function", "pdf", "score_samples")
@@ -116,10 +117,8 @@ class LearnerMechanism:
             raise TypeError(f"release: expected a method name or a callable, got {release!r}")
         self.factory = factory
         self.release = release
-        self.probe = None if probe is None else np.asarray(probe, dtype=np.float64)
-        if self.probe is not None and self.probe.ndim != 2:
-            raise ValueError(f"probe: expected a 2-D array (k points), got {self.probe.shape}")
-        self.vectorised = bool(vectorised)
+        self.probe = None if probe is None else _points(probe, "probe")
+        self.vectorised = check_flag(vectorised, "vectorised")
         self.name = name or getattr(factory, "__name__", "learner")
 
     @classmethod
@@ -132,6 +131,49 @@ class LearnerMechanism:
             return estimator(**params, random_state=seed)
 
         return cls(factory, release, probe, name=estimator.__name__)
+
+    def check_pair(self, pair: tuple[Any, Any]) -> None:
+        """Refuse, before any fit, a pair this target cannot be audited on: datasets that are
+        not (X, y) / (X, y, probe) / X with X of shape (n, d) and y of length n, the two sides
+        of different dimension d, a named release without probe points or with probe points of
+        another dimension, or an estimator without the named release method. Each error names
+        ``pair``, ``probe`` or ``release``."""
+        dims = []
+        for side, data in zip(("D", "D'"), pair, strict=True):
+            try:
+                X, y, probe = _split(data)
+                X = _points(X, "X")
+            except ValueError as exc:
+                raise ValueError(
+                    f"pair: {side} must be (X, y), (X, y, probe) or X with X of shape (n, d) "
+                    f"({exc})"
+                ) from exc
+            if y is not None and (y.ndim != 1 or y.shape[0] != X.shape[0]):
+                raise ValueError(
+                    f"pair: {side}'s y must have one label per row of X ({X.shape[0]}), got "
+                    f"shape {y.shape}"
+                )
+            dims.append(X.shape[1])
+            probe = self.probe if probe is None else _points(probe, "probe")
+            if isinstance(self.release, str):
+                if probe is None:
+                    raise ValueError(
+                        f"probe: release {self.release!r} needs the points it is made on (give "
+                        "probe= or --probe, or datasets (X, y, probe))"
+                    )
+                if probe.shape[1] != X.shape[1]:
+                    raise ValueError(
+                        f"probe: points of dimension {probe.shape[1]}, the data has "
+                        f"{X.shape[1]} features"
+                    )
+        if dims[0] != dims[1]:
+            raise ValueError(f"pair: D has {dims[0]} features and D' {dims[1]}")
+        if isinstance(self.release, str):
+            estimator = self.factory(0)
+            if not callable(getattr(estimator, self.release, None)):
+                raise ValueError(
+                    f"release: {qualified_class(estimator)} has no method {self.release!r}"
+                )
 
     def _released(self, model: Any, probe: Any) -> NDArray[Any]:
         if callable(self.release):
@@ -182,6 +224,19 @@ class LearnerMechanism:
 
     def __repr__(self) -> str:
         return f"LearnerMechanism({self.name!r}, release={self.release!r})"
+
+
+def _points(values: Any, name: str) -> NDArray[np.float64]:
+    """A (k, d) array of finite numbers, else a ValueError naming ``name``."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: expected numbers, an array of shape (k, d) ({exc})") from exc
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"{name}: expected a non-empty 2-D array (k points), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: expected finite numbers")
+    return arr
 
 
 def qualified_class(obj: Any) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import math
 import sys
 from collections.abc import Callable
@@ -259,24 +260,42 @@ def _load_callable(spec: str) -> Any:
     return getattr(module, attr)
 
 
-def load_factory(spec: str) -> Any:
-    """The callable named ``module:callable`` or ``path/file.py:callable`` (a learner factory
-    ``seed -> unfitted estimator``, or an estimator class taking ``random_state``: dpspec's
-    get the seed, others a RandomState seeded with it, as scikit-learn accepts)."""
+def load_factory(spec: str, epsilon: float | None = None, delta: float | None = None) -> Any:
+    """The callable named ``module:callable`` or ``path/file.py:callable``: a learner factory
+    ``seed -> unfitted estimator`` as it is, or an estimator class, built for every fit as
+    ``cls(epsilon=epsilon[, delta=delta], random_state=…)`` — the claim audited is the level
+    the class is built at (dpspec's classes get the seed, others a RandomState seeded with it,
+    as scikit-learn accepts). A class without an ``epsilon`` parameter, or a class given no
+    ``epsilon``, is refused: it would be audited at a level nobody chose."""
     factory = _load_callable(spec)
     if not callable(factory):
         raise ValueError(f"target: {spec!r} is not callable")
-    if isinstance(factory, type):
-        from dpspec.audit.learners import legacy_random_state
+    if not isinstance(factory, type):
+        return factory
+    from dpspec.audit.learners import legacy_random_state
 
-        cls = factory
-        ours = cls.__module__.startswith("dpspec.")
+    cls = factory
+    try:
+        accepted = set(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        accepted = set()
+    if "epsilon" not in accepted:
+        raise ValueError(
+            f"target: {spec!r} is a class without an epsilon parameter; give a factory "
+            "seed -> estimator built at the claimed level"
+        )
+    if epsilon is None:
+        raise ValueError("epsilon: required to build the class target at the claimed level")
+    params: dict[str, Any] = {"epsilon": epsilon}
+    if "delta" in accepted and delta is not None:
+        params["delta"] = delta
+    ours = cls.__module__.startswith("dpspec.")
 
-        def make(seed: int) -> Any:
-            return cls(random_state=seed if ours else legacy_random_state(seed))
+    def make(seed: int) -> Any:
+        return cls(**params, random_state=seed if ours else legacy_random_state(seed))
 
-        return make
-    return factory
+    make.__qualname__ = f"{cls.__qualname__}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+    return make
 
 
 def load_target(spec: str, epsilon: float, delta: float = 0.0) -> Mechanism:

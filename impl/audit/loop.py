@@ -320,6 +320,9 @@ def audit(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress: expected a callable or None, got {progress!r}")
     _check_refutable(n, eps, delta, confidence)
+    check_pair = getattr(mech, "check_pair", None)
+    if callable(check_pair):
+        check_pair(pair)  # the target's own checks of the pair, before any draw
     path = _checkpoint_path(checkpoint)
     alpha = 1.0 - confidence
     d1, d2 = pair

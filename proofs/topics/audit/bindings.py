@@ -11,7 +11,7 @@ from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 
 
 def _compare_audit(case: Case) -> str | None:
-    from dpspec.audit.core import epsilon_lower
+    from dpspec.audit.bounds import epsilon_lower
     from dpspec.proofs.topics.audit.lemmas import lower_bound_sound, lower_bound_sound_reversed
 
     p1_lo, p2_hi, delta, num, den = (case[k] for k in ("p1_lo", "p2_hi", "delta", "num", "den"))
@@ -38,7 +38,7 @@ def _compare_audit(case: Case) -> str | None:
 
 
 def audit_binding(config: VerifyConfig) -> CheckOutcome:
-    """:func:`dpspec.audit.core.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
+    """:func:`dpspec.audit.bounds.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
     the lemma's certificate ``(p₁⁻ − δ)·den ≤ num·p₂⁺`` holds (up to 1e-9 relative float
     rounding at equality), on integer probabilities over a common denominator."""
     boundaries = [

@@ -119,15 +119,14 @@ def _resolve_learner(
             probe = json.loads(args.probe)
         except json.JSONDecodeError as exc:
             raise ValueError(f"probe: expected JSON [[x1, ...], ...], got {args.probe!r}") from exc
-    mech = LearnerMechanism(
-        load_factory(name), args.release, probe, vectorised=not args.real_fits, name=name
-    )
     delta = 0.0 if args.delta is None else args.delta
+    factory = load_factory(name, args.epsilon, args.delta)
+    mech = LearnerMechanism(factory, args.release, probe, vectorised=not args.real_fits, name=name)
     return mech, pair, args.epsilon, delta, f"learner {name}", {}
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from dpspec.audit.core import MechanismError, audit, default_selection
+    from dpspec.audit import MechanismError, audit, default_selection
     from dpspec.audit.zoo import zoo
     from dpspec.proofs.engine.errors import write_json
 
