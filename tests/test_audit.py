@@ -15,9 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from dpspec.audit import AuditResult, CallableMechanism, Event, audit, cp_lower, cp_upper
+from dpspec.audit import (
+    AuditResult,
+    CallableMechanism,
+    Event,
+    audit,
+    audit_pairs,
+    cp_lower,
+    cp_upper,
+    epsilon_lower,
+)
 from dpspec.audit.ci import DPViolation, assert_dp, majority_false_alarm
-from dpspec.audit import audit_pairs, epsilon_lower
 from dpspec.audit.zoo import (
     FunctionMechanism,
     gaussian_epsilon,
