@@ -764,7 +764,8 @@ def test_rare_atoms_are_a_family_of_their_own() -> None:
     leak = FunctionMechanism("leak", rare_leak_sampler(1.0, 1e-4))
     r = audit(leak, (0.0, 1.0), 1.0, samples=500_000, seed=1)
     assert r.violation and r.event.startswith("output in {")
-    assert len(r.extra["events"]) == 2 and r.extra["events"][0]["epsilon_lower"] < 1.0
+    assert len(r.events) == 2 and r.events[0].epsilon_lower < 1.0
+    assert r.to_json()["events"][1]["level"] == pytest.approx(0.05 / 4)
     smooth = audit(FunctionMechanism("lap", laplace_sampler(1.0)), (0.0, 1.0), 1.0, samples=10**5)
     assert "events" not in smooth.extra and not smooth.violation
 

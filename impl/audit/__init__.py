@@ -15,6 +15,7 @@ from dpspec.audit.events import Event
 from dpspec.audit.identity import fingerprint
 from dpspec.audit.loop import (
     AuditResult,
+    EventBound,
     audit,
     audit_pairs,
     default_selection,
@@ -29,6 +30,7 @@ __all__ = [
     "CallableMechanism",
     "DPViolation",
     "Event",
+    "EventBound",
     "Mechanism",
     "MechanismError",
     "VoteResult",

@@ -172,7 +172,7 @@ class LearnerMechanism:
             estimator = self.factory(0)
             if not callable(getattr(estimator, self.release, None)):
                 raise ValueError(
-                    f"release: {qualified_class(estimator)} has no method {self.release!r}"
+                    f"release: {_qualified_class(estimator)} has no method {self.release!r}"
                 )
 
     def _released(self, model: Any, probe: Any) -> NDArray[Any]:
@@ -216,9 +216,9 @@ class LearnerMechanism:
         estimator = self.factory(0)
         bound = shortcut_of(estimator)
         if bound is None:
-            return f"real fit + predict per draw ({shortcut_refusal(estimator)})"
+            return f"real fit + predict per draw ({_shortcut_refusal(estimator)})"
         return (
-            f"vectorised {qualified_class(estimator)}.repeated_predictions, bound to fit + "
+            f"vectorised {_qualified_class(estimator)}.repeated_predictions, bound to fit + "
             f"predict by {bound}"
         )
 
@@ -239,7 +239,7 @@ def _points(values: Any, name: str) -> NDArray[np.float64]:
     return arr
 
 
-def qualified_class(obj: Any) -> str:
+def _qualified_class(obj: Any) -> str:
     """``module.qualname`` of ``obj``'s class."""
     cls = type(obj)
     return f"{cls.__module__}.{cls.__qualname__}"
@@ -259,7 +259,7 @@ def shortcut_of(estimator: Any) -> str | None:
     """The conformance obligation binding ``estimator``'s vectorised shortcut to its ``fit``,
     or None when the estimator must be sampled through real fits: its class is not exactly a
     listed class (subclasses and wrappers are not), or the instance replaces a method."""
-    name = qualified_class(estimator)
+    name = _qualified_class(estimator)
     bound = VECTORISED_CLASSES.get(name)
     if bound is None or _listed_class(name) is not type(estimator):
         return None
@@ -269,9 +269,9 @@ def shortcut_of(estimator: Any) -> str | None:
     return bound
 
 
-def shortcut_refusal(estimator: Any) -> str:
+def _shortcut_refusal(estimator: Any) -> str:
     """Why :func:`shortcut_of` sends ``estimator`` down the real path."""
-    name = qualified_class(estimator)
+    name = _qualified_class(estimator)
     if name not in VECTORISED_CLASSES or _listed_class(name) is not type(estimator):
         listed = [c for c in VECTORISED_CLASSES if isinstance(estimator, _listed_class(c) or ())]
         if listed:

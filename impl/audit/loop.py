@@ -54,12 +54,45 @@ MAX_JOBS = 1024
 BACKENDS = ("auto", "threading", "loky", "dask")
 
 
+@dataclass(frozen=True)
+class EventBound:
+    """One estimated event and its bounds: ``event`` with M(``first``) in the role of p₁
+    (``first`` is 0 for D, 1 for D'); hits k₁, k₂ of the n estimation draws per side; the
+    one-sided Clopper–Pearson bounds at ``level`` each (p₁⁻ and p₂⁺ are the ones the bound
+    uses; the other ends are reported); ε_LCB = ln((p₁⁻ − δ)/p₂⁺)."""
+
+    event: Event
+    first: int
+    hits: tuple[int, int]
+    p1_interval: tuple[float, float]
+    p2_interval: tuple[float, float]
+    level: float
+    epsilon_lower: float
+
+    @property
+    def direction(self) -> str:
+        return "D' -> D" if self.first else "D -> D'"
+
+    def to_json(self) -> dict[str, Any]:
+        lcb = self.epsilon_lower
+        return {
+            "event": self.event.describe(),
+            "direction": self.direction,
+            "epsilon_lower": lcb if math.isfinite(lcb) else ("inf" if lcb > 0 else "-inf"),
+            "hits": list(self.hits),
+            "p1_interval": list(self.p1_interval),
+            "p2_interval": list(self.p2_interval),
+            "level": self.level,
+        }
+
+
 @dataclass
 class AuditResult:
     """One audit's verdict. ``epsilon_lower`` holds with probability ≥ ``confidence``;
     ``violation`` = ``epsilon_lower`` > ``epsilon_claimed``. ``pair`` is (D, D') as given and
     ``direction`` says which one played the role of M(D) in p₁; ``sampling`` says how the
-    draws were made (for a learner: its real ``fit`` or a conformance-bound shortcut)."""
+    draws were made (for a learner: its real ``fit`` or a conformance-bound shortcut);
+    ``events`` lists every estimated event with its bounds (the reported one among them)."""
 
     epsilon_claimed: float
     delta: float
@@ -78,10 +111,12 @@ class AuditResult:
     direction: str = "D -> D'"
     selection_samples: int = 0
     sampling: str = ""
+    events: list[EventBound] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out["events"] = [e.to_json() for e in self.events]
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
         for key in ("epsilon_lower", "epsilon_estimate"):
@@ -252,8 +287,8 @@ def event_level(alpha: float, events: int) -> float:
 
 def audit(
     mechanism: Any,
-    pair: tuple[Any, Any],
-    epsilon: float,
+    pair: tuple[Any, Any] | None = None,
+    epsilon: float | None = None,
     delta: float = 0.0,
     *,
     samples: int = 10**6,
@@ -294,7 +329,7 @@ def audit(
     judged (:mod:`dpspec.audit.targets`). An exception of the mechanism is re-raised as
     :class:`MechanismError`. Selection keeps K ≥ 1 events (:func:`~dpspec.audit.selection.
     _best_events`); each is bounded at level α/(2K) per side (:func:`event_level`) and the
-    largest bound is reported (the others are in ``extra["events"]``). The estimation draws
+    largest bound is reported (all K are in ``events``). The estimation draws
     come in blocks of ``BLOCK``, block i of each side from the child SeedSequence (root,
     spawn_key=(side, i)), root drawn after the selection: the result is the same for every
     ``jobs`` and for a resumed run.
@@ -303,6 +338,8 @@ def audit(
     mech = as_mechanism(mechanism)
     if not (isinstance(pair, tuple | list) and len(pair) == 2):
         raise ValueError("pair: expected (D, D'), two neighbouring datasets")
+    if epsilon is None:
+        raise ValueError("epsilon: required, the claimed epsilon")
     eps = _check_claim(epsilon)
     delta = check_delta(delta)
     n = check_samples(samples)
@@ -362,6 +399,27 @@ def audit(
     return _verdict(state, (d1, d2), eps, delta, n, confidence, mech, start)
 
 
+def event_bounds(
+    events: list[Event],
+    first: list[int],
+    hits: list[tuple[int, int]],
+    n: int,
+    confidence: float,
+    delta: float,
+) -> list[EventBound]:
+    """Every estimated event bounded: ``hits[e]`` = (k₁, k₂) out of ``n`` draws per side with
+    M(``first[e]``) as p₁; each one-sided Clopper–Pearson bound at :func:`event_level` (α/(2K)),
+    so that all 2K bounds hold together with probability ≥ 1 − α."""
+    level = event_level(1.0 - confidence, len(events))
+    out = []
+    for ev, side, (k1, k2) in zip(events, first, hits, strict=True):
+        p1_lo, p1_hi = float(cp_lower(k1, n, level)), float(cp_upper(k1, n, level))
+        p2_lo, p2_hi = float(cp_lower(k2, n, level)), float(cp_upper(k2, n, level))
+        lcb = float(epsilon_lower(p1_lo, p2_hi, delta))
+        out.append(EventBound(ev, side, (k1, k2), (p1_lo, p1_hi), (p2_lo, p2_hi), level, lcb))
+    return out
+
+
 def _verdict(
     state: Progress,
     pair: tuple[Any, Any],
@@ -373,54 +431,37 @@ def _verdict(
     start: float,
 ) -> AuditResult:
     """The result from the counts: every event bounded at :func:`event_level`, the largest
-    bound reported, the others listed in ``extra["events"]``."""
-    level = event_level(1.0 - confidence, len(state.events))
-    rows = []
-    for e, (ev, swapped) in enumerate(zip(state.events, state.swapped, strict=True)):
-        k1, k2 = state.hits[e][::-1] if swapped else state.hits[e]
-        p1_lo, p1_hi = float(cp_lower(k1, n, level)), float(cp_upper(k1, n, level))
-        p2_lo, p2_hi = float(cp_lower(k2, n, level)), float(cp_upper(k2, n, level))
-        lcb = float(epsilon_lower(p1_lo, p2_hi, delta))
-        rows.append((lcb, ev, swapped, k1, k2, (p1_lo, p1_hi), (p2_lo, p2_hi)))
-    best = max(range(len(rows)), key=lambda i: rows[i][0])
-    lcb, ev, swapped, k1, k2, p1_int, p2_int = rows[best]
-    p1, p2 = k1 / n, k2 / n
+    bound reported, all K listed in ``events``."""
+    pairs = zip(state.hits, state.swapped, strict=True)
+    hits = [(h[1], h[0]) if sw else (h[0], h[1]) for h, sw in pairs]
+    bounds = event_bounds(
+        state.events, [int(sw) for sw in state.swapped], hits, n, confidence, delta
+    )
+    best = max(bounds, key=lambda b: b.epsilon_lower)
+    p1, p2 = best.hits[0] / n, best.hits[1] / n
     if p2 == 0:
         estimate = math.inf if p1 > delta else -math.inf
     else:
         estimate = float(epsilon_lower(p1, p2, delta))
-    extra: dict[str, Any] = {}
-    if len(rows) > 1:
-        extra["events"] = [
-            {
-                "event": r[1].describe(),
-                "direction": "D' -> D" if r[2] else "D -> D'",
-                "epsilon_lower": r[0] if math.isfinite(r[0]) else repr(r[0]),
-                "hits": [r[3], r[4]],
-                "p1_interval": list(r[5]),
-                "p2_interval": list(r[6]),
-            }
-            for r in rows
-        ]
     return AuditResult(
         epsilon_claimed=eps,
         delta=delta,
-        epsilon_lower=lcb,
+        epsilon_lower=best.epsilon_lower,
         epsilon_estimate=estimate,
         confidence=confidence,
-        violation=lcb > eps,
-        event=ev.describe(),
+        violation=best.epsilon_lower > eps,
+        event=best.event.describe(),
         pair=pair,
         p1=p1,
-        p1_interval=p1_int,
+        p1_interval=best.p1_interval,
         p2=p2,
-        p2_interval=p2_int,
+        p2_interval=best.p2_interval,
         samples_per_side=n,
         seconds=time.perf_counter() - start,
-        direction="D' -> D" if swapped else "D -> D'",
+        direction=best.direction,
         selection_samples=state.selection,
         sampling=describe_sampling(mech),
-        extra=extra,
+        events=bounds,
     )
 
 

@@ -10,6 +10,7 @@ docstring). Nothing here touches the estimation draws.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -118,7 +119,7 @@ def _threshold_candidates(
     )
     lt_a, lt_b = np.searchsorted(sa, qs, side="left"), np.searchsorted(sb, qs, side="left")
     le_a, le_b = np.searchsorted(sa, qs, side="right"), np.searchsorted(sb, qs, side="right")
-    i_idx, j_idx = np.nonzero(np.triu(np.ones((qs.size, qs.size), dtype=bool), 1))
+    i_idx, j_idx = _pairs_above_diagonal(qs.size)
     k1 = np.concatenate([len(sa) - lt_a, le_a, le_a[j_idx] - lt_a[i_idx]]).astype(np.float64)
     k2 = np.concatenate([len(sb) - lt_b, le_b, le_b[j_idx] - lt_b[i_idx]]).astype(np.float64)
     m = qs.size
@@ -132,6 +133,25 @@ def _threshold_candidates(
         return Event("interval", lo=float(qs[i_idx[i]]), hi=float(qs[j_idx[i]]), weights=weights)
 
     return k1, k2, build
+
+
+@functools.cache
+def _pairs_above_diagonal(m: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The index pairs (i, j), i < j < m, in row order (read-only, shared)."""
+    i_idx, j_idx = np.triu_indices(m, 1)
+    i_idx.setflags(write=False)
+    j_idx.setflags(write=False)
+    return i_idx, j_idx
+
+
+def _top(values: NDArray[np.float64], k: int) -> NDArray[np.intp]:
+    """Indices of the k largest values, largest first, ties in index order: the first k of a
+    stable descending sort, in O(n + k log k)."""
+    if values.size <= k:
+        return np.argsort(-values, kind="stable")
+    threshold = np.partition(values, values.size - k)[values.size - k]
+    candidates = np.flatnonzero(values >= threshold)
+    return candidates[np.argsort(-values[candidates], kind="stable")][:k]
 
 
 #: Cuts per coordinate of the orthant family by output dimension (≈ 4096 candidates at most).
@@ -358,7 +378,7 @@ def _best_events(
             rough = epsilon_lower(
                 _wilson(k1, n1, sel / 2, lower=True), _wilson(k2, n2, sel / 2, lower=False), delta
             )
-            top = np.argsort(-rough, kind="stable")[:_EXACT_TOP]
+            top = _top(rough, _EXACT_TOP)
             bounds = epsilon_lower(
                 cp_lower(k1[top], n1, sel / 2), cp_upper(k2[top], n2, sel / 2), delta
             )
@@ -373,7 +393,19 @@ def _best_events(
         raise ValueError("mechanism: no candidate event could be formed from its outputs")
     first = max(range(len(per_family)), key=lambda i: per_family[i][2])
     chosen = [per_family[first][:3]]
+    seen = {_membership(per_family[first][0], per_family[first][1], x)}
     for i, (event, swapped, bound, point) in enumerate(per_family):
         if i != first and point > per_family[first][2]:
-            chosen.append((event, swapped, bound))
+            key = _membership(event, swapped, x)
+            if key not in seen:  # another family's name for a set already chosen: no α spent
+                seen.add(key)
+                chosen.append((event, swapped, bound))
     return chosen
+
+
+def _membership(event: Event, swapped: bool, x: tuple[NDArray[Any], NDArray[Any]]) -> bytes:
+    """The direction and the indicator of ``event`` on the selection draws of both sides: two
+    families proposing the same set in the same direction (on integer outputs {1}, {x ≥ 1}
+    and the repeated value 1) are one test, estimated once."""
+    hits = np.concatenate([event.contains(x[0]), event.contains(x[1])])
+    return bytes([swapped]) + np.packbits(hits).tobytes()

@@ -100,9 +100,9 @@ def _checkpoint_cases(tmp: Path) -> dict[str, bool]:
 
         return LearnerMechanism(factory, lambda model: model.value_, name="scaled")
 
-    data = ((np.array([[0.0]]), np.array([1])), (np.array([[1.0]]), np.array([1])))
-    interrupted(learner(1.0), data)
-    out["another learner factory (same name) refused"] = refused(learner(0.05), data)
+    datasets = ((np.array([[0.0]]), np.array([1])), (np.array([[1.0]]), np.array([1])))
+    interrupted(learner(1.0), datasets)
+    out["another learner factory (same name) refused"] = refused(learner(0.05), datasets)
     # sealing: a plausible edit with a recomputed SHA-256 is accepted only without a key
     previous = os.environ.get(KEY_VARIABLE)
     os.environ[KEY_VARIABLE] = "verify-" + str(SEED)

@@ -31,6 +31,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "lower_bound_sound",
             "lower_bound_sound_reversed",
         ),
+        checks=("lemma_controls:false_lemma_refuted",),
         predicates=(
             "dpspec.spec.audit.event_within",
             "dpspec.spec.audit.bound_certified",
@@ -70,8 +71,11 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="audit.soundness",
         source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
         claim=(
-            "over >= 200 independent audits of correct mechanisms the violation rate is "
-            "consistent with <= 1 - confidence"
+            "all 2K confidence bounds of the K events an audit estimates hold together with "
+            "probability >= confidence: over 1000 audits with two events each, on a target "
+            "where this is nearly attained, the rate of a missed bound is consistent with "
+            "<= 0.2 at confidence 0.8, and an auditor with the confidence halved or alpha not "
+            "split over the events is rejected"
         ),
         method=Method.STATISTICAL,
         predicates=(
@@ -82,13 +86,16 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.audit.loop.audit",
             "dpspec.audit.loop.AuditResult",
             "dpspec.audit.loop.event_level",
+            "dpspec.audit.loop.event_bounds",
+            "dpspec.audit.loop.EventBound",
+            "dpspec.audit.targets.describe_sampling",
             "dpspec.audit.selection._best_events",
             "dpspec.audit.events.Event",
             "dpspec.audit.targets.Mechanism",
             "dpspec.audit.targets.CallableMechanism",
             "dpspec.audit.targets.as_mechanism",
         ),
-        checks=("soundness",),
+        checks=("soundness_checks:soundness",),
         tests=(
             "tests/test_audit.py::test_audit_result_json_and_validation",
             "tests/test_audit.py::test_callable_shapes",
@@ -137,8 +144,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "9-vote statistical tests"
         ),
         claim=(
-            "assert_dp's majority vote has false alarm <= 3.3e-5 and rejects 1.2x the claimed "
-            "epsilon"
+            "assert_dp's stated false alarm (3.3e-5 for 9 votes at 0.05) equals the exact "
+            "false alarm of the vote rule the code applies; it rejects 1.2x the claimed epsilon"
         ),
         method=Method.STATISTICAL,
         impls=(
@@ -147,6 +154,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.audit.ci.VoteResult",
             "dpspec.audit.ci.DPViolation",
             "dpspec.audit.ci.majority_false_alarm",
+            "dpspec.audit.ci.vote_seeds",
             "dpspec.audit.pytest_plugin.assert_dp_fixture",
         ),
         checks=("assert_dp_validity",),
@@ -165,6 +173,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.audit.checkpoint.Progress",
             "dpspec.audit.checkpoint.AuditIdentity",
             "dpspec.audit.identity.fingerprint",
+            "dpspec.audit.identity.qualified_name",
         ),
         checks=("checkpoint_checks:resume_exact",),
     ),
@@ -271,13 +280,18 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "(PCL, PCDE); seed 004 Fig. 1 and 3 (A1, A2)"
         ),
         claim=(
-            "learners audited through their real fit: broken learners (PCL with half its noise, "
-            "PCL with a data-dependent partition, PCDE at 2 eps, A2 used as fully private) are "
-            "flagged, correct ones are not, and PCL's eps_LCB reaches >= 0.95 of its exact eps"
+            "learners audited through the path the auditor chooses: a real fit + release per "
+            "draw, except for estimators of exactly a class whose repeated_predictions is "
+            "conformance-bound to fit (PCL; subclasses and wrappers run their own fit); broken "
+            "learners (half noise, a data-dependent partition, a subclass whose predict leaks a "
+            "label, PCDE at 2 eps, A2 used as fully private) are flagged, correct ones are not, "
+            "and PCL's eps_LCB reaches >= 0.95 of its exact eps"
         ),
         method=Method.STATISTICAL,
         impls=(
             "dpspec.audit.learners.LearnerMechanism",
+            "dpspec.audit.learners.shortcut_of",
+            "dpspec.audit.learner_zoo.LastLabelHistogramClassifier",
             "dpspec.audit.learner_zoo.learner_zoo",
             "dpspec.audit.learner_zoo.LearnerEntry",
             "dpspec.audit.learner_zoo.HalvedNoiseHistogramClassifier",
@@ -306,14 +320,15 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="audit.learner-soundness",
         source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); seed 000 Alg 2",
         claim=(
-            "over >= 200 audits of tight correct learners (PCL, idealised PCL at their exact "
-            "eps) the violation rate is consistent with <= 0.05; PCL with half its noise is "
-            "flagged at a rejected rate"
+            "learner audits' confidence bounds hold together with probability >= confidence: "
+            "over 1000 audits of PCL (its exact law, through the shortcut the auditor samples) "
+            "the rate of a missed bound is consistent with <= 0.2 at confidence 0.8, and the "
+            "confidence halved is rejected"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
         impls=("dpspec.audit.learners.LearnerMechanism",),
-        checks=("learner_checks:learner_soundness",),
+        checks=("soundness_checks:learner_soundness",),
     ),
     Obligation(
         id="audit.learner-repeated-fits",
@@ -335,9 +350,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "training run: W <= Bin(r, e^eps/(1+e^eps)); seed 000 Alg 2 (PCL) as the test bed"
         ),
         claim=(
-            "one-run audits of PCL (exact add/remove eps = eps/2) have a false-alarm rate "
-            "consistent with <= 0.05 over 200 runs, flag PCL with half its noise, and approach "
-            "the true eps as the canaries grow (>= 0.45 of 0.5 at m = 10^5)"
+            "one-run audits where the binomial bound is attained have a false-alarm rate "
+            "consistent with <= 0.2 at confidence 0.8 over 1000 runs (the confidence halved is "
+            "rejected), flag PCL with half its noise, and reach >= 0.85 of PCL's add/remove eps "
+            "at m = 10^4"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
