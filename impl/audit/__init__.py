@@ -22,6 +22,7 @@ from dpspec.audit.loop import (
     event_level,
     screen_bound,
 )
+from dpspec.audit.pair_search import Search
 from dpspec.audit.targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "EventBound",
     "Mechanism",
     "MechanismError",
+    "Search",
     "VoteResult",
     "as_mechanism",
     "assert_dp",

@@ -228,13 +228,19 @@ _PACKAGES = {"opendp": "opendp", "pydp": "python-dp", "diffprivlib": "diffprivli
 
 
 def _load_callable(spec: str) -> Any:
+    """The object named ``module:attribute`` (imported with the working directory on the path,
+    as ``python -c`` would) or ``path/to/file.py:attribute`` (the file's folder is put on the
+    path first, so that it can import its siblings, and stays there for calls made later)."""
     where, _, attr = spec.rpartition(":")
     if not where or not attr:
-        raise ValueError(f"target: expected module:callable, got {spec!r}")
+        raise ValueError(f"target: expected module:callable or path/file.py:callable, got {spec!r}")
     if where.endswith(".py"):
         path = Path(where)
         if not path.is_file():
             raise ValueError(f"target: no file {where!r}")
+        folder = str(path.resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
         module_spec = importlib.util.spec_from_file_location(path.stem, path)
         if module_spec is None or module_spec.loader is None:
             raise ValueError(f"target: cannot load {where!r}")
@@ -247,6 +253,9 @@ def _load_callable(spec: str) -> Any:
                 f"target: running {where!r} raised {type(exc).__name__}: {exc}"
             ) from exc
     else:
+        cwd = str(Path.cwd())
+        if cwd not in sys.path and "" not in sys.path:
+            sys.path.insert(0, cwd)
         try:
             module = importlib.import_module(where)
         except ImportError as exc:

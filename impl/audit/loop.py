@@ -92,7 +92,10 @@ class AuditResult:
     ``violation`` = ``epsilon_lower`` > ``epsilon_claimed``. ``pair`` is (D, D') as given and
     ``direction`` says which one played the role of M(D) in p₁; ``sampling`` says how the
     draws were made (for a learner: its real ``fit`` or a conformance-bound shortcut);
-    ``events`` lists every estimated event with its bounds (the reported one among them)."""
+    ``events`` lists every estimated event with its bounds (the reported one among them);
+    ``pair_source`` is "given" or "search" (then ``extra["search"]`` states the budget, the α
+    split and the chosen pair, and ``finalists`` holds the audits of the finalist pairs);
+    ``warnings`` names every event family that could not run on these outputs."""
 
     epsilon_claimed: float
     delta: float
@@ -112,10 +115,13 @@ class AuditResult:
     selection_samples: int = 0
     sampling: str = ""
     events: list[EventBound] = field(default_factory=list)
+    pair_source: str = "given"
+    finalists: list[AuditResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "finalists"}
         out["events"] = [e.to_json() for e in self.events]
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
@@ -184,6 +190,8 @@ def _estimate(
         if tick is not None:
             tick(m)
 
+    if getattr(mech, "sequential", False):  # an f(data) target draws from global generators
+        jobs = 1
     if jobs == 1 or len(todo) <= 1:
         for side, i, m in todo:
             record(
@@ -221,6 +229,32 @@ def _estimate(
 def check_samples(samples: Any, name: str = "samples") -> int:
     """Estimation draws per side: an integer in [1, MAX_SAMPLES]."""
     return check_count(samples, name, maximum=MAX_SAMPLES)
+
+
+#: the largest N ``samples="auto"`` chooses (a claim needing more is refused with the N)
+MAX_AUTO_SAMPLES = 10**8
+
+
+def auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, str]:
+    """(N, why) for ``samples="auto"``: enough draws that the claim can be refuted by a
+    margin, and, for δ > 0, that δ is resolved. An audit sees an excess of probability δ on
+    an event only when δ is several times 1/N (the Clopper–Pearson half-width at a count of
+    k is ≈ √k/N and p₂⁺ ≥ ≈ 3.7/N even at k = 0), so the δ resolution of N draws is ≈ 10/N and
+    N = 30/δ. For δ = 0: 10^6, or more when the claim is so large that fewer draws could not
+    refute ε × 1.2 (every draw in the event on one side, none on the other)."""
+    need = 1000
+    while max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
+        need *= 2
+    if delta > 0:
+        n, why = max(math.ceil(30 / delta), need, 10**5), f"30/delta = {30 / delta:.3g}"
+    else:
+        n, why = max(10**6, need), "10^6 for a pure claim"
+    if n > MAX_AUTO_SAMPLES:
+        raise ValueError(
+            f"samples: auto would take {n:.3g} draws per side ({why}), beyond its limit of "
+            f"{MAX_AUTO_SAMPLES:g}; give samples= explicitly"
+        )
+    return n, f"samples=auto: N = {n} draws per side ({why}; delta resolution ~ 10/N)"
 
 
 def _check_claim(epsilon: Any) -> float:
@@ -291,12 +325,13 @@ def audit(
     epsilon: float | None = None,
     delta: float = 0.0,
     *,
-    samples: int = 10**6,
+    samples: int | str = 10**6,
     selection: int | None = None,
     confidence: float = 0.95,
     seed: int | np.random.Generator = 0,
     event: Event | None = None,
     float_bits: bool = False,
+    search: Any = None,
     jobs: int = 1,
     backend: str = "auto",
     progress: Callable[[int], None] | None = None,
@@ -307,10 +342,15 @@ def audit(
     The options are keyword-only, in three groups:
 
     * **the sample plan** — ``samples``: estimation draws per side (at most ``MAX_SAMPLES``,
-      and enough that some outcome could refute the claim: :func:`max_epsilon_lower`);
+      and enough that some outcome could refute the claim: :func:`max_epsilon_lower`), or
+      "auto": sized from the claim by :func:`auto_samples` (30/δ for δ > 0) and said so in
+      ``extra["samples_auto"]``;
       ``selection``: selection draws per side (default :func:`default_selection`; at most
       ``MAX_SELECTION``, held in memory); ``confidence``: 1 − α, the false-alarm bound is α;
       ``seed``: a non-negative integer or a numpy Generator;
+    * **the pair** — ``pair`` = (D, D'), or None with ``search`` = a
+      :class:`~dpspec.audit.pair_search.Search` saying where pairs live: the auditor screens
+      candidate pairs and audits the best ones (budget and α split in ``extra["search"]``);
     * **the events** — ``event``: skip selection and test this :class:`Event` (p₁ is D's
       side); ``float_bits=True`` adds events on the float64 representation of scalar outputs
       (sign, exponent, lowest mantissa bits): the mechanism is audited *as a floating-point
@@ -336,14 +376,27 @@ def audit(
     """
     start = time.perf_counter()
     mech = as_mechanism(mechanism)
-    if not (isinstance(pair, tuple | list) and len(pair) == 2):
+    if pair is None and search is None:
+        raise ValueError(
+            "pair: none given; pass pair=(D, D'), or search=dpspec.audit.Search(queries=m) for "
+            "a mechanism of m query answers or Search(domain=..., relation=...) for a dataset "
+            "mechanism, to search for one (no default pair is invented)"
+        )
+    if pair is not None and not (isinstance(pair, tuple | list) and len(pair) == 2):
         raise ValueError("pair: expected (D, D'), two neighbouring datasets")
+    if pair is not None and search is not None:
+        raise ValueError("search: give a pair or a search, not both")
     if epsilon is None:
         raise ValueError("epsilon: required, the claimed epsilon")
     eps = _check_claim(epsilon)
     delta = check_delta(delta)
-    n = check_samples(samples)
     confidence = check_confidence(confidence)
+    auto = None
+    if isinstance(samples, str):
+        if samples != "auto":
+            raise ValueError(f"samples: expected an integer or 'auto', got {samples!r}")
+        samples, auto = auto_samples(eps, delta, confidence)
+    n = check_samples(samples)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_seed(seed))
     if selection is None:
         n_sel = default_selection(n)
@@ -357,6 +410,20 @@ def audit(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress: expected a callable or None, got {progress!r}")
     _check_refutable(n, eps, delta, confidence)
+    if pair is None:
+        from dpspec.audit.pair_search import Search, search_and_audit
+
+        if not isinstance(search, Search):
+            raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
+        if checkpoint is not None:
+            raise ValueError("checkpoint: not available with a pair search (give the pair)")
+        options: dict[str, Any] = {"samples": n, "selection": n_sel, "event": event}
+        options.update(float_bits=float_bits, jobs=jobs, backend=backend, progress=progress)
+        result = search_and_audit(mech, search, eps, delta, confidence, rng, options)
+        result.seconds = time.perf_counter() - start
+        if auto:
+            result.extra["samples_auto"] = auto
+        return result
     check_pair = getattr(mech, "check_pair", None)
     if callable(check_pair):
         check_pair(pair)  # the target's own checks of the pair, before any draw
@@ -396,7 +463,10 @@ def audit(
         progress(2 * state.selection + sum(state.done))
     _estimate(mech, (d1, d2), state, n, jobs, backend, path, progress, space)
     state.finish(path)
-    return _verdict(state, (d1, d2), eps, delta, n, confidence, mech, start)
+    result = _verdict(state, (d1, d2), eps, delta, n, confidence, mech, start)
+    if auto:
+        result.extra["samples_auto"] = auto
+    return result
 
 
 def event_bounds(

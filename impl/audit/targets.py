@@ -36,25 +36,32 @@ class Mechanism(Protocol):
 
 
 class CallableMechanism:
-    """Wrap a function as a :class:`Mechanism`: ``f(data, n, rng)`` (vectorised) is used
-    directly; ``f(data, rng)`` or ``f(data)`` (one output per call) is called n times — slow
-    (Python per sample): prefer a vectorised function for large audits."""
+    """Wrap a callable as a :class:`Mechanism`. Its *required* positional parameters decide
+    the form (parameters with defaults after them are left to their defaults):
+
+    * ``f(data, n, rng)`` — vectorised: n outputs from the audit's Generator in one call;
+    * ``f(data, rng)`` — one output per call, from the audit's Generator (called n times);
+    * ``f(data)`` — one output per call from the function's own randomness (called n times):
+      the audit seeds numpy's global generator and Python's ``random`` from its own
+      Generator before the calls and restores them after, so a target drawing from those is
+      reproducible; a target with a generator of its own is not (give it an ``rng``).
+
+    Functions, lambdas, ``functools.partial`` objects and instances of classes with
+    ``__call__`` are accepted; anything else is refused with a message saying what was found.
+    The per-call forms run Python once per draw: prefer ``f(data, n, rng)`` for large audits.
+    """
 
     def __init__(self, fn: Callable[..., Any]) -> None:
+        if isinstance(fn, type):
+            raise TypeError(
+                f"mechanism: got the class {qualified_name(fn)}; pass an instance (its "
+                "__call__ is the mechanism) or an object with sample(data, n, rng)"
+            )
         if not callable(fn):
-            raise ValueError(f"fn: expected a callable, got {fn!r}")
+            raise TypeError(f"mechanism: expected a callable or .sample(data, n, rng), got {fn!r}")
         self.fn = fn
-        try:
-            params = [
-                p
-                for p in inspect.signature(fn).parameters.values()
-                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-            ]
-        except (TypeError, ValueError):  # builtins without a signature: assume f(data)
-            params = []
-        self.arity = len(params) if params else 1
-        if self.arity > 3:
-            raise ValueError("fn: expected f(data), f(data, rng) or f(data, n, rng)")
+        self.arity = _arity(fn)
+        self.sequential = self.arity == 1  # draws from global generators: one thread at a time
 
     def sampling(self) -> str:
         """How a draw is made (reported in the audit result)."""
@@ -63,14 +70,69 @@ class CallableMechanism:
             return f"{name}(data, n, rng), vectorised"
         if self.arity == 2:
             return f"{name}(data, rng), called once per draw"
-        return f"{name}(data), called once per draw"
+        return f"{name}(data), called once per draw, global generators seeded by the audit"
 
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
         if self.arity == 3:
             return _stack(self.fn(data, n, rng))
         if self.arity == 2:
             return _stack([self.fn(data, rng) for _ in range(n)])
-        return _stack([self.fn(data) for _ in range(n)])
+        with _SeededGlobals(rng):
+            return _stack([self.fn(data) for _ in range(n)])
+
+
+_FORMS = "f(data), f(data, rng) or f(data, n, rng)"
+
+
+def _arity(fn: Callable[..., Any]) -> int:
+    """1, 2 or 3: the form of ``fn`` by its required positional parameters (see
+    :class:`CallableMechanism`), or a TypeError naming ``mechanism`` and what was found."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # builtins without a signature: assume f(data)
+        return 1
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    keyword_only = [p.name for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty]
+    variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
+    found = f"{qualified_name(fn)}({', '.join(p.name for p in positional)})"
+    if keyword_only:
+        raise TypeError(
+            f"mechanism: {found} has required keyword-only parameters {keyword_only}; expected "
+            f"{_FORMS} (further parameters need defaults)"
+        )
+    count = len(required) if required else min(len(positional), 3)
+    if variadic and not required and not positional:
+        raise TypeError(
+            f"mechanism: {found} takes *args only, so its form is ambiguous; expected {_FORMS}"
+        )
+    if count == 0 or count > 3:
+        raise TypeError(
+            f"mechanism: {found} has {len(required)} required positional parameters; expected "
+            f"{_FORMS} (further parameters need defaults)"
+        )
+    return count
+
+
+class _SeededGlobals:
+    """Seed numpy's legacy global generator and Python's ``random`` from ``rng`` for the
+    duration of a block, and restore both states after."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.seed = int(rng.integers(2**32))
+
+    def __enter__(self) -> None:
+        import random
+
+        self.saved = (np.random.get_state(), random.getstate())
+        np.random.seed(self.seed)
+        random.seed(self.seed)
+
+    def __exit__(self, *exc: object) -> None:
+        import random
+
+        np.random.set_state(self.saved[0])
+        random.setstate(self.saved[1])
 
 
 def _stack(values: Any) -> NDArray[Any]:
@@ -99,11 +161,11 @@ def describe_sampling(mechanism: Any) -> str:
 
 def as_mechanism(mechanism: Any) -> Mechanism:
     """A :class:`Mechanism` from an object with ``sample`` or from a callable."""
-    if isinstance(mechanism, Mechanism):
+    if isinstance(mechanism, Mechanism) and not isinstance(mechanism, type):
         return mechanism
     if callable(mechanism):
         return CallableMechanism(mechanism)
-    raise ValueError(f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}")
+    raise TypeError(f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}")
 
 
 # --- outputs: what the auditor can represent ---------------------------------------------------
