@@ -367,14 +367,11 @@ def test_complex_outputs_are_audited_as_pairs() -> None:
 @pytest.mark.parametrize(
     ("fn", "error"),
     [
-        (lambda d: {"a": d}, TypeError),
-        (lambda d: None, TypeError),
-        (lambda d, rng: [d] * int(1 + rng.integers(0, 2)), TypeError),  # ragged rows
+        (lambda d: None, TypeError),  # no release at all
         (lambda d: [d] * (1 + int(d)), ValueError),  # row length by data
         (lambda d: "x" if d else 0.5, ValueError),  # type by data
-        (lambda d, rng: "x" if rng.random() < 0.5 else None, TypeError),  # mixed types
-        (lambda d, n, rng: [[0.0], [1.0, 2.0]] * (n // 2), TypeError),
         (lambda d, n, rng: np.full(n, np.datetime64("2020-01-01")), TypeError),
+        (lambda d, rng: {"when": np.datetime64("2020-01-01")}, TypeError),
         (lambda d, n, rng: np.zeros((n, 0)), ValueError),
         (lambda d, n, rng: np.zeros((n, 2)) if d else np.zeros(n), ValueError),  # shape by data
         (lambda d, n, rng: np.full(n, "a") if d else np.zeros(n), ValueError),  # type by data
@@ -390,6 +387,23 @@ def test_unrepresentable_outputs_are_refused(fn: Any, error: type[Exception]) ->
     verdict (before: a TypeError from sorting dicts, or a verdict)."""
     with pytest.raises(error, match="mechanism"):
         audit(fn, (0.0, 1.0), 0.5, samples=1000, selection=1000, seed=0)
+
+
+@pytest.mark.parametrize(
+    ("fn", "leaks"),
+    [
+        (lambda d: {"a": d}, True),  # a keyed release of the data
+        (lambda d, rng: [d] * int(1 + rng.integers(0, 2)), True),  # ragged rows of the data
+        (lambda d, rng: "x" if rng.random() < 0.5 else None, False),  # mixed kinds, no data
+        (lambda d, n, rng: [[0.0], [1.0, 2.0]] * (n // 2), False),  # two shapes, constant
+        (lambda d, rng: (int(rng.integers(0, 3)), d + rng.laplace(0.0, 2.0), "x"), False),
+    ],
+)
+def test_structured_outputs_are_audited(fn: Any, leaks: bool) -> None:
+    """Dicts, ragged rows and rows of mixed kinds are audited as shapes and the numbers
+    within them (before: refused, "outputs of type dict cannot be audited")."""
+    result = audit(fn, (0.0, 1.0), 0.5, samples=2000, selection=1000, seed=0)
+    assert result.violation == leaks, result.event
 
 
 def test_representable_unusual_outputs() -> None:
@@ -670,12 +684,12 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     """0 consistent, 1 violation, 2 usage error, 3 internal error — one line on stderr, no
     traceback (before: a traceback and exit 1, the violation code, for all of these)."""
     code = _target_file(tmp_path)
-    base = ["audit", "--epsilon", "0.5", "--samples", "2000", "--no-progress"]
+    base = ["audit", "--epsilon", "0.5", "--samples", "2000", "--no-progress", "--pair", "[0, 1]"]
     cases = [
         ([f"{code}:fine"], 0),
         ([f"{code}:nan_leak"], 1),
         ([f"{code}:boom"], 3),
-        ([f"{code}:as_dict"], 2),
+        ([f"{code}:as_dict"], 1),  # a keyed release of the data: audited, a leak
         ([f"{code}:fine", "--json", str(tmp_path)], 2),
         ([f"{code}:fine", "--json", "/proc/version"], 2),
         ([f"{code}:fine", "--checkpoint", "/proc/nope/c.json"], 2),
@@ -696,9 +710,12 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         if expected >= 2:
             assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
             assert "consistent" not in out and "VIOLATION" not in out
-    assert main(["audit", f"{code}:boom", "--epsilon", "0.5", "--no-progress"]) == 3
+    assert main(["audit", f"{code}:fine", "--epsilon", "0.5", "--no-progress"]) == 2
+    assert "pair: none given" in capsys.readouterr().err  # no pair is invented
+    boom = ["audit", f"{code}:boom", "--epsilon", "0.5", "--no-progress", "--pair", "[0, 1]"]
+    assert main(boom) == 3
     assert "target broke" in capsys.readouterr().err
-    assert main(["--debug", "audit", f"{code}:boom", "--epsilon", "0.5", "--no-progress"]) == 3
+    assert main(["--debug", *boom]) == 3
     assert "Traceback" in capsys.readouterr().err
 
 

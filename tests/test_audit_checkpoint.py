@@ -219,7 +219,8 @@ def test_cli_checkpoint_of_another_target(
         encoding="utf-8",
     )
     check = tmp_path / "x.json"
-    base = ["--epsilon", "1", "--samples", "600000", "--no-progress", "--checkpoint", str(check)]
+    base = ["--epsilon", "1", "--samples", "600000", "--no-progress", "--pair", "[0, 1]"]
+    base += ["--checkpoint", str(check)]
     assert main(["audit", f"{mods}:good_slow", *base]) == 3
     assert check.exists()
     capsys.readouterr()

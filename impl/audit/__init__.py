@@ -14,6 +14,7 @@ from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_a
 from dpspec.audit.events import Event
 from dpspec.audit.identity import fingerprint
 from dpspec.audit.loop import (
+    AuditCoverageWarning,
     AuditResult,
     EventBound,
     audit,
@@ -26,6 +27,7 @@ from dpspec.audit.pair_search import Search
 from dpspec.audit.targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 
 __all__ = [
+    "AuditCoverageWarning",
     "AuditIdentity",
     "AuditResult",
     "CallableMechanism",

@@ -151,7 +151,7 @@ def _value_json(v: Any) -> Any:
         return {"bytes": v.hex()}
     if isinstance(v, np.generic):
         return _value_json(v.item())
-    if isinstance(v, bool | int | float | str):
+    if v is None or isinstance(v, bool | int | float | str):
         return v
     raise TypeError(f"checkpoint: cannot store an event value {v!r}")
 
@@ -161,7 +161,7 @@ def _value_back(v: Any) -> Any:
         return tuple(_value_back(u) for u in v)
     if isinstance(v, dict) and set(v) == {"bytes"} and isinstance(v["bytes"], str):
         return bytes.fromhex(v["bytes"])
-    if isinstance(v, bool | int | float | str):
+    if v is None or isinstance(v, bool | int | float | str):
         return v
     raise ValueError(f"an event value {v!r} of type {type(v).__name__}")
 
@@ -174,11 +174,12 @@ def _event_json(event: Event) -> dict[str, Any]:
         "hi": event.hi,
         "weights": list(event.weights),
         "bits": event.bits,
+        "inner": None if event.inner is None else _event_json(event.inner),
     }
 
 
 def _event_back(d: Any) -> Event:
-    keys = {"kind", "values", "lo", "hi", "weights", "bits"}
+    keys = {"kind", "values", "lo", "hi", "weights", "bits", "inner"}
     if not isinstance(d, dict) or set(d) != keys:
         raise ValueError(f"event: expected the fields {sorted(keys)}")
     if not isinstance(d["values"], list) or not isinstance(d["weights"], list):
@@ -192,6 +193,7 @@ def _event_back(d: Any) -> Event:
         d["hi"],
         tuple(d["weights"]),
         d["bits"],
+        None if d["inner"] is None else _event_back(d["inner"]),
     )
 
 

@@ -10,10 +10,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpspec.audit.structured import StructuredOutputs, numbers_within, shapes_of
 from dpspec.audit.targets import _patterns
 
 #: the kinds of :class:`Event`
-EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern", "box")
+EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern", "box", "shape", "within")
 
 
 @dataclass(frozen=True)
@@ -23,9 +24,13 @@ class Event:
     ``bits`` (a set of float-representation keys: exponent and the ``bits`` lowest mantissa
     bits of a float64) or ``pattern`` (a set of per-coordinate classes NaN / ±inf / beyond
     ±1e30, see :func:`_patterns`) or ``box`` (vector rows with lo_j ≤ x_j < hi_j for every
-    coordinate j; ``values`` = (lo_1, hi_1, lo_2, hi_2, …), infinite ends allowed). A threshold
-    or box event never contains NaN; a learned-score event contains only rows whose
-    coordinates are all finite and within ±1e30."""
+    coordinate j; ``values`` = (lo_1, hi_1, lo_2, hi_2, …), infinite ends allowed) or
+    ``shape`` (a set of shapes, :mod:`dpspec.audit.structured`: keys present or absent,
+    lengths, categories, per-coordinate NaN/inf classes) or ``within`` (the rows of the one
+    shape ``values[0]`` whose numbers lie in the event ``inner``). A threshold or box event
+    never contains NaN; a learned-score event (``weights`` on the features (1, x, x²); a
+    direction is a score with zero weights on x²) contains only rows whose coordinates are all
+    finite and within ±1e30."""
 
     kind: str
     values: tuple[Any, ...] = ()
@@ -33,10 +38,19 @@ class Event:
     hi: float = math.inf
     weights: tuple[float, ...] = ()  # learned score w·φ(x) for vector outputs
     bits: int = 0
+    inner: Event | None = None  # the event on the numbers of a ``within`` event's shape
 
     def __post_init__(self) -> None:
         if self.kind not in EVENT_KINDS:
             raise ValueError(f"event: kind must be one of {EVENT_KINDS}, got {self.kind!r}")
+        if (self.kind == "within") != (self.inner is not None):
+            raise ValueError("event: a within event, and only it, has an inner event")
+        if self.inner is not None and (
+            not isinstance(self.inner, Event)
+            or self.inner.kind in ("within", "shape")
+            or len(self.values) != 1
+        ):
+            raise ValueError("event: within needs one shape and an inner event on numbers")
         if not isinstance(self.values, tuple) or not isinstance(self.weights, tuple):
             raise TypeError("event: values and weights must be tuples")
         for name in ("lo", "hi"):
@@ -52,7 +66,11 @@ class Event:
         ):
             raise ValueError(f"event: bits must be an integer in [0, 52], got {self.bits!r}")
 
-    def contains(self, outputs: NDArray[Any]) -> NDArray[np.bool_]:
+    def contains(self, outputs: Any) -> NDArray[np.bool_]:
+        if self.kind in ("shape", "within"):
+            return self._contains_shaped(outputs)
+        if isinstance(outputs, StructuredOutputs):
+            return np.zeros(len(outputs), dtype=np.bool_)  # only shape events apply to them
         arr = np.asarray(outputs)
         if self.kind == "bits":
             keys = float_keys(_scalar(arr), self.bits)
@@ -76,7 +94,33 @@ class Event:
         x = _scalar(arr)
         return np.asarray((x >= self.lo) & (x <= self.hi))
 
+    def _contains_shaped(self, outputs: Any) -> NDArray[np.bool_]:
+        shapes, index = shapes_of(outputs)
+        if self.kind == "shape":
+            wanted = set(self.values)
+            member = np.array([s in wanted for s in shapes], dtype=np.bool_)
+            return member[index] if len(index) else np.zeros(0, dtype=np.bool_)
+        out = np.zeros(len(index), dtype=np.bool_)
+        target = self.values[0]
+        if target not in shapes:
+            return out
+        rows = np.flatnonzero(index == shapes.index(target))
+        numbers = numbers_within(outputs, target, rows)
+        if numbers.shape[1] == 0:
+            return out
+        assert self.inner is not None
+        out[rows] = self.inner.contains(numbers[:, 0] if numbers.shape[1] == 1 else numbers)
+        return out
+
     def describe(self) -> str:
+        if self.kind == "shape":
+            shown = "; ".join(_short(v) for v in self.values[:3])
+            more = f"; … ({len(self.values)} shapes)" if len(self.values) > 3 else ""
+            return f"output shape in {{{shown}{more}}}"
+        if self.kind == "within":
+            assert self.inner is not None
+            inner = self.inner.describe().replace("output", "numbers")
+            return f"output of shape {_short(self.values[0])} with {inner}"
         if self.kind == "box":
             ends = [(self.values[i], self.values[i + 1]) for i in range(0, len(self.values), 2)]
             sides = [
@@ -105,6 +149,11 @@ class Event:
         if self.hi == math.inf:
             return f"{what} >= {self.lo:.6g}"
         return f"{self.lo:.6g} <= {what} <= {self.hi:.6g}"
+
+
+def _short(shape: Any) -> str:
+    text = repr(shape)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _in_rows(outputs: NDArray[Any], values: tuple[Any, ...]) -> NDArray[np.bool_]:

@@ -27,7 +27,8 @@ from dpspec.audit.events import (
     _score,
     float_keys,
 )
-from dpspec.audit.targets import _patterns, _space
+from dpspec.audit.structured import StructuredOutputs, numbers_in, numbers_within, shapes_of
+from dpspec.audit.targets import _patterns, _space, as_structured
 
 #: number of distinct output values up to which float outputs also get atom events
 MAX_ATOMS = 4096
@@ -43,23 +44,30 @@ def _one_blas_thread() -> Any:
 
 
 def _logistic(x0: NDArray[np.float64], x1: NDArray[np.float64]) -> tuple[float, ...]:
-    """Weights of a ridge logistic regression separating x1 (label 1) from x0 (Newton steps)."""
+    """Weights of a ridge logistic regression separating x1 (label 1) from x0 (Newton steps).
+    Constant features (beyond the intercept) get weight 0: they separate nothing and would
+    make the Newton system singular."""
     X = np.vstack([x0, x1])
     y = np.concatenate([np.zeros(len(x0)), np.ones(len(x1))])
-    scale = np.maximum(np.std(X, axis=0), 1e-12)
+    spread = np.std(X, axis=0)
+    used = spread > 1e-12 * np.maximum(np.abs(X).max(axis=0), 1.0)
+    used[0] = True
+    scale = np.where(used, np.maximum(spread, 1e-12), 1.0)
     scale[0] = 1.0
-    Z = X / scale
+    Z = X[:, used] / scale[used]
     w = np.zeros(Z.shape[1])
     for _ in range(25):
         z = np.clip(Z @ w, -30, 30)
         p = 1.0 / (1.0 + np.exp(-z))
         grad = Z.T @ (p - y) + 1e-3 * w
         hess = (Z * (p * (1 - p))[:, None]).T @ Z + 1e-3 * np.eye(Z.shape[1])
-        step = np.linalg.solve(hess, grad)
+        step = np.linalg.lstsq(hess, grad, rcond=None)[0]
         w -= step
         if np.max(np.abs(step)) < 1e-8:
             break
-    return tuple(float(v) for v in w / scale)
+    full = np.zeros(X.shape[1])
+    full[used] = w / scale[used]
+    return tuple(float(v) for v in full)
 
 
 #: (k₁, k₂, n₁, n₂, build): selection counts of each candidate event on the two sides, the
@@ -104,12 +112,18 @@ def _threshold_candidates(
     sa, sb = (a, b) if presorted else (np.sort(a), np.sort(b))
     # cuts: pooled quantiles, plus each side's extremes and the floats just outside them
     # (a support shift shows as {x < min M(D')} with p₂ = 0)
+    # and cuts at geometric depths into both tails (the 2nd, 4th, 8th, … smallest and largest
+    # pooled values): an (ε, δ) claim is refuted in the tails, where the body's quantiles
+    # are too coarse
     edges = np.array([sa[0], sa[-1], sb[0], sb[-1]])
+    total = sa.size + sb.size
+    depth = 2 ** np.arange(1, max(int(math.log2(max(total, 2))) - 3, 1))
+    at = np.concatenate([np.linspace(0, total - 1, 129), depth, total - 1 - depth]).astype(np.int64)
     qs = np.unique(
         np.concatenate(
             [
                 np.sort(np.concatenate([sa, sb]), kind="stable")[  # two sorted runs: O(n)
-                    np.linspace(0, sa.size + sb.size - 1, 129).astype(np.int64)
+                    np.clip(at, 0, total - 1)
                 ],
                 edges,
                 np.nextafter(edges, -np.inf),
@@ -282,10 +296,162 @@ def _bits_candidates(a: NDArray[Any], b: NDArray[Any], bits: int) -> Candidates:
     return k1, k2, n1, n2, build_bits
 
 
+#: coordinates the orthant family keeps of a vector of more than 4 (the ones that differ most)
+_SCREENED_COORDINATES = 3
+
+
+def _moderate_rows(a: Any) -> NDArray[np.float64]:
+    x = np.asarray(a, dtype=np.float64).reshape(len(a), -1)
+    return x[np.all(_patterns(x) == 0, axis=1)]
+
+
+def _direction_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
+    """Vector outputs: the direction w = (μ_a − μ_b)/σ² (per coordinate, σ² pooled) of the
+    moderate selection rows, and thresholds of w·x. For a Gaussian (or any spherical) release
+    the likelihood ratio is monotone in w·x, so these half-lines are the Neyman–Pearson
+    events — in any dimension, where a learned quadratic score is too noisy to reach the
+    tails an (ε, δ) claim is refuted in. The event is a score with zero weights on x² (the
+    features are (1, x, x²)); direction and thresholds come from the selection draws only."""
+    xa, xb = _moderate_rows(a), _moderate_rows(b)
+    if min(len(xa), len(xb)) < 2:
+        return None
+    variance = (np.var(xa, axis=0) + np.var(xb, axis=0)) / 2
+    w = (xa.mean(axis=0) - xb.mean(axis=0)) / np.maximum(variance, 1e-300)
+    if not np.all(np.isfinite(w)) or not np.any(w):
+        return None
+    d = xa.shape[1]
+    weights = (0.0, *(float(v) for v in w), *([0.0] * d))
+    k1, k2, build = _threshold_candidates(xa @ w, xb @ w, weights=weights)
+    return k1, k2, len(a), len(b), build
+
+
+def _screened_box_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
+    """Vectors of more than 4 coordinates: the orthants of :func:`_box_candidates` on the
+    3 coordinates whose means differ most (|μ_a − μ_b|/σ on the moderate selection rows),
+    the other coordinates free. A histogram whose neighbours differ in one or two bins leaks
+    only there: the orthant on those bins is its optimal event, in any dimension."""
+    xa, xb = _moderate_rows(a), _moderate_rows(b)
+    if min(len(xa), len(xb)) < 2:
+        return None
+    d = xa.shape[1]
+    spread = np.sqrt((np.var(xa, axis=0) + np.var(xb, axis=0)) / 2)
+    gap = np.abs(xa.mean(axis=0) - xb.mean(axis=0)) / np.maximum(spread, 1e-300)
+    cols = np.sort(np.argsort(-gap, kind="stable")[:_SCREENED_COORDINATES])
+    inner = _box_candidates(np.asarray(a)[:, cols], np.asarray(b)[:, cols])
+    if inner is None:
+        return None
+    k1, k2, n1, n2, build = inner
+
+    def widen(j: int) -> Event:
+        ends = [(-math.inf, math.inf)] * d
+        chosen = build(j).values
+        for t, col in enumerate(cols):
+            ends[int(col)] = (chosen[2 * t], chosen[2 * t + 1])
+        return Event("box", tuple(v for pair in ends for v in pair))
+
+    return k1, k2, n1, n2, widen
+
+
+#: the most frequent shapes whose numbers get the continuous families
+MAX_SHAPES = 8
+#: pooled selection draws a shape needs before its numbers get the continuous families
+MIN_SHAPE_DRAWS = 40
+
+
+def _shape_family(x: tuple[Any, Any]) -> Family:
+    """Likelihood-ratio-ordered sets of shapes (:mod:`dpspec.audit.structured`)."""
+    (sa, ia), (sb, ib) = shapes_of(x[0]), shapes_of(x[1])
+    table: dict[Any, int] = {}
+    for shape in (*sa, *sb):
+        table.setdefault(shape, len(table))
+    shapes = list(table)
+    codes = (
+        np.asarray([table[s] for s in sa], dtype=np.int64)[ia],
+        np.asarray([table[s] for s in sb], dtype=np.int64)[ib],
+    )
+
+    def family(i: int, j: int) -> Candidates:
+        k1, k2, n1, n2, build = _discrete_candidates(codes[i], codes[j])
+        return k1, k2, n1, n2, lambda t: Event("shape", tuple(shapes[c] for c in build(t).values))
+
+    return family
+
+
+def _within_families(x: tuple[Any, Any], warnings: list[str]) -> list[Family]:
+    """For each of the most frequent shapes holding numbers (at most ``MAX_SHAPES``, each
+    seen ``MIN_SHAPE_DRAWS`` times), the continuous families on its numbers, restricted to
+    the rows of that shape: thresholds for one number; for several, the direction, the learned
+    score and the orthants. For a float array the all-moderate shape is left to the families
+    of plain outputs."""
+    structured = isinstance(x[0], StructuredOutputs)
+    (sa, ia), (sb, ib) = shapes_of(x[0]), shapes_of(x[1])
+    counts: dict[Any, int] = {}
+    for shapes, index in ((sa, ia), (sb, ib)):
+        for t, c in enumerate(np.bincount(index, minlength=len(shapes))):
+            counts[shapes[t]] = counts.get(shapes[t], 0) + int(c)
+    holding = [
+        s for s in counts if numbers_in(s, x[0]) >= 1 and (structured or any(c != 0 for c in s))
+    ]
+    frequent = sorted(
+        (s for s in holding if counts[s] >= MIN_SHAPE_DRAWS), key=lambda s: -counts[s]
+    )[:MAX_SHAPES]
+    left = len(holding) - len(frequent)
+    if left:
+        warnings.append(
+            f"{left} of {len(holding)} output shapes holding numbers are audited by their "
+            f"shape only (the continuous families run within the {MAX_SHAPES} most frequent "
+            f"shapes seen at least {MIN_SHAPE_DRAWS} times in the selection draws)"
+        )
+    sizes = (len(x[0]), len(x[1]))
+    fams: list[Family] = []
+    for shape in frequent:
+        rows = (
+            np.flatnonzero(ia == sa.index(shape)) if shape in sa else np.zeros(0, np.intp),
+            np.flatnonzero(ib == sb.index(shape)) if shape in sb else np.zeros(0, np.intp),
+        )
+        v = (numbers_within(x[0], shape, rows[0]), numbers_within(x[1], shape, rows[1]))
+        if min(len(v[0]), len(v[1])) == 0:
+            continue
+        builders: list[Callable[[Any, Any], Candidates | None]]
+        if v[0].shape[1] == 1:
+            builders = [_numbers_thresholds]
+        else:
+            box = _box_candidates if v[0].shape[1] <= 4 else _screened_box_candidates
+            builders = [_direction_candidates, _score_candidates, box]
+        for builder in builders:
+            fams.append(_within(shape, v, sizes, builder))
+    return fams
+
+
+def _numbers_thresholds(a: Any, b: Any) -> Candidates:
+    sa, sb = np.sort(np.asarray(a).reshape(-1)), np.sort(np.asarray(b).reshape(-1))
+    k1, k2, build = _threshold_candidates(sa, sb, presorted=True)
+    return k1, k2, len(sa), len(sb), build
+
+
+def _within(
+    shape: Any,
+    values: tuple[NDArray[np.float64], NDArray[np.float64]],
+    sizes: tuple[int, int],
+    builder: Callable[[Any, Any], Candidates | None],
+) -> Family:
+    """A family of ``within`` events: ``builder``'s events on the numbers of ``shape``, their
+    counts out of every selection draw (the rows of other shapes are outside the event)."""
+
+    def family(i: int, j: int) -> Candidates | None:
+        inner = builder(values[i], values[j])
+        if inner is None:
+            return None
+        k1, k2, _, _, build = inner
+        return k1, k2, sizes[i], sizes[j], lambda t: Event("within", (shape,), inner=build(t))
+
+    return family
+
+
 Family = Callable[[int, int], "Candidates | None"]
 
 
-def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Family]:
+def _families(x: tuple[Any, Any], float_bits: bool, warnings: list[str]) -> list[Family]:
     """The candidate-event families for outputs ``x`` = (selection draws on D, on D'); each
     family maps a direction (i, j) — M(x[i]) against M(x[j]) — to its candidates.
 
@@ -296,11 +462,19 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
       own) the values that repeat, always (continuous outputs are never judged by atom
       events only, whatever the number of selection draws); with ``float_bits`` the float64
       representation;
-    * numeric vectors whose values do not repeat: the learned score, and for dimensions 2–4
-      the orthants (:func:`_box_candidates`);
+    * numeric vectors whose values do not repeat: the learned score, the mean-difference
+      direction (:func:`_direction_candidates`), and the orthants — on all coordinates for
+      dimensions 2–4, on the 3 that differ most beyond (:func:`_screened_box_candidates`);
     * float outputs holding NaN, ±inf or values beyond ±1e30: sets of those classes, so that
-      a NaN (or infinite) release is an event of its own.
+      a NaN (or infinite) release is an event of its own, and the continuous families within
+      each frequent pattern, on its finite coordinates (:func:`_within_families`);
+    * structured outputs (dicts, variable length, mixed kinds): sets of shapes and the
+      continuous families within each frequent shape.
+
+    ``warnings`` receives a sentence for every family that cannot run on these outputs.
     """
+    if isinstance(x[0], StructuredOutputs):
+        return [_shape_family(x), *_within_families(x, warnings)]
     kind = x[0].dtype.kind
     text = kind in "US"
     floats = kind == "f"
@@ -330,16 +504,28 @@ def _families(x: tuple[NDArray[Any], NDArray[Any]], float_bits: bool) -> list[Fa
             fams.append(lambda i, j: _bits_candidates(values[i], values[j], 4))
     if not text and vector and not atoms:
         fams.append(lambda i, j: _score_candidates(x[i], x[j]))
-        fams.append(lambda i, j: _box_candidates(x[i], x[j]))
+        fams.append(lambda i, j: _direction_candidates(x[i], x[j]))
+        if x[0].shape[1] <= 4:
+            fams.append(lambda i, j: _box_candidates(x[i], x[j]))
+        else:
+            fams.append(lambda i, j: _screened_box_candidates(x[i], x[j]))
+    if float_bits and not (floats and not vector):
+        warnings.append("float_bits: the float-representation events apply to scalar floats only")
     if floats:
         patterns = [_patterns(v) for v in x]
         if any(p.any() for p in patterns):
             fams.append(lambda i, j: _discrete_candidates(patterns[i], patterns[j], "pattern"))
+            fams.extend(_within_families(x, warnings))
     return fams
 
 
 def _best_events(
-    s1: NDArray[Any], s2: NDArray[Any], delta: float, alpha: float, float_bits: bool = False
+    s1: Any,
+    s2: Any,
+    delta: float,
+    alpha: float,
+    float_bits: bool = False,
+    warnings: list[str] | None = None,
 ) -> list[tuple[Event, bool, float]]:
     """The events the estimation draws will test, as (event, swapped, selection-sample ε_LCB):
     first the event maximising the selection draws' bound (taken simultaneous over the
@@ -351,18 +537,22 @@ def _best_events(
     each rare family is estimated on the large draws at a price of α/K.
     ``float_bits`` adds the float-representation families (1 and 4 low mantissa bits) for
     float outputs: the floating-point attack."""
-    x = (np.asarray(s1), np.asarray(s2))
+    notes: list[str] = [] if warnings is None else warnings
+    if isinstance(s1, StructuredOutputs) or isinstance(s2, StructuredOutputs):
+        x: tuple[Any, Any] = (as_structured(s1), as_structured(s2))
+    else:
+        x = (np.asarray(s1), np.asarray(s2))
     if _space(x[0]) != _space(x[1]):
         raise ValueError(
             f"mechanism: outputs on D and on D' differ in kind or shape ({_space(x[0])} vs "
             f"{_space(x[1])}); such outputs reveal the dataset outright — return one output "
             "type and shape for every input"
         )
-    if x[0].dtype != x[1].dtype and x[0].dtype.kind not in "US":
+    if _space(x[0])[0] != "structured" and x[0].dtype != x[1].dtype and x[0].dtype.kind not in "US":
         common = np.result_type(x[0].dtype, x[1].dtype)
         x = (x[0].astype(common), x[1].astype(common))
     per_family: list[tuple[Event, bool, float, float]] = []
-    for family in _families(x, float_bits):
+    for family in _families(x, float_bits, notes):
         best: tuple[Event, bool, float, float] | None = None
         for swapped in (False, True):
             cands = family(1, 0) if swapped else family(0, 1)
@@ -403,7 +593,7 @@ def _best_events(
     return chosen
 
 
-def _membership(event: Event, swapped: bool, x: tuple[NDArray[Any], NDArray[Any]]) -> bytes:
+def _membership(event: Event, swapped: bool, x: tuple[Any, Any]) -> bytes:
     """The direction and the indicator of ``event`` on the selection draws of both sides: two
     families proposing the same set in the same direction (on integer outputs {1}, {x ≥ 1}
     and the repeated value 1) are one test, estimated once."""

@@ -17,6 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit.identity import qualified_name
+from dpspec.audit.structured import StructuredOutputs, structured_rows
+from dpspec.validation import InputTypeError
 
 #: outputs beyond this magnitude are kept out of the learned vector score (its features x²
 #: must not overflow); events on them come from the representation family (see ``_patterns``)
@@ -53,12 +55,14 @@ class CallableMechanism:
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         if isinstance(fn, type):
-            raise TypeError(
+            raise InputTypeError(
                 f"mechanism: got the class {qualified_name(fn)}; pass an instance (its "
                 "__call__ is the mechanism) or an object with sample(data, n, rng)"
             )
         if not callable(fn):
-            raise TypeError(f"mechanism: expected a callable or .sample(data, n, rng), got {fn!r}")
+            raise InputTypeError(
+                f"mechanism: expected a callable or .sample(data, n, rng), got {fn!r}"
+            )
         self.fn = fn
         self.arity = _arity(fn)
         self.sequential = self.arity == 1  # draws from global generators: one thread at a time
@@ -72,7 +76,7 @@ class CallableMechanism:
             return f"{name}(data, rng), called once per draw"
         return f"{name}(data), called once per draw, global generators seeded by the audit"
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
+    def sample(self, data: Any, n: int, rng: np.random.Generator) -> Any:
         if self.arity == 3:
             return _stack(self.fn(data, n, rng))
         if self.arity == 2:
@@ -97,17 +101,17 @@ def _arity(fn: Callable[..., Any]) -> int:
     variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
     found = f"{qualified_name(fn)}({', '.join(p.name for p in positional)})"
     if keyword_only:
-        raise TypeError(
+        raise InputTypeError(
             f"mechanism: {found} has required keyword-only parameters {keyword_only}; expected "
             f"{_FORMS} (further parameters need defaults)"
         )
     count = len(required) if required else min(len(positional), 3)
     if variadic and not required and not positional:
-        raise TypeError(
+        raise InputTypeError(
             f"mechanism: {found} takes *args only, so its form is ambiguous; expected {_FORMS}"
         )
     if count == 0 or count > 3:
-        raise TypeError(
+        raise InputTypeError(
             f"mechanism: {found} has {len(required)} required positional parameters; expected "
             f"{_FORMS} (further parameters need defaults)"
         )
@@ -135,12 +139,15 @@ class _SeededGlobals:
         random.setstate(self.saved[1])
 
 
-def _stack(values: Any) -> NDArray[Any]:
-    """Outputs as one array; rows numpy cannot stack (ragged rows) become an object array,
-    which :func:`_outputs` then accepts or refuses by element type. Arrays (masked ones
-    included) are passed on as they are."""
+def _stack(values: Any) -> Any:
+    """Outputs as one array; rows numpy cannot stack faithfully (dicts, ragged rows, rows
+    mixing kinds: :func:`~dpspec.audit.structured.structured_rows`) are passed on as a list
+    for :func:`_outputs` to read as shapes and numbers. Arrays (masked ones included) are
+    passed on as they are."""
     if isinstance(values, np.ndarray):
         return values
+    if isinstance(values, list | tuple) and structured_rows(values) is not None:
+        return list(values)
     try:
         return np.asarray(values)
     except (ValueError, TypeError):
@@ -165,7 +172,9 @@ def as_mechanism(mechanism: Any) -> Mechanism:
         return mechanism
     if callable(mechanism):
         return CallableMechanism(mechanism)
-    raise TypeError(f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}")
+    raise InputTypeError(
+        f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}"
+    )
 
 
 # --- outputs: what the auditor can represent ---------------------------------------------------
@@ -197,22 +206,37 @@ def _from_objects(arr: NDArray[Any]) -> NDArray[Any]:
     if every(bytes):
         return np.asarray(flat, dtype=bytes).reshape(shape)
     names = sorted({type(v).__name__ for v in flat})
-    raise TypeError(
+    raise InputTypeError(
         f"mechanism: outputs of type {', '.join(names)} cannot be audited (supported: numbers, "
         "strings, bytes and fixed-length vectors of numbers); map the release to one of these"
     )
 
 
-def _outputs(raw: Any, n: int) -> NDArray[Any]:
+def _outputs(raw: Any, n: int) -> Any:
     """The mechanism's n outputs in a form every event can be evaluated on, or a clear error:
-    numbers (bool, int, float64), strings or bytes, one per row; vectors as (n, k) rows.
+    numbers (bool, int, float64), strings or bytes, one per row; vectors as (n, k) rows;
+    anything an array cannot hold faithfully — dicts, variable-length rows, rows mixing
+    numbers with strings, bytes, None or containers — as
+    :class:`~dpspec.audit.structured.StructuredOutputs` (shapes and the numbers within them).
     Complex values become (real, imaginary) columns and arrays of more than two dimensions
     are flattened per row (both one-to-one); NaN payloads are made canonical (one NaN atom)."""
     if isinstance(raw, np.ma.MaskedArray) and np.ma.getmaskarray(raw).any():
-        raise TypeError(
+        raise InputTypeError(
             "mechanism: a masked array with masked entries cannot be audited (the mask is part "
             "of the release); fill the masked entries (e.g. with NaN) or return the mask too"
         )
+    rows = structured_rows(raw)
+    if rows is None and isinstance(raw, np.ndarray) and raw.dtype.kind == "O" and raw.ndim == 1:
+        rows = structured_rows(list(raw))
+    if rows is not None:
+        if len(rows) != n:
+            raise ValueError(f"mechanism: sample(data, {n}, rng) returned {len(rows)} outputs")
+        structured = StructuredOutputs(rows)
+        if all(key == (((), "none"),) for key in structured.keys):
+            raise InputTypeError(
+                "mechanism: every output is None: no release to audit (a missing return?)"
+            )
+        return structured
     try:
         arr = raw if type(raw) is np.ndarray else np.asarray(raw)
     except (ValueError, TypeError) as exc:
@@ -224,7 +248,7 @@ def _outputs(raw: Any, n: int) -> NDArray[Any]:
     if arr.dtype.kind == "c":
         arr = np.stack([arr.real, arr.imag], axis=-1).astype(np.float64)
     if arr.dtype.kind not in "biufUS":
-        raise TypeError(
+        raise InputTypeError(
             f"mechanism: outputs of dtype {arr.dtype} cannot be audited (supported: numbers, "
             "strings, bytes and fixed-length vectors of numbers)"
         )
@@ -242,8 +266,19 @@ def _outputs(raw: Any, n: int) -> NDArray[Any]:
     return arr
 
 
-def _space(arr: NDArray[Any]) -> tuple[str, tuple[int, ...]]:
-    """The output space of a batch: text kind or "number", and the shape of one output."""
+def as_structured(outputs: Any) -> StructuredOutputs:
+    """Plain outputs (an array) read as shapes and numbers, to be compared with structured
+    outputs of the same mechanism (a fixed map: a number is a number in both readings)."""
+    if isinstance(outputs, StructuredOutputs):
+        return outputs
+    return StructuredOutputs(list(np.asarray(outputs)))
+
+
+def _space(arr: Any) -> tuple[str, tuple[int, ...]]:
+    """The output space of a batch: text kind, "number" or "structured", and the shape of
+    one output (a structured output's shape varies: it is an event of its own)."""
+    if isinstance(arr, StructuredOutputs):
+        return ("structured", ())
     kind = arr.dtype.kind
     return (kind if kind in "US" else "number", tuple(arr.shape[1:]))
 
@@ -270,7 +305,7 @@ def _draw(
     n: int,
     rng: np.random.Generator,
     space: tuple[str, tuple[int, ...]] | None = None,
-) -> NDArray[Any]:
+) -> Any:
     """n outputs of the mechanism on ``data`` (see :func:`_outputs`); an exception of the
     mechanism becomes :class:`MechanismError`, outputs of another space than ``space`` (the
     selection draws') a ValueError."""
@@ -281,6 +316,8 @@ def _draw(
             f"mechanism: sample(data, {n}, rng) raised {type(exc).__name__}: {exc}"
         ) from exc
     out = _outputs(raw, n)
+    if space == ("structured", ()) and not isinstance(out, StructuredOutputs):
+        out = as_structured(out)  # a block that happened to be all plain numbers
     if space is not None and _space(out) != space:
         raise ValueError(
             f"mechanism: outputs changed kind or shape between draws ({space} then "
