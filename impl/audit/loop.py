@@ -468,7 +468,8 @@ def audit(
             s1 = _draw(mech, d1, n_sel, rng)
             s2 = _draw(mech, d2, n_sel, rng)
             chosen = [(e, sw) for e, sw, _ in _best_events(s1, s2, delta, alpha, float_bits, notes)]
-            space = _space(s1)
+            plain = _space(s1) == _space(s2) and _space(s1)[0] != "structured"
+            space = _space(s1) if plain else ("structured", ())
             del s1, s2
         root = int(rng.integers(2**63))  # after the selection draws: independent of them
         state = Progress(

@@ -55,6 +55,9 @@ def flatten(row: Any) -> tuple[Shape, tuple[float, ...]]:
     """(shape, numbers) of one output, or a TypeError naming ``mechanism`` for leaves that
     cannot be audited (objects other than numbers, strings, bytes, bools, None, dicts, lists,
     tuples and numpy arrays of those)."""
+    flat = _flat_row(row)
+    if flat is not None:
+        return flat
     shape: list[tuple[Any, ...]] = []
     values: list[float] = []
 
@@ -84,6 +87,46 @@ def flatten(row: Any) -> tuple[Shape, tuple[float, ...]]:
 
     walk(row, (), 0)
     return tuple(shape), tuple(values)
+
+
+def _kind_fast(value: Any) -> Any:
+    """:func:`leaf_kind` with the common leaves (Python floats, ints and strings) first."""
+    kind = type(value)
+    if kind is float:
+        return "num" if -MODERATE <= value <= MODERATE else leaf_kind(value)
+    if kind is str:
+        return ("str", value)
+    if kind is int and -(2**62) < value < 2**62:
+        return "num"
+    return leaf_kind(value)
+
+
+def _flat_row(row: Any) -> tuple[Shape, tuple[float, ...]] | None:
+    """(shape, numbers) of a scalar, a flat tuple or list, or a flat dict (no nested
+    containers) — the common rows, read without recursion; None for anything else. The same
+    shape and numbers as the recursive walk."""
+    kind = type(row)
+    if kind is tuple or kind is list:
+        if any(type(v) in (tuple, list, dict) or isinstance(v, np.ndarray) for v in row):
+            return None
+        kinds = [_kind_fast(v) for v in row]
+        shape = (((), "seq", len(row)), *(((i,), k) for i, k in enumerate(kinds)))
+        return shape, tuple(float(v) for v, k in zip(row, kinds, strict=True) if k == "num")
+    if kind is dict:
+        items = sorted(((repr(k), v) for k, v in row.items()), key=lambda kv: kv[0])
+        if any(type(v) in (tuple, list, dict) or isinstance(v, np.ndarray) for _, v in items):
+            return None
+        kinds = [_kind_fast(v) for _, v in items]
+        shape = (
+            ((), "dict", len(items)),
+            *(((key,), k) for (key, _), k in zip(items, kinds, strict=True)),
+        )
+        numbers = tuple(float(v) for (_, v), k in zip(items, kinds, strict=True) if k == "num")
+        return shape, numbers
+    if kind is float or kind is str or kind is int or row is None:
+        k = _kind_fast(row)
+        return (((), k),), ((float(row),) if k == "num" else ())
+    return None
 
 
 def leaf_kind(value: Any) -> Any:

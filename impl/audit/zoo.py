@@ -50,15 +50,15 @@ class ZooEntry:
 
     name: str
     mechanism: Any
-    pair: tuple[Any, Any]
+    pair: tuple[Any, Any] | None  # None: the audit searches for one (``options`` has search)
     epsilon: float
     delta: float
     true_epsilon: float
     correct: bool
     why: str
     options: tuple[tuple[str, Any], ...] = ()  # extra audit() arguments, e.g. float_bits
-    #: draws per side its verdict needs (a leak of probability p: ≈ 30/p; 10^5 decides most)
-    samples: int = 10**5
+    #: draws per side its verdict needs (a leak of probability p: ≈ 30/p; 5·10^4 decides most)
+    samples: int = 5 * 10**4
 
     def audit_options(self) -> dict[str, Any]:
         return dict(self.options)
@@ -268,7 +268,7 @@ def zoo() -> dict[str, ZooEntry]:
         true: float,
         why: str,
         delta: float = 0.0,
-        samples: int = 10**5,
+        samples: int = 5 * 10**4,
         **options: Any,
     ) -> None:
         mech = FunctionMechanism(name, fn) if callable(fn) else fn
@@ -533,4 +533,8 @@ def zoo() -> dict[str, ZooEntry]:
         "label-DP learner (thresholds at the data's x values) audited on a change of one x: "
         "the output 0.2 is impossible for the neighbour (support shift)",
     )
+    from dpspec.audit.zoo_kinds import kinds
+
+    for entry in kinds():
+        e[entry.name] = entry
     return e

@@ -112,7 +112,7 @@ def _resolve(
 
 def _resolve_given(
     args: argparse.Namespace, target: str, pair: tuple[Any, Any] | None
-) -> tuple[Any, tuple[Any, Any], float, float, str, dict[str, Any]]:
+) -> tuple[Any, tuple[Any, Any] | None, float, float, str, dict[str, Any]]:
     """The target with its pair: ``pair`` when given, else the pair the target states (zoo
     entries, library mechanisms calibrated on a scalar, diffprivlib's canary pair); a user
     callable without a pair is refused (no pair is invented)."""
