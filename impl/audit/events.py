@@ -143,7 +143,8 @@ class Event:
                     f"in {{{shown}{more}}}"
                 )
             return f"output in {{{shown}{more}}}"
-        what = "score" if self.weights else "output"
+        linear = self.weights and not any(self.weights[1 + (len(self.weights) - 1) // 2 :])
+        what = "direction w·x" if linear else "score" if self.weights else "output"
         if self.lo == -math.inf:
             return f"{what} <= {self.hi:.6g}"
         if self.hi == math.inf:

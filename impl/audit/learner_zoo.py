@@ -315,7 +315,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         False,
         "PCDE's histogram at 2ε: true ε = 2",
         delta=1e-3,
-        samples=1500,  # true ε 2 against (1, 1e-3), a 2-D atom law
+        samples=1000,  # true ε 2 against (1, 1e-3), a 2-D atom law
     )
     sub = (
         (np.array([[0.1], [0.8]]), np.array([0, 1])),

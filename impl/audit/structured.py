@@ -218,6 +218,12 @@ def shapes_of(outputs: Any) -> tuple[list[Any], NDArray[np.intp]]:
     from dpspec.audit.targets import _patterns
 
     codes = _patterns(outputs).reshape(len(outputs), -1)
+    d = codes.shape[1]
+    if d <= 24:  # one base-6 integer per row (6^24 < 2^63): a 1-D unique, not a row sort
+        packed = codes.astype(np.int64) @ (6 ** np.arange(d, dtype=np.int64))
+        keys, index = np.unique(packed, return_inverse=True)
+        shapes = [tuple(int(k) // 6**j % 6 for j in range(d)) for k in keys.tolist()]
+        return shapes, np.asarray(index).reshape(-1)
     distinct, index = np.unique(codes, axis=0, return_inverse=True)
     return [tuple(int(c) for c in row) for row in distinct], np.asarray(index).reshape(-1)
 

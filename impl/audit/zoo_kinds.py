@@ -341,7 +341,7 @@ def kinds() -> list[ZooEntry]:
         0.5,
         0.5,
         "dict {group: count + Lap(2)} over the public groups a, b, c: add-remove ε = 0.5",
-        samples=20_000,
+        samples=10_000,
     )
     add(
         "group-by-data-keys",
@@ -359,7 +359,7 @@ def kinds() -> list[ZooEntry]:
         0.5,
         0.5,
         "a list of 4 noisy values (records padded): substitution moves one by 1, ε = 0.5",
-        samples=20_000,
+        samples=10_000,
     )
     add(
         "records-variable-length",
@@ -377,7 +377,7 @@ def kinds() -> list[ZooEntry]:
         1.0,
         1.0,
         "(bit through RR at 0.5, label, count + Lap(2)): ε = 0.5 + 0.5 = 1 (composition)",
-        samples=20_000,
+        samples=10_000,
     )
     add(
         "tuple-composition-forgotten",
@@ -386,7 +386,7 @@ def kinds() -> list[ZooEntry]:
         0.5,
         1.0,
         "the same claimed at 0.5, the count's ε alone: composition forgotten, true ε = 1",
-        samples=20_000,
+        samples=10_000,
     )
     delta = 1e-3
     sigma = gaussian_sigma(1.0, delta)

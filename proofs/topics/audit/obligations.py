@@ -379,8 +379,9 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "Bonferroni over the families estimated"
         ),
         claim=(
-            "leaks of probability 1e-4..1e-6 in a Laplace release are flagged at 50/p draws per "
-            "side (the body event alone is not), leak-free and (eps, 2p)-claimed controls are "
+            "a leak of probability 1e-4 (and 1e-5, 1e-6 with --thorough) in a Laplace release "
+            "is flagged at 50/p draws per side (the body event alone is not), leak-free and "
+            "(eps, 2p)-claimed controls are "
             "not; Laplace 0.1 keeps eps_LCB >= 0.09 at 10^6; 2-D unequal-scale Laplace and a "
             "3-bin substitution histogram reach >= 0.95 of their true eps"
         ),
@@ -414,5 +415,53 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("learner_checks:learner_pair_search",),
         tests=("tests/test_audit_learners.py::test_canary_pairs",),
+    ),
+    Obligation(
+        id="audit.new-events-soundness",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); the union bound "
+            "over events and over searched pairs (Bonferroni)"
+        ),
+        claim=(
+            "the bounds of events within a NaN pattern, of direction events and of the "
+            "finalists of a pair search miss their exact probabilities no more often than "
+            "their levels allow; the confidence halved, alpha not split over the events and "
+            "the finalists bounded at the full alpha are rejected"
+        ),
+        method=Method.STATISTICAL,
+        predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
+        impls=(
+            "dpspec.audit.pair_search.Search",
+            "dpspec.audit.pair_search.search_and_audit",
+            "dpspec.audit.pair_search.screen_pairs",
+            "dpspec.audit.structured.StructuredOutputs",
+            "dpspec.audit.structured.flatten",
+            "dpspec.audit.structured.shapes_of",
+            "dpspec.audit.selection._within_families",
+            "dpspec.audit.selection._direction_candidates",
+        ),
+        checks=("soundness_checks:new_families_soundness",),
+    ),
+    Obligation(
+        id="audit.vector-power",
+        source=(
+            "auditing.md (vector releases, approximate DP); Balle and Wang 2018 (the exact "
+            "epsilon(delta) of the Gaussian mechanism)"
+        ),
+        claim=(
+            "a Gaussian release with sigma for (2, 1e-3) claimed (1, 1e-3) is flagged at >= "
+            "0.8 of its true epsilon in 3 dimensions (>= 0.95 in 3, 16 and 64 dimensions at "
+            "samples='auto' with --thorough); a 64-bin histogram with add-remove noise under "
+            "substitution at >= 0.95 of its true epsilon"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.selection._screened_box_candidates",
+            "dpspec.audit.loop.auto_samples",
+            "dpspec.audit.zoo_kinds.gaussian_vector",
+            "dpspec.audit.zoo_kinds.gaussian_sigma",
+            "dpspec.audit.zoo_kinds.laplace_vector",
+        ),
+        checks=("event_checks:vector_power",),
     ),
 )
