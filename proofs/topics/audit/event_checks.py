@@ -143,7 +143,7 @@ def vector_power(config: VerifyConfig) -> CheckOutcome:
       L2 distance 1: d = 3 at 3·10⁵ draws per side by default (ε_LCB ≥ 0.8 of the true 2);
       with ``--thorough`` d = 3, 16 and 64 at samples="auto" (3000/δ = 3·10⁶) and ≥ 0.95;
     * a 64-bin Laplace histogram, one record moved (substitution), with the noise of the
-      add-remove calibration (true ε = 2 against the claim 1): ≥ 0.95 of 2 at 3·10⁵ draws.
+      add-remove calibration (true ε = 2 against the claim 1): ≥ 0.95 of 2 at 10⁵ draws.
 
     The broken releases are the controls (a σ for twice the ε; add-remove noise used under
     substitution); their ratio ε_LCB / true ε is the check's tightness."""
