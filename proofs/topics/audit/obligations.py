@@ -84,6 +84,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         impls=(
             "dpspec.audit.loop.audit",
+            "dpspec.audit.core.audit",
             "dpspec.audit.loop.AuditResult",
             "dpspec.audit.loop.event_level",
             "dpspec.audit.loop.AuditCoverageWarning",
