@@ -15,6 +15,7 @@ from dpspec.audit import audit, fingerprint
 from dpspec.audit.checkpoint import KEY_VARIABLE, _digest
 from dpspec.audit.learner_zoo import _pcl_pair
 from dpspec.audit.learners import LearnerMechanism, shortcut_of
+from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.proofs.cli import main
 
@@ -230,3 +231,115 @@ def test_cli_checkpoint_of_another_target(
     check.unlink()
     assert main(["audit", f"{mods}:bad", *base]) == 1
     assert not check.exists()
+
+
+# --- damaged, edited and unwritable checkpoints ----------------------------------------------
+
+LAPLACE = FunctionMechanism("lap", laplace_sampler(2.0))
+
+
+def _interrupted_checkpoint(path: Path, jobs: int = 1) -> None:
+    calls = [0]
+
+    def stop(_: int) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        audit(
+            LAPLACE,
+            (0.0, 1.0),
+            0.5,
+            samples=10**6,
+            seed=0,
+            checkpoint=path,
+            progress=stop,
+            jobs=jobs,
+            backend="threading",
+        )
+
+
+def test_checkpoint_resume_with_jobs(tmp_path: Path) -> None:
+    """A checkpoint written with jobs = 2 resumes with jobs = 1 to the uninterrupted counts."""
+    full = audit(LAPLACE, (0.0, 1.0), 0.5, samples=10**6, seed=0)
+    path = tmp_path / "c.json"
+    _interrupted_checkpoint(path, jobs=2)
+    resumed = audit(LAPLACE, (0.0, 1.0), 0.5, samples=10**6, seed=0, checkpoint=path)
+    assert (full.p1, full.p2) == (resumed.p1, resumed.p2)
+
+
+def _rehash(data: dict[str, Any]) -> dict[str, Any]:
+    from dpspec.audit.checkpoint import _digest
+
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    return {**body, "sha256": _digest(body)}
+
+
+@pytest.mark.parametrize(
+    ("edit", "rehash"),
+    [
+        (lambda d: d.__setitem__("hits", [[10**9, 0]]), False),  # before: p1 = 3333.3
+        (lambda d: d.__setitem__("done", [-(10**6), -(10**6)]), False),  # before: p1 = 0.859
+        (lambda d: d.__setitem__("hits", [[10**9, 0]]), True),  # hash recomputed: still refused
+        (lambda d: d.__setitem__("done", [-(2**18), 0]), True),
+        (lambda d: d.__setitem__("done", [12345, 0]), True),
+        (lambda d: d.__setitem__("hits", [[1.5, 0]]), True),
+        (lambda d: d.__setitem__("hits", [1, 0]), True),
+        (lambda d: d.__setitem__("hits", [[0, 0], [0, 0]]), True),
+        (lambda d: d.__setitem__("swapped", ["no"]), True),
+        (lambda d: d.__setitem__("swapped", False), True),
+        (lambda d: d.__setitem__("root", -1), True),
+        (lambda d: d["audit"].__setitem__("selection", 7), True),
+        (lambda d: d["events"][0].__setitem__("kind", "bogus"), True),
+        (lambda d: d["events"][0].__setitem__("values", [{"x": 1}]), True),
+        (lambda d: d.pop("events"), True),
+        (lambda d: d.__setitem__("events", []), True),
+        (lambda d: d.__setitem__("extra", 1), True),
+    ],
+)
+def test_tampered_checkpoints_are_refused(tmp_path: Path, edit: Any, rehash: bool) -> None:
+    path = tmp_path / "c.json"
+    _interrupted_checkpoint(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(json.dumps(_rehash(data) if rehash else data), encoding="utf-8")
+    with pytest.raises(ValueError, match="checkpoint"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=10**6, seed=0, checkpoint=path)
+
+
+@pytest.mark.parametrize("text", ['{"key": 1', "[1, 2]", "{}", "null", "\x00\xff"])
+def test_corrupted_checkpoints_are_refused(tmp_path: Path, text: str) -> None:
+    """Before: JSONDecodeError, AttributeError, KeyError."""
+    path = tmp_path / "c.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match="checkpoint"):
+        audit(LAPLACE, (0.0, 1.0), 0.5, samples=1000, seed=0, checkpoint=path)
+
+
+def test_unwritable_checkpoint_is_refused_before_drawing(tmp_path: Path) -> None:
+    calls = [0]
+
+    def counted(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+        calls[0] += 1
+        return d + rng.laplace(0.0, 2.0, n)
+
+    for bad in (tmp_path / "missing" / "dir" / "c.json", tmp_path, "/proc/version"):
+        if isinstance(bad, Path) and bad.name == "c.json":
+            (tmp_path / "missing").write_text("a file, not a directory", encoding="utf-8")
+        with pytest.raises(ValueError, match="checkpoint"):
+            audit(counted, (0.0, 1.0), 0.5, samples=1000, checkpoint=bad)
+    assert calls[0] == 0
+
+
+def test_checkpoint_counts_predicate() -> None:
+    from dpspec.spec.audit import checkpoint_counts_valid
+
+    block = 2**18
+    assert checkpoint_counts_valid(0, 0, 10**6, block)
+    assert checkpoint_counts_valid(2 * block, 17, 10**6, block)
+    assert checkpoint_counts_valid(10**6, 10**6, 10**6, block)  # the last, shorter block
+    for done, hits in [(-block, 0), (12345, 0), (block, block + 1), (block, -1), (2 * 10**6, 0)]:
+        assert not checkpoint_counts_valid(done, hits, 10**6, block), (done, hits)
+    assert not checkpoint_counts_valid(True, 0, 10**6, block)
+    assert not checkpoint_counts_valid(0, 0.0, 10**6, block)  # type: ignore[arg-type]
