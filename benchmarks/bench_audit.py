@@ -282,7 +282,7 @@ def render(results: dict[str, Any], seeds: list[dict[str, Any]] | None) -> str:
     lines = ["", "| obligation | status | CPU s | tightest slack | controls caught |",
              "|---|---|---|---|---|"]  # fmt: skip
     for oid, r in results.items():
-        tight = min(r["slack"], key=lambda s: s[1] / s[2] if s[2] else math.inf, default=None)
+        tight = min(r["slack"], key=lambda s: s[1] / s[2] if s[2] > 0 else math.inf, default=None)
         slack = "—" if tight is None else f"{tight[0]}: {_fmt(tight[1])} / {_fmt(tight[2])}"
         caught = f"{sum(c[1] for c in r['controls'])}/{len(r['controls'])}"
         status = "pass" if r["passed"] else "FAIL"
@@ -337,16 +337,23 @@ def main() -> None:
     parser.add_argument("--zoo-seeds", type=int, metavar="SEEDS")
     parser.add_argument("--all-entries", action="store_true", help="--zoo-seeds: every entry")
     parser.add_argument("--note", action="store_true")
+    parser.add_argument(
+        "--render", action="store_true", help="--note from the recorded results, not a new run"
+    )
     args = parser.parse_args()
     seeds_path = "benchmarks/results/audit_zoo_seeds.json"
     if args.zoo_seeds:
         with open(seeds_path, "w", encoding="utf-8") as fh:
             json.dump(zoo_seeds(args.zoo_seeds, args.all_entries), fh, indent=2)
         return
-    if args.note:
-        results = note_results()
-        with open(NOTE_JSON, "w", encoding="utf-8") as fh:
-            json.dump(results, fh, indent=2, default=str)
+    if args.note or args.render:
+        if args.render:
+            with open(NOTE_JSON, encoding="utf-8") as fh:
+                results = json.load(fh)
+        else:
+            results = note_results()
+            with open(NOTE_JSON, "w", encoding="utf-8") as fh:
+                json.dump(results, fh, indent=2, default=str)
         try:
             with open(seeds_path, encoding="utf-8") as fh:
                 seeds = json.load(fh)

@@ -55,7 +55,7 @@ def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
     for name, entry in learner_zoo().items():
         path = entry.mechanism.sampling()
         vectorised = path.startswith("vectorised")
-        n, sel = entry.samples * scale, (20_000 if vectorised else 300)
+        n, sel = entry.samples * scale, (20_000 if vectorised else 150)
         r = audit(
             entry.mechanism,
             entry.pair,
