@@ -247,7 +247,7 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         (fresh noise each), drawn in one vectorised pass: the margins are counted once by the
         code of ``fit``, then each repetition draws one noise value per distinct probed cube
         from the law of ``fit`` and applies its rule (``_decide``). Same law as the loop of
-        fits (bound by the conformance check ``learner-audit.conformance``), ~10^3× faster;
+        fits (bound by the conformance check ``audit.learner-repeated-fits``), ~10^3× faster;
         this is what the learner auditor samples. Sets the fitted grid attributes, not a model.
         """
         X, labels = self._setup(X, y)
