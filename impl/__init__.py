@@ -46,11 +46,15 @@ _EXPORTS = {
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
+    "ExponentialMedian": "dpspec.rectangles",
+    "PrivateRectangleClassifier": "dpspec.rectangles",
+    "RandMarginsParameters": "dpspec.rectangles",
 }
 
 __all__ = [
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
+    "ExponentialMedian",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
     "LaplaceMechanism",
@@ -60,8 +64,10 @@ __all__ = [
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
     "PrivatePackingClassifier",
+    "PrivateRectangleClassifier",
     "PrivateSemiSupervisedClassifier",
     "PrivateUnboundedClassifier",
+    "RandMarginsParameters",
     "RandomizedResponse",
     "StabilityHistogram",
     "__version__",
@@ -86,6 +92,11 @@ if TYPE_CHECKING:
         NoisyMajorityVote,
         RandomizedResponse,
         StabilityHistogram,
+    )
+    from dpspec.rectangles import (
+        ExponentialMedian,
+        PrivateRectangleClassifier,
+        RandMarginsParameters,
     )
 
 
