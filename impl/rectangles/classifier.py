@@ -43,6 +43,7 @@ from dpspec.rectangles.rand_margins import (
     AxesArg,
     RandMarginsParameters,
     _conditional_law,
+    _LawContext,
     rand_margins,
 )
 from dpspec.validation import (
@@ -264,10 +265,11 @@ def _mixture_law(
         for c in groups.values()
     ]
     law: dict[tuple[int, ...], float] = {}
+    context = _LawContext(params)
     for combo in product(*choices):
         weight = math.prod(w for _, w in combo)
         tags = np.array([tag for ms, _ in combo for tag in ms], dtype=np.int64)
-        for corner, p in _conditional_law(points, params, tags).items():
+        for corner, p in _conditional_law(points, params, tags, context).items():
             law[corner] = law.get(corner, 0.0) + weight * p
     return law
 

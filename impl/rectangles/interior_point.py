@@ -343,8 +343,8 @@ class ExponentialMedian(Checked):
                 f"data: the exact pmf takes score gaps up to {MAX_EXACT_GAP} (its Fractions have "
                 f"≈ 25 bits per unit of gap), got {lv.top} (|D| = {values.size})"
             )
-        num, den = self.base.numerator, self.base.denominator
-        weight = {g: num**g * den ** (lv.top - g) for g in count}
+        up, down = self.base.as_integer_ratio()
+        weight = {g: up**g * down ** (lv.top - g) for g in count}
         total = sum(count[g] * weight[g] for g in count)
         return {g: Fraction(weight[g], total) for g in count}
 

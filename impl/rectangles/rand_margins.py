@@ -43,6 +43,7 @@ import math
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any
 
 import numpy as np
@@ -56,7 +57,6 @@ from dpspec.rectangles.interior_point import (
     GridValues,
     GridValuesArg,
     interior_point_sample_complexity,
-    median_scores,
 )
 from dpspec.spec.composition import per_step_epsilon
 from dpspec.spec.neighbours import Relation
@@ -170,7 +170,7 @@ class RandMarginsParameters(Checked):
         """The largest refined coordinate (X + 1)T − 1."""
         return (self.grid_max + 1) * self.tags - 1
 
-    @property
+    @cached_property
     def sample_complexity(self) -> int:
         """Δ = IP_A on the refined grid."""
         return interior_point_sample_complexity(self.refined_max, self.epsilon, self.beta)
@@ -189,6 +189,11 @@ class RandMarginsParameters(Checked):
         """(dε, 0) under add/remove for a run on d axes: each D_i changes by at most a
         substitution when a record is added, and the d calls compose (basic composition)."""
         call = self.privacy
+        if d * call.epsilon > MAX_EPSILON:
+            raise ValueError(
+                f"d: the run's level d·ε = {d}·{call.epsilon:.4g} exceeds {MAX_EPSILON} (the limit "
+                "of every level: e^ε must be a finite float)"
+            )
         ratio = call.ratio**d if isinstance(call.ratio, Fraction) else math.exp(d * call.epsilon)
         return PrivacyLevel(
             epsilon=d * call.epsilon,
@@ -205,6 +210,10 @@ class RandMarginsParameters(Checked):
 
     def interior_point(self) -> ExponentialMedian:
         """A: the exponential median on the refined grid at the per-call ε."""
+        return self._median
+
+    @cached_property
+    def _median(self) -> ExponentialMedian:
         return ExponentialMedian(self.epsilon, grid_max=self.refined_max, idealised=self.idealised)
 
     def noise_base(self) -> float:
@@ -385,33 +394,39 @@ def _conditional_law(
     points: NDArray[np.int64],
     params: RandMarginsParameters,
     tags: NDArray[np.int64] | None = None,
+    context: _LawContext | None = None,
 ) -> dict[tuple[int, ...], float]:
     """The exact law of p = q // T of :func:`rand_margins` given the per-record ``tags`` (zeros
     when None), by axis: the state after an axis is the set of alive records, so the law of
     (p_i, next state) sums A's law over the k_i and groups the refined thresholds q by the
     alive records below them — O(d · states · (n + grid)) work, not one branch per path. The
-    law of the clamped k_i is ``params.size_pmf``."""
+    law of the clamped k_i is ``params.size_pmf``; ``context`` shares A's laws between calls."""
     n, d = points.shape
     t = params.tags
-    z = refined_points(points, np.zeros(n, np.int64) if tags is None else tags, t)
-    laws = _LawCache(params)
+    z = points * t + (np.zeros(n, np.int64) if tags is None else tags)[:, None]
+    laws = context if context is not None else _LawContext(params)
     grid = np.arange(params.refined_max + 1)
     states: dict[bytes, dict[tuple[int, ...], float]] = {np.ones(n, bool).tobytes(): {(): 1.0}}
     for i in range(d):
         following: dict[bytes, dict[tuple[int, ...], float]] = {}
         for key, prefixes in states.items():
             alive = np.frombuffer(key, dtype=bool)
-            column = z[alive, i]
+            column = np.sort(z[alive, i])
             mass = np.zeros(grid.size)
-            for k, pk in enumerate(params.size_pmf(column.size)):
+            for k, pk in enumerate(laws.sizes(column.size)):
                 if pk > 0:
-                    mass += pk * laws.of(margin_set(column, k, params.sample_complexity))
-            ranks = np.searchsorted(np.sort(column), grid, side="left")
-            for (p_i, rank), m in _group(grid // t, ranks, mass).items():
+                    top = column[column.size - k :] if k else column[:0]
+                    mass += pk * laws.median(top[: laws.margin])
+            ranks = np.searchsorted(column, grid, side="left")
+            groups, first, which = np.unique(
+                (grid // t) * (n + 1) + ranks, return_index=True, return_inverse=True
+            )
+            totals = np.bincount(which.ravel(), weights=mass, minlength=groups.size)
+            for g, m in zip(first.tolist(), totals.tolist(), strict=True):
                 if m <= 0:
                     continue
-                threshold = int(grid[(grid // t == p_i) & (ranks == rank)][0])
-                nxt = (alive & (z[:, i] < threshold)).tobytes()
+                p_i = g // t
+                nxt = (alive & (z[:, i] < g)).tobytes()
                 target = following.setdefault(nxt, {})
                 for prefix, w in prefixes.items():
                     out = (*prefix, p_i)
@@ -424,29 +439,31 @@ def _conditional_law(
     return law
 
 
-def _group(
-    keys: NDArray[np.int64], ranks: NDArray[np.int64], mass: NDArray[np.float64]
-) -> dict[tuple[int, int], float]:
-    out: dict[tuple[int, int], float] = {}
-    for a, b, m in zip(keys.tolist(), ranks.tolist(), mass.tolist(), strict=True):
-        out[(a, b)] = out.get((a, b), 0.0) + m
-    return out
-
-
-class _LawCache:
-    """A's law on the refined grid as a float array, memoised by the multiset D."""
+class _LawContext:
+    """What the exact law of one parameter set reuses: A's law on the refined grid as a float
+    array, memoised by the multiset D, and the law of the clamped size, by |S̄|."""
 
     def __init__(self, params: RandMarginsParameters) -> None:
-        self.median = params.interior_point()
+        self.params = params
+        self.interior = params.interior_point()
         self.size = params.refined_max + 1
-        self.cache: dict[bytes, NDArray[np.float64]] = {}
+        self.margin = params.sample_complexity
+        self.laws: dict[bytes, NDArray[np.float64]] = {}
+        self.size_laws: dict[int, list[float]] = {}
 
-    def of(self, data: NDArray[np.int64]) -> NDArray[np.float64]:
+    def median(self, data: NDArray[np.int64]) -> NDArray[np.float64]:
         key = data.tobytes()
-        found = self.cache.get(key)
+        found = self.laws.get(key)
         if found is None:
-            found = _median_law(self.median, data, self.size)
-            self.cache[key] = found
+            found = _median_law(self.interior, data, self.size)
+            self.laws[key] = found
+        return found
+
+    def sizes(self, available: int) -> list[float]:
+        found = self.size_laws.get(available)
+        if found is None:
+            found = self.params.size_pmf(available)
+            self.size_laws[available] = found
         return found
 
 
@@ -455,7 +472,11 @@ def _median_law(median: ExponentialMedian, data: NDArray[np.int64], size: int) -
     or exp(−ε·gap/2)/Z for the idealised median; uniform on ∅."""
     if data.size == 0:
         return np.full(size, 1.0 / size)
-    scores = median_scores(data, size)
+    lo, hi = int(data[0]), int(data[-1])  # data is sorted
+    counts = np.bincount(data - lo, minlength=hi - lo + 1)
+    at_most = np.cumsum(counts)
+    scores = np.zeros(size, dtype=np.int64)
+    scores[lo : hi + 1] = np.minimum(at_most, at_most[-1] - at_most + counts)
     gap = scores.max() - scores
     if median.idealised:
         weights = np.exp(-median.epsilon / 2 * gap)
