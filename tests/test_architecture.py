@@ -139,3 +139,58 @@ def test_the_folder_map_is_written_once() -> None:
         if literal in p.read_text(encoding="utf-8")
     ]
     assert holders == ["proofs/engine/layout.py"], holders
+
+
+#: Source trees whose modules are held to the size limit.
+SOURCE_TREES = ("impl", "spec", "proofs", "tests", "benchmarks")
+
+#: Lines a module may have: beyond, it holds more than a reader can name in one word.
+MODULE_LINES = 800
+
+
+def test_no_module_is_over_800_lines() -> None:
+    long = {
+        str(p.relative_to(ROOT)): n
+        for tree in SOURCE_TREES
+        for p in sorted((ROOT / tree).rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
+    }
+    assert not long, long
+
+
+def _documents() -> list[Path]:
+    return [
+        ROOT / "README.md",
+        *sorted((ROOT / "proofs" / "notes").glob("*.md")),
+        *sorted((ROOT / "proofs" / "topics").glob("*/note.md")),
+    ]
+
+
+#: Extensions of file names, which look like ids (``pcl2.py``) but are not.
+_FILES = (".py", ".md", ".png", ".json", ".txt", ".html", ".cff", ".toml", ".csv")
+
+
+def test_every_id_cited_in_the_documents_resolves() -> None:
+    """Backticked obligation, erratum and mutant ids in README, the notes and the code's
+    docstrings exist (old ids resolve through the legacy map)."""
+    import re
+
+    from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS
+    from dpspec.proofs.engine.mutation import catalogue
+    from dpspec.proofs.engine.registry import ID_PATTERN, errata, obligations
+
+    known = {ob.id for ob in obligations()} | {e.id for e in errata()}
+    known |= set(LEGACY_IDS) | set(LEGACY_ERRATA) | {m.id for m in catalogue()}
+    subjects = {i.split(".")[0] for i in known}
+    dangling = []
+    code = [p for tree in ("impl", "spec", "proofs") for p in sorted((ROOT / tree).rglob("*.py"))]
+    for doc in [*_documents(), *code]:
+        for token in re.findall(r"`+([^`\s]+)`+", doc.read_text(encoding="utf-8")):
+            if not ID_PATTERN.match(token) or token.startswith(("dpspec", "np.", "numpy")):
+                continue
+            if token.endswith(_FILES):
+                continue
+            subject = token.split(".")[0]
+            if (subject in subjects or "-" in subject) and token not in known:
+                dangling.append(f"{doc.relative_to(ROOT)}: `{token}`")
+    assert not dangling, dangling

@@ -60,7 +60,9 @@ HistogramDeltaArg = Annotated[Any, Delta(positive=True, least=MIN_DELTA, exact=T
 #: Cell ids of the records: a 1-D integer array.
 CellIdsArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 1, 1, 2]))]
 #: Counts of cells (non-negative integers, checked by the caller's cell set).
-CountsArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 3, 1]))]
+CountsArg = Annotated[
+    ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 3, 1]), empty=True)
+]
 #: A cell count (|count| < 2^62).
 CountArg = Annotated[int, Integer(-INT_BOUND + 1, hi=INT_BOUND - 1, clean=3)]
 

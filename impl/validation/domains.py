@@ -459,7 +459,8 @@ _ARRAY_KINDS = ("real", "integer", "label", "any")
 
 @dataclass(frozen=True)
 class Array(Domain):
-    """A non-empty array of finite numbers with ``ndim`` dimensions (None: any), of ``kind``
+    """A non-empty (``empty``: or empty) array of finite numbers with ``ndim`` dimensions
+    (None: any), of ``kind``
     ``real`` (converted to float64), ``integer`` (|v| < 2^62, int64), ``label`` (any
     numbers or strings: class labels, checked by the learner) or ``any``.
 
@@ -469,6 +470,7 @@ class Array(Domain):
     ndim: int | None = None
     kind: str = "real"
     clean: Any = None
+    empty: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in _ARRAY_KINDS:
@@ -488,6 +490,8 @@ class Array(Domain):
             if arr.dtype.kind == "c":
                 raise InputTypeError(f"{name}: Complex data not supported")
             return value
+        if self.empty and isinstance(value, np.ndarray | list | tuple) and len(value) == 0:
+            return np.asarray(value, dtype=np.int64 if self.kind == "integer" else np.float64)
         arr = as_finite_array(value, name, self.ndim)
         if arr.ndim == 0:
             raise ValueError(f"{name}: expected an array, got the scalar {value!r}")
@@ -498,7 +502,9 @@ class Array(Domain):
         return arr
 
     def hostile(self) -> tuple[Any, ...]:
-        out: list[Any] = [*super().hostile(), [], np.empty((0, 2)), [_NAN], [[_INF, 0.5]]]
+        out: list[Any] = [*super().hostile(), [_NAN], [[_INF, 0.5]]]
+        if not self.empty:
+            out += [[], np.empty((0, 2))]
         out += [np.array(["a", "b"]), np.array([1 + 1j, 2]), "data", 3.0, {"a": 1}]
         if self.ndim == 2:
             out += [np.zeros(3), np.zeros((2, 2, 2))]

@@ -92,5 +92,3 @@ def cell_bits(
         return draw
 
     return at
-
-

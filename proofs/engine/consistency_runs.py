@@ -136,8 +136,6 @@ def density_l1_distance(est: PrivateHistogramDensity, density: ProductDensity) -
 NO_RELEASE_L1 = 2.0
 
 
-
-
 LDP_KINDS = ("ldp-regression", "ldp-classifier", "partitioning")
 
 

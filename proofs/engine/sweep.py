@@ -51,6 +51,9 @@ from dpspec.validation import (
 #: CPU seconds one hostile call may use before it counts as a hang.
 CASE_CPU_SECONDS = 5.0
 
+#: CPU seconds within which a refusal must come: it is made before any work.
+REFUSAL_CPU_SECONDS = 0.1
+
 #: Exceptions that are a clean refusal when their message names the parameter.
 REFUSALS = (ValueError, TypeError)
 
@@ -304,6 +307,7 @@ class Tally:
     accepted: int = 0
     failures: list[str] = field(default_factory=list)
     slowest_cpu: float = 0.0
+    slowest_refusal_cpu: float = 0.0
     by_family: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def count(self, family: str, kind: str) -> None:
@@ -373,6 +377,10 @@ def case(
             problem = "accepted a value outside its declared domain"
         elif not names_parameter(out.refused, param):
             problem = f"{type(out.refused).__name__} not naming {param}: {str(out.refused)[:120]}"
+        elif entry.method != "__init__" or not _fits_at_init(entry):
+            tally.slowest_refusal_cpu = max(tally.slowest_refusal_cpu, out.cpu_seconds)
+            if out.cpu_seconds > REFUSAL_CPU_SECONDS:
+                problem = f"refused after {out.cpu_seconds:.2f} s of CPU (work before the check)"
     else:
         kind = "equivalent"
         if out.refused is not None:
@@ -384,6 +392,12 @@ def case(
     else:
         tally.count(family, "failures")
         tally.failures.append(f"{label}: {problem}")
+
+
+def _fits_at_init(entry: Entry) -> bool:
+    """An estimator's constructor argument is refused by ``fit`` after the calls the example
+    makes first (so its refusal time includes them)."""
+    return getattr(entry.public.obj, "validate_params_at", "") == "fit"
 
 
 def sweep(selected: list[Entry] | None = None) -> Tally:

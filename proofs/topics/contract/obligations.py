@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 
 #: The public callables the hostile-input check drives (dotted names, for the registry).
@@ -56,6 +57,38 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
     ),
     Obligation(
+        id="contract.privacy-coverage",
+        source="dpspec standard: every object stating a privacy level is checked against it",
+        claim=(
+            "every public class whose constructor takes epsilon, found by walking dpspec, is "
+            "run by a privacy obligation and has its report checked against its theorem with "
+            "idealised False and True"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.proofs.engine.reports",),
+        checks=("surface:privacy_coverage",),
+    ),
+    Obligation(
+        id="contract.declared-maximum",
+        source="dpspec standard: a public entry refuses, before any work, what it cannot finish",
+        claim=(
+            "every capped parameter (draws, cells, outcomes, ...) of every public callable, set "
+            "to its declared maximum, finishes or is refused naming it within the CPU budget; "
+            "at 2^40 it is refused within 0.1 s"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.validation.domains.Integer", "dpspec.validation.checks.LIMITS"),
+        checks=("limits:declared_maximum",),
+        bug_controls=(
+            BugControl(
+                "dpspec.validation.domains.Integer.convert",
+                "if v < self.lo or (top is not None and v > top):",
+                "if v < self.lo:",
+                "the caps of integer domains not enforced",
+            ),
+        ),
+    ),
+    Obligation(
         id="cli.options",
         source="dpspec standard: CLI errors are one line, exit 2, before any work",
         claim=(
@@ -81,30 +114,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
     ),
     Obligation(
-        id="inputs.bad-input",
-        source="dpspec standard: bad input gets a ValueError naming the parameter",
-        claim="ε ≤ 0/NaN/inf, δ ∉ [0,1), empty or non-finite data, bad shapes → named ValueError",
-        method=Method.PROPERTY,
-        impls=(
-            "dpspec.validation.check_epsilon",
-            "dpspec.validation.check_flag",
-            "dpspec.validation.integer_output",
-            "dpspec.contract.restrict",
-            "dpspec.validation.check_delta",
-            "dpspec.validation.check_rng",
-            "dpspec.validation.check_positive",
-            "dpspec.validation.check_count",
-            "dpspec.validation.check_base",
-            "dpspec.validation.rational_at_most",
-            "dpspec.validation.rational_at_least",
-            "dpspec.validation.as_finite_array",
-            "dpspec.validation.InputTypeError",
-            "dpspec.mechanisms.base.epsilon_rational",
-            "dpspec.contract.PrivacyLevel",
-        ),
-        checks=("bad_input_rejected",),
-    ),
-    Obligation(
         id="cli.exit-codes",
         source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
         claim="hostile command lines get their exit code and one line on stderr, no traceback",
@@ -116,6 +125,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         checks=("cli:cli_hostile_argv",),
         tests=("tests/test_contract_cli.py::test_usage_errors",),
         entry_points=("dpspec.proofs.cli.main",),
+        bug_controls=(
+            BugControl(
+                "dpspec.proofs.engine.errors.one_line_errors",
+                "parser.exit(EXIT_USAGE,",
+                "parser.exit(1,",
+                "argparse's usage errors exiting 1 (a violation) instead of 2",
+            ),
+        ),
     ),
     Obligation(
         id="inputs.hostile-input",
@@ -168,6 +185,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+        ),
+        bug_controls=(
+            BugControl(
+                "dpspec.validation.checks.bounded_int_array",
+                "if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):",
+                "if arr.size and (int(arr.max()) > INT_BOUND or int(arr.min()) < -INT_BOUND):",
+                "|v| = 2^62 accepted (the bound off by one)",
+            ),
         ),
     ),
 )

@@ -5,32 +5,20 @@ the privacy reports against the theorems, and of the estimator protocol.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
-from functools import partial
 from itertools import chain, combinations
 from typing import Any
 
 import numpy as np
 
 from dpspec.contract import PrivacyLevel
-from dpspec.learners import (
-    PrivateHistogramDensity,
-    PrivatePackingClassifier,
-    PrivateSemiSupervisedClassifier,
-    PrivateUnboundedClassifier,
-)
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.mechanisms import (
-    DiscreteLaplaceMechanism,
-    ExponentialMechanism,
-    LaplaceMechanism,
-    NoisyMajorityVote,
     RandomizedResponse,
-    StabilityHistogram,
 )
 from dpspec.proofs.engine.cells import checkerboard_sample
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.reports import ROUNDING, ReportCase, level_problem, report_cases
 from dpspec.spec import privacy
 
 SEED = 20261122
@@ -48,11 +36,20 @@ def _events(k: int) -> list[tuple[int, ...]]:
     return list(chain.from_iterable(combinations(range(k), j) for j in range(1, k + 1)))
 
 
+def ratio_ignoring_null_outcomes(p: privacy.Dist, q: privacy.Dist) -> Fraction | float:
+    """A plausible bug of a likelihood-ratio predicate (the control): the ratio taken only
+    where Q > 0, so an outcome only P can produce — an infinite ratio — goes unseen."""
+    ratios = [Fraction(p.get(o, 0)) / Fraction(q[o]) for o in q if q[o] > 0]
+    return max(ratios, default=0)
+
+
 def pure_dp_event_equivalence(config: VerifyConfig) -> CheckOutcome:
-    """max over events of P(F)/Q(F) equals max over outcomes; pointwise ⇔ event-level."""
+    """max over events of P(F)/Q(F) equals max over outcomes; pointwise ⇔ event-level;
+    control: the ratio taken only where Q > 0 disagrees with the event-level ratio."""
     rng = np.random.default_rng(SEED)
     trials = 600 if config.thorough else 200
     disagreements = 0
+    control_disagreements = 0
     for _ in range(trials):
         k = int(rng.integers(1, 6))
         p = _random_fraction_dist(rng, k, zeros=True)
@@ -71,11 +68,28 @@ def pure_dp_event_equivalence(config: VerifyConfig) -> CheckOutcome:
             disagreements += 1
         if privacy.satisfies_pure_dp(p, q, ratio) != privacy.event_level_dp(p, q, ratio, 0):
             disagreements += 1
+        control_disagreements += by_event != ratio_ignoring_null_outcomes(p, q)
+    caught = control_disagreements > 0
     return CheckOutcome(
-        disagreements == 0,
-        f"{trials} random exact distribution pairs, {disagreements} disagreements",
+        disagreements == 0 and caught,
+        f"{trials} random exact distribution pairs, {disagreements} disagreements; control "
+        f"(ratio only where Q > 0): {control_disagreements} disagreements",
         {"trials": trials, "disagreements": disagreements},
+        [
+            Control(
+                "the likelihood ratio taken only where Q > 0",
+                caught,
+                f"{control_disagreements} of {trials} pairs disagree",
+            )
+        ],
     )
+
+
+def hockey_stick_without_positive_part(p: privacy.Dist, q: privacy.Dist, ratio: Fraction) -> Any:
+    """A plausible bug of the hockey-stick divergence (the control): the positive part taken
+    of the whole sum instead of each outcome's term."""
+    keys = set(p) | set(q)
+    return max(Fraction(0), sum((p.get(o, 0) - ratio * q.get(o, 0) for o in keys), Fraction(0)))
 
 
 def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
@@ -83,6 +97,7 @@ def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
     rng = np.random.default_rng(SEED + 1)
     trials = 600 if config.thorough else 200
     bad = 0
+    control_bad = 0
     for _ in range(trials):
         k = int(rng.integers(1, 6))
         p = _random_fraction_dist(rng, k, zeros=True)
@@ -98,11 +113,25 @@ def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
         )
         if sup != privacy.hockey_stick(p, q, ratio):
             bad += 1
+        control_bad += sup != hockey_stick_without_positive_part(p, q, ratio)
         if privacy.satisfies_approx_dp(p, q, ratio, delta) != privacy.event_level_dp(
             p, q, ratio, delta
         ):
             bad += 1
-    return CheckOutcome(bad == 0, f"{trials} random pairs, {bad} disagreements", {"trials": trials})
+    caught = control_bad > 0
+    return CheckOutcome(
+        bad == 0 and caught,
+        f"{trials} random pairs, {bad} disagreements; control (positive part of the whole sum): "
+        f"{control_bad} disagreements",
+        {"trials": trials},
+        [
+            Control(
+                "the positive part of the whole sum, not of each term",
+                caught,
+                f"{control_bad} of {trials} pairs disagree",
+            )
+        ],
+    )
 
 
 def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
@@ -128,231 +157,41 @@ def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
         p0, p2 = law(0), law(2)
         ok &= privacy.satisfies_group_privacy(p0, p2, ratio, 0, 2)
         tight |= not privacy.satisfies_pure_dp(p0, p2, ratio)
-    return CheckOutcome(ok and tight, f"k=2 bound holds: {ok}; k=1 bound fails: {tight}", {})
-
-
-#: ε is rounded down to a rational with denominator ≤ 2^32 (``epsilon_rational``) and scales up;
-#: the effective ε may sit this far (relative) below the ε asked, never above.
-ROUNDING = 2.0**-28
-
-
-def _level_ok(
-    level: PrivacyLevel,
-    epsilon: float,
-    delta: float | Fraction,
-    exact: bool,
-    ratio: Fraction | None = None,
-) -> str | None:
-    """None when ``level`` is the theorem's level, else what is wrong."""
-    if ratio is not None and level.ratio != ratio:
-        return f"ratio {level.ratio} != {ratio}"
-    if not epsilon * (1 - ROUNDING) - 1e-12 <= level.epsilon <= epsilon * (1 + 1e-12):
-        return f"epsilon {level.epsilon} vs theorem {epsilon}"
-    if not math.isclose(float(level.ratio), math.exp(level.epsilon), rel_tol=1e-9):
-        return f"ratio {float(level.ratio)} != e^epsilon {math.exp(level.epsilon)}"
-    if level.delta != delta and not math.isclose(float(level.delta), float(delta), rel_tol=1e-12):
-        return f"delta {level.delta} vs theorem {delta}"
-    if level.exact_sampler != exact:
-        return f"exact_sampler {level.exact_sampler} vs {exact}"
-    return None
-
-
-def _count(d: Any) -> int:
-    return int(np.sum(np.asarray(d) == 1))
-
-
-def _cases() -> list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fraction | None]]:
-    """(name, report, theorem ε, theorem δ, exact sampler, exact ratio or None)."""
-    rng = np.random.default_rng(0)
-    X = rng.random((60, 2))
-    y = (X[:, 0] > 0.5).astype(np.int64)
-    X1 = rng.standard_normal((4000, 1))
-    half = Fraction(1, 2)
-    ln2 = math.log(2)
-    scores = lambda d: np.array([0, -1, -2], dtype=np.int64)  # noqa: E731 - a fixed score
-    cases: list[tuple[str, Callable[[], PrivacyLevel], float, Any, bool, Fraction | None]] = [
-        (
-            "discrete Laplace ε=0.7",
-            lambda: DiscreteLaplaceMechanism(_count, 1, 0.7).privacy,
-            0.7,
-            0,
-            True,
-            None,
-        ),
-        (
-            "discrete Laplace base 1/2 Δ=2",
-            lambda: DiscreteLaplaceMechanism(_count, 2, base=half).privacy,
-            2 * ln2,
-            0,
-            True,
-            Fraction(4),
-        ),
-        (
-            "Laplace lattice ε=0.3",
-            lambda: LaplaceMechanism(_count, 1.0, 0.3).privacy,
-            0.3,
-            0,
-            True,
-            None,
-        ),
-        (
-            "Laplace idealised ε=0.3",
-            lambda: LaplaceMechanism(_count, 1.0, 0.3, idealised=True).privacy,
-            0.3,
-            0,
-            False,
-            None,
-        ),
-        (
-            "exponential ε=0.4",
-            lambda: ExponentialMechanism(scores, 1, 0.4).privacy,
-            0.4,
-            0,
-            True,
-            None,
-        ),
-        (
-            "exponential base 1/2",
-            lambda: ExponentialMechanism(scores, 1, base=half).privacy,
-            2 * ln2,
-            0,
-            True,
-            Fraction(4),
-        ),
-        (
-            "exponential base 1/2 Δ=2",
-            lambda: ExponentialMechanism(scores, 2, base=half).privacy,
-            4 * ln2,
-            0,
-            True,
-            Fraction(16),
-        ),
-        (
-            "randomized response ε=1.1",
-            lambda: RandomizedResponse(3, 1.1).privacy,
-            1.1,
-            0,
-            True,
-            None,
-        ),
-        (
-            "randomized response ratio 3",
-            lambda: RandomizedResponse(3, base=Fraction(1, 3)).privacy,
-            math.log(3),
-            0,
-            True,
-            Fraction(3),
-        ),
-        ("noisy majority ε=0.8", lambda: NoisyMajorityVote(4, 0.8).privacy, 0.8, 0, True, None),
-        (
-            "noisy majority base 1/2",
-            lambda: NoisyMajorityVote(4, base=half).privacy,
-            2 * ln2,
-            0,
-            True,
-            Fraction(4),
-        ),
-        (
-            "stability histogram ε=0.9 δ=1e-4",
-            lambda: StabilityHistogram(3, 0.9, 1e-4).privacy,
-            0.9,
-            1e-4,
-            True,
-            None,
-        ),
-        (
-            "stability histogram base 1/2",
-            lambda: StabilityHistogram(3, base=half, delta=Fraction(1, 50)).privacy,
-            2 * ln2,
-            Fraction(1, 50),
-            True,
-            Fraction(4),
-        ),
-        (
-            "PCL ε=0.6",
-            lambda: PrivateHistogramClassifier(0.6, random_state=0).fit(X, y).privacy_,
-            0.6,
-            0,
-            True,
-            None,
-        ),
-        (
-            "PCL laplace ε=0.6",
-            lambda: (
-                PrivateHistogramClassifier(0.6, idealised=True, random_state=0).fit(X, y).privacy_
-            ),
-            0.6,
-            0,
-            False,
-            None,
-        ),
-        (
-            "PCL2 ε=0.6",
-            lambda: PrivatePackingClassifier(0.6, random_state=0).fit(X, y).privacy_,
-            0.6,
-            0,
-            True,
-            None,
-        ),
-        (
-            "PCL2b ε=0.5 δ=1e-3",
-            lambda: PrivateUnboundedClassifier(0.5, 1e-3, random_state=0).fit(X, y).privacy_,
-            1.0,
-            2e-3,
-            True,
-            None,
-        ),
-        (
-            "PCDE ε=0.5 δ=1e-3",
-            lambda: PrivateHistogramDensity(0.5, 1e-3, random_state=0).fit(X1).privacy_,
-            0.5,
-            1e-3,
-            True,
-            None,
-        ),
-    ]
-    labels = (X1[:30, 0] > 0).astype(np.int64)
-
-    def semi_supervised(label_epsilon: float) -> PrivacyLevel:
-        return (
-            PrivateSemiSupervisedClassifier(
-                "threshold", 0.5, 1e-3, label_epsilon=label_epsilon, random_state=0
-            )
-            .fit(X1[:30], labels, X1)
-            .privacy_
-        )
-
-    for label_epsilon, which in ((0.7, "the label level"), (0.3, "PCDE's level")):
-        cases.append(
-            (
-                f"semi-supervised ε=0.5 δ=1e-3, ε_label={label_epsilon} (max = {which})",
-                partial(semi_supervised, label_epsilon),
-                max(0.5, label_epsilon),
-                1e-3,
-                True,
-                None,
-            )
-        )
-    return cases
+    return CheckOutcome(
+        ok and tight,
+        f"k=2 bound holds: {ok}; k=1 bound fails: {tight}",
+        {},
+        [Control("group parameters for k − 1 (one ε too few)", tight, "the pair exceeds e^ε")],
+    )
 
 
 def privacy_reports(config: VerifyConfig) -> CheckOutcome:
-    """Every mechanism's ``privacy`` and learner's ``privacy_`` equals its theorem's level for
-    the caller's arguments (20 constructions); control: a level with ε halved is refused."""
-    wrong: dict[str, str] = {}
-    cases = _cases()
-    for name, report, eps, delta, exact, ratio in cases:
-        problem = _level_ok(report(), eps, delta, exact, ratio)
+    """Every report case the topics declare (``reports.py``): the object's ``privacy`` /
+    ``privacy_`` equals its theorem's level for the caller's arguments; controls: a level whose
+    ε is reported 1.25 times too small, and one whose δ is reported half too small, are
+    refused."""
+    cases = report_cases()
+    wrong = {}
+    for case in cases:
+        problem = level_problem(case.build(), case)
         if problem is not None:
-            wrong[name] = problem
-    halved = PrivacyLevel(0.35, math.exp(0.35), 0, True)
-    control_caught = _level_ok(halved, 0.7, 0, True) is not None
+            wrong[case.name] = problem
+    right = PrivacyLevel(0.7, math.exp(0.7), 1e-4, True)
+    claim = ReportCase("a correct report", PrivacyLevel, False, lambda: right, 0.7, 1e-4)
+    low_eps = PrivacyLevel(0.7 / 1.25, math.exp(0.7 / 1.25), 1e-4, True)
+    low_delta = PrivacyLevel(0.7, math.exp(0.7), 0.5e-4, True)
+    controls = [
+        Control("the correct report refused", level_problem(right, claim) is None),
+        Control("ε reported 1.25 times too small", level_problem(low_eps, claim) is not None),
+        Control("δ reported half too small", level_problem(low_delta, claim) is not None),
+    ]
     return CheckOutcome(
-        not wrong and control_caught,
-        f"{len(cases) - len(wrong)}/{len(cases)} reports equal the theorem's level"
-        + (f"; wrong: {wrong}" if wrong else "")
-        + f"; control (ε halved) refused: {control_caught}",
-        {"cases": len(cases), "wrong": wrong, "control_caught": control_caught},
+        not wrong and all(c.caught for c in controls),
+        f"{len(cases) - len(wrong)}/{len(cases)} reports (from the topics' reports.py) equal "
+        "the theorem's level" + (f"; wrong: {wrong}" if wrong else ""),
+        {"cases": len(cases), "wrong": wrong},
+        controls,
+        [Slack("relative ε rounding of the reports", ROUNDING, ROUNDING)],
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 
@@ -55,6 +56,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         claim="privacy / privacy_ report exactly the theorem's (ε, δ) for the caller's arguments",
         method=Method.PROPERTY,
         impls=(
+            "dpspec.mechanisms.base.epsilon_rational",
             "dpspec.contract.PrivacyLevel",
             "dpspec.contract.Mechanism",
             "dpspec.contract.ExactMechanism",
@@ -94,18 +96,39 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         impls=(
             "dpspec.mechanisms.stability_histogram._cell_counts",
+            "dpspec.mechanisms.stability_histogram.StabilityHistogram.counts",
             "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
             "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
             "dpspec.learners.pcl.PrivateHistogramClassifier.predict",
         ),
         checks=("bindings:counts_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
+                "return cells, (2 * ones[cells] - counts[cells])",
+                "return cells, (2 * ones[cells] - counts[cells] + 1)",
+                "PCL's margins off by one",
+            ),
+            BugControl(
+                "dpspec.mechanisms.stability_histogram._cell_counts",
+                "return_counts=True)",
+                "return_counts=True); counts = np.minimum(counts, 2)",
+                "cell counts capped at 2",
+            ),
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.counts",
+                "minlength=self.bins)",
+                "minlength=self.bins) - (arr.size > 2)",
+                "the finite-bins counts one short on datasets of 3 or more records",
+            ),
+        ),
     ),
     Obligation(
         id="sensitivity.count-substitution-lemma",
         source=f"{BAYES_CONSISTENCY}:L117 (Def 2.1, global sensitivity)",
         claim="a count changes by at most 1 when one record is substituted",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.privacy.lemmas.count_change_substitution",),
         lemmas=("count_change_substitution",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
@@ -115,7 +138,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="sensitivity.count-add-remove-lemma",
         source=f"{BAYES_CONSISTENCY}:L117 (Def 2.1)",
         claim="a count changes by at most 1 when one record is added or removed",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.privacy.lemmas.count_change_add_remove",),
         lemmas=("count_change_add_remove",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
@@ -125,7 +148,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="sensitivity.histogram-substitution-lemma",
         source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1: Lap(2/ε) for L1 sensitivity 2)",
         claim="a histogram moves by exactly 0 or 2 in L1 under substitution",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.privacy.lemmas.histogram_change_substitution",),
         lemmas=("histogram_change_substitution",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
@@ -135,7 +158,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="sensitivity.histogram-add-remove-lemma",
         source=f"{BAYES_CONSISTENCY}:L117 (Def 2.1)",
         claim="a histogram moves by exactly 1 in L1 under add/remove",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.privacy.lemmas.histogram_change_add_remove",),
         lemmas=("histogram_change_add_remove",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
@@ -145,7 +168,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="sensitivity.centred-vote-substitution-lemma",
         source=f"{BAYES_CONSISTENCY}:L206 (Thm 3.1 proof)",
         claim="PCL's per-cell votes Σ(y − ½) move by ≤ 1 in L1 under substitution",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.privacy.lemmas.centred_vote_change_substitution",),
         lemmas=("centred_vote_change_substitution",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
@@ -155,7 +178,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="sensitivity.centred-vote-add-remove-lemma",
         source=f"{BAYES_CONSISTENCY}:L206 (Thm 3.1 proof)",
         claim="PCL's per-cell votes Σ(y − ½) move by exactly ½ in L1 under add/remove",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.privacy.lemmas.centred_vote_change_add_remove",),
         lemmas=("centred_vote_change_add_remove",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),
@@ -190,6 +213,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_sklearn_conformance.py::test_sklearn_check_estimator",
             "tests/test_sklearn_conformance.py::test_clip_is_a_per_record_map",
             "tests/test_sklearn_conformance.py::test_errors_are_sklearn_errors",
+        ),
+        bug_controls=(
+            BugControl(
+                "dpspec.learners.estimator.EstimatorProtocol.set_params",
+                "setattr(self, key, value)",
+                "None",
+                "set_params ignoring the new values",
+            ),
         ),
     ),
 )
