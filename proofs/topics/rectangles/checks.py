@@ -11,7 +11,7 @@ off) — and its slack against the caller's ε.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import pairwise, product
@@ -83,7 +83,9 @@ class ShiftedClassifier(BuggyClassifier):
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def learner_data(positives: Dataset, d: int, grid_max: int) -> tuple[NDArray[Any], NDArray[Any]]:
+def learner_data(
+    positives: Sequence[Any], d: int, grid_max: int
+) -> tuple[NDArray[Any], NDArray[Any]]:
     """(X, y): the positives plus one negative record at the far corner (negatives are dropped
     by the one-sided learner, so the positives may be empty)."""
     rows = [list(p) for p in positives] + [[grid_max] * d]
@@ -106,7 +108,7 @@ def learner_law(
             if keep is None:
                 cache[positives] = dict(full)
             else:
-                kept: Dist = {k: full.get(k, 0.0) for k in keep}
+                kept: dict[Any, float] = {k: full.get(k, 0.0) for k in keep}
                 kept["rest"] = max(0.0, 1.0 - sum(kept.values()))
                 cache[positives] = kept
         return cache[positives]
@@ -115,7 +117,7 @@ def learner_law(
 
 
 def exact_curve(
-    law: Callable[[Dataset], Dist], pairs: list[tuple[Dataset, Dataset]]
+    law: Callable[[Dataset], Dist], pairs: Sequence[tuple[Any, Any]]
 ) -> list[tuple[float, float]]:
     """δ(ε) = the largest hockey-stick divergence (both directions) over ``pairs``."""
     curve = []
@@ -164,14 +166,14 @@ def _median_law(median: ExponentialMedian) -> Callable[[Dataset], Dist]:
 
     def law(data: Dataset) -> Dist:
         arr = np.array(data, dtype=np.int64)
-        out: Dist = {**median.pmf(arr, (0, 3)), **median.pmf(arr, (top - 1, top))}
+        out: dict[Any, Any] = {**median.pmf(arr, (0, 3)), **median.pmf(arr, (top - 1, top))}
         out["rest"] = 1 - sum(out.values())
         return out
 
     return law
 
 
-def _tight_pairs(relation: Relation) -> list[tuple[Dataset, Dataset]]:
+def _tight_pairs(relation: Relation) -> list[tuple[Any, Any]]:
     """Pairs of ≤ 3 points on {0, X} and of ≤ 3 points on {0, 1, 2, 3} (on the big grid)."""
     out = list(neighbouring_pairs((0, TIGHT_GRID), 3, relation, min_size=1))
     return out + list(neighbouring_pairs((0, 1, 2, 3), 3, relation, min_size=1))
@@ -281,8 +283,8 @@ def _sample_conformance(config: VerifyConfig) -> tuple[bool, str, list[Control]]
         report = conformance(
             f"ExponentialMedian.sample ({'idealised' if idealised else 'exact'})",
             law,
-            lambda n, m=good, r=rng: m.sample(data, n, r),
-            lambda n, m=hot, r=rng: m.sample(data, n, r),
+            _sampler(good, data, rng),
+            _sampler(hot, data, rng),
             hot_law,
             draws,
         )
@@ -293,6 +295,12 @@ def _sample_conformance(config: VerifyConfig) -> tuple[bool, str, list[Control]]
     return ok, "; ".join(r.summary() for r in reports), [r.control for r in reports]
 
 
+def _sampler(
+    median: ExponentialMedian, data: NDArray[np.int64], rng: np.random.Generator
+) -> Callable[[int], NDArray[np.int64]]:
+    return lambda n: median.sample(data, n, rng)
+
+
 # --- RandMargins: its law against the pseudocode ------------------------------------------------
 
 #: The exact-law family: {0, 1, 2}², ε = 8 over d = 2 axes (ε₀ = 4), β = 0.24.
@@ -300,7 +308,7 @@ LAW_GRID, LAW_EPS, LAW_BETA = 2, 8.0, 0.24
 
 
 def _reference(
-    positives: Dataset, tags: tuple[int, ...], params: RandMarginsParameters, d: int
+    positives: Sequence[Any], tags: tuple[int, ...], params: RandMarginsParameters, d: int
 ) -> dict[tuple[int, ...], float]:
     """``spec.rand_margins_law`` with the parameters' Δ, size law and median base."""
     if params.idealised:
@@ -430,7 +438,7 @@ def _tight_learner(
     return cls(TIGHT_EPS, 1e-6, TIGHT_GRID, TIGHT_BETA, tags=1, idealised=idealised)
 
 
-def _tight_family(margin: int) -> list[tuple[Dataset, Dataset]]:
+def _tight_family(margin: int) -> list[tuple[Any, Any]]:
     """Add/remove pairs of sizes margin − 3 .. margin + 3 on {0, X} (d = 1)."""
     return list(
         neighbouring_pairs(
@@ -591,20 +599,20 @@ def default_fit(config: VerifyConfig) -> CheckOutcome:
     for idealised in (False, True):
         good = PrivateRectangleClassifier(FIT_EPS, 1e-6, FIT_GRID, idealised=idealised)
         hot = HotClassifier(FIT_EPS, 1e-6, FIT_GRID, idealised=idealised)
-        law, hot_law = good.release_law(X, y), hot.release_law(X, y)
-        report = conformance(
+        fit_law, hot_law = good.release_law(X, y), hot.release_law(X, y)
+        fits_report = conformance(
             f"fit{' (idealised)' if idealised else ''}, default path",
-            law,
-            lambda n, c=good: _fitted_corners(c, X, y, n),
-            lambda n, c=hot: _fitted_corners(c, X, y, n),
+            fit_law,
+            _fitter(good, X, y),
+            _fitter(hot, X, y),
             hot_law,
             fits,
         )
-        report.power = power_against(law, hot_law, fits)
-        report.control_bug = "the interior point drawn for ε × 1.25"
-        ok &= report.conforms
-        controls.append(report.control)
-        texts.append(report.summary())
+        fits_report.power = power_against(fit_law, hot_law, fits)
+        fits_report.control_bug = "the interior point drawn for ε × 1.25"
+        ok &= fits_report.conforms
+        controls.append(fits_report.control)
+        texts.append(fits_report.summary())
     sizes = _sizes_conformance(config)
     ok &= sizes.conforms
     controls.append(sizes.control)
@@ -617,6 +625,12 @@ def default_fit(config: VerifyConfig) -> CheckOutcome:
         controls,
         [Slack("ε / ε measured", 1.0, measured)],
     )
+
+
+def _fitter(
+    clf: PrivateRectangleClassifier, X: NDArray[Any], y: NDArray[Any]
+) -> Callable[[int], list[tuple[int, ...]]]:
+    return lambda n: _fitted_corners(clf, X, y, n)
 
 
 def _fitted_corners(

@@ -108,7 +108,8 @@ def _cmd_rectangles(args: argparse.Namespace) -> int:
         for r in range(args.reps):
             X = rng.integers(0, args.grid_max + 1, size=(n, args.d))
             y = np.all(target >= X, axis=1).astype(np.int64)
-            clf.set_params(random_state=args.seed + r).fit(X, y)
+            clf.set_params(random_state=args.seed + r)
+            clf.fit(X, y)
             errs["randmargins"].append(
                 float(rectangle_error(target.tolist(), clf.p_.tolist(), args.grid_max))
             )

@@ -211,9 +211,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "> 6dΔ ln(1/β)) ≤ 2dβ, exactly from the law and on R fits of the default path"
         ),
         method=Method.EXACT,
-        predicates=(f"{_SPEC}.rectangle_error", f"{_SPEC}.discrete_laplace_size_law"),
+        predicates=(f"{_SPEC}.discrete_laplace_size_law",),
         impls=(_CLF, f"{_RM}.RandMarginsParameters"),
         checks=("utility:pac_utility",),
+        entry_points=(f"{_CLF}.fit", f"{_CLF}.predict", f"{_CLF}.release_law"),
         tests=(f"{_TESTS}::test_classifier",),
     ),
     Obligation(

@@ -4,13 +4,14 @@ Hypothesis strategy of parameters with their boundary values, both values of ``i
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
 import numpy as np
 
-from dpspec.proofs.engine.exact import RTOL, Dataset
+from dpspec.proofs.engine.exact import RTOL
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.proofs.topics.rectangles.checks import HotMedian, learner_data, learner_law
 from dpspec.rectangles import (
@@ -62,12 +63,12 @@ class Findings:
         self.trials[bug] = self.trials.get(bug, 0) + 1
 
 
-def _pairs(d: int, grid_max: int) -> list[tuple[Dataset, Dataset]]:
+def _pairs(d: int, grid_max: int) -> list[tuple[Any, Any]]:
     corners = tuple(product((0, grid_max), repeat=d))
     return list(neighbouring_pairs(corners, 2, Relation.ADD_REMOVE))
 
 
-def _worst(law: Any, pairs: list[tuple[Dataset, Dataset]]) -> float:
+def _worst(law: Any, pairs: Sequence[tuple[Any, Any]]) -> float:
     return max(
         float(max(max_likelihood_ratio(law(a), law(b)), max_likelihood_ratio(law(b), law(a))))
         for a, b in pairs
@@ -75,7 +76,7 @@ def _worst(law: Any, pairs: list[tuple[Dataset, Dataset]]) -> float:
 
 
 def _baseline_law(
-    positives: Dataset, d: int, grid_max: int, epsilon: float, delta: float, beta: float
+    positives: Sequence[Any], d: int, grid_max: int, epsilon: float, delta: float, beta: float
 ) -> Dist:
     """The exact law of ``interior_point_baseline``: per axis the median at the per-axis level
     on the IP_A largest coordinates, independently (the product of the axes' ``pmf``)."""
