@@ -53,12 +53,23 @@ def _evaluate(annotation: Any, namespace: dict[str, Any]) -> Any:
         return Unresolved(annotation, f"{type(exc).__name__}: {exc}")
 
 
+_DOMAINS: dict[Any, dict[str, Any]] = {}
+
+
 def parameter_domains(fn: Callable[..., Any]) -> dict[str, Domain | Unresolved | None]:
     """Each parameter of ``fn`` (``self`` / ``cls`` and ``*args`` / ``**kwargs`` excluded) with
-    its declared domain, ``None`` when it has none, or :class:`Unresolved`."""
+    its declared domain, ``None`` when it has none, or :class:`Unresolved` (read once per
+    function and kept)."""
+    target = inspect.unwrap(fn)
+    found = _DOMAINS.get(target)
+    if found is None:
+        found = _DOMAINS[target] = _read_domains(target)
+    return dict(found)
+
+
+def _read_domains(target: Callable[..., Any]) -> dict[str, Domain | Unresolved | None]:
     from dpspec.validation.domains import domain_of
 
-    target = inspect.unwrap(fn)
     namespace = dict(getattr(target, "__globals__", {}))
     out: dict[str, Domain | Unresolved | None] = {}
     for i, param in enumerate(inspect.signature(target).parameters.values()):
