@@ -345,10 +345,11 @@ def exact_law(config: VerifyConfig) -> CheckOutcome:
     """The implementation's exact law of ``fit`` (``PrivateRectangleClassifier.release_law``)
     equals Algorithm 4's law written from the pseudocode (``spec.rand_margins_law``: every
     path of sizes, margins and interior points, nothing shared with the implementation) — given
-    the tags, on every dataset of ≤ 3 positives on {0, 1, 2}² (tags = 1 and 2, exact and
-    idealised), and for ``fit`` itself (the mixture over uniform tags, against the average over
-    all T^n tag tuples) with tags = 2 and the default 16. It pins the implementation's level
-    exactly: any privacy the exact checks find is the pseudocode's. Controls: the interior point
+    the tags, on every dataset of ≤ 3 positives on {0, 1, 2}² (tags = 1; ≤ 2 for tags = 2 and
+    the idealised law, ≤ 3 with --thorough), and for ``fit`` itself (the mixture over uniform
+    tags, against the average over all T^n tag tuples) with tags = 2 and the default 16. It
+    pins the implementation's level exactly: any privacy the exact checks find is the
+    pseudocode's. Controls: the interior point
     drawn for ε × 1.25, and the size noise centred one unit off — each law differs from the
     reference."""
     d = 2
@@ -356,15 +357,15 @@ def exact_law(config: VerifyConfig) -> CheckOutcome:
     cases = 0
     domain = tuple(product(range(LAW_GRID + 1), repeat=d))
     rng = np.random.default_rng(SEED)
-    families = [(1, False), (2, False), (1, True)]
+    families = [(1, False, 3), (2, False, 2), (1, True, 2)]
     if config.thorough:
-        families.append((2, True))
-    for tags, idealised in families:
+        families = [(1, False, 3), (2, False, 3), (1, True, 3), (2, True, 3)]
+    for tags, idealised, largest in families:
         clf = PrivateRectangleClassifier(
             LAW_EPS, 1e-6, LAW_GRID, LAW_BETA, tags=tags, idealised=idealised
         )
         params = clf._parameters(d)[0]
-        for positives in datasets(domain, 3):
+        for positives in datasets(domain, largest):
             tagging = tuple(int(t) for t in rng.integers(0, tags, size=len(positives)))
             X, y = learner_data(positives, d, LAW_GRID)
             law = clf.release_law(X, y, tags=np.array([*tagging, 0], dtype=np.int64))
@@ -559,8 +560,9 @@ FIT_GRID, FIT_EPS, FIT_POSITIVES = 31, 12.0, ((0,), (0,), (31,))
 
 def default_fit(config: VerifyConfig) -> CheckOutcome:
     """The default ``fit`` path (tags = 16, basic accounting), exactly: its law
-    (``release_law(X, y)``, the mixture over the tags fit draws) on every add/remove pair of ≤ 3
-    positives of {0, 1} (d = 1, ε = 2) and ≤ 2 of {0, 1}² (d = 2, ε = 4), exact and idealised:
+    (``release_law(X, y)``, the mixture over the tags fit draws) on every add/remove pair of ≤ 2
+    positives of {0, 1} (d = 1, ε = 2; ≤ 3 with --thorough) and ≤ 2 of {0, 1}² (d = 2, ε = 4),
+    exact and idealised:
     the exact worst ratio and δ(ε) against the caller's (ε, 0), and ``privacy_`` ≤ it. ``fit``
     itself follows the law (150 fits with seeds 0..149, chi-square at 1e-6, both idealised
     values), and the clamped sizes of ``noisy_sizes`` (the k_i of every run) follow
@@ -568,7 +570,8 @@ def default_fit(config: VerifyConfig) -> CheckOutcome:
     with Δ for ε × 1.25 — rejected (power stated). The privacy claim is loose here (tags
     smooth the margins); the law is pinned exactly by ``rand-margins.exact-law``."""
     rows, ok, measured = [], True, 0.0
-    for d, eps, size in ((1, 2.0, 3), (2, 4.0, 2)):
+    largest = 3 if config.thorough else 2
+    for d, eps, size in ((1, 2.0, largest), (2, 4.0, 2)):
         for idealised in (False, True):
             clf = PrivateRectangleClassifier(eps, 1e-6, 1, idealised=idealised)
             law = learner_law(clf, d)
