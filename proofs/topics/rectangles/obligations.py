@@ -147,6 +147,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_CLF}.fit",
             f"{_CLF}.release_law",
             f"{_RM}.baseline_step",
+            f"{_RM}.RandMarginsParameters.run_privacy",
             f"{_IP}.ExponentialMedian.pmf",
         ),
         privacy=True,
