@@ -2,13 +2,15 @@
 
     python benchmarks/conform_libraries.py            # every library (diffprivlib in its venv)
     python benchmarks/conform_libraries.py --library opendp
+    python benchmarks/conform_libraries.py --from-results   # the table from the saved results
 
-Each entry of ``dpspec.conform.libraries.LIBRARY_TARGETS`` is run with its table parameters
+Each entry of ``dpspec.conform.LIBRARY_TARGETS`` is run with its table parameters
 through :func:`dpspec.conform.conform` (seed 0; the libraries' own generators are not seeded,
 except diffprivlib's) and its result saved in ``benchmarks/results/conform_libraries.json``;
 the table ``proofs/notes/conformance-libraries.md`` is regenerated from that file. diffprivlib
 0.6 needs scikit-learn < 1.8, so its entries run in the virtualenv ``.venv-diffprivlib`` beside
-the repository (created with ``pip install "scikit-learn<1.8" diffprivlib .`` when missing).
+the repository (created with ``pip install "scikit-learn<1.8" diffprivlib .`` when missing;
+this checkout of dpspec is re-installed in it on every run).
 Library runs are not part of ``dpspec verify`` (no network guarantee in CI for diffprivlib).
 Times are wall-clock on a shared 2-core machine: they only say how long a run took there.
 """
@@ -36,16 +38,15 @@ SLOW = {"opendp:geometric-bounded": 5_000}
 
 def run_library(library: str) -> list[dict[str, Any]]:
     """Every entry of ``library`` run here; one row per instance."""
-    from dpspec.conform import conform
-    from dpspec.conform.catalogue import algorithm
-    from dpspec.conform.libraries import LIBRARY_TARGETS, version
+    from dpspec.conform import LIBRARY_TARGETS, algorithm, conform
+    from dpspec.conform.libraries import _version
 
     rows = []
     for entry in LIBRARY_TARGETS:
         if entry.library != library:
             continue
         algo = algorithm(entry.algorithm)
-        params = algo.resolve(dict(entry.params))
+        params = algo._resolve(dict(entry.params))
         start = time.perf_counter()
         result = conform(
             entry.build(params),
@@ -60,7 +61,7 @@ def run_library(library: str) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "library": library,
-                    "version": version(library),
+                    "version": _version(library),
                     "target": entry.name,
                     "function": entry.call,
                     "algorithm": entry.algorithm,
@@ -92,23 +93,15 @@ def run_library(library: str) -> list[dict[str, Any]]:
 
 
 def diffprivlib_python() -> Path:
-    """The interpreter of the diffprivlib virtualenv (created on first use)."""
+    """The interpreter of the diffprivlib virtualenv (created on first use), with this
+    checkout of dpspec installed in it (re-installed every run, so the table is the code's)."""
     python = DPL_VENV / "bin" / "python"
+    pip = [str(python), "-m", "pip", "install", "-q"]
     if not python.exists():
         venv.create(DPL_VENV, with_pip=True)
-        subprocess.run(
-            [
-                str(python),
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "scikit-learn<1.8",
-                "diffprivlib",
-                str(ROOT),
-            ],
-            check=True,
-        )
+        subprocess.run([*pip, "scikit-learn<1.8", "diffprivlib", str(ROOT)], check=True)
+    else:
+        subprocess.run([*pip, "--force-reinstall", "--no-deps", str(ROOT)], check=True)
     return python
 
 
@@ -141,7 +134,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"**{r['verdict']}** | {r['largest_discrepancy']:.4f} at {r['at']} "
             f"(z = {r['z']:.1f}) | {eps} | {r['seconds']:.1f}s |"
         )
-    from dpspec.conform.libraries import LIBRARY_TARGETS
+    from dpspec.conform import LIBRARY_TARGETS
 
     lines += ["", "## Deviations", ""]
     for r in rows:
@@ -156,9 +149,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--library", choices=LIBRARIES, action="append")
     parser.add_argument("--worker", choices=LIBRARIES, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--from-results",
+        action="store_true",
+        help="rewrite the table from the saved results (no library is run)",
+    )
     args = parser.parse_args()
     if args.worker:
         json.dump(run_library(args.worker), sys.stdout)
+        return 0
+    if args.from_results:
+        TABLE.write_text(table(json.loads(RESULTS.read_text())["rows"]))
         return 0
     wanted = args.library or list(LIBRARIES)
     saved = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"rows": []}

@@ -51,18 +51,24 @@ _EXPORTS = {
     "ExponentialMedian": "dpspec.rectangles",
     "PrivateRectangleClassifier": "dpspec.rectangles",
     "RandMarginsParameters": "dpspec.rectangles",
+    "LaplaceAnswers": "dpspec.adaptive",
+    "DeviatingAlgorithm": "dpspec.adaptive",
+    "PredicateMechanism": "dpspec.adaptive",
 }
 
 __all__ = [
+    "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
     "ExponentialMedian",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
     "LabelPrivateCoverClassifier",
+    "LaplaceAnswers",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
+    "PredicateMechanism",
     "PrivacyLevel",
     "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
@@ -79,6 +85,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from dpspec.adaptive import DeviatingAlgorithm, LaplaceAnswers, PredicateMechanism
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
     from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier

@@ -9,12 +9,29 @@
 
 These are real-valued bounds (they involve e^ε, ln, √), evaluated in floating point and rounded
 *up* by one ulp so a computed ε' is never below the true bound; :func:`per_step_epsilon`
-rounds *down*, so a per-step level it returns never overshoots the target.
+rounds *down*, so a per-step level it returns never overshoots the target. Their parameters
+have declared domains (numpy float16/float32 scalars and Fractions are converted exactly to the
+float the bound computes with, so the solver's bisection terminates).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Annotated
+
+from dpspec.validation import Integer, Real, checked
+
+#: A per-step or target level ε ≥ 0.
+LevelArg = Annotated[float, Real(0, 700)]
+#: A per-step δ ∈ [0, 1].
+StepDeltaArg = Annotated[float, Real(0, 1)]
+#: The number k ≥ 1 of composed mechanisms (exact as a float).
+CompositionsArg = Annotated[int, Integer(1, hi=2**53)]
+#: The slack δ' ∈ (0, 1) of advanced composition.
+SlackDeltaArg = Annotated[float, Real(0, 1, lo_open=True, hi_open=True, clean=1e-6)]
+
+#: Halvings of :func:`per_step_epsilon`'s bracket: from [0, target] to width ≤ target·2^-60.
+BISECTION_STEPS = 60
 
 
 def _check(epsilon: float, k: int, delta_prime: float | None = None) -> None:
@@ -26,35 +43,39 @@ def _check(epsilon: float, k: int, delta_prime: float | None = None) -> None:
         raise ValueError(f"delta_prime: must be in (0, 1), got {delta_prime!r}")
 
 
+@checked
 def advanced_composition(
-    epsilon: float, delta: float, k: int, delta_prime: float
+    epsilon: LevelArg, delta: StepDeltaArg, k: CompositionsArg, delta_prime: SlackDeltaArg
 ) -> tuple[float, float]:
     """(ε', kδ + δ') with ε' = ε√(2k ln(1/δ')) + kε(e^ε − 1) (Dwork–Rothblum–Vadhan)."""
-    _check(epsilon, k, delta_prime)
     eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_prime)) + k * epsilon * math.expm1(epsilon)
     return math.nextafter(eps, math.inf), min(1.0, k * delta + delta_prime)
 
 
-def advanced_composition_simple(epsilon: float, k: int, delta_prime: float) -> float:
+@checked
+def advanced_composition_simple(
+    epsilon: LevelArg, k: CompositionsArg, delta_prime: SlackDeltaArg
+) -> float:
     """ε√(2k ln(1/δ')) + 2kε², an upper bound on the advanced ε' valid for ε ≤ 1."""
-    _check(epsilon, k, delta_prime)
     if epsilon > 1:
         raise ValueError(f"epsilon: the simple form needs epsilon <= 1, got {epsilon!r}")
     eps = epsilon * math.sqrt(2 * k * math.log(1 / delta_prime)) + 2 * k * epsilon**2
     return math.nextafter(eps, math.inf)
 
 
-def per_step_epsilon(target: float, k: int, delta_prime: float) -> float:
-    """The largest ε₀ (up to 2^-40 relative) whose k-fold advanced composition has ε' ≤ target.
+@checked
+def per_step_epsilon(target: LevelArg, k: CompositionsArg, delta_prime: SlackDeltaArg) -> float:
+    """The largest ε₀ (up to 2^-60 relative) whose k-fold advanced composition has ε' ≤ target.
 
     ε' is increasing in ε₀, so bisection on [0, target] finds it; the result is the lower end of
-    the final bracket, so ``advanced_composition(result, ·, k, delta_prime)[0] <= target``.
+    the final bracket, so ``advanced_composition(result, ·, k, delta_prime)[0] <= target``. The
+    bisection halves the bracket ``BISECTION_STEPS`` times (a fixed bound: float64 midpoints of
+    the converted target always progress).
     """
-    _check(target, k, delta_prime)
     if target == 0:
         return 0.0
     lo, hi = 0.0, target
-    while hi - lo > target * 2.0**-40:
+    for _ in range(BISECTION_STEPS):
         mid = (lo + hi) / 2
         if advanced_composition(mid, 0.0, k, delta_prime)[0] <= target:
             lo = mid

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from dpspec.conform import algorithm, as_sampler, catalogue, conform
-from dpspec.conform.gof import ALPHA, draws_for_power
+from dpspec.conform import (
+    ConformanceFailure,
+    Sampler,
+    algorithm,
+    as_sampler,
+    catalogue,
+    conform,
+    plan,
+    reference,
+)
+from dpspec.conform.gof import ALPHA, _draws_for_power
 from dpspec.proofs.engine.command import run_dpspec
 
 FAST = 2000  # audit draws per side in these tests (the audit's soundness is the audit topic's)
-
-
-def _own(name: str, factor: float = 1.0, **params):  # type: ignore[no-untyped-def]
-    algo = algorithm(name)
-    return algo.reference(algo.resolve(dict(params)), factor)
 
 
 @pytest.mark.parametrize(
@@ -32,15 +37,14 @@ def _own(name: str, factor: float = 1.0, **params):  # type: ignore[no-untyped-d
     ],
 )
 def test_own_implementations_conform(name: str, params: dict) -> None:  # type: ignore[type-arg]
-    result = conform(_own(name, **params), name, audit_samples=FAST, **params)
+    result = conform(reference(name, **params), name, audit_samples=FAST, **params)
     assert result.verdict == "conforms", "\n".join(result.lines())
     assert all(r.power >= 0.99 for r in result.instances)
 
 
 def test_epsilon_variant_deviates() -> None:
-    result = conform(
-        _own("discrete-laplace", 1.1, scale=2.0), "discrete-laplace", scale=2.0, audit_samples=FAST
-    )
+    bug = reference("discrete-laplace", scale=2.0 / 1.1)  # noise for ε × 1.1
+    result = conform(bug, "discrete-laplace", scale=2.0, audit_samples=FAST)
     assert result.verdict == "deviates"
     assert result.exit_code == 1
     assert "largest discrepancy" in result.instances[0].why()
@@ -64,12 +68,12 @@ def test_catalogue_has_the_issue_algorithms() -> None:
 def test_power_bound_is_exact_for_one_event() -> None:
     """On a Bernoulli law every event is {1} or {0}: the bound must equal the exact rejection
     probability of the two-sided binomial test at α/K, computed here from scipy directly."""
-    law = algorithm("bernoulli-exp").instances({"gamma": None})[1].law  # exp(-1)
+    law = plan(reference("bernoulli-exp"), "bernoulli-exp").instances[1].law  # exp(-1)
     alt = np.array([1 - math.exp(-1.1), math.exp(-1.1)])
-    n, bound = draws_for_power(law, alt, ALPHA, 0.99)
-    from dpspec.conform.gof import event_family, power_bound
+    n, bound = _draws_for_power(law, alt, ALPHA, 0.99)
+    from dpspec.conform.gof import _event_family, _power_bound
 
-    k = len(event_family(law).names)
+    k = len(_event_family(law).names)
     p = math.exp(-1)
     counts = np.arange(n + 1)
     pvals = np.minimum(
@@ -78,15 +82,15 @@ def test_power_bound_is_exact_for_one_event() -> None:
     reject = counts[np.minimum(1, k * pvals) <= ALPHA]
     exact = float(stats.binom.pmf(reject, n, math.exp(-1.1)).sum())
     assert bound == pytest.approx(exact, abs=1e-9)
-    assert power_bound(law, event_family(law), alt, n, ALPHA) >= 0.99
+    assert _power_bound(law, _event_family(law), alt, n, ALPHA) >= 0.99
 
 
 def test_noisy_max_law_matches_simulation_free_check() -> None:
     """Report-noisy-max with equal scores: by symmetry only the tie rule breaks the symmetry;
     the law sums to 1 and favours the smaller index (ties go to it)."""
-    from dpspec.conform.laws import noisy_max_law
+    from dpspec.conform.laws import _noisy_max_law
 
-    p = noisy_max_law([0, 0, 0], math.exp(-0.5))
+    p = _noisy_max_law([0, 0, 0], math.exp(-0.5))
     assert sum(p) == pytest.approx(1, abs=1e-14)
     assert p[0] > p[1] > p[2]
 
@@ -136,8 +140,10 @@ def test_impossible_outputs_and_wrong_pmf_deviate() -> None:
     assert result.verdict != "conforms"
     assert result.instances[0].fit.impossible > 0
 
-    own = _own("randomized-response", epsilon=1.0, k=2)
-    own.pmf = lambda x: {0: 0.7, 1: 0.3} if x == 0 else {0: 0.3, 1: 0.7}
+    own = replace(
+        reference("randomized-response", epsilon=1.0, k=2),
+        pmf=lambda x: {0: 0.7, 1: 0.3} if x == 0 else {0: 0.3, 1: 0.7},
+    )
     result = conform(own, "randomized-response", epsilon=1.0, audit_samples=FAST)
     assert result.verdict == "deviates" and not result.instances[0].exact["matches"]
 
@@ -162,6 +168,91 @@ def test_bad_arguments_are_refused_before_any_draw() -> None:
         conform(never, "discrete-laplace", scale=2.0, audit_samples=50)
     with pytest.raises(ValueError, match="audit_samples"):  # cannot refute ε = 5 at 1e-6
         conform(never, "randomized-response", epsilon=5.0, audit_samples=200)
+
+
+def test_what_is_no_implementation_is_refused_naming_target() -> None:
+    """A number, a string or a list is no target: a TypeError naming ``target`` before any
+    work (the declared domain), from conform, plan and as_sampler alike."""
+    for bad in (3, "mylib:sampler", [len], None):
+        with pytest.raises(TypeError, match="target"):
+            conform(bad, "bernoulli-exp")
+        with pytest.raises(TypeError, match="target"):
+            as_sampler(bad)
+    with pytest.raises(TypeError, match="target"):
+        plan(np.zeros(3), "bernoulli-exp")
+
+
+def test_a_target_called_per_draw_is_not_asked_more_than_it_can_finish() -> None:
+    """Sampler.draw refuses, before calling the target, more draws than one Python call each
+    can give in reasonable time (2·10^6); a vectorised target is called in blocks."""
+
+    def never(v, rng):  # type: ignore[no-untyped-def]
+        raise AssertionError("called")
+
+    per_call = as_sampler(never)
+    with pytest.raises(ValueError, match="size"):
+        per_call.draw(0, 2 * 10**6 + 1, np.random.default_rng(0))
+    calls = []
+
+    def vectorised(v, size, rng):  # type: ignore[no-untyped-def]
+        calls.append(size)
+        return np.full(size, v)
+
+    out = as_sampler(vectorised).draw(7, 2**18 + 5, np.random.default_rng(0))
+    assert out.shape == (2**18 + 5,) and calls == [2**18, 5]
+    with pytest.raises(TypeError, match="seeded"):
+        Sampler(vectorised, "f(data, size, rng)", "no", True, "x")  # type: ignore[arg-type]
+
+
+def test_the_plugin_hook_is_exported_without_importing_pytest_at_import() -> None:
+    import dpspec.conform
+    from dpspec.conform import pytest_plugin
+
+    assert "pytest_configure" in dpspec.conform.__all__
+    assert dpspec.conform.pytest_configure is pytest_plugin.pytest_configure  # type: ignore[attr-defined]
+
+
+def test_library_table_entries_name_catalogue_algorithms() -> None:
+    """Every entry of the library table is judged as an algorithm of the catalogue with
+    parameters it accepts; an installed library's vectorised entry runs through conform."""
+    from dpspec.conform import LIBRARY_TARGETS
+    from dpspec.conform.libraries import _library_target
+
+    for entry in LIBRARY_TARGETS:
+        algo = algorithm(entry.algorithm)
+        assert algo.name == entry.algorithm
+        algo._resolve(dict(entry.params))
+    pytest.importorskip("opendp")
+    entry = _library_target("opendp:geometric")
+    target = entry.build(algorithm(entry.algorithm)._resolve(dict(entry.params)))
+    result = conform(target, entry.algorithm, audit_samples=FAST, **entry.params)
+    assert result.verdict == "conforms" and not result.seeded, "\n".join(result.lines())
+
+
+def test_pydp_rounded_laplace_is_detected_with_the_stated_power() -> None:
+    """The numbers of the PyDP rows of proofs/notes/conformance-libraries.md: Laplace of scale
+    b = 2 rounded to the integer (P(0) = 1 − e^{−1/4}, P(k) = ½(e^{−(|k|−½)/b} − e^{−(|k|+½)/b}))
+    against discrete Laplace at ε = 0.5: the budget sized for ε × 1.1 is 11904 draws, at which
+    the exact power bound against the rounded law is 0.477 per instance; 22912 draws reach 0.99."""
+    from dpspec.conform.gof import _event_family, _power_bound
+
+    budget = plan(reference("discrete-laplace", epsilon=0.5), "discrete-laplace", epsilon=0.5)
+    law, b = budget.instances[0].law, 2.0
+
+    def rounded(k: int) -> float:
+        if k == 0:
+            return 1 - math.exp(-0.5 / b)
+        return 0.5 * (math.exp(-(abs(k) - 0.5) / b) - math.exp(-(abs(k) + 0.5) / b))
+
+    inner = [rounded(k) for k in law.labels[1:-1]]  # the atoms around the value 0
+    tail = (1 - sum(inner)) / 2
+    alt = np.array([tail, *inner, tail])
+    assert rounded(0) == pytest.approx(0.2212, abs=5e-5)
+    assert budget.draws[0] == 11904
+    power = _power_bound(law, _event_family(law), alt, 11904, budget.alpha_each)
+    assert power == pytest.approx(0.477, abs=5e-4)
+    n, reached = _draws_for_power(law, alt, budget.alpha_each, 0.99)
+    assert n == 22912 and reached >= 0.99
 
 
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,8 +295,10 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert run_dpspec(["conform", f"{bad}:rr", "--as", "nope"]) == 2
     assert run_dpspec(["conform", f"{bad}:missing", *args]) == 2
+    assert run_dpspec(["conform", f"{bad}:rr", *args, "--param", "k"]) == 2
+    assert run_dpspec(["conform", f"{bad}:rr", *args, "--seed", "-1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 4 and all(line.startswith("dpspec conform:") for line in err)
+    assert len(err) == 6 and all(line.startswith("dpspec conform:") for line in err), err
 
 
 def _rr_with_bias(x, size, rng):  # type: ignore[no-untyped-def]
@@ -225,7 +318,5 @@ def test_marker_passes_a_correct_implementation(dpspec_conforms) -> None:  # typ
 
 @pytest.mark.dpspec_conforms("randomized-response", epsilon=1.0, k=3, audit_samples=FAST)
 def test_marker_fails_a_biased_implementation(dpspec_conforms) -> None:  # type: ignore[no-untyped-def]
-    from dpspec.conform.pytest_plugin import ConformanceFailure
-
     with pytest.raises(ConformanceFailure, match="DEVIATES"):
         dpspec_conforms(_rr_with_bias)

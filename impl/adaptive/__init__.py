@@ -1,7 +1,9 @@
 """Adaptive data analysis with correlated samples (thesis ch. 7): the game, its mechanisms and
-analysts, the tight example, homogeneous Markov chains, and Algorithm 10."""
+analysts, the tight example, homogeneous Markov chains, Algorithm 10 and Lemma 7.1.1's
+exponential mechanism over predicates."""
 
 from dpspec.adaptive.deviating import (
+    NOTHING,
     DeviatingAlgorithm,
     PredicateMechanism,
     minimum_sample_size,
@@ -9,6 +11,8 @@ from dpspec.adaptive.deviating import (
 )
 from dpspec.adaptive.game import (
     AggregationAttack,
+    Analyst,
+    AnswerMechanism,
     ExactAnswers,
     LaplaceAnswers,
     RandomAnalyst,
@@ -20,7 +24,10 @@ from dpspec.adaptive.game import (
 from dpspec.adaptive.measures import HomogeneousChain, tight_example, tight_example_law
 
 __all__ = [
+    "NOTHING",
     "AggregationAttack",
+    "Analyst",
+    "AnswerMechanism",
     "DeviatingAlgorithm",
     "ExactAnswers",
     "HomogeneousChain",

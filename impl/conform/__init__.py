@@ -5,30 +5,67 @@ of the algorithm, tests its draws against the algorithm's exact law (false alarm
 whole run, draw budget sized for power ≥ 0.99 against the same algorithm at ε × 1.1), audits
 its privacy on the spec's worst neighbouring pair, checks the algorithm's other guarantees and
 returns a :class:`ConformResult` with a verdict: conforms, deviates or not private.
-``catalogue()`` lists the algorithms; :mod:`dpspec.conform.adapters` the calling conventions;
-:mod:`dpspec.conform.libraries` the functions of OpenDP, PyDP and diffprivlib it has been run on;
-:mod:`dpspec.conform.pytest_plugin` the ``dpspec_conforms`` marker and fixture.
+
+The public surface: :func:`conform` and :func:`plan` (the budget, fixed before any draw);
+:func:`catalogue` / :func:`algorithm` (the algorithms, ``dpspec conform --list``) and
+:func:`reference` (dpspec's own implementation of one, as a target); :func:`as_sampler` and
+:class:`Sampler` (the calling conventions, :mod:`dpspec.conform.adapters`); the records a run
+returns (:class:`ConformResult`, :class:`InstanceReport`, :class:`FitResult`, :class:`Plan`,
+:class:`Instance`, :class:`Law`, :class:`Algorithm`, :class:`Param`); the errors
+(:class:`TargetError`, :class:`ConformanceFailure`); the pytest marker ``dpspec_conforms`` and
+its fixture (:mod:`dpspec.conform.pytest_plugin`, loaded by pytest; its hook
+``pytest_configure`` is exported lazily so that importing dpspec does not import pytest); the
+library functions of the table (:class:`LibraryTarget`, ``LIBRARY_TARGETS``).
 """
 
+from typing import Any
+
 from dpspec.conform.adapters import Sampler, TargetError, as_sampler
-from dpspec.conform.catalogue import Algorithm, Instance, algorithm, catalogue
-from dpspec.conform.core import ConformResult, InstanceReport, conform, empirical_power, plan
-from dpspec.conform.gof import ALPHA, POWER, Law
+from dpspec.conform.base import Algorithm, Instance, Param
+from dpspec.conform.catalogue import algorithm, catalogue, reference
+from dpspec.conform.core import (
+    ConformanceFailure,
+    ConformResult,
+    InstanceReport,
+    Plan,
+    conform,
+    plan,
+)
+from dpspec.conform.gof import ALPHA, POWER, FitResult, Law
+from dpspec.conform.libraries import LIBRARY_TARGETS, LibraryTarget
 
 __all__ = [
     "ALPHA",
+    "LIBRARY_TARGETS",
     "POWER",
     "Algorithm",
     "ConformResult",
+    "ConformanceFailure",
+    "FitResult",
     "Instance",
     "InstanceReport",
     "Law",
+    "LibraryTarget",
+    "Param",
+    "Plan",
     "Sampler",
     "TargetError",
     "algorithm",
     "as_sampler",
     "catalogue",
     "conform",
-    "empirical_power",
     "plan",
+    "pytest_configure",
+    "reference",
 ]
+
+#: names provided by the pytest plugin module, imported on first access
+_PLUGIN = ("pytest_configure",)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PLUGIN:
+        from dpspec.conform import pytest_plugin
+
+        return getattr(pytest_plugin, name)
+    raise AttributeError(f"module 'dpspec.conform' has no attribute {name!r}")

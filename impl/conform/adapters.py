@@ -10,7 +10,7 @@ algorithm: ``dpspec conform --list`` says it). Accepted forms, detected in this 
 * a function ``f(data, size, rng)`` (vectorised), ``f(data, rng)`` or ``f(data)`` (one output per
   call), told apart by the number of parameters **without a default** (defaulted parameters
   after them are left alone);
-* for learners (:func:`learner_factory`): a class taking ``epsilon`` and ``random_state``, an
+* for learners (:mod:`dpspec.conform.learners`): a class taking ``epsilon`` and ``random_state``, an
   unfitted estimator with ``get_params`` / ``set_params`` (cloned per fit with a fresh
   ``random_state``), or a function ``seed -> unfitted estimator``.
 
@@ -29,18 +29,134 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from dpspec.validation import (
+    Checked,
+    Domain,
+    FlagArg,
+    Function,
+    GeneratorArg,
+    InputTypeError,
+    Instance,
+    SizeArg,
+    checked,
+    example,
+    optional,
+)
+
 #: outputs per call of a vectorised target (bounds the memory of one call)
 BLOCK = 2**18
+#: largest number of draws asked of a target called once per draw (one Python call each)
+MAX_DRAWS_PER_CALL = 2 * 10**6
 
 
 class TargetError(RuntimeError):
     """The target raised while drawing (the original exception is the cause)."""
+
+
+@dataclass(frozen=True)
+class _TargetDomain(Domain):
+    """An implementation in one of the calling conventions of this module: a callable (a
+    function, or a class for learners), or an object with ``sample``, ``randomise`` or ``fit``."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if callable(value) or any(
+            callable(getattr(value, m, None)) for m in ("sample", "randomise", "fit", "draw")
+        ):
+            return value
+        raise InputTypeError(
+            f"{name}: expected a function f(data[, size], rng) or f(data), an object with "
+            "sample(data, size, rng) or randomise(data[, rng]), or an estimator; got "
+            f"{type(value).__name__}"
+        )
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 3, 1.5, "f", b"f", [len], np.zeros(2))
+
+    def describe(self) -> str:
+        return "an implementation (a function, a sampler object or an estimator)"
+
+
+#: The implementation judged: a function, an object with sample/randomise, an estimator.
+TargetArg = Annotated[Any, _TargetDomain()]
+#: how deep an algorithm's input nests (a dataset (X, y) of arrays: 2)
+MAX_INPUT_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class _InputDomain(Domain):
+    """The input of one run of an algorithm of the catalogue: a finite real number (an int,
+    a float, a ``Fraction``, a bool), or a tuple, list or numeric array of them (a score
+    vector, a dataset of cell ids, a pair (X, y)), nested at most :data:`MAX_INPUT_DEPTH`
+    deep. What the algorithm makes of it is the target's business."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        _check_input(value, name, MAX_INPUT_DEPTH)
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (
+            *super().hostile(),
+            float("nan"),
+            float("inf"),
+            1 + 1j,
+            "3",
+            b"3",
+            {"a": 1},
+            (1, None),
+            np.array([1.0, np.nan]),
+            np.array(["a"]),
+            ((((1,),),),),
+        )
+
+    def equivalents(self, clean: Any) -> tuple[Any, ...]:
+        return (np.int64(clean), Fraction(clean)) if type(clean) is int else ()
+
+    @property
+    def example(self) -> Any:
+        return 0
+
+    def describe(self) -> str:
+        return "finite numbers, or tuples / lists / arrays of them"
+
+
+def _check_input(value: Any, name: str, depth: int) -> None:
+    if isinstance(value, (int, Fraction, np.integer, np.bool_)):
+        return
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value):
+            raise ValueError(f"{name}: {value!r} is not a finite number")
+        return
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "biuf":
+            raise InputTypeError(f"{name}: an array of {value.dtype} is no algorithm's input")
+        if value.dtype.kind == "f" and not np.all(np.isfinite(value)):
+            raise ValueError(f"{name}: contains NaN or infinite values")
+        return
+    if isinstance(value, (tuple, list)) and depth > 0:
+        for item in value:
+            _check_input(item, name, depth - 1)
+        return
+    raise InputTypeError(
+        f"{name}: expected finite numbers or tuples / lists / arrays of them (nested at most "
+        f"{MAX_INPUT_DEPTH} deep), got {type(value).__name__}"
+    )
+
+
+#: The input of one run of the algorithm (what it is depends on the algorithm).
+InputArg = Annotated[Any, _InputDomain()]
+#: A function drawing ``size`` outputs: ``call(data, size, rng)``.
+CallArg = Annotated[Callable[[Any, int, np.random.Generator], Any], Function()]
+#: A target's own law ``pmf(data)``, or None.
+PmfArg = Annotated[Callable[[Any], Any] | None, optional(Function())]
+#: A short text (the calling convention, a description).
+TextArg = Annotated[str, Instance(types=(str,), clean="f(data, size, rng)")]
 
 
 def _required_positional(fn: Callable[..., Any]) -> int | None:
@@ -62,24 +178,47 @@ def _stack(values: list[Any]) -> NDArray[Any]:
         return out
 
 
+def _example_call(data: Any, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """A vectorised target for the declared examples: a fair coin, whatever the input."""
+    return rng.integers(0, 2, size)
+
+
+@example(
+    __init__={
+        "call": _example_call,
+        "form": "f(data, size, rng)",
+        "seeded": True,
+        "vectorised": True,
+        "description": "a fair coin",
+    },
+    draw={"data": 3, "size": 5},
+)
 @dataclass
-class Sampler:
-    """A target in one calling convention: ``form`` names it, ``seeded`` says whether the
-    generator dpspec passes drives all of its randomness, ``vectorised`` whether one call
-    returns many draws. ``pmf`` is the target's own law, when it has one."""
+class Sampler(Checked):
+    """A target in one calling convention: ``call(data, size, rng)`` draws ``size`` outputs;
+    ``form`` names the convention, ``seeded`` says whether the generator dpspec passes drives
+    all of its randomness, ``vectorised`` whether one call returns many draws (else ``call``
+    calls the target once per draw). ``pmf`` is the target's own law, when it has one."""
 
-    call: Callable[[Any, int, np.random.Generator], Any]
-    form: str
-    seeded: bool
-    vectorised: bool
-    description: str
-    pmf: Callable[[Any], Any] | None = None
+    call: CallArg
+    form: TextArg
+    seeded: FlagArg
+    vectorised: FlagArg
+    description: TextArg
+    pmf: PmfArg = None
 
-    def draw(self, data: Any, size: int, rng: np.random.Generator) -> NDArray[Any]:
-        """``size`` outputs on ``data`` (vectorised targets are called in blocks)."""
+    def draw(self, data: InputArg, size: SizeArg, rng: GeneratorArg) -> NDArray[Any]:
+        """``size`` outputs on ``data`` (vectorised targets are called in blocks of
+        :data:`BLOCK`; a target called once per draw is asked at most
+        :data:`MAX_DRAWS_PER_CALL` draws)."""
+        if not self.vectorised and size > MAX_DRAWS_PER_CALL:
+            raise ValueError(
+                f"size: {size} draws of a target called once per draw; the limit is "
+                f"{MAX_DRAWS_PER_CALL} (one Python call each)"
+            )
         parts: list[NDArray[Any]] = []
         left = size
-        while left > 0:
+        while left > 0:  # at most size / BLOCK + 1 rounds
             k = min(left, BLOCK) if self.vectorised else left
             try:
                 out = self.call(data, k, rng)
@@ -97,10 +236,6 @@ class Sampler:
             left -= k
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
-    # the auditor's Mechanism protocol: sample(data, n, rng)
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
-        return self.draw(data, n, rng)
-
 
 def _pmf_of(obj: Any) -> Callable[[Any], Any] | None:
     pmf = getattr(obj, "pmf", None)
@@ -109,8 +244,11 @@ def _pmf_of(obj: Any) -> Callable[[Any], Any] | None:
     return pmf  # type: ignore[no-any-return]
 
 
-def as_sampler(target: Any, name: str = "target") -> Sampler:
-    """The :class:`Sampler` of a mechanism-like target (module docstring for the forms)."""
+@example(__call__={"target": _example_call})
+@checked
+def as_sampler(target: TargetArg) -> Sampler:
+    """The :class:`Sampler` of a mechanism-like target (module docstring for the forms); a
+    TypeError naming ``target`` for anything else."""
     if isinstance(target, Sampler):
         return target
     label = getattr(target, "__qualname__", None) or type(target).__name__
@@ -167,18 +305,16 @@ def as_sampler(target: Any, name: str = "target") -> Sampler:
                 _pmf_of(target),
             )
         raise TypeError(
-            f"{name}: {label} has {arity} parameters without a default; expected f(data), "
+            f"target: {label} has {arity} parameters without a default; expected f(data), "
             "f(data, rng) or f(data, size, rng) (parameters with defaults may follow)"
         )
     raise TypeError(
-        f"{name}: expected an object with sample(data, size, rng) or randomise(data[, rng]), "
+        "target: expected an object with sample(data, size, rng) or randomise(data[, rng]), "
         f"or a function f(data[, size], rng) / f(data); got {type(target).__name__}"
     )
 
 
-def learner_factory(
-    target: Any, epsilon: float, name: str = "target"
-) -> tuple[Callable[[int], Any], str, bool]:
+def _learner_factory(target: Any, epsilon: float) -> tuple[Callable[[int], Any], str, bool]:
     """(seed → unfitted estimator, description, seeded) for a learner target."""
     if isinstance(target, type):
         cls = target
@@ -202,16 +338,16 @@ def learner_factory(
     if callable(target):
         arity = _required_positional(target)
         if arity not in (1, None):
-            raise TypeError(f"{name}: a learner factory takes one argument (the seed), got {arity}")
+            raise TypeError(f"target: a learner factory takes one argument (the seed), got {arity}")
         label = getattr(target, "__qualname__", type(target).__name__)
         return target, f"{label}(seed)", True
     raise TypeError(
-        f"{name}: expected an estimator class, an unfitted estimator or a factory seed -> "
+        "target: expected an estimator class, an unfitted estimator or a factory seed -> "
         f"estimator; got {type(target).__name__}"
     )
 
 
-def load(spec: str) -> Any:
+def _load(spec: str) -> Any:
     """``module:attribute`` (imported with the working directory on the path) or
     ``path/to/file.py:attribute`` (its folder on the path, so its siblings import)."""
     where, _, attr = spec.rpartition(":")

@@ -19,6 +19,9 @@ Verdict per instance and overall: ``conforms``, ``deviates`` (with the largest p
 discrepancy and where) or ``not private``. The false alarm of the whole run — a verdict other
 than "conforms" for a target that *is* the algorithm — is at most ``alpha`` (1e-6): it is split
 evenly (union bound) over the instances' law tests and audits.
+
+:func:`plan` fixes a run's budget before any draw (every refusal happens there); the records
+:class:`Plan`, :class:`InstanceReport` and :class:`ConformResult` carry every number.
 """
 
 from __future__ import annotations
@@ -26,28 +29,43 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 
-from dpspec.conform.adapters import Sampler
-from dpspec.conform.catalogue import Algorithm, Instance, algorithm
+from dpspec.conform.adapters import (
+    MAX_DRAWS_PER_CALL,
+    Sampler,
+    TargetArg,
+    TargetError,
+    _example_call,
+)
+from dpspec.conform.base import Algorithm, Instance
+from dpspec.conform.catalogue import AlgorithmArg, _find
 from dpspec.conform.gof import (
     ALPHA,
     POWER,
     FitResult,
     Law,
-    draws_for_power,
-    event_family,
-    fit_test,
-    power_bound,
+    _draws_for_power,
+    _event_family,
+    _fit_test,
+    _power_bound,
 )
 from dpspec.spec.privacy import hockey_stick, max_likelihood_ratio
-from dpspec.validation import LIMITS, check_count
+from dpspec.validation import (
+    LIMITS,
+    MEMORY_LIMIT,
+    Integer,
+    Real,
+    checked,
+    example,
+    require_within,
+)
 
-#: largest draw budget per instance for a vectorised target / one called once per draw
+#: largest draw budget per instance for a vectorised target (one called once per draw:
+#: ``MAX_DRAWS_PER_CALL`` of :mod:`dpspec.conform.adapters`)
 MAX_DRAWS_VECTORISED = LIMITS["draws"]
-MAX_DRAWS_PER_CALL = 2 * 10**6
 #: default audit draws per side for a vectorised target / a per-call target / a learner
 AUDIT_SAMPLES = {"vectorised": 10**6, "per-call": 10**5, "learner": 10**4}
 #: an exposed pmf matches the spec's when every probability is within this of the spec's
@@ -55,10 +73,30 @@ PMF_TOLERANCE = 1e-12
 
 VERDICTS = ("conforms", "deviates", "not private")
 
+#: The seed of every generator a run passes to the target and the auditor.
+SeedArg = Annotated[int, Integer(0, hi=2**63 - 1)]
+#: The false-alarm probability of the whole run.
+AlphaArg = Annotated[float, Real(1e-12, 0.01)]
+#: The power against the same algorithm at ε × 1.1 the draw budget is sized for.
+PowerArg = Annotated[float, Real(0.5, 1.0, hi_open=True)]
+#: A cap on one instance's draw budget (None: the limit of the target's calling convention).
+MaxDrawsArg = Annotated[int | None, Integer(1, limit="draws", optional=True)]
+#: The privacy audit's draws per side (None: the default of the target's calling convention).
+AuditSamplesArg = Annotated[int | None, Integer(100, hi=10**8, optional=True)]
+
+
+class ConformanceFailure(AssertionError):
+    """A target that does not conform (raised by the ``dpspec_conforms`` pytest fixture); the
+    message is the whole report."""
+
 
 @dataclass
 class InstanceReport:
-    """What was found on one instance (every number is in :meth:`to_json`)."""
+    """What was found on one instance (every number is in :meth:`to_json`). ``seconds`` is the
+    wall-clock time it took (not part of the result's value: two runs of one call compare
+    equal)."""
+
+    __dpspec_declarative__ = "the numbers and verdict of one instance (a result record)"
 
     label: str
     data: Any
@@ -71,7 +109,11 @@ class InstanceReport:
     privacy: dict[str, Any] | None
     guarantees: list[dict[str, Any]]
     verdict: str
-    seconds: float
+    _seconds: float = field(default=0.0, repr=False)
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds
 
     def why(self) -> str:
         """One line: why the verdict."""
@@ -121,7 +163,10 @@ class InstanceReport:
 
 @dataclass
 class ConformResult:
-    """The verdict of one ``conform`` run."""
+    """The verdict of one ``conform`` run, with every instance's report. ``seconds`` is the
+    wall-clock time of the run (not part of the result's value)."""
+
+    __dpspec_declarative__ = "the verdict of one conform run (a result record)"
 
     algorithm: str
     params: dict[str, Any]
@@ -131,8 +176,12 @@ class ConformResult:
     alpha: float
     power_target: float
     instances: list[InstanceReport]
-    seconds: float
     notes: list[str] = field(default_factory=list)
+    _seconds: float = field(default=0.0, repr=False)
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds
 
     @property
     def verdict(self) -> str:
@@ -218,7 +267,7 @@ def _as_dict(law: Law) -> dict[Any, float]:
     return {label: float(p) for label, p in zip(law.labels, law.probs, strict=True)}
 
 
-def compare_pmf(law: Law, stated: Any) -> dict[str, Any]:
+def _compare_pmf(law: Law, stated: Any) -> dict[str, Any]:
     """The target's own law against the spec's on every outcome both list."""
     try:
         items = dict(stated)
@@ -257,7 +306,12 @@ def _pair_epsilon(law: Law, other: Law | None, ratio_claim: float) -> tuple[floa
 
 @dataclass
 class Plan:
-    """What a run will do, fixed before any draw: the budget of every instance."""
+    """What a run will do, fixed before any draw: the algorithm and its resolved parameters,
+    the target's calling convention, the instances with their exact laws, the draw budget and
+    the computed power against ε × 1.1 of each, the false alarm given to each test, the claim
+    the audits test and their draws per side."""
+
+    __dpspec_declarative__ = "the budget of a conform run, fixed before any draw (a record)"
 
     algo: Algorithm
     params: dict[str, Any]
@@ -270,56 +324,61 @@ class Plan:
     audit_samples: int
 
 
+@example(__call__={"target": _example_call, "algorithm": "bernoulli-exp"})
+@checked
 def plan(
-    target: Any,
-    name: str,
+    target: TargetArg,
+    algorithm: AlgorithmArg,
     *,
-    alpha: float = ALPHA,
-    power: float = POWER,
-    max_draws: int | None = None,
-    audit_samples: int | None = None,
+    alpha: AlphaArg = ALPHA,
+    power: PowerArg = POWER,
+    max_draws: MaxDrawsArg = None,
+    audit_samples: AuditSamplesArg = None,
     **params: Any,
 ) -> Plan:
-    """Check every argument and size every instance's budget; refuse (ValueError) a budget
-    above the limit, before any draw."""
-    algo = algorithm(name)
-    resolved = algo.resolve(params)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha <= 0.01:
-        raise ValueError(f"alpha: must be in (0, 0.01], got {alpha!r}")
-    if isinstance(power, bool) or not isinstance(power, (int, float)) or not 0.5 <= power < 1:
-        raise ValueError(f"power: must be in [0.5, 1), got {power!r}")
-    sampler = algo.sampler(target, resolved)
+    """Check every argument and size every instance's budget, before any draw: the draws
+    each instance needs for power ≥ ``power`` against the same algorithm at ε × 1.1 (and
+    against the instance's harder forms of that bug) at its share of ``alpha``. A ValueError
+    naming the argument refuses a budget above the limit (``max_draws``, by default 2^27
+    draws for a vectorised target and 2·10^6 for one called once per draw) and audit draws
+    that could not refute the claim at that confidence (``audit_samples``)."""
+    algo = _find(algorithm)
+    resolved = algo._resolve(params)
+    sampler = algo._sampler(target, resolved)
     kind = "learner" if algo.learner else "vectorised" if sampler.vectorised else "per-call"
     limit = MAX_DRAWS_VECTORISED if sampler.vectorised else MAX_DRAWS_PER_CALL
     if max_draws is not None:
-        limit = check_count(max_draws, "max_draws", maximum=MAX_DRAWS_VECTORISED)
-    samples = (
-        AUDIT_SAMPLES[kind]
-        if audit_samples is None
-        else check_count(audit_samples, "audit_samples", minimum=100, maximum=10**8)
-    )
-    instances = algo.instances(resolved)
-    claim = algo.claim(resolved)
+        limit = min(max_draws, limit)
+    samples = AUDIT_SAMPLES[kind] if audit_samples is None else audit_samples
+    if not sampler.vectorised and samples > MAX_DRAWS_PER_CALL:
+        raise ValueError(
+            f"audit_samples: {samples} draws per side of a target called once per draw; the "
+            f"limit is {MAX_DRAWS_PER_CALL}"
+        )
+    instances = algo._instances(resolved)
+    claim = algo._claim(resolved)
     tests = len(instances) * (2 if claim is not None else 1)
-    alpha_each = float(alpha) / tests
+    alpha_each = alpha / tests
     draws, powers = [], []
     for inst in instances:
         if inst.variant.labels != inst.law.labels or any(
             a.labels != inst.law.labels for a in (*inst.alternatives, *inst.sized)
         ):
             raise RuntimeError(f"{algo.name}: alternatives of '{inst.label}' are on another table")
-        n, pw = 0, 1.0
+        n = 0
         for alt in (inst.variant, *inst.sized):  # the budget reaches the power against each
-            n_alt, _ = draws_for_power(inst.law, alt.probs, alpha_each, float(power), limit)
+            n_alt, _ = _draws_for_power(inst.law, alt.probs, alpha_each, power, limit)
             n = max(n, n_alt)
-        events = event_family(inst.law)
-        pw = power_bound(inst.law, events, inst.variant.probs, min(n, limit), alpha_each)
+        events = _event_family(inst.law)
+        pw = _power_bound(inst.law, events, inst.variant.probs, min(n, limit), alpha_each)
         if n > limit:
             raise ValueError(
                 f"max_draws: instance '{inst.label}' needs more than {limit} draws for power "
                 f"{power} against ε × 1.1 (power {pw:.3f} at {limit}); the limit for "
                 f"{kind} targets is {limit} (raise it with max_draws)"
             )
+        width = 1 if inst.law.coords is None else int(inst.law.coords.shape[1])
+        require_within(8 * n * width, MEMORY_LIMIT, "max_draws", "bytes")  # the outputs held
         draws.append(n)
         powers.append(pw)
     if claim is not None:
@@ -334,30 +393,33 @@ def plan(
     return Plan(algo, resolved, sampler, instances, draws, powers, alpha_each, claim, samples)
 
 
+@example(__call__={"target": _example_call, "algorithm": "bernoulli-exp"})
+@checked
 def conform(
-    target: Any,
-    name: str,
+    target: TargetArg,
+    algorithm: AlgorithmArg,
     *,
-    seed: int = 0,
-    alpha: float = ALPHA,
-    power: float = POWER,
-    max_draws: int | None = None,
-    audit_samples: int | None = None,
+    seed: SeedArg = 0,
+    alpha: AlphaArg = ALPHA,
+    power: PowerArg = POWER,
+    max_draws: MaxDrawsArg = None,
+    audit_samples: AuditSamplesArg = None,
     **params: Any,
 ) -> ConformResult:
-    """Judge ``target`` against the algorithm ``name`` with its ``params`` (module docstring).
+    """Judge ``target`` against the algorithm named ``algorithm`` with its ``params`` (module
+    docstring): ``conform(my_sampler, "discrete-laplace", scale=2)``.
 
-    ``seed`` drives every generator passed to the target and the auditor; ``max_draws`` caps
-    the draw budget of one instance (default 2^27 for vectorised targets, 2·10^6 for targets
-    called once per draw; a budget above it is refused before any draw); ``audit_samples`` is
-    the auditor's draws per side (default 10^6 / 10^5 / 10^4 for vectorised / per-call /
-    learner targets).
+    ``seed`` drives every generator passed to the target and the auditor; ``alpha`` is the
+    false alarm of the whole run; ``power`` the power against ε × 1.1 each instance's budget
+    is sized for; ``max_draws`` caps the draw budget of one instance (default 2^27 for
+    vectorised targets, 2·10^6 for targets called once per draw; a budget above it is refused
+    before any draw); ``audit_samples`` is the auditor's draws per side (default 10^6 / 10^5 /
+    10^4 for vectorised / per-call / learner targets).
     """
     start = time.perf_counter()
-    seed = check_count(seed, "seed", minimum=0, maximum=2**63 - 1)
     p = plan(
         target,
-        name,
+        algorithm,
         alpha=alpha,
         power=power,
         max_draws=max_draws,
@@ -370,20 +432,21 @@ def conform(
             "the target draws from its own generator: its draws do not reproduce run "
             "to run (the false-alarm bound does not need them to)"
         )
-    reports = []
-    for i, (inst, n, pw) in enumerate(zip(p.instances, p.draws, p.powers, strict=True)):
-        reports.append(_run_instance(p, i, inst, n, pw, seed))
+    reports = [
+        _run_instance(p, i, inst, n, pw, seed)
+        for i, (inst, n, pw) in enumerate(zip(p.instances, p.draws, p.powers, strict=True))
+    ]
     return ConformResult(
         p.algo.name,
         p.params,
         p.sampler.description,
         p.sampler.form,
         p.sampler.seeded,
-        float(alpha),
-        float(power),
+        alpha,
+        power,
         reports,
-        time.perf_counter() - start,
         notes,
+        _seconds=time.perf_counter() - start,
     )
 
 
@@ -391,17 +454,17 @@ def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int)
     begin = time.perf_counter()
     rng = np.random.default_rng([seed, i])
     outputs = p.sampler.draw(inst.data, n, rng)
-    events = event_family(inst.law)
-    fit = fit_test(inst.law, outputs, p.alpha_each, events)
+    events = _event_family(inst.law)
+    fit = _fit_test(inst.law, outputs, p.alpha_each, events)
     alternatives = {
-        alt.note or f"alternative {j}": power_bound(inst.law, events, alt.probs, n, p.alpha_each)
+        alt.note or f"alternative {j}": _power_bound(inst.law, events, alt.probs, n, p.alpha_each)
         for j, alt in enumerate((*inst.sized, *inst.alternatives))
     }
-    exact = None if p.sampler.pmf is None else compare_pmf(inst.law, p.sampler.pmf(inst.data))
+    exact = None if p.sampler.pmf is None else _compare_pmf(inst.law, _stated_pmf(p, inst))
     privacy = None
     if p.claim is not None and inst.neighbour is not None:
         privacy = _privacy(p, inst, seed, i)
-    guarantees = p.algo.guarantees(
+    guarantees = p.algo._guarantees(
         p.params,
         inst,
         outputs,
@@ -430,8 +493,19 @@ def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int)
         privacy,
         guarantees,
         verdict,
-        time.perf_counter() - begin,
+        _seconds=time.perf_counter() - begin,
     )
+
+
+def _stated_pmf(p: Plan, inst: Instance) -> Any:
+    """The target's own law on the instance (an exception of the target is a TargetError)."""
+    assert p.sampler.pmf is not None
+    try:
+        return p.sampler.pmf(inst.data)
+    except Exception as exc:
+        raise TargetError(
+            f"target: {p.sampler.description}'s pmf raised {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def _privacy(p: Plan, inst: Instance, seed: int, i: int) -> dict[str, Any]:
@@ -441,7 +515,7 @@ def _privacy(p: Plan, inst: Instance, seed: int, i: int) -> dict[str, Any]:
     eps, delta = p.claim
     exact_eps, exact_delta = _pair_epsilon(inst.law, inst.neighbour_law, math.exp(eps))
     result = audit(
-        mechanism=p.sampler,
+        mechanism=p.sampler.draw,
         pair=(inst.data, inst.neighbour),
         epsilon=eps,
         delta=delta,
@@ -463,14 +537,14 @@ def _privacy(p: Plan, inst: Instance, seed: int, i: int) -> dict[str, Any]:
     }
 
 
-def empirical_power(
+def _empirical_power(
     alternative: Sampler, law: Law, data: Any, draws: int, alpha: float, reps: int, seed: int
-) -> tuple[int, int]:
-    """(rejections, reps): the law test run ``reps`` times on ``draws`` fresh outputs of
-    ``alternative`` — the empirical check of the computed power."""
-    events = event_family(law)
+) -> int:
+    """How often the law test, run ``reps`` times on ``draws`` fresh outputs of
+    ``alternative``, rejects ``law``: the empirical check of the computed power."""
+    events = _event_family(law)
     hits = 0
-    for r in range(check_count(reps, "reps")):
+    for r in range(reps):
         outputs = alternative.draw(data, draws, np.random.default_rng([seed, 99, r]))
-        hits += fit_test(law, outputs, alpha, events).rejected
-    return hits, reps
+        hits += _fit_test(law, outputs, alpha, events).rejected
+    return hits

@@ -17,7 +17,7 @@ union bound the false alarm is at most α, exactly (no asymptotics: each p_k is 
 c_k ≤ lo_k or c_k ≥ hi_k (critical counts of Bin(n, P(E_k)) at α/(2K) per side); under Q its
 count is Bin(n, Q(E_k)), so P_Q(event k rejects) is an exact binomial sum, and the power of
 the test is at least the largest of them (a rigorous lower bound: the test rejects whenever
-any one event does). :func:`draws_for_power` finds the smallest n whose bound reaches the
+any one event does). :func:`_draws_for_power` finds the smallest n whose bound reaches the
 target (0.99 against the same algorithm at ε × 1.1 in :func:`dpspec.conform.conform`).
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import sparse, stats
 
 #: false-alarm probability of one conformance run (every instance and test of it together)
 ALPHA = 1e-6
@@ -37,11 +37,23 @@ ALPHA = 1e-6
 POWER = 0.99
 #: at most this many events of each kind (atoms, lower sets, centred sets, top sets)
 MAX_EVENTS_PER_KIND = 256
-#: largest draw budget :func:`draws_for_power` searches
+#: largest draw budget :func:`_draws_for_power` searches
 MAX_SEARCH = 10**10
 
-Encoder = Callable[[Any], NDArray[np.int64]]
 FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class _Encoder:
+    """How a law reads a batch of outputs: ``function(outputs, *args)`` gives each output's
+    outcome index, or −1 for an output of probability 0. Kept as data (a module-level function
+    and its arguments), so two laws built alike compare equal."""
+
+    function: Callable[..., NDArray[np.int64]]
+    args: tuple[Any, ...] = ()
+
+    def __call__(self, outputs: Any) -> NDArray[np.int64]:
+        return self.function(outputs, *self.args)
 
 
 @dataclass(frozen=True)
@@ -54,10 +66,12 @@ class Law:
     ``exact`` keeps the probabilities as the spec computed them (``Fraction`` where rational).
     """
 
+    __dpspec_declarative__ = "an exact law: a table of outcomes and their probabilities"
+
     labels: tuple[Hashable, ...]
     probs: FloatArray
     shape: str
-    encode: Encoder
+    encode: _Encoder
     coords: NDArray[np.int64] | None = None
     exact: tuple[Any, ...] | None = None
     note: str = ""
@@ -77,23 +91,26 @@ class Law:
 
 
 @dataclass(frozen=True)
-class Events:
+class _Events:
     """The test's events: names and a (K, L) membership matrix over the law's outcomes."""
 
     names: tuple[str, ...]
     members: NDArray[np.bool_]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_weights", self.members.astype(np.float64))
+        # sparse: an event holds a fraction of the outcomes (one atom, a tail, an interval)
+        object.__setattr__(self, "_weights", sparse.csr_matrix(self.members, dtype=np.float64))
 
     def probabilities(self, probs: FloatArray) -> FloatArray:
-        """P(E_k) for every event under the outcome probabilities ``probs``."""
-        return np.asarray(self._weights @ probs)  # type: ignore[attr-defined]
+        """P(E_k) for every event under the outcome probabilities ``probs`` (a sum that rounds
+        past 1 is 1)."""
+        mass = np.asarray(self._weights @ probs, dtype=np.float64)  # type: ignore[attr-defined]
+        return np.clip(mass, 0.0, 1.0)
 
     def counts(self, counts: NDArray[np.int64]) -> NDArray[np.int64]:
-        """The count of every event from the outcome counts."""
-        weights: FloatArray = self._weights  # type: ignore[attr-defined]
-        return np.rint(weights @ counts).astype(np.int64)
+        """The count of every event from the outcome counts (exact: integer sums)."""
+        weights = self._weights.astype(np.int64)  # type: ignore[attr-defined]
+        return np.asarray(weights @ counts, dtype=np.int64)
 
 
 def _spread(count: int, limit: int) -> NDArray[np.int64]:
@@ -103,17 +120,17 @@ def _spread(count: int, limit: int) -> NDArray[np.int64]:
     return np.unique(np.linspace(0, count - 1, limit).round().astype(np.int64))
 
 
-def event_family(law: Law) -> Events:
+def _event_family(law: Law) -> _Events:
     """The events the test counts (module docstring); fixed by the law alone, before any draw.
     Events of probability 0 or 1 and duplicates are dropped. Computed once per law."""
-    cached: Events | None = law.__dict__.get("_events")
+    cached: _Events | None = law.__dict__.get("_events")
     if cached is None:
-        cached = _event_family(law)
+        cached = _build_event_family(law)
         object.__setattr__(law, "_events", cached)
     return cached
 
 
-def _event_family(law: Law) -> Events:
+def _build_event_family(law: Law) -> _Events:
     p = law.probs
     size = p.size
     rows: list[NDArray[np.bool_]] = []
@@ -150,7 +167,7 @@ def _event_family(law: Law) -> Events:
                 rows.append(col <= v)
                 names.append(f"coordinate {j} <= value #{int(v)}")
     members = np.array(rows, dtype=np.bool_).reshape(len(rows), size)
-    mass = members.astype(np.float64) @ p
+    mass = sparse.csr_matrix(members, dtype=np.float64) @ p  # summed as _Events sums them
     keep = (mass > 1e-300) & (mass < 1 - 1e-15)
     members, kept = members[keep], [n for n, k in zip(names, keep, strict=True) if k]
     seen: set[bytes] = set()
@@ -160,10 +177,10 @@ def _event_family(law: Law) -> Events:
         if key not in seen:
             seen.add(key)
             order.append(i)
-    return Events(tuple(kept[i] for i in order), members[order])
+    return _Events(tuple(kept[i] for i in order), members[order])
 
 
-def critical_counts(
+def _critical_counts(
     n: int, mass: FloatArray, alpha_each: float
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(lo, hi) per event: the largest c with P(Bin(n, m) ≤ c) ≤ α_each/2 (−1 if none) and
@@ -178,46 +195,64 @@ def critical_counts(
     return lo, np.minimum(hi, n + 1)
 
 
-def power_bound(law: Law, events: Events, alternative: FloatArray, n: int, alpha: float) -> float:
+def _power_bound(law: Law, events: _Events, alternative: FloatArray, n: int, alpha: float) -> float:
     """Exact lower bound on the test's power with n draws from ``alternative``: the largest
     exact rejection probability of a single event (module docstring)."""
-    k = len(events.names)
+    return _power_at(_masses(law, events, alternative), n, alpha)
+
+
+def _masses(
+    law: Law, events: _Events, alternative: FloatArray
+) -> tuple[FloatArray, FloatArray, float]:
+    """(P(E_k) under the law, P(E_k) under the alternative, the alternative's mass on the
+    outcomes the law gives probability 0): what the power depends on besides n and α."""
+    null = events.probabilities(law.probs)
+    alt = events.probabilities(alternative)
+    impossible = float(alternative[law.probs == 0].sum()) if np.any(law.probs == 0) else 0.0
+    return null, alt, impossible
+
+
+def _power_at(masses: tuple[FloatArray, FloatArray, float], n: int, alpha: float) -> float:
+    """:func:`_power_bound` from the masses of :func:`_masses`."""
+    null, alt, impossible = masses
+    k = null.size
     if k == 0:
         return 0.0
-    null = events.probabilities(law.probs)
-    alt = np.clip(events.probabilities(alternative), 0.0, 1.0)
-    lo, hi = critical_counts(n, null, alpha / k)
+    lo, hi = _critical_counts(n, null, alpha / k)
     reject = stats.binom.cdf(lo, n, alt) + stats.binom.sf(hi - 1, n, alt)
-    impossible = float(alternative[law.probs == 0].sum()) if np.any(law.probs == 0) else 0.0
     sees_impossible = 1.0 - (1.0 - impossible) ** n
     return float(max(float(np.max(reject)), sees_impossible))
 
 
-def draws_for_power(
+def _draws_for_power(
     law: Law, alternative: FloatArray, alpha: float, power: float, limit: int = MAX_SEARCH
 ) -> tuple[int, float]:
-    """The smallest n (to within 1%) whose :func:`power_bound` against ``alternative`` is ≥
+    """The smallest n (to within 1%) whose :func:`_power_bound` against ``alternative`` is ≥
     ``power``, with that bound; (limit + 1, bound at limit) when even ``limit`` draws fall
-    short."""
-    events = event_family(law)
+    short. At most log2(limit/32) doublings, then bisections to 1% (about 7)."""
+    masses = _masses(law, _event_family(law), alternative)
     n = 32
-    while power_bound(law, events, alternative, n, alpha) < power:
+    while _power_at(masses, n, alpha) < power:
         if n >= limit:
-            return limit + 1, power_bound(law, events, alternative, limit, alpha)
+            return limit + 1, _power_at(masses, limit, alpha)
         n = min(2 * n, limit)
     lo, hi = n // 2, n
     while hi - lo > max(1, hi // 100):
         mid = (lo + hi) // 2
-        if power_bound(law, events, alternative, mid, alpha) >= power:
+        if _power_at(masses, mid, alpha) >= power:
             hi = mid
         else:
             lo = mid
-    return hi, power_bound(law, events, alternative, hi, alpha)
+    return hi, _power_at(masses, hi, alpha)
 
 
 @dataclass
 class FitResult:
-    """One goodness-of-fit test of n draws against a law."""
+    """One goodness-of-fit test of n draws against a law: the draws, the number of events and
+    the level, the p-value (after the union bound) and whether it rejected, the outputs
+    impossible under the law, and the largest per-outcome discrepancy with where it is."""
+
+    __dpspec_declarative__ = "the numbers of one law test (a result record)"
 
     draws: int
     events: int
@@ -237,7 +272,7 @@ class FitResult:
         return dict(self.__dict__)
 
 
-def counts_of(law: Law, outputs: Any) -> tuple[NDArray[np.int64], int, list[str]]:
+def _counts_of(law: Law, outputs: Any) -> tuple[NDArray[np.int64], int, list[str]]:
     """(count per outcome, number of impossible outputs, up to 3 of them) of a batch."""
     idx = np.asarray(law.encode(outputs), dtype=np.int64).ravel()
     bad = idx < 0
@@ -259,8 +294,8 @@ def counts_of(law: Law, outputs: Any) -> tuple[NDArray[np.int64], int, list[str]
     return counts, int(bad.sum()), examples
 
 
-def count_test(
-    law: Law, events: Events, counts: NDArray[np.int64], n: int, union: bool = True
+def _count_test(
+    law: Law, events: _Events, counts: NDArray[np.int64], n: int, union: bool = True
 ) -> tuple[float, int]:
     """(p-value, index of the most significant event) of outcome counts from n draws: the
     smallest two-sided exact binomial p-value over the events, times K (the union bound;
@@ -278,14 +313,14 @@ def count_test(
     return float(adjusted[worst]), worst
 
 
-def fit_test(law: Law, outputs: Any, alpha: float, events: Events | None = None) -> FitResult:
+def _fit_test(law: Law, outputs: Any, alpha: float, events: _Events | None = None) -> FitResult:
     """Test a batch of outputs against ``law`` at false-alarm ``alpha`` (module docstring)."""
-    events = event_family(law) if events is None else events
-    counts, impossible, examples = counts_of(law, outputs)
+    events = _event_family(law) if events is None else events
+    counts, impossible, examples = _counts_of(law, outputs)
     n = int(counts.sum()) + impossible
     if n == 0:
         raise ValueError("outputs: no draws")
-    pvalue, worst = count_test(law, events, counts, n)
+    pvalue, worst = _count_test(law, events, counts, n)
     if impossible:
         pvalue = 0.0
     freq = counts / n

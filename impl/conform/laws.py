@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.conform.gof import Law
+from dpspec.conform.gof import Law, _Encoder
 from dpspec.noise import discrete_laplace_pmf, discrete_laplace_sf
 
 #: the lumped tails of an integer table hold at most this much mass together (ε × 1.1 included)
@@ -41,14 +41,14 @@ def _as_float_array(outputs: Any) -> NDArray[np.float64]:
         return out
 
 
-def tail_half_width(q: float, mass: float = TAIL_MASS) -> int:
+def _tail_half_width(q: float, mass: float = TAIL_MASS) -> int:
     """Smallest W with P(|Z| > W) = 2q^{W+1}/(1 + q) ≤ mass for discrete Laplace base q."""
     if q <= 0:
         return 1
     return max(1, math.ceil(math.log(mass * (1 + q) / 2) / math.log(q)) - 1)
 
 
-def integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, note: str = "") -> Law:
+def _integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, note: str = "") -> Law:
     """center + Z, Z discrete Laplace with P(Z = z) = (1 − q)/(1 + q)·q^{|z|}, on the lattice
     unit·ℤ: atoms lo … hi (grouped into at most MAX_ATOMS equal intervals when wider) and the
     two lumped tails. An output is encoded by k = output/unit, which must be a finite integer
@@ -70,22 +70,26 @@ def integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, note
     above = float(discrete_laplace_sf(hi + 1 - center, q))
     probs = np.concatenate([[below], inner, [above]])
     labels = (f"< {_value(lo, unit)}", *labels_inner, f"> {_value(hi, unit)}")
-    count = starts.size
-
-    def encode(outputs: Any) -> NDArray[np.int64]:
-        x = _as_float_array(outputs)
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            k = x / unit
-        ok = np.isfinite(k) & (k == np.floor(k))
-        k = np.where(ok, k, 0.0)
-        idx = np.where(
-            k < lo,
-            0,
-            np.where(k > hi, count + 1, 1 + np.floor((np.clip(k, lo, hi) - lo) / width)),
-        ).astype(np.int64)
-        return np.where(ok, idx, -1)
-
+    encode = _Encoder(_encode_lattice, (unit, lo, hi, width, int(starts.size)))
     return Law(labels, probs / probs.sum(), "ordered", encode, note=note)
+
+
+def _encode_lattice(
+    outputs: Any, unit: float, lo: int, hi: int, width: int, count: int
+) -> NDArray[np.int64]:
+    """k = output/unit must be a finite integer; below lo → 0, above hi → count + 1, else the
+    atom (or interval of ``width`` atoms) holding it."""
+    x = _as_float_array(outputs)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        k = x / unit
+    ok = np.isfinite(k) & (k == np.floor(k))
+    k = np.where(ok, k, 0.0)
+    idx = np.where(
+        k < lo,
+        0,
+        np.where(k > hi, count + 1, 1 + np.floor((np.clip(k, lo, hi) - lo) / width)),
+    ).astype(np.int64)
+    return np.where(ok, idx, -1)
 
 
 def _between(a: int, b: int, q: float) -> float:
@@ -104,7 +108,7 @@ def _value(k: int, unit: float) -> Any:
     return k if unit == 1.0 else k * unit
 
 
-def categorical_law(
+def _categorical_law(
     probs: Sequence[Any], labels: Sequence[Any] | None = None, note: str = ""
 ) -> Law:
     """Outcomes 0 … K−1 (indices, or the given labels, matched exactly) with these
@@ -113,21 +117,25 @@ def categorical_law(
     keys = list(range(len(p))) if labels is None else list(labels)
     exact = tuple(probs)
 
-    if labels is None:
-
-        def encode(outputs: Any) -> NDArray[np.int64]:
-            x = _as_float_array(outputs)
-            ok = np.isfinite(x) & (x == np.floor(x)) & (x >= 0) & (x < len(keys))
-            return np.where(ok, np.where(ok, x, 0).astype(np.int64), -1)
-
-    else:
-        where = {k: i for i, k in enumerate(keys)}
-
-        def encode(outputs: Any) -> NDArray[np.int64]:
-            flat = np.asarray(outputs, dtype=object).ravel()
-            return np.array([where.get(_key(v), -1) for v in flat], dtype=np.int64)
-
+    encode = (
+        _Encoder(_encode_index, (len(keys),))
+        if labels is None
+        else _Encoder(_encode_label, ({k: i for i, k in enumerate(keys)},))
+    )
     return Law(tuple(keys), p / p.sum(), "categorical", encode, exact=exact, note=note)
+
+
+def _encode_index(outputs: Any, size: int) -> NDArray[np.int64]:
+    """An output is its own index: an integer in [0, size)."""
+    x = _as_float_array(outputs)
+    ok = np.isfinite(x) & (x == np.floor(x)) & (x >= 0) & (x < size)
+    return np.where(ok, np.where(ok, x, 0).astype(np.int64), -1)
+
+
+def _encode_label(outputs: Any, where: dict[Any, int]) -> NDArray[np.int64]:
+    """An output is one of the labels, matched exactly."""
+    flat = np.asarray(outputs, dtype=object).ravel()
+    return np.array([where.get(_key(v), -1) for v in flat], dtype=np.int64)
 
 
 def _key(v: Any) -> Any:
@@ -136,20 +144,22 @@ def _key(v: Any) -> Any:
     return v
 
 
-def bernoulli_law(p_one: Any, note: str = "") -> Law:
+def _bernoulli_law(p_one: Any, note: str = "") -> Law:
     """{0, 1} (bools or 0/1 numbers) with P(1) = ``p_one``."""
     p = float(p_one)
-
-    def encode(outputs: Any) -> NDArray[np.int64]:
-        x = _as_float_array(outputs)
-        return np.where((x == 0) | (x == 1), np.where(x == 1, 1, 0), -1).astype(np.int64)
-
+    encode = _Encoder(_encode_bit)
     return Law(
         (0, 1), np.array([1.0 - p, p]), "ordered", encode, exact=(1 - p_one, p_one), note=note
     )
 
 
-def product_law(coordinates: Sequence[Law], note: str = "", width: int | None = None) -> Law:
+def _encode_bit(outputs: Any) -> NDArray[np.int64]:
+    """0 / False → 0, 1 / True → 1, anything else impossible."""
+    x = _as_float_array(outputs)
+    return np.where((x == 0) | (x == 1), np.where(x == 1, 1, 0), -1).astype(np.int64)
+
+
+def _product_law(coordinates: Sequence[Law], note: str = "", width: int | None = None) -> Law:
     """The law of independent coordinates (each a Law): outcome = tuple of coordinate
     outcomes. A batch is an (n, m) array, one row per output."""
     m = len(coordinates)
@@ -165,32 +175,37 @@ def product_law(coordinates: Sequence[Law], note: str = "", width: int | None = 
     labels = tuple(tuple(coordinates[j].labels[i] for j, i in enumerate(row)) for row in combos)
     radix = np.array([math.prod(sizes[j + 1 :]) for j in range(m)], dtype=np.int64)
     expected = m if width is None else width
-
-    def encode(outputs: Any) -> NDArray[np.int64]:
-        arr = np.asarray(outputs)
-        if arr.ndim != 2 or arr.shape[1] != expected:
-            rows = arr.shape[0] if arr.ndim else 1
-            return np.full(rows, -1, dtype=np.int64)
-        idx = np.zeros(arr.shape[0], dtype=np.int64)
-        bad = np.zeros(arr.shape[0], dtype=np.bool_)
-        for j, c in enumerate(coordinates):
-            k = c.encode(arr[:, j])
-            bad |= k < 0
-            idx += np.maximum(k, 0) * radix[j]
-        return np.where(bad, -1, idx)
-
+    encode = _Encoder(_encode_rows, (tuple(coordinates), radix, expected))
     return Law(labels, probs / probs.sum(), "product", encode, coords=coords, note=note)
 
 
-def noisy_max_law(scores: Sequence[int], q: float) -> list[float]:
+def _encode_rows(
+    outputs: Any, coordinates: tuple[Law, ...], radix: NDArray[np.int64], width: int
+) -> NDArray[np.int64]:
+    """A batch of (n, width) rows: each coordinate encoded by its own law, the joint index in
+    mixed radix (a row with an impossible coordinate, or of another width, is impossible)."""
+    arr = np.asarray(outputs)
+    if arr.ndim != 2 or arr.shape[1] != width:
+        rows = arr.shape[0] if arr.ndim else 1
+        return np.full(rows, -1, dtype=np.int64)
+    idx = np.zeros(arr.shape[0], dtype=np.int64)
+    bad = np.zeros(arr.shape[0], dtype=np.bool_)
+    for j, c in enumerate(coordinates):
+        k = c.encode(arr[:, j])
+        bad |= k < 0
+        idx += np.maximum(k, 0) * radix[j]
+    return np.where(bad, -1, idx)
+
+
+def _noisy_max_law(scores: Sequence[int], q: float) -> list[float]:
     """P(argmax_i (s_i + Z_i) = i), Z_i i.i.d. discrete Laplace of base q, ties to the smallest
     index (numpy's argmax): Σ_v P(X_i = v) Π_{j<i} P(X_j ≤ v − 1) Π_{j>i} P(X_j ≤ v).
 
-    The sum runs over v within W of the scores, W = :func:`tail_half_width` at mass 1e-17 per
+    The sum runs over v within W of the scores, W = :func:`_tail_half_width` at mass 1e-17 per
     coordinate; what is left out is at most K·1e-17 in total (floats: about 1e-15 absolute).
     """
     s = [int(v) for v in scores]
-    w = tail_half_width(q, 1e-17)
+    w = _tail_half_width(q, 1e-17)
     vs = np.arange(min(s) - w, max(s) + w + 1, dtype=np.int64)
     pmf = np.array([[float(discrete_laplace_pmf(int(v) - si, q)) for v in vs] for si in s])
     cdf = np.array([[1.0 - float(discrete_laplace_sf(int(v) - si + 1, q)) for v in vs] for si in s])
@@ -206,7 +221,7 @@ def noisy_max_law(scores: Sequence[int], q: float) -> list[float]:
     return [p / total for p in out]
 
 
-def shifted(law: Law, note: str = "the support shifted by one outcome") -> Law:
+def _shifted(law: Law, note: str = "the support shifted by one outcome") -> Law:
     """The alternative whose outcomes are moved one step up (ordered; last outcome kept) or
     relabelled i → i + 1 mod K (categorical)."""
     p = law.probs
@@ -217,7 +232,7 @@ def shifted(law: Law, note: str = "the support shifted by one outcome") -> Law:
     return law.with_probs(q, note)
 
 
-def truncated(law: Law, mass: float = 1e-2, note: str = "") -> Law:
+def _truncated(law: Law, mass: float = 1e-2, note: str = "") -> Law:
     """The alternative that never outputs its least likely outcomes holding ``mass`` together
     (renormalised): a tail cut off, as by a sampler with a bounded range."""
     order = np.argsort(law.probs, kind="stable")

@@ -15,13 +15,14 @@ risk on the registered distribution ``threshold`` falls along n = 10²…10⁵ (
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.conform.adapters import Sampler, learner_factory
-from dpspec.conform.catalogue import (
+from dpspec.conform.adapters import Sampler, _learner_factory
+from dpspec.conform.base import (
     EPSILON_FACTOR,
     SEED_000,
     Algorithm,
@@ -30,8 +31,8 @@ from dpspec.conform.catalogue import (
     _scaled,
 )
 from dpspec.conform.gof import Law
-from dpspec.conform.laws import bernoulli_law, product_law
-from dpspec.distributions import Threshold1D
+from dpspec.conform.laws import _bernoulli_law, _product_law
+from dpspec.consistency import Threshold1D
 from dpspec.learners import PrivateHistogramClassifier
 from dpspec.learners.pcl import cells_per_axis_for
 from dpspec.noise import discrete_laplace_sf, laplace_sf
@@ -61,12 +62,12 @@ def _instances_data() -> list[tuple[str, NDArray[np.float64], NDArray[np.int64]]
     ]
 
 
-def cell_centres(n: int) -> NDArray[np.float64]:
+def _cell_centres(n: int) -> NDArray[np.float64]:
     m = cells_per_axis_for(n, 1)
     return ((np.arange(m) + 0.5) / m)[:, None]
 
 
-class PCL(Algorithm):
+class _PCL(Algorithm):
     name = "pcl"
     aliases = ("private-histogram-classifier",)
     summary = (
@@ -87,7 +88,7 @@ class PCL(Algorithm):
     )
     learner = True
 
-    def complete(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _complete(self, params: dict[str, Any]) -> dict[str, Any]:
         if params["epsilon"] is None:
             raise ValueError("epsilon: required")
         return params
@@ -119,9 +120,9 @@ class PCL(Algorithm):
         ]
 
     def _law(self, probabilities: list[float], note: str = "") -> Law:
-        return product_law([bernoulli_law(p) for p in probabilities], note=note)
+        return _product_law([_bernoulli_law(p) for p in probabilities], note=note)
 
-    def instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any]) -> list[Instance]:
         out = []
         for label, X, y in _instances_data():
             p = self._probabilities(params, X, y, 1.0)
@@ -159,39 +160,40 @@ class PCL(Algorithm):
             )
         return out
 
-    def sampler(self, target: Any, params: dict[str, Any]) -> Sampler:
+    def _sampler(self, target: Any, params: dict[str, Any]) -> Sampler:
         """A learner target as a :class:`Sampler`: one draw = one fit + predict at the centres."""
         if isinstance(target, Sampler):
             return target
-        make, description, seeded = learner_factory(target, float(params["epsilon"]))
+        make, description, seeded = _learner_factory(target, float(params["epsilon"]))
 
         def call(data: Any, k: int, rng: np.random.Generator) -> Any:
             X, y = data
-            centres = cell_centres(X.shape[0])
+            centres = _cell_centres(X.shape[0])
             seeds = rng.integers(0, 2**62, size=k)
             return np.array([np.asarray(make(int(s)).fit(X, y).predict(centres)) for s in seeds])
 
         return Sampler(call, "fit(X, y).predict(centres)", seeded, False, description)
 
-    def reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:
+    def _reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:
         eps, idealised = _scaled(params, factor), params["idealised"]
 
         def make(seed: int) -> PrivateHistogramClassifier:
             return PrivateHistogramClassifier(epsilon=eps, idealised=idealised, random_state=seed)
 
-        sampler = self.sampler(make, params)
-        sampler.description = f"dpspec PrivateHistogramClassifier(epsilon={eps:g})"
-        return sampler
+        return replace(
+            self._sampler(make, params),
+            description=f"dpspec PrivateHistogramClassifier(epsilon={eps:g})",
+        )
 
-    def fast_reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:
+    def _fast_reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:
         """dpspec's PCL through ``repeated_predictions`` (the law of repeated fit + predict,
-        bound to them by ``learner-audit.conformance``): for replicate studies."""
+        bound to them by ``audit.learner-repeated-fits``): for replicate studies."""
         eps, idealised = _scaled(params, factor), params["idealised"]
 
         def call(data: Any, k: int, rng: np.random.Generator) -> Any:
             X, y = data
             model = PrivateHistogramClassifier(epsilon=eps, idealised=idealised)
-            return model.repeated_predictions(X, y, cell_centres(X.shape[0]), k, rng)
+            return model.repeated_predictions(X, y, _cell_centres(X.shape[0]), k, rng)
 
         return Sampler(
             call,
@@ -201,7 +203,7 @@ class PCL(Algorithm):
             f"dpspec PCL repeated_predictions(epsilon={eps:g})",
         )
 
-    def guarantees(
+    def _guarantees(
         self,
         params: dict[str, Any],
         instance: Instance,
@@ -214,10 +216,10 @@ class PCL(Algorithm):
         on the first instance)."""
         if sampler is None or rng is None or not params["trend"]:
             return []
-        return [consistency(sampler, rng)]
+        return [_consistency(sampler, rng)]
 
 
-def consistency(sampler: Sampler, rng: np.random.Generator) -> dict[str, Any]:
+def _consistency(sampler: Sampler, rng: np.random.Generator) -> dict[str, Any]:
     """Fit the target on fresh samples of ``threshold`` for each n of TREND_SIZES (TREND_REPS
     times), read its decisions at the spec grid's cell centres and compute the exact excess
     risk of that grid classifier; the trend is decided by ``consistency_trend`` (α = 1e-3,
@@ -247,3 +249,7 @@ def consistency(sampler: Sampler, rng: np.random.Generator) -> dict[str, Any]:
 
 def _dict(law: Law) -> dict[Any, float]:
     return {label: float(p) for label, p in zip(law.labels, law.probs, strict=True)}
+
+
+#: the catalogue's learners
+LEARNERS: tuple[Algorithm, ...] = (_PCL(),)

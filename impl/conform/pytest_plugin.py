@@ -8,21 +8,28 @@ Installed with dpspec (entry point ``pytest11``), so nothing needs configuring::
 
 The fixture runs :func:`dpspec.conform.conform` with the marker's algorithm and parameters
 (or with those passed to it: ``dpspec_conforms(target, "randomized-response", epsilon=1, k=4)``)
-and fails the test with the report when the verdict is not "conforms" (false alarm ≤ 1e-6; the
-run is seeded, so a seeded target gives the same verdict every time).
+and raises :class:`~dpspec.conform.core.ConformanceFailure` with the report when the verdict is
+not "conforms" (false alarm ≤ 1e-6; the run is seeded, so a seeded target gives the same
+verdict every time). pytest is not a dependency of dpspec: without it this module defines the
+hook alone (it is only ever loaded by pytest).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
+from dpspec.conform.core import ConformanceFailure, ConformResult
+
+if TYPE_CHECKING:
+    import pytest
 
 MARKER = "dpspec_conforms"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker (pytest calls this hook when it loads the plugin)."""
     config.addinivalue_line(
         "markers",
         f"{MARKER}(algorithm, **params): the dpspec_conforms fixture judges its target against "
@@ -30,17 +37,17 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-class ConformanceFailure(AssertionError):
-    """A target that does not conform; the message is the whole report."""
+pytest_configure.__dpspec_declarative__ = (  # type: ignore[attr-defined]
+    "a pytest hook: pytest's interface, called by pytest with its own Config"
+)
 
 
-@pytest.fixture(name=MARKER)
-def dpspec_conforms_fixture(request: pytest.FixtureRequest) -> Callable[..., Any]:
+def _fixture(request: pytest.FixtureRequest) -> Callable[..., ConformResult]:
     """``dpspec_conforms(target[, algorithm, **params])`` → the ConformResult, or a failure."""
     marker = request.node.get_closest_marker(MARKER)
 
-    def check(target: Any, algorithm: str | None = None, **params: Any) -> Any:
-        from dpspec.conform import conform
+    def check(target: Any, algorithm: str | None = None, **params: Any) -> ConformResult:
+        from dpspec.conform.core import conform
 
         name = algorithm
         merged: dict[str, Any] = {}
@@ -59,3 +66,10 @@ def dpspec_conforms_fixture(request: pytest.FixtureRequest) -> Callable[..., Any
         return result
 
     return check
+
+
+if importlib.util.find_spec("pytest") is not None:
+    import pytest
+
+    #: the fixture ``dpspec_conforms`` (pytest finds it by this module's attribute)
+    dpspec_conforms_fixture = pytest.fixture(name=MARKER)(_fixture)

@@ -163,6 +163,27 @@ def check_binary_labels(
     y: Any, n: int, x_name: str = "X"
 ) -> tuple[NDArray[np.int64], NDArray[Any]]:
     """Labels as 0/1 and the two classes they stand for (sorted); ValueError otherwise."""
+    positive, classes = _binary_labels(y, n, x_name, stacklevel=4)
+    return positive.astype(np.int64), classes
+
+
+def check_binary_label_mask(
+    y: Any, n: int, x_name: str = "X"
+) -> tuple[NDArray[np.bool_], NDArray[Any]]:
+    """:func:`check_binary_labels` with the labels as a mask y == classes[1] (no int copy)."""
+    return _binary_labels(y, n, x_name, stacklevel=4)
+
+
+def _binary_labels(
+    y: Any, n: int, x_name: str, stacklevel: int
+) -> tuple[NDArray[np.bool_], NDArray[Any]]:
+    """(y == classes[1], classes): the checks and encoding of :func:`check_binary_labels`.
+
+    Numeric labels taking exactly two values are encoded in O(n) without sorting (min, max and
+    two comparisons: lo < hi are the classes when every label is one of them); anything else
+    (one value, three or more, strings, objects) takes the general path through ``np.unique``,
+    whose classes and errors are the same.
+    """
     if y is None:
         raise ValueError("y: requires y to be passed, but the target y is None")
     arr = np.asarray(y)
@@ -171,7 +192,7 @@ def check_binary_labels(
             "A column-vector y was passed when a 1d array was expected. Please change the "
             "shape of y to (n_samples,), for example using ravel().",
             DataConversionWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
         arr = arr.ravel()
     if arr.ndim != 1 or arr.shape[0] != n:
@@ -179,6 +200,13 @@ def check_binary_labels(
             f"y: expected a 1-D array of {n} labels (one per row of {x_name}), got shape "
             f"{arr.shape}"
         )
+    if arr.dtype.kind in "biuf" and arr.size:
+        lo, hi = arr.min(), arr.max()
+        if arr.dtype.kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
+            raise ValueError("y: contains NaN or infinite values")  # NaN propagates to min/max
+        positive = arr == hi
+        if lo != hi and np.count_nonzero(positive) + np.count_nonzero(arr == lo) == n:
+            return positive, np.array([lo, hi], dtype=arr.dtype)
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)):
             raise ValueError("y: contains NaN or infinite values")
@@ -200,8 +228,8 @@ def check_binary_labels(
         )
     if classes.size == 1:
         classes = np.array([classes[0], classes[0]]) if classes[0] != 0 else np.array([0, 1])
-        encoded = (arr == classes[1]).astype(np.int64)
-    return encoded.astype(np.int64), classes
+        return np.asarray(arr == classes[1]), classes
+    return encoded.reshape(-1) == 1, classes
 
 
 def check_unit_cube(
@@ -213,6 +241,12 @@ def check_unit_cube(
     outside. Clipping is a fixed public map applied to each record on its own, so neighbouring
     datasets stay neighbouring and every privacy guarantee of the learner is unchanged.
     """
+    return check_unit_values(unit_cube_array(X, name, d), name, clip)
+
+
+def unit_cube_array(X: Any, name: str = "X", d: int | None = None) -> NDArray[np.float64]:
+    """X as a non-empty 2-D float64 array (with ``d`` columns): the checks of
+    :func:`check_unit_cube` that do not read the coordinates. A float64 array is not copied."""
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
         raise ValueError(f"{name}: sparse input is not supported; pass a dense array")
     try:
@@ -225,17 +259,35 @@ def check_unit_cube(
         as_finite_array(arr, name, ndim=2)  # raises the named error for shape / emptiness
     if d is not None and arr.shape[1] != d:
         raise ValueError(f"{name}: expected {d} features, got {arr.shape[1]}")
-    if clip:
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name}: contains NaN or infinite values")
-        clipped: NDArray[np.float64] = np.clip(arr, 0.0, 1.0)
-        return clipped
-    # one pass: NaN fails both comparisons, so this also rejects non-finite values
-    if not np.all((arr >= 0.0) & (arr <= 1.0)):
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name}: contains NaN or infinite values")
-        raise ValueError(
-            f"{name}: points outside [0, 1]^d (the learner's domain; rescale with a public "
-            "map or pass clip=True)"
-        )
     return arr
+
+
+def check_unit_values(
+    block: NDArray[np.float64],
+    name: str = "X",
+    clip: bool = False,
+    whole: NDArray[np.float64] | None = None,
+) -> NDArray[np.float64]:
+    """``block`` (non-empty rows of the array ``whole``, by default itself) when every
+    coordinate is in [0, 1]; with ``clip`` a clipped copy when some is outside; else a
+    ValueError naming ``name``. Errors describe ``whole``, so checking it block by block
+    raises what one check of the whole array raises.
+
+    Two reductions decide the common case: min ≥ 0 and max ≤ 1 (NaN propagates through both,
+    so it fails the test, as ±inf does).
+    """
+    lo, hi = block.min(), block.max()
+    if lo >= 0.0 and hi <= 1.0:
+        return block
+    finite = bool(np.isfinite(lo) and np.isfinite(hi))
+    if clip:
+        if not finite:
+            raise ValueError(f"{name}: contains NaN or infinite values")
+        clipped: NDArray[np.float64] = np.clip(block, 0.0, 1.0)
+        return clipped
+    if not (finite if whole is None else np.all(np.isfinite(whole))):
+        raise ValueError(f"{name}: contains NaN or infinite values")
+    raise ValueError(
+        f"{name}: points outside [0, 1]^d (the learner's domain; rescale with a public "
+        "map or pass clip=True)"
+    )

@@ -14,10 +14,10 @@ from numpy.typing import NDArray
 
 from dpspec.learners.estimator import (
     BinaryCellClassifier,
-    check_binary_labels,
-    check_unit_cube,
+    check_binary_label_mask,
+    unit_cube_array,
 )
-from dpspec.learners.pcl import cells_per_axis_for, cube_index
+from dpspec.learners.pcl import cells_per_axis_for, cube_keys
 from dpspec.validation import check_count
 
 
@@ -35,8 +35,8 @@ class HistogramRuleClassifier(BinaryCellClassifier):
         self.clip = clip
 
     def fit(self, X: Any, y: Any) -> HistogramRuleClassifier:
-        X = check_unit_cube(X, clip=self.clip)
-        labels, self.classes_ = check_binary_labels(y, X.shape[0])
+        X = unit_cube_array(X)
+        labels, self.classes_ = check_binary_label_mask(y, X.shape[0])
         n, d = X.shape
         m = (
             cells_per_axis_for(n, d)
@@ -45,10 +45,11 @@ class HistogramRuleClassifier(BinaryCellClassifier):
         )
         if m**d > 2**26:
             raise ValueError(f"cells_per_axis: {m}^{d} cubes are too many for a dense table")
-        flat = cube_index(X, m)
-        counts = np.bincount(flat, minlength=m**d)
-        ones = np.bincount(flat, weights=labels, minlength=m**d)
-        self.labels_ = np.asarray(2 * ones > counts)
+        # key y·m^d + cube (coordinates checked in the same pass): one bincount counts both labels
+        per_key = np.bincount(
+            cube_keys(X, m, lead=labels, name="X", clip=self.clip), minlength=2 * m**d
+        )
+        self.labels_ = np.asarray(per_key[m**d :] > per_key[: m**d])
         self.m_, self.n_features_in_ = m, d
         return self
 
@@ -56,8 +57,8 @@ class HistogramRuleClassifier(BinaryCellClassifier):
         """The majority label of each row's cube (ties go to class 0)."""
         self._check_fitted()
         self.check_n_features(X)
-        X = check_unit_cube(X, d=self.n_features_in_, clip=self.clip)
-        return np.asarray(self.labels_[cube_index(X, self.m_)])
+        X = unit_cube_array(X, d=self.n_features_in_)
+        return np.asarray(self.labels_[cube_keys(X, self.m_, name="X", clip=self.clip)])
 
     def grid_labels(self) -> NDArray[np.int64]:
         self._check_fitted()

@@ -34,9 +34,11 @@ from numpy.typing import NDArray
 from dpspec.contract import PrivacyLevel
 from dpspec.learners.estimator import (
     BinaryCellClassifier,
-    check_binary_labels,
+    check_binary_label_mask,
     check_unit_cube,
+    check_unit_values,
     model_key,
+    unit_cube_array,
 )
 from dpspec.learners.keyed_noise import block_size, keyed_values
 from dpspec.mechanisms.base import discrete_laplace_for
@@ -54,15 +56,66 @@ def cells_per_axis_for(n: int, d: int) -> int:
 
 
 def cube_index(X: NDArray[np.float64], m: int) -> NDArray[np.int64]:
-    """Flat index of the cube of side 1/m containing each row of X ⊂ [0,1]^d (x = 1 → last)."""
-    d = X.shape[1]
+    """Flat index of the cube of side 1/m containing each row of X ⊂ [0,1]^d (x = 1 → last):
+    Σ_j min(⌊x_j·m⌋, m − 1)·m^{d−1−j} (Horner over the d axes)."""
+    return cube_keys(X, m)
+
+
+#: Bytes of one block of rows in :func:`cube_keys` (the block and its scratch stay in cache).
+_BLOCK_BYTES = 2**18
+
+
+def cube_keys(
+    X: NDArray[np.float64],
+    m: int,
+    lead: NDArray[Any] | None = None,
+    name: str | None = None,
+    clip: bool = False,
+) -> NDArray[np.int64]:
+    """lead_i·m^d + cube_index(X, m)_i for every row i (lead None: 0), read once.
+
+    With ``name``, each block of rows is first checked as :func:`check_unit_cube` checks X
+    (coordinates in [0, 1], the same errors naming ``name``; ``clip`` clips instead), so the
+    data are validated and indexed in one pass. With a 0/1 ``lead`` (the labels) the keys
+    count the two classes of every cube in one ``bincount`` of length 2·m^d.
+
+    The rows are processed in blocks of ``_BLOCK_BYTES``: the scaled coordinates
+    t = min(x·m, m − 1) are truncated (= ⌊x·m⌋ capped at m − 1, as x ≥ 0) and combined by one
+    matrix-vector product with the weights (m^{d−1}, …, m, 1), plus lead·m^d: exact in float64
+    while 2·m^d ≤ 2^53 (every partial sum is an integer below 2^53); larger grids use int64
+    Horner.
+    """
+    n, d = X.shape
     if m**d >= _MAX_CELLS:
         raise ValueError(f"cells_per_axis: {m}^{d} cubes exceed 2^62")
-    coords = np.minimum((X * m).astype(np.int64), m - 1)
-    flat = np.zeros(X.shape[0], dtype=np.int64)
-    for j in range(d):  # Horner over the d axes: O(n d) vectorised
-        flat = flat * m + coords[:, j]
-    return flat
+    keys = np.empty(n, dtype=np.int64)
+    rows = max(1, min(n, _BLOCK_BYTES // (8 * d)))
+    in_float = 2 * m**d <= 2**53
+    scaled = np.empty((rows, d))  # contiguous scratch: strided ufunc outputs lose SIMD
+    summed = np.empty(rows)
+    weights = np.array([float(m**k) for k in range(d - 1, -1, -1)])
+    for start in range(0, n, rows):
+        block = X[start : start + rows]
+        k = block.shape[0]
+        if name is not None:
+            block = check_unit_values(block, name, clip, whole=X)
+        out = keys[start : start + k]
+        if in_float:
+            s, f = scaled[:k], summed[:k]
+            np.multiply(block, m, out=s)
+            np.minimum(s, m - 1, out=s)
+            np.trunc(s, out=s)
+            np.matmul(s, weights, out=f)
+            if lead is not None:
+                f += lead[start : start + k] * float(m**d)
+            out[...] = f
+        else:  # exact integer Horner (m − 1 may not be a float here)
+            coords = np.minimum((block * m).astype(np.int64), m - 1)
+            out[...] = 0 if lead is None else lead[start : start + k]
+            for j in range(d):
+                out *= m
+                out += coords[:, j]
+    return keys
 
 
 class PrivateHistogramClassifier(BinaryCellClassifier):
@@ -122,23 +175,28 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         return self._decide(margins, z)
 
     def _margins(
-        self, X: NDArray[np.float64], labels: NDArray[Any]
+        self, X: NDArray[np.float64], labels: NDArray[np.bool_]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """(non-empty cubes, their margins m_C = 2Σy − |C|) on the grid of ``fit`` (``m_``)."""
-        flat = cube_index(X, self.m_)
+        """(non-empty cubes, their margins m_C = 2Σy − |C|) on the grid of ``fit`` (``m_``), for
+        X of :func:`unit_cube_array` (its values are checked here, in the same pass as the
+        cube index) and labels y ∈ {0, 1} (``labels`` = y == 1)."""
         total = self.m_**self.n_features_in_
         if total <= _DENSE_FACTOR * X.shape[0]:  # dense counting is O(n + m^d) = O(n) here
-            counts = np.bincount(flat, minlength=total)
-            ones = np.bincount(flat, weights=labels, minlength=total)
-            cells = np.flatnonzero(counts).astype(np.int64)
-            return cells, (2 * ones[cells] - counts[cells]).astype(np.int64)
+            # key y·m^d + cube: one bincount gives (#{y = 0}, #{y = 1}) of every cube
+            keys = cube_keys(X, self.m_, lead=labels, name="X", clip=self.clip)
+            per_key = np.bincount(keys, minlength=2 * total)
+            zeros, ones = per_key[:total], per_key[total:]
+            cells = np.flatnonzero(zeros + ones).astype(np.int64)
+            return cells, ones[cells] - zeros[cells]
+        flat = cube_keys(X, self.m_, name="X", clip=self.clip)
         cells, inverse = np.unique(flat, return_inverse=True)
         return cells, np.bincount(inverse, weights=2 * labels - 1).astype(np.int64)
 
-    def _setup(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[Any]]:
-        """Checked (X, labels); sets the noise law, ``privacy_`` and the grid as ``fit`` does."""
-        X = check_unit_cube(X, clip=self.clip)
-        labels, self.classes_ = check_binary_labels(y, X.shape[0])
+    def _setup(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """(X as a float64 array, labels as y == classes_[1]); sets the noise law, ``privacy_``
+        and the grid as ``fit`` does. X's coordinates are checked by ``_margins``."""
+        X = unit_cube_array(X)
+        labels, self.classes_ = check_binary_label_mask(y, X.shape[0])
         n, d = X.shape
         self.noise_law_, self.privacy_ = self._noise_law()
         self.m_ = (
@@ -166,10 +224,21 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
                 np.arange(total, dtype=np.int64), dense_margins
             )
             self.cell_bits_ = self.dense_bits_[cells]
+            self.dense_classes_: NDArray[Any] | None = self.classes_[self.dense_bits_.astype(int)]
         else:
-            self.dense_bits_ = None
+            self.dense_bits_ = self.dense_classes_ = None
             self.cell_bits_ = self._bits(cells, margins)
         return self
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        """classes_[h(x)] for each row of X; with the table of every cube (``dense_bits_``) one
+        gather from the class of each cube (same values as mapping ``decision_cells``)."""
+        self._check_fitted()
+        self.check_n_features(X)
+        if self.dense_classes_ is None:
+            return super().predict(X)
+        X = unit_cube_array(X, d=self.n_features_in_)
+        return np.asarray(self.dense_classes_[cube_keys(X, self.m_, name="X", clip=self.clip)])
 
     def repeated_predictions(
         self, X: Any, y: Any, probe: Any, repetitions: int, rng: np.random.Generator
@@ -185,9 +254,11 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         reps = check_count(repetitions, "repetitions")
         if not isinstance(rng, np.random.Generator):
             raise TypeError(f"rng: expected a numpy Generator, got {rng!r}")
-        P = check_unit_cube(probe, d=self.n_features_in_, clip=self.clip, name="probe")
+        P = unit_cube_array(probe, "probe", d=self.n_features_in_)
         cells, margins = self._margins(X, labels)
-        probed, where = np.unique(cube_index(P, self.m_), return_inverse=True)
+        probed, where = np.unique(
+            cube_keys(P, self.m_, name="probe", clip=self.clip), return_inverse=True
+        )
         pos = np.minimum(np.searchsorted(cells, probed), max(cells.size - 1, 0))
         hit = cells[pos] == probed if cells.size else np.zeros(probed.size, bool)
         probed_margins = np.where(hit, margins[pos] if cells.size else 0, 0)
@@ -198,8 +269,8 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         """The released bit h(x) ∈ {0, 1} for each row of X."""
         self._check_fitted()
         self.check_n_features(X)
-        X = check_unit_cube(X, d=self.n_features_in_, clip=self.clip)
-        flat = cube_index(X, self.m_)
+        X = unit_cube_array(X, d=self.n_features_in_)
+        flat = cube_keys(X, self.m_, name="X", clip=self.clip)
         if self.dense_bits_ is not None:
             return np.asarray(self.dense_bits_[flat])
         pos = np.searchsorted(self.cells_, flat)
@@ -233,7 +304,7 @@ class PrivateHistogramClassifier(BinaryCellClassifier):
         enumerates on small grids (P(Z ≥ 1 − m_C), or P(Lap(1/ε) > −m_C/2) when idealised).
         """
         X = check_unit_cube(X, clip=self.clip)
-        labels, _ = check_binary_labels(y, X.shape[0])
+        labels, _ = check_binary_label_mask(y, X.shape[0])
         law, _ = self._noise_law()
         m = check_count(self.cells_per_axis, "cells_per_axis") if self.cells_per_axis else None
         if m is None:

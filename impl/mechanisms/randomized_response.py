@@ -111,16 +111,15 @@ class RandomizedResponse(Checked):
         m = flat.size
         exact_categorical = self._ratio is None and not self.idealised
         check_limit(m * self.k if exact_categorical else m, "x", "draws")
-        if self.idealised:
-            ratio = float(self.privacy.ratio)
-            keep = rng.random(m) < ratio / (ratio + self.k - 1)
-            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
-            out = np.where(keep, flat, other)
-        elif self._ratio is not None:
-            r = self._ratio
-            total = r.numerator + (self.k - 1) * r.denominator
-            u = rng.integers(0, total, size=m)
-            keep = u < r.numerator
+        if self.idealised or self._ratio is not None:
+            if self.idealised:  # a float coin of probability e^ε/(e^ε + k − 1)
+                ratio = float(self.privacy.ratio)
+                keep = rng.random(m) < ratio / (ratio + self.k - 1)
+            else:  # an exact coin: numerator of the ratio out of numerator + (k − 1)·denominator
+                r = self._ratio
+                assert r is not None
+                total = r.numerator + (self.k - 1) * r.denominator
+                keep = rng.integers(0, total, size=m) < r.numerator
             other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
             out = np.where(keep, flat, other)
         else:

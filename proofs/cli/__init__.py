@@ -266,6 +266,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _empty_value(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The option of a single value that argparse filled with ``[]`` (``--opt=--``), if any."""
+    command = getattr(args, "command", None)
+    sub = next(
+        (a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None
+    )
+    chosen = sub.choices.get(command) if sub is not None and command else None
+    for action in (*parser._actions, *(chosen._actions if chosen is not None else ())):
+        value = getattr(args, action.dest, None)
+        empty = value == [] or (
+            isinstance(action, argparse._AppendAction) and isinstance(value, list) and [] in value
+        )
+        if action.nargs is None and action.option_strings and empty:
+            flag: str = action.option_strings[0]
+            return flag
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit codes 0 holds, 1 violation, 2 usage error, 3 internal error."""
     parser = build_parser()
@@ -273,6 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors
         return int(exc.code or 0)
+    empty = _empty_value(parser, args)
+    if empty is not None:  # ``--opt=--``: argparse hands over [] without calling the type
+        print(f"dpspec: argument {empty}: expected one value, got '--'", file=sys.stderr)
+        return EXIT_USAGE
     debug = bool(getattr(args, "debug", False))
     try:
         check_writable(getattr(args, "json", None))

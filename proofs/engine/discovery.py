@@ -38,11 +38,13 @@ def is_alias(name: str) -> bool:
 @cache
 def modules(include_mounted: bool = False) -> tuple[str, ...]:
     """Every module and package of ``dpspec`` (the algorithms; with ``include_mounted`` the
-    predicates, the registry and the strategies too), deprecated aliases excluded, sorted."""
+    predicates, the registry and the strategies too), deprecated aliases and private modules
+    (a name starting with ``_``: internal machinery) excluded, sorted."""
     found = ["dpspec"]
     for info in pkgutil.walk_packages(dpspec.__path__, "dpspec."):
         mounted = any(info.name == m or info.name.startswith(m + ".") for m in MOUNTED)
-        if (mounted and not include_mounted) or is_alias(info.name):
+        private = any(part.startswith("_") for part in info.name.split("."))
+        if (mounted and not include_mounted) or private or is_alias(info.name):
             continue
         found.append(info.name)
     return tuple(sorted(found))

@@ -36,4 +36,29 @@ ERRATA: tuple[Erratum, ...] = (
         tests=("tests/test_adaptive.py::test_errata",),
         obligation="erratum.thesis-lemma-7.1.5-chernoff",
     ),
+    Erratum(
+        id="erratum.thesis-lemma-7.2.6-strict",
+        source=f"{THESIS}:L2102-2127 (Lemma 7.2.6, Thm 7.2.7); {THESIS}:L2084 (Def 7.2.2)",
+        printed="P(∃i: |q_i(S) − q_i(μ)| ≥ γ(q, μ, δ)) ≤ δ·k·2^b (and ≥ α + γ in Thm 7.2.7)",
+        corrected=(
+            "the strict '>' of Def 7.2.2: P(∃i: |q_i(S) − q_i(μ)| > γ) ≤ δ·|Q_A| ≤ δ·k·2^b, and "
+            "P(∃i: |a_i − q_i(μ)| > α + γ) ≤ β + δ·k·2^b"
+        ),
+        counterexample=(
+            "one fair bit (n = 1, q(x) = x): γ(q, μ, δ) = 1/2 for every δ, and with a constant "
+            "mechanism (b = 0, k = 1) P(|q(S) − q(μ)| ≥ 1/2) = 1 > δ; with exact answers (b = 1) "
+            "P(|a − q(μ)| ≥ γ) = 1 > 2δ"
+        ),
+        tests=("tests/test_adaptive.py::test_errata",),
+        obligation="erratum.thesis-lemma-7.2.6-strict",
+    ),
+    Erratum(
+        id="erratum.thesis-remark-7.2.5-hoeffding",
+        source=f"{THESIS}:L2098 (Remark 7.2.5)",
+        printed="γ(q, μ, δ) = √(ln(2/δ)/(2n)) for a statistical query and a product measure",
+        corrected="γ(q, μ, δ) ≤ √(ln(2/δ)/(2n)) (Hoeffding's inequality bounds the radius)",
+        counterexample="8 fair bits, q(x) = x, δ = 1/4: γ = 1/4 < √(ln 8/16) = 0.3605",
+        tests=("tests/test_adaptive.py::test_errata",),
+        obligation="erratum.thesis-remark-7.2.5-hoeffding",
+    ),
 )

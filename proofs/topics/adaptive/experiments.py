@@ -35,17 +35,17 @@ def attack_errors(
     mc = chain(values, n, seed)
     population = mc.marginals().mean(axis=0)
     finals, empirical = [], []
-    for sample in mc.sample(reps, rng):
+    for sample in mc.draw(reps, rng):
         if mechanism == "exact":
             mech: Any = ExactAnswers(n)
         elif mechanism == "laplace":
-            mech = LaplaceAnswers(n, k, epsilon, 1e-6, rng)
+            mech = LaplaceAnswers(n, k, epsilon, 1e-6)
         elif mechanism == "rounding":
             mech = RoundingAnswers(n, 1 / (2 * values))
         else:
             blocks = np.array_split(sample, k)
             mech = SplitAnswers(np.array([np.bincount(b, minlength=values) for b in blocks]))
-        t = play(mech, AggregationAttack(population), sample, population, k)
+        t = play(mech, AggregationAttack(population), sample, population, k, rng)
         finals.append(t.statistical_error[-1])
         empirical.append(max(t.empirical_error))
     return {

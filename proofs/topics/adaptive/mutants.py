@@ -1,8 +1,12 @@
-"""Bugs ``dpspec mutate`` plants in the ch. 7 code (``proofs/notes/mutation.md``)."""
+"""Bugs ``dpspec mutate`` plants in the ch. 7 code (``proofs/notes/mutation.md``); each is a
+control some adaptive obligation reports, and ``dpspec verify`` must kill it."""
 
 from __future__ import annotations
 
 from dpspec.proofs.engine.mutation import Mutant
+
+_GAME = "impl/adaptive/game.py"
+_DEV = "impl/adaptive/deviating.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -15,7 +19,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="adaptive.rounding-off-midpoint",
-        file="impl/adaptive/game.py",
+        file=_GAME,
         original="return (2 * j + 1) * self.alpha",
         replacement="return (2 * j + 2) * self.alpha",
         description="the rounding mechanism answers the cell's upper end: error up to 2α",
@@ -23,15 +27,58 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="adaptive.rounding-cells-too-wide",
-        file="impl/adaptive/game.py",
+        file=_GAME,
         original="j = min(int(value / (2 * self.alpha)), self.cells - 1)",
         replacement="j = min(int(value / (4 * self.alpha)), self.cells - 1)",
         description="the rounding grid has cells of width 4α: error up to 3α",
         kind="law",
     ),
     Mutant(
+        id="adaptive.laplace-budget-over-k-minus-1",
+        file=_GAME,
+        original="basic = Fraction(epsilon) / k",
+        replacement="basic = Fraction(epsilon) / max(1, k - 1)",
+        description=(
+            "LaplaceAnswers splits ε over k − 1 answers (a composition count off by one): "
+            "kε/(k − 1) delivered"
+        ),
+        kind="claim",
+    ),
+    Mutant(
+        id="adaptive.laplace-noise-for-1.25-epsilon",
+        file=_GAME,
+        original='scale = coarsen_up(rational_at_least(1 / step, "epsilon"))',
+        replacement='scale = coarsen_up(rational_at_least(4 / (5 * step), "epsilon"))',
+        description="LaplaceAnswers draws its noise for ε × 1.25",
+        kind="half",
+    ),
+    Mutant(
+        id="adaptive.laplace-idealised-half-scale",
+        file=_GAME,
+        original="noisy: float = count + float(rng.laplace(0.0, float(self.scale)))",
+        replacement="noisy: float = count + float(rng.laplace(0.0, float(self.scale) / 2))",
+        description="the idealised LaplaceAnswers draws Lap(scale/2): 2ε delivered (sampler ≠ law)",
+        kind="sampler",
+    ),
+    Mutant(
+        id="adaptive.laplace-clipped-tail-off-by-one",
+        file=_GAME,
+        original="law[0.0] = q**c / (1 + q)",
+        replacement="law[0.0] = q ** (c + 1) / (1 + q)",
+        description="LaplaceAnswers.answer_pmf puts P(Z ≥ c + 1) on the clipped answer 0",
+        kind="law",
+    ),
+    Mutant(
+        id="adaptive.laplace-error-bound-one-step-low",
+        file=_GAME,
+        original="                return t / self.n",
+        replacement="                return max(t - 1, 0) / self.n",
+        description="LaplaceAnswers.error_bound one grid step below the union bound's α",
+        kind="claim",
+    ),
+    Mutant(
         id="adaptive.deviating-picks-an-unreleased-cell",
-        file="impl/adaptive/deviating.py",
+        file=_DEV,
         original="return np.where(released.max(axis=1) > 0, choice, NOTHING)",
         replacement="return choice",
         description=(
@@ -41,7 +88,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="adaptive.deviating-histogram-at-4-delta",
-        file="impl/adaptive/deviating.py",
+        file=_DEV,
         original="StabilityHistogram(bins, epsilon, delta, base=base, idealised=idealised)",
         replacement="StabilityHistogram(bins, epsilon, 4 * delta, base=base, idealised=idealised)",
         description=(
@@ -51,8 +98,16 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="claim",
     ),
     Mutant(
+        id="adaptive.deviating-pmf-ties-reversed",
+        file=_DEV,
+        original="q ** (-int(counts[y]) + (1 if y > x else 0)) / (1 + q)",
+        replacement="q ** (-int(counts[y]) + (1 if y < x else 0)) / (1 + q)",
+        description="Algorithm 10's pmf breaks ties of large released counts the other way",
+        kind="law",
+    ),
+    Mutant(
         id="adaptive.predicate-mechanism-full-epsilon-weights",
-        file="impl/adaptive/deviating.py",
+        file=_DEV,
         original="self.prior[h] / self.base ** sum(c for v, c in zip(h, counts, strict=True) if v)",
         replacement=(
             "self.prior[h] / self.base ** (2 * sum(c for v, c in zip(h, counts, strict=True) if v))"
@@ -62,5 +117,21 @@ MUTANTS: tuple[Mutant, ...] = (
             "exp((εn/2)·score): 2ε-DP while ε is claimed"
         ),
         kind="half",
+    ),
+    Mutant(
+        id="adaptive.predicate-mechanism-base-for-2-epsilon",
+        file=_DEV,
+        original="q = Fraction(math.nextafter(math.exp(-epsilon / 2), 1.0))",
+        replacement="q = Fraction(math.nextafter(math.exp(-epsilon), 1.0))",
+        description="PredicateMechanism's rational base is e^{−ε}, not e^{−ε/2}: 2ε delivered",
+        kind="claim",
+    ),
+    Mutant(
+        id="adaptive.predicate-mechanism-sampler-one-off",
+        file=_DEV,
+        original="        return table[index]",
+        replacement="        return table[(index + 1) % len(table)]",
+        description="PredicateMechanism.sample returns the predicate after the one drawn",
+        kind="sampler",
     ),
 )

@@ -21,9 +21,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from dpspec.conform import catalogue, conform, empirical_power
-from dpspec.conform.core import ConformResult
-from dpspec.conform.gof import ALPHA, POWER, count_test, draws_for_power, event_family
+from dpspec.conform import ConformResult, catalogue, conform, reference
+from dpspec.conform.base import EPSILON_FACTOR
+from dpspec.conform.core import _empirical_power
+from dpspec.conform.gof import ALPHA, POWER, _count_test, _draws_for_power, _event_family
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 
 #: the parameters each algorithm is run at (ε = 1 unless the algorithm is parametrised else)
@@ -66,18 +67,19 @@ def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
     ok = True
     for name, algo in catalogue().items():
         params = _params(name, config.thorough)
-        resolved = algo.resolve(dict(params))
         fast = algo.learner and not config.thorough
-        own = algo.fast_reference(resolved) if fast else algo.reference(resolved)  # type: ignore[attr-defined]
+        own = _reference(name, 1.0, params, fast) if fast else reference(name, **params)
         result = conform(own, name, audit_samples=AUDIT_SAMPLES, **params)
-        bug = algo.fast_reference(resolved, 1.1) if algo.learner else algo.reference(resolved, 1.1)  # type: ignore[attr-defined]
+        bug = _reference(name, EPSILON_FACTOR, params, algo.learner)
         control = conform(bug, name, audit_samples=CONTROL_AUDIT_SAMPLES, **params)
         powered = all(r.power >= POWER for r in result.instances)
         empirical = []
-        checked = list(zip(algo.instances(resolved), result.instances, strict=True))
+        instances = algo._instances(algo._resolve(dict(params)))
+        checked = list(zip(instances, result.instances, strict=True))
+        alpha_each = result.alpha / _tests(result)
         for inst, report in checked if config.thorough else checked[:1]:
-            hits, _ = empirical_power(
-                bug, inst.law, inst.data, report.draws, result.alpha / _tests(result), reps, seed=7
+            hits = _empirical_power(
+                bug, inst.law, inst.data, report.draws, alpha_each, reps, seed=7
             )
             empirical.append(hits)
         verified = all(h >= floor for h in empirical)
@@ -105,8 +107,21 @@ def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
 
 
 def _tests(result: ConformResult) -> int:
+    """The number of tests the run's false alarm is split over (a law test per instance, and
+    an audit per instance when the algorithm claims privacy)."""
     claim = result.instances[0].privacy is not None
     return len(result.instances) * (2 if claim else 1)
+
+
+def _reference(name: str, factor: float, params: dict[str, Any], fast: bool) -> Any:
+    """dpspec's own implementation at ε × ``factor``; ``fast``: PCL through
+    ``repeated_predictions``, the law of repeated ``fit`` + ``predict`` (bound to them by
+    ``audit.learner-repeated-fits``), 10^3 times faster."""
+    algo = catalogue()[name]
+    resolved = algo._resolve(dict(params))
+    if fast:
+        return algo._fast_reference(resolved, factor)  # type: ignore[attr-defined]
+    return algo._reference(resolved, factor)
 
 
 def _numbers(result: ConformResult, control: ConformResult, empirical: list[int]) -> dict[str, Any]:
@@ -137,17 +152,17 @@ def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
     rows, numbers, ok, control_alarms, control_total = [], {}, True, 0, 0
     floor = _power_floor(reps)
     for name, algo in catalogue().items():
-        inst = algo.instances(algo.resolve(dict(_params(name, False))))[0]
-        law, events = inst.law, event_family(inst.law)
-        n, _ = draws_for_power(law, inst.variant.probs, ALPHA, POWER)
+        inst = algo._instances(algo._resolve(_params(name, False)))[0]
+        law, events = inst.law, _event_family(inst.law)
+        n, _ = _draws_for_power(law, inst.variant.probs, ALPHA, POWER)
         alarms = power_hits = unadjusted = 0
         for _ in range(reps):
             null = rng.multinomial(n, law.probs)
             alt = rng.multinomial(n, inst.variant.probs)
-            alarms += count_test(law, events, null, n)[0] <= loose
-            unadjusted += count_test(law, events, null, n, union=False)[0] <= loose
+            alarms += _count_test(law, events, null, n)[0] <= loose
+            unadjusted += _count_test(law, events, null, n, union=False)[0] <= loose
             impossible = bool(alt[law.probs == 0].sum())
-            power_hits += impossible or count_test(law, events, alt, n)[0] <= ALPHA
+            power_hits += impossible or _count_test(law, events, alt, n)[0] <= ALPHA
         too_many = stats.binom.sf(alarms - 1, reps, loose) < 1e-6
         ok &= not too_many and power_hits >= floor
         control_alarms += unadjusted

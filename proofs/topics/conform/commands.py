@@ -15,9 +15,12 @@ target raised, a file could not be written).
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Any
 
 from dpspec.proofs.engine.errors import InternalError, UsageError, write_json
+from dpspec.proofs.engine.options import TEXT, WritablePath, add_option
+from dpspec.validation import Domain, Integer
 
 EXIT_CODES = """exit codes:
   0  conforms: the draws fit the exact law on every instance and the privacy audit holds
@@ -28,22 +31,73 @@ EXIT_CODES = """exit codes:
   3  internal error: the target raised, a file could not be written
 one line on stderr for 2 and 3; `dpspec --debug conform ...` prints the traceback."""
 
+#: the domains of conform's options: those of dpspec.conform.conform's keywords (the same
+#: bounds; declared here so that building the parser does not import the catalogue)
+SEED = Integer(0, hi=2**63 - 1)
+MAX_DRAWS = Integer(1, limit="draws")
+AUDIT_SAMPLES = Integer(100, hi=10**8)
 
-def _params(items: list[str] | None) -> dict[str, str]:
+
+@dataclass(frozen=True)
+class _AlgorithmName(Domain):
+    """A name of ``dpspec conform``'s catalogue (or an alias); the catalogue is read when an
+    option is converted, not when the parser is built."""
+
+    def convert(self, value: Any, name: str) -> str:
+        from dpspec.conform.catalogue import NAMES
+
+        if not isinstance(value, str) or value not in NAMES:
+            raise ValueError(
+                f"{name}: unknown algorithm {value!r}; choose from {', '.join(NAMES)} "
+                "(dpspec conform --list)"
+            )
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return ("", "bogus", "laplace-gaussian", "PCL")
+
+    @property
+    def example(self) -> Any:
+        return "discrete-laplace"
+
+    def describe(self) -> str:
+        return "an algorithm of dpspec conform --list"
+
+
+@dataclass(frozen=True)
+class _Assignment(Domain):
+    """``NAME=VALUE`` (a parameter of the algorithm; the value is read and checked against the
+    parameter's kind once the algorithm is known): the pair (NAME, VALUE)."""
+
+    def convert(self, value: Any, name: str) -> tuple[str, str]:
+        key, sep, text = value.partition("=") if isinstance(value, str) else ("", "", "")
+        if not sep or not key.strip() or not text.strip():
+            raise ValueError(f"{name}: expected NAME=VALUE, got {value!r}")
+        return key.strip(), text.strip()
+
+    def hostile(self) -> tuple[Any, ...]:
+        return ("", "scale", "=2", " =2", "scale=")
+
+    @property
+    def example(self) -> Any:
+        return "scale=2"
+
+    def describe(self) -> str:
+        return "NAME=VALUE"
+
+
+def _params(items: list[tuple[str, str]] | None) -> dict[str, str]:
     out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--param: expected NAME=VALUE, got {item!r}")
-        if key.strip() in out:
-            raise UsageError(f"--param: {key.strip()!r} given twice")
-        out[key.strip()] = value.strip()
+    for key, value in items or []:
+        if key in out:
+            raise UsageError(f"--param: {key!r} given twice")
+        out[key] = value
     return out
 
 
 def _list(args: argparse.Namespace) -> int:
-    from dpspec.conform import catalogue
-    from dpspec.conform.libraries import LIBRARY_TARGETS, version
+    from dpspec.conform import LIBRARY_TARGETS, catalogue
+    from dpspec.conform.libraries import _version
 
     rows = [a.describe() for a in catalogue().values()]
     for row in rows:
@@ -64,32 +118,32 @@ def _list(args: argparse.Namespace) -> int:
                 "calls": t.call,
                 "algorithm": t.algorithm,
                 "params": t.params,
-                "version": version(t.library),
+                "version": _version(t.library),
             }
         )
-        print(f"  {t.name:34s} --as {t.algorithm:22s} {t.call} [{version(t.library)}]")
+        print(f"  {t.name:34s} --as {t.algorithm:22s} {t.call} [{_version(t.library)}]")
     write_json(args.json, {"algorithms": rows, "library_targets": libs})
     return 0
 
 
 def _target(spec: str, algorithm: str, params: dict[str, Any]) -> Any:
-    from dpspec.conform import algorithm as find
-    from dpspec.conform.adapters import TargetError, load
-    from dpspec.conform.libraries import is_library, library_target
+    from dpspec.conform import TargetError, reference
+    from dpspec.conform.adapters import _load
+    from dpspec.conform.catalogue import _find
+    from dpspec.conform.libraries import _is_library, _library_target
 
     try:
         if spec == "dpspec":
-            algo = find(algorithm)
-            return algo.reference(algo.resolve(dict(params)))
-        if is_library(spec):
-            entry = library_target(spec)
-            algo = find(algorithm)
+            return reference(algorithm, **params)
+        if _is_library(spec):
+            entry = _library_target(spec)
+            algo = _find(algorithm)
             if algo.name != entry.algorithm:
                 raise UsageError(
                     f"--as: {spec} is run as {entry.algorithm} (its table entry), not {algo.name}"
                 )
-            return entry.build(algo.resolve(dict(params)))
-        return load(spec)
+            return entry.build(algo._resolve(dict(params)))
+        return _load(spec)
     except TargetError as exc:
         raise InternalError(str(exc)) from exc
     except (ValueError, TypeError) as exc:
@@ -108,26 +162,20 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         raise UsageError("--as: required (dpspec conform --list shows the algorithms)")
     from dpspec.audit.core import MechanismError
     from dpspec.conform import TargetError, conform, plan
-    from dpspec.conform import algorithm as find
+    from dpspec.conform.catalogue import _find
 
     try:
-        params = find(args.algorithm).from_text(_params(args.param))
+        params = _find(args.algorithm)._from_text(_params(args.param))
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
-    options = {"seed": args.seed, "max_draws": args.max_draws, "audit_samples": args.audit_samples}
+    budget = {"max_draws": args.max_draws, "audit_samples": args.audit_samples}
     target = _target(args.target, args.algorithm, params)
     try:
-        plan(
-            target,
-            args.algorithm,
-            max_draws=args.max_draws,
-            audit_samples=args.audit_samples,
-            **params,
-        )  # every check before any draw
+        plan(target, args.algorithm, **budget, **params)  # every check before any draw
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
     try:
-        result = conform(target, args.algorithm, **options, **params)
+        result = conform(target, args.algorithm, seed=args.seed, **budget, **params)
     except (TargetError, MechanismError) as exc:
         raise InternalError(str(exc)) from exc
     print("\n".join(result.lines()))
@@ -143,24 +191,35 @@ def register(sub: Any) -> None:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "target", nargs="?", help="module:callable | path/file.py:callable | LIBRARY:NAME | dpspec"
+    add_option(
+        p,
+        "target",
+        domain=TEXT,
+        example="dpspec",
+        nargs="?",
+        help="module:callable | path/file.py:callable | LIBRARY:NAME | dpspec",
     )
-    p.add_argument(
+    add_option(
+        p,
         "--as",
+        domain=_AlgorithmName(),
         dest="algorithm",
         metavar="ALGORITHM",
         help="the algorithm the target claims to be (see --list)",
     )
-    p.add_argument(
+    add_option(
+        p,
         "--param",
+        domain=_Assignment(),
         action="append",
         metavar="NAME=VALUE",
         help="a parameter of the algorithm (repeat for several)",
     )
     p.add_argument("--list", action="store_true", help="list the algorithms and library targets")
-    p.add_argument("--seed", type=int, default=0, help="non-negative integer (default 0)")
-    p.add_argument("--max-draws", type=int, help="largest draw budget of one instance")
-    p.add_argument("--audit-samples", type=int, help="the privacy audit's draws per side")
-    p.add_argument("--json", metavar="PATH", help="write every number as JSON")
+    add_option(p, "--seed", domain=SEED, default=0, help="non-negative integer (default 0)")
+    add_option(p, "--max-draws", domain=MAX_DRAWS, help="largest draw budget of one instance")
+    add_option(p, "--audit-samples", domain=AUDIT_SAMPLES, help="the audit's draws per side")
+    add_option(
+        p, "--json", domain=WritablePath(), metavar="PATH", help="write every number as JSON"
+    )
     p.set_defaults(func=_cmd_conform)

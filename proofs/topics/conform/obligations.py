@@ -2,66 +2,35 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 
+#: the public surface of dpspec conform (dpspec.conform.__all__) and the modules of its entries
 _CONFORM = (
     "dpspec.conform.core.conform",
     "dpspec.conform.core.plan",
     "dpspec.conform.core.Plan",
     "dpspec.conform.core.InstanceReport",
     "dpspec.conform.core.ConformResult",
-    "dpspec.conform.core.compare_pmf",
-    "dpspec.conform.core.empirical_power",
-    "dpspec.conform.catalogue.Param",
-    "dpspec.conform.catalogue.Instance",
-    "dpspec.conform.catalogue.Algorithm",
-    "dpspec.conform.catalogue.DiscreteLaplace",
-    "dpspec.conform.catalogue.LatticeLaplace",
-    "dpspec.conform.catalogue.BernoulliExp",
-    "dpspec.conform.catalogue.Exponential",
-    "dpspec.conform.catalogue.ReportNoisyMax",
-    "dpspec.conform.catalogue.KaryRandomizedResponse",
-    "dpspec.conform.catalogue.Histogram",
+    "dpspec.conform.core.ConformanceFailure",
     "dpspec.conform.catalogue.catalogue",
     "dpspec.conform.catalogue.algorithm",
-    "dpspec.conform.learners.PCL",
-    "dpspec.conform.learners.cell_centres",
-    "dpspec.conform.learners.consistency",
-    "dpspec.conform.laws.tail_half_width",
-    "dpspec.conform.laws.integer_law",
-    "dpspec.conform.laws.categorical_law",
-    "dpspec.conform.laws.bernoulli_law",
-    "dpspec.conform.laws.product_law",
-    "dpspec.conform.laws.noisy_max_law",
-    "dpspec.conform.laws.shifted",
-    "dpspec.conform.laws.truncated",
+    "dpspec.conform.catalogue.reference",
+    "dpspec.conform.base.Param",
+    "dpspec.conform.base.Instance",
+    "dpspec.conform.base.Algorithm",
+    "dpspec.conform.mechanisms",
+    "dpspec.conform.learners",
     "dpspec.conform.adapters.TargetError",
     "dpspec.conform.adapters.Sampler",
     "dpspec.conform.adapters.as_sampler",
-    "dpspec.conform.adapters.learner_factory",
-    "dpspec.conform.adapters.load",
     "dpspec.conform.libraries.LibraryTarget",
-    "dpspec.conform.libraries.version",
-    "dpspec.conform.libraries.library_target",
-    "dpspec.conform.libraries.is_library",
-    "dpspec.conform.pytest_plugin.ConformanceFailure",
     "dpspec.conform.pytest_plugin.pytest_configure",
-    "dpspec.conform.pytest_plugin.dpspec_conforms_fixture",
 )
 
-_GOF = (
-    "dpspec.conform.gof.Law",
-    "dpspec.conform.gof.Events",
-    "dpspec.conform.gof.event_family",
-    "dpspec.conform.gof.critical_counts",
-    "dpspec.conform.gof.power_bound",
-    "dpspec.conform.gof.draws_for_power",
-    "dpspec.conform.gof.FitResult",
-    "dpspec.conform.gof.counts_of",
-    "dpspec.conform.gof.count_test",
-    "dpspec.conform.gof.fit_test",
-)
+#: the law test (the records Law and FitResult, the machinery) and the outcome tables
+_GOF = ("dpspec.conform.gof", "dpspec.conform.laws")
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
@@ -94,7 +63,16 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.noise.discrete_laplace",
             "dpspec.learners.pcl.PrivateHistogramClassifier.repeated_predictions",
         ),
-        binding="differential: learner-audit.conformance (repeated_predictions = fit + predict)",
+        binding="differential: audit.learner-repeated-fits (repeated_predictions = fit + predict)",
+        bug_controls=(
+            BugControl(
+                "dpspec.conform.mechanisms._DiscreteLaplace._instances",
+                "q**EPSILON_FACTOR",
+                "q ** (EPSILON_FACTOR + 0.1)",
+                "the budget sized against ε × 1.2 instead of ε × 1.1 (power against ε × 1.1 "
+                "overstated)",
+            ),
+        ),
     ),
     Obligation(
         id="conform.gof-guarantees",
@@ -107,5 +85,13 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=_GOF,
         checks=("gof_false_alarm_and_power",),
         tests=("tests/test_conform.py::test_power_bound_is_exact_for_one_event",),
+        bug_controls=(
+            BugControl(
+                "dpspec.conform.gof._count_test",
+                "k = len(events.names) if union else 1",
+                "k = 1",
+                "the union bound dropped: each of the K events tested at α instead of α/K",
+            ),
+        ),
     ),
 )

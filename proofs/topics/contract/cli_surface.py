@@ -121,9 +121,11 @@ def sweep_cli(limit_commands: tuple[str, ...] | None = None) -> CliTally:
                 texts: tuple[str, ...] = ("bogus-choice",)
             else:
                 texts = kind.refused_texts()
+            if action.option_strings and action.nargs is None:
+                texts = (*texts, "=--")  # ``--opt=--``: argparse's empty list
             for text in texts:
                 tally.texts += 1
-                if isinstance(kind, DomainType):
+                if isinstance(kind, DomainType) and text != "=--":
                     try:
                         kind(text)
                     except argparse.ArgumentTypeError:
@@ -131,7 +133,9 @@ def sweep_cli(limit_commands: tuple[str, ...] | None = None) -> CliTally:
                     else:
                         tally.failures.append(f"{name} {flag} {text!r}: accepted a refused text")
                         continue
-                if action.option_strings:
+                if text == "=--":
+                    argv = [name, *positionals, *_without(required, flag), f"{flag}=--"]
+                elif action.option_strings:
                     argv = [name, *positionals, *_without(required, flag), flag, text]
                 else:
                     values = list(positionals)

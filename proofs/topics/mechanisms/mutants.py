@@ -230,7 +230,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="dlm.sensitivity-one",
         file="impl/mechanisms/discrete_laplace.py",
-        original="discrete_laplace_for(Fraction(self.sensitivity), epsilon, base)",
+        original="discrete_laplace_for(Fraction(sensitivity), epsilon, base)",
         replacement="discrete_laplace_for(Fraction(1), epsilon, base)",
         description="DiscreteLaplaceMechanism ignores the declared sensitivity",
         kind="sensitivity",
@@ -238,8 +238,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="dlm.sample-value-doubled",
         file="impl/mechanisms/discrete_laplace.py",
-        original="out = a[None, :] + self.noise.sample(",
-        replacement="out = 2 * a[None, :] + self.noise.sample(",
+        original="out = a[None, :] + noise.reshape(",
+        replacement="out = 2 * a[None, :] + noise.reshape(",
         description="DiscreteLaplaceMechanism.sample releases 2 f(S) + Z (pmf unchanged)",
         kind="law",
     ),
@@ -264,8 +264,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rr.keep-too-likely",
         file="impl/mechanisms/randomized_response.py",
-        original="keep = u < r.numerator",
-        replacement="keep = u < r.numerator + r.denominator",
+        original="keep = rng.integers(0, total, size=m) < r.numerator",
+        replacement="keep = rng.integers(0, total, size=m) < r.numerator + r.denominator",
         description="randomized response keeps the true value with probability (r + 1)/(r + k - 1)",
         kind="response",
     ),
@@ -360,8 +360,12 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="hist.function-idealised-default",
         file="impl/mechanisms/stability_histogram.py",
-        original="idealised: bool = False,\n) -> tuple[NDArray[np.int64], NDArray[np.float64]]:",
-        replacement="idealised: bool = True,\n) -> tuple[NDArray[np.int64], NDArray[np.float64]]:",
+        original=(
+            "idealised: FlagArg = False,\n) -> tuple[NDArray[np.int64], NDArray[np.float64]]:"
+        ),
+        replacement=(
+            "idealised: FlagArg = True,\n) -> tuple[NDArray[np.int64], NDArray[np.float64]]:"
+        ),
         description=(
             "stability_histogram() defaults to the float (idealised) path: not exact, Mironov-open"
         ),

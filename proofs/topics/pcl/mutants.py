@@ -28,8 +28,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcl.margins-doubled",
         file="impl/learners/pcl.py",
-        original="return cells, (2 * ones[cells] - counts[cells]).astype(np.int64)",
-        replacement="return cells, (4 * ones[cells] - 2 * counts[cells]).astype(np.int64)",
+        original="return cells, ones[cells] - zeros[cells]",
+        replacement="return cells, 2 * (ones[cells] - zeros[cells])",
         description="PCL.fit (dense path) doubles the margins before adding noise: 2eps",
         kind="sensitivity",
     ),

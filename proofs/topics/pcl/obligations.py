@@ -15,6 +15,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             "dpspec.learners.pcl.PrivateHistogramClassifier",
             "dpspec.learners.pcl.cube_index",
+            "dpspec.learners.pcl.cube_keys",
             "dpspec.learners.pcl.cells_per_axis_for",
             "dpspec.learners.keyed_noise.keyed_values",
             "dpspec.learners.keyed_noise.block_generator",

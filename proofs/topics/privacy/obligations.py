@@ -106,8 +106,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         bug_controls=(
             BugControl(
                 "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
-                "return cells, (2 * ones[cells] - counts[cells])",
-                "return cells, (2 * ones[cells] - counts[cells] + 1)",
+                "return cells, ones[cells] - zeros[cells]",
+                "return cells, ones[cells] - zeros[cells] + 1",
                 "PCL's margins off by one",
             ),
             BugControl(
@@ -206,7 +206,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.learners.estimator.BinaryCellClassifier",
             "dpspec.learners.estimator.model_key",
             "dpspec.learners.estimator.check_binary_labels",
+            "dpspec.learners.estimator.check_binary_label_mask",
             "dpspec.learners.estimator.check_unit_cube",
+            "dpspec.learners.estimator.unit_cube_array",
+            "dpspec.learners.estimator.check_unit_values",
         ),
         checks=("estimator_protocol",),
         tests=(
