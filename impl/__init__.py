@@ -49,6 +49,9 @@ _EXPORTS = {
     "LocalRandomiser": "dpspec.ldp",
     "PartitioningRegressor": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
+    "ExponentialMedian": "dpspec.rectangles",
+    "PrivateRectangleClassifier": "dpspec.rectangles",
+    "RandMarginsParameters": "dpspec.rectangles",
     "LaplaceAnswers": "dpspec.adaptive",
     "DeviatingAlgorithm": "dpspec.adaptive",
     "PredicateMechanism": "dpspec.adaptive",
@@ -58,6 +61,7 @@ __all__ = [
     "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
+    "ExponentialMedian",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
     "LabelPrivateCoverClassifier",
@@ -72,8 +76,10 @@ __all__ = [
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
     "PrivatePackingClassifier",
+    "PrivateRectangleClassifier",
     "PrivateSemiSupervisedClassifier",
     "PrivateUnboundedClassifier",
+    "RandMarginsParameters",
     "RandomizedResponse",
     "StabilityHistogram",
     "__version__",
@@ -105,6 +111,11 @@ if TYPE_CHECKING:
         NoisyMajorityVote,
         RandomizedResponse,
         StabilityHistogram,
+    )
+    from dpspec.rectangles import (
+        ExponentialMedian,
+        PrivateRectangleClassifier,
+        RandMarginsParameters,
     )
 
 
