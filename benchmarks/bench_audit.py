@@ -2,7 +2,12 @@
 the false-alarm rate of many audits of correct mechanisms.
 
 Run: ``python benchmarks/bench_audit.py [--max-n 10000000] [--audits 1000] [--json out.json]``;
-``--rare 40``: only the power against rare leaks (p = 1e-4, 1e-5 at 20/p, 30/p, 50/p draws).
+``--rare 40``: only the power against rare leaks (p = 1e-4, 1e-5 at 20/p, 30/p, 50/p draws);
+``--zoo-seeds 40``: the zoo entries of issue 22's kinds (``--all-entries``: every entry) over
+40 seeds (flag rates of correct and broken entries, ε_LCB / true ε), written to
+``benchmarks/results/audit_zoo_seeds.json``; ``--note``: runs the
+audit topic's registered checks and writes ``benchmarks/results/audit_note.json`` and the
+measured tables of ``proofs/topics/audit/note.md`` (between its ``measured`` markers) from it.
 Cases follow ``shared/notes/auditing.md`` (ideal values there are for the best fixed event).
 """
 
@@ -103,7 +108,7 @@ def tightness(max_n: int, seed: int) -> list[dict[str, Any]]:
     for name, mech, pair, eps, delta, true in cases():
         for n in ns:
             start = time.perf_counter()
-            r = audit(mech, pair, eps, delta, n, seed=seed)
+            r = audit(mech, pair, eps, delta, samples=n, seed=seed)
             rows.append(
                 {
                     "case": name,
@@ -161,7 +166,9 @@ def false_alarms(audits: int, n: int, seed: int) -> dict[str, Any]:
     flagged = 0
     for k in range(audits):
         e = mechs[k % len(mechs)]
-        flagged += audit(e.mechanism, e.pair, e.epsilon, e.delta, n, seed=seed + k).violation
+        flagged += audit(
+            e.mechanism, e.pair, e.epsilon, e.delta, samples=n, seed=seed + k
+        ).violation
     print(f"false alarms: {flagged}/{audits} at {n} draws per side (level 0.05)")
     return {"audits": audits, "samples": n, "violations": flagged}
 
@@ -182,6 +189,142 @@ def rare_power(seeds: int) -> list[dict[str, Any]]:
     return rows
 
 
+def zoo_seeds(seeds: int, everything: bool = False) -> list[dict[str, Any]]:
+    """The zoo entries of issue 22's kinds (every entry with ``everything``) audited over
+    ``seeds`` seeds at max(its draws, 10^5) per side (10^6 for the (ε, δ) Gaussians, whose
+    tails need them): how often each is flagged, and its smallest and median ε_LCB / true ε
+    (finite true ε only)."""
+    from dpspec.audit.zoo_kinds import kinds
+
+    wanted = {e.name for e in kinds()}
+    rows = []
+    for name, e in zoo().items():
+        if not everything and name not in wanted:
+            continue
+        n = max(e.samples, 10**5)
+        if name.startswith("gaussian-3d"):
+            n = 10**6
+        lows, flags = [], 0
+        start = time.perf_counter()
+        for s in range(seeds):
+            r = audit(
+                e.mechanism, e.pair, e.epsilon, e.delta, samples=n, seed=10_000 + s,
+                **e.audit_options(),
+            )  # fmt: skip
+            flags += r.violation
+            lows.append(r.epsilon_lower)
+        finite = math.isfinite(e.true_epsilon)
+        ratios = sorted(v / e.true_epsilon for v in lows) if finite else []
+        rows.append(
+            {
+                "name": name,
+                "correct": e.correct,
+                "claimed": e.epsilon,
+                "delta": e.delta,
+                "true_epsilon": e.true_epsilon if finite else "inf",
+                "samples": n,
+                "seeds": seeds,
+                "flagged": flags,
+                "min_ratio": ratios[0] if ratios else None,
+                "median_ratio": ratios[len(ratios) // 2] if ratios else None,
+                "min_epsilon_lower": min(lows),
+                "seconds": time.perf_counter() - start,
+            }
+        )
+        print(rows[-1], flush=True)
+    return rows
+
+
+NOTE = "proofs/topics/audit/note.md"
+NOTE_JSON = "benchmarks/results/audit_note.json"
+BEGIN, END = (
+    "<!-- measured: begin (python benchmarks/bench_audit.py --note) -->",
+    "<!-- measured: end -->",
+)
+
+
+def note_results() -> dict[str, Any]:
+    """Run the audit topic's registered checks (default configuration) and keep their
+    details and numbers."""
+    from dpspec.proofs.engine.registry import VerifyConfig, obligations
+
+    out: dict[str, Any] = {}
+    for ob in obligations():
+        if ob.topic != "audit" or ob.check is None:
+            continue
+        start = time.process_time()
+        outcome = ob.check(VerifyConfig())
+        out[ob.id] = {
+            "passed": outcome.passed,
+            "detail": outcome.detail,
+            "numbers": outcome.numbers,
+            "controls": [[c.bug, c.caught, c.measured] for c in outcome.controls],
+            "slack": [[sl.quantity, sl.claim, sl.measured] for sl in outcome.slack],
+            "cpu_seconds": time.process_time() - start,
+        }
+        print(ob.id, outcome.passed, flush=True)
+    return out
+
+
+def _fmt(x: Any, digits: int = 3) -> str:
+    if isinstance(x, str):
+        return x
+    if x is None:
+        return "—"
+    if isinstance(x, float) and not math.isfinite(x):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
+
+
+def render(results: dict[str, Any], seeds: list[dict[str, Any]] | None) -> str:
+    """The measured tables of the note, from the results of :func:`note_results` (and of
+    :func:`zoo_seeds` when given)."""
+    lines = ["", "| obligation | status | CPU s | tightest slack | controls caught |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for oid, r in results.items():
+        tight = min(r["slack"], key=lambda s: s[1] / s[2] if s[2] > 0 else math.inf, default=None)
+        slack = "—" if tight is None else f"{tight[0]}: {_fmt(tight[1])} / {_fmt(tight[2])}"
+        caught = f"{sum(c[1] for c in r['controls'])}/{len(r['controls'])}"
+        status = "pass" if r["passed"] else "FAIL"
+        lines.append(f"| `{oid}` | {status} | {r['cpu_seconds']:.2f} | {slack} | {caught} |")
+    zoo_rows = results.get("audit.zoo-power", {}).get("numbers", {}).get("rows", {})
+    if zoo_rows:
+        lines += ["", "Bug zoo at its stated draws per side (`audit.zoo-power`, seed fixed):", "",
+                  "| entry | correct | claim | true ε | ε_LCB | draws | flagged |",
+                  "|---|---|---|---|---|---|---|"]  # fmt: skip
+        for name, v in zoo_rows.items():
+            lines.append(
+                f"| {name} | {'yes' if v['correct'] else 'no'} | {_fmt(v['claimed'])} | "
+                f"{_fmt(v['true'])} | {_fmt(v['lower'])} | {v['samples']} | "
+                f"{'**yes**' if v['flagged'] else 'no'} |"
+            )
+    if seeds:
+        n = seeds[0]["seeds"]
+        lines += ["", f"Zoo entries over {n} seeds (`--zoo-seeds {n}`):", "",
+                  "| entry | correct | flagged | min ε_LCB/true | median | draws |",
+                  "|---|---|---|---|---|---|"]  # fmt: skip
+        for row in seeds:
+            lines.append(
+                f"| {row['name']} | {'yes' if row['correct'] else 'no'} | "
+                f"{row['flagged']}/{row['seeds']} | {_fmt(row['min_ratio'])} | "
+                f"{_fmt(row['median_ratio'])} | {row['samples']} |"
+            )
+    lines += ["", "Details of each check as it ran:", ""]
+    for oid, r in results.items():
+        lines.append(f"* `{oid}`: {r['detail']}")
+    return "\n".join(lines) + "\n"
+
+
+def write_note(results: dict[str, Any], seeds: list[dict[str, Any]] | None) -> None:
+    """Replace the measured block of the note by :func:`render`."""
+    with open(NOTE, encoding="utf-8") as fh:
+        text = fh.read()
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    with open(NOTE, "w", encoding="utf-8") as fh:
+        fh.write(head + BEGIN + render(results, seeds) + END + tail)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -191,7 +334,33 @@ def main() -> None:
     parser.add_argument("--audits", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", default="benchmarks/results/audit.json")
+    parser.add_argument("--zoo-seeds", type=int, metavar="SEEDS")
+    parser.add_argument("--all-entries", action="store_true", help="--zoo-seeds: every entry")
+    parser.add_argument("--note", action="store_true")
+    parser.add_argument(
+        "--render", action="store_true", help="--note from the recorded results, not a new run"
+    )
     args = parser.parse_args()
+    seeds_path = "benchmarks/results/audit_zoo_seeds.json"
+    if args.zoo_seeds:
+        with open(seeds_path, "w", encoding="utf-8") as fh:
+            json.dump(zoo_seeds(args.zoo_seeds, args.all_entries), fh, indent=2)
+        return
+    if args.note or args.render:
+        if args.render:
+            with open(NOTE_JSON, encoding="utf-8") as fh:
+                results = json.load(fh)
+        else:
+            results = note_results()
+            with open(NOTE_JSON, "w", encoding="utf-8") as fh:
+                json.dump(results, fh, indent=2, default=str)
+        try:
+            with open(seeds_path, encoding="utf-8") as fh:
+                seeds = json.load(fh)
+        except FileNotFoundError:
+            seeds = None
+        write_note(results, seeds)
+        return
     if args.rare:
         with open("benchmarks/results/audit_rare.json", "w", encoding="utf-8") as fh:
             json.dump(rare_power(args.rare), fh, indent=2)

@@ -48,7 +48,11 @@ _EXPORTS = {
     "LDPPartitionRegressor": "dpspec.ldp",
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
+    "PartitioningRegressor": "dpspec.ldp",
     "assert_dp": "dpspec.audit",
+    "ExponentialMedian": "dpspec.rectangles",
+    "PrivateRectangleClassifier": "dpspec.rectangles",
+    "RandMarginsParameters": "dpspec.rectangles",
     "LaplaceAnswers": "dpspec.adaptive",
     "DeviatingAlgorithm": "dpspec.adaptive",
     "PredicateMechanism": "dpspec.adaptive",
@@ -58,6 +62,7 @@ __all__ = [
     "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
+    "ExponentialMedian",
     "HistogramRuleClassifier",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
@@ -66,14 +71,17 @@ __all__ = [
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
+    "PartitioningRegressor",
     "PredicateMechanism",
     "PrivacyLevel",
     "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
     "PrivatePackingClassifier",
+    "PrivateRectangleClassifier",
     "PrivateSemiSupervisedClassifier",
     "PrivateUnboundedClassifier",
+    "RandMarginsParameters",
     "RandomizedResponse",
     "StabilityHistogram",
     "__version__",
@@ -85,7 +93,12 @@ if TYPE_CHECKING:
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
     from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
-    from dpspec.ldp import LDPPartitionClassifier, LDPPartitionRegressor, LocalRandomiser
+    from dpspec.ldp import (
+        LDPPartitionClassifier,
+        LDPPartitionRegressor,
+        LocalRandomiser,
+        PartitioningRegressor,
+    )
     from dpspec.learners import (
         HistogramRuleClassifier,
         PrivateHistogramClassifier,
@@ -101,6 +114,11 @@ if TYPE_CHECKING:
         NoisyMajorityVote,
         RandomizedResponse,
         StabilityHistogram,
+    )
+    from dpspec.rectangles import (
+        ExponentialMedian,
+        PrivateRectangleClassifier,
+        RandMarginsParameters,
     )
 
 

@@ -108,3 +108,41 @@ def uniformly_approximates(predictions: Sequence[Any], targets: Sequence[Any], e
     return len(predictions) == len(targets) and all(
         abs(p - y) <= eps for p, y in zip(predictions, targets, strict=True)
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules of the weak learners' hypotheses (seed 002 ch. 4, L530–1181): closed ends
+
+
+def threshold_rule(t: Any, x: Any) -> int:
+    """1[x ≥ t]: the threshold hypothesis, closed at t (t = +∞: always 0)."""
+    return int(x >= t)
+
+
+def interval_rule(a: Any, b: Any, x: Any) -> int:
+    """1[a ≤ x ≤ b]: the interval hypothesis, both ends closed (a > b: the empty interval)."""
+    return int(a <= x <= b)
+
+
+def box_rule(lo: Sequence[Any] | None, hi: Sequence[Any] | None, x: Sequence[Any]) -> int:
+    """1[lo ≤ x ≤ hi coordinate-wise]: the closed axis-aligned box (``lo`` None: empty)."""
+    if lo is None or hi is None:
+        return 0
+    return int(all(a <= v <= b for a, v, b in zip(lo, x, hi, strict=True)))
+
+
+def step_rule(points: Sequence[Any], values: Sequence[Any], q: Any) -> Any:
+    """The right-continuous step function through (points, values) sorted by point: the value
+    of the last point ≤ q, the first value before the first point."""
+    order = sorted(range(len(points)), key=lambda i: (points[i], i))
+    out = values[order[0]]
+    for i in order:
+        if points[i] <= q:
+            out = values[i]
+    return out
+
+
+def empirical_mistakes(predictions: Sequence[Any], labels: Sequence[Any]) -> int:
+    """The score an ERM minimises: the number of sample points whose label the hypothesis
+    gets wrong."""
+    return sum(p != y for p, y in zip(predictions, labels, strict=True))

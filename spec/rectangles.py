@@ -14,8 +14,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 
 def in_rectangle(p: Sequence[int], x: Sequence[int]) -> bool:
@@ -50,3 +51,96 @@ def good_event_exists(p: Sequence[float], q: Sequence[float], epsilon: float, de
         if a > 0 and b > 0 and abs(math.log(a / b)) <= epsilon
     ]
     return sum(p[i] for i in good) > 1 - delta and sum(q[i] for i in good) > 1 - delta
+
+
+# --- Algorithm 4's output law, from the pseudocode (the reference the implementation's law is
+# --- compared with; written path by path, nothing shared with ``dpspec.rectangles``)
+
+
+def median_score(data: Sequence[int], x: int) -> int:
+    """q(D, x) = min(#{z ∈ D : z ≤ x}, #{z ∈ D : z ≥ x})."""
+    return min(sum(1 for z in data if z <= x), sum(1 for z in data if z >= x))
+
+
+def exponential_median_law(data: Sequence[int], size: int, base: Fraction | float) -> list[Any]:
+    """P(A(D) = x), x = 0..size−1, for P(x) ∝ base^{max q − q(D, x)} (base = e^{−ε/2}, or the
+    rational q ≥ e^{−ε/2} of an exact sampler); uniform when D is empty."""
+    if not data:
+        return [Fraction(1, size) if isinstance(base, Fraction) else 1.0 / size] * size
+    scores = [median_score(data, x) for x in range(size)]
+    top = max(scores)
+    weights = [base ** (top - s) for s in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def discrete_laplace_size_law(available: int, center: int, base: float) -> list[float]:
+    """P(clamp(center + Z, 0, available) = j), j = 0..available, Z discrete Laplace with
+    P(Z = z) = (1 − b)/(1 + b)·b^{|z|}: the interior values by the pmf, each end by the tail
+    sum in closed form."""
+    unit = (1 - base) / (1 + base)
+    inner = [unit * base ** abs(j - center) for j in range(available + 1)]
+
+    def at_least(t: int) -> float:  # P(Z ≥ t)
+        return base**t / (1 + base) if t >= 0 else 1 - base ** (1 - t) / (1 + base)
+
+    if available == 0:
+        return [1.0]
+    inner[0] = 1 - at_least(1 - center)  # P(center + Z ≤ 0)
+    inner[available] = at_least(available - center)  # P(center + Z ≥ available)
+    return inner
+
+
+def laplace_size_law(available: int, mu: float, scale: float) -> list[float]:
+    """P(clamp(⌈μ + w⌉, 0, available) = j), w ~ Lap(scale): differences of the Laplace CDF at
+    j − μ (⌈μ + w⌉ = j ⇔ j − 1 < μ + w ≤ j)."""
+
+    def cdf(t: float) -> float:
+        return 0.5 * math.exp(t / scale) if t < 0 else 1 - 0.5 * math.exp(-t / scale)
+
+    if available == 0:
+        return [1.0]
+    law = [cdf(j - mu) - cdf(j - 1 - mu) for j in range(available + 1)]
+    law[0] = cdf(-mu)
+    law[available] = 1 - cdf(available - 1 - mu)
+    return law
+
+
+def rand_margins_law(
+    points: Sequence[Sequence[int]],
+    tags: Sequence[int],
+    axes: int,
+    tag_count: int,
+    margin: int,
+    size_law: Callable[[int], Sequence[float]],
+    median_base: Fraction | float,
+    grid_max: int,
+) -> dict[tuple[int, ...], float]:
+    """P(p = p*) of Algorithm 4 (L1320–1326) on the records ``points`` (``axes`` coordinates
+    each) with per-record tags
+    (refined coordinate y[i]·T + t), by enumerating every path: on each axis every clamped
+    size k (``size_law(|S̄|)``), B = the k records of largest refined coordinate, D = the
+    ``margin`` smallest of B, every answer q of the exponential median on D over the refined
+    grid, and the removal of the records with refined coordinate ≥ q; p_i = ⌊q/T⌋."""
+    refined = [[y * tag_count + t for y in row] for row, t in zip(points, tags, strict=True)]
+    size = (grid_max + 1) * tag_count
+    d = axes
+    out: dict[tuple[int, ...], float] = {}
+
+    def visit(axis: int, alive: list[int], prefix: tuple[int, ...], weight: float) -> None:
+        if axis == d:
+            out[prefix] = out.get(prefix, 0.0) + weight
+            return
+        column = sorted(refined[r][axis] for r in alive)
+        for k, pk in enumerate(size_law(len(alive))):
+            if pk == 0:
+                continue
+            chosen = column[len(column) - k :] if k else []
+            law = exponential_median_law(chosen[:margin], size, median_base)
+            for q, pq in enumerate(law):
+                if pq:
+                    rest = [r for r in alive if refined[r][axis] < q]
+                    visit(axis + 1, rest, (*prefix, q // tag_count), weight * pk * float(pq))
+
+    visit(0, list(range(len(points))), (), 1.0)
+    return out

@@ -303,3 +303,66 @@ def test_canary_pairs() -> None:
         assert int(np.sum(np.any(X1 != X2, axis=1) | (y1 != y2))) <= 1
 
     one()
+
+
+# --- issue 20's reproducers: named errors before any fit, never exit 3 for a usage error ---------
+
+
+def _learner_file(tmp_path: Path) -> Path:
+    module = tmp_path / "mylearner.py"
+    module.write_text(
+        "from dpspec.learners import PrivateHistogramClassifier\n"
+        "def make(seed):\n"
+        "    return PrivateHistogramClassifier(1.0, cells_per_axis=2, random_state=seed)\n"
+    )
+    return module
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        ([], "probe"),  # before: exit 3, "the target raised"
+        (["--probe", "[[0.9]]", "--pair", "[1,2]"], "pair"),
+        (["--probe", "[[0.9, 0.1]]"], "probe"),  # wrong dimension
+        (["--probe", "[[0.9]]", "--release", "decision_function"], "release"),
+        (["--probe", '[["a"]]'], "probe"),  # before: "could not convert string to float"
+        (["--probe", "[[0.9]]", "--pair", "[[[1,2],[3]],[[1],[2]]]"], "pair"),
+    ],
+)
+def test_cli_learner_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], named: str
+) -> None:
+    pair = json.dumps([[[[0.1], [0.9]], [0, 1]], [[[0.1], [0.9]], [0, 0]]])
+    argv = ["audit", f"learner:{_learner_file(tmp_path)}:make", "--epsilon", "1"]
+    argv += ["--pair", pair, "--samples", "2000", "--no-progress", *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f": {named}:" in err, err
+
+
+def test_cli_class_target_is_built_at_the_claim(capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: a class target ignored --epsilon (built at its default ε = 1 and flagged
+    against a claim of 0.1); now it is built at the claim."""
+    pair = json.dumps([[[[0.1], [0.9]], [0, 1]], [[[0.1], [0.9]], [0, 0]]])
+    target = "learner:dpspec.learners.pcl:PrivateHistogramClassifier"
+    base = ["--pair", pair, "--probe", "[[0.9]]", "--samples", "20000", "--no-progress"]
+    assert main(["audit", target, "--epsilon", "0.1", *base]) == 0
+    assert main(["audit", "learner:numpy:ndarray", "--epsilon", "0.1", *base]) == 2
+    assert "without an epsilon parameter" in capsys.readouterr().err
+
+
+def test_one_run_refuses_complex_scores_and_bool_arguments() -> None:
+    """Before: complex scores were cast with a ComplexWarning; epsilon=True and
+    guesses=(True, True) were accepted."""
+
+    def fine(included: Any, rng: Any) -> Any:
+        return included.astype(float)
+
+    with pytest.raises(ValueError, match="train_and_score"):
+        one_run_audit(lambda s, g: s + 1j, 10, 1.0)
+    with pytest.raises(TypeError, match="epsilon"):
+        one_run_audit(fine, 10, True)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="guesses"):
+        one_run_audit(fine, 10, 1.0, guesses=(True, True))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="correct"):
+        one_run_epsilon_lower(True, 10)  # type: ignore[arg-type]

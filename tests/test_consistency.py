@@ -17,8 +17,8 @@ from dpspec.consistency import (
     Circle,
     GaussianMixture,
     Threshold1D,
-    disk_rectangle_area,
-    interval_overlaps,
+    _disk_rectangle_area,
+    _interval_overlaps,
 )
 from dpspec.proofs.cli import main
 from dpspec.spec.consistency import (
@@ -33,12 +33,12 @@ from dpspec.spec.consistency import (
 
 def test_disk_area_identities() -> None:
     r = 0.3
-    assert math.isclose(float(disk_rectangle_area(-1.0, 1.0, -1.0, 1.0, r)), math.pi * r * r)
+    assert math.isclose(float(_disk_rectangle_area(-1.0, 1.0, -1.0, 1.0, r)), math.pi * r * r)
     # a quarter disk
-    assert math.isclose(float(disk_rectangle_area(0.0, 1.0, 0.0, 1.0, r)), math.pi * r * r / 4)
+    assert math.isclose(float(_disk_rectangle_area(0.0, 1.0, 0.0, 1.0, r)), math.pi * r * r / 4)
     # half disk cut at y = 0 and a thin strip through the middle (closed form: 2∫√(r²−u²))
-    assert math.isclose(float(disk_rectangle_area(-1.0, 1.0, -1.0, 0.0, r)), math.pi * r * r / 2)
-    strip = float(disk_rectangle_area(-0.1, 0.1, -1.0, 1.0, r))
+    assert math.isclose(float(_disk_rectangle_area(-1.0, 1.0, -1.0, 0.0, r)), math.pi * r * r / 2)
+    strip = float(_disk_rectangle_area(-0.1, 0.1, -1.0, 1.0, r))
     expect = 2 * (0.1 * math.sqrt(r * r - 0.01) + r * r * math.asin(0.1 / r))
     assert math.isclose(strip, expect, rel_tol=1e-12)
     c = Circle(0.25, (0.4, 0.6), 0.1)
@@ -53,7 +53,7 @@ def test_checkerboard_and_threshold_grids() -> None:
     assert float(cb.region_area(3).sum()) == pytest.approx(0.5)
     th = Threshold1D(0.37, 0.2)
     assert th.region_area(4).tolist() == pytest.approx([0.0, 0.13, 0.25, 0.25])
-    assert interval_overlaps(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0])).tolist() == [
+    assert _interval_overlaps(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0])).tolist() == [
         [0.5],
         [0.5],
     ]
@@ -62,7 +62,7 @@ def test_checkerboard_and_threshold_grids() -> None:
 def test_sample_matches_eta() -> None:
     rng = np.random.default_rng(3)
     c = Circle()
-    X, y = c.sample(200_000, rng)
+    X, y = c.draw(200_000, rng)
     eta = c.eta(X)
     # E[y − η(X)] = 0; z-test at α = 1e-6 (|z| < 4.9)
     z = (y - eta).mean() / math.sqrt(eta.var() / y.size + 0.09 / y.size)
@@ -232,6 +232,8 @@ def test_bad_problem_parameters() -> None:
     with pytest.raises(ValueError, match="noise"):
         Checkerboard(4, 0.6)
     with pytest.raises(ValueError, match="center"):
+        Circle(0.4, (0.2, 0.5))
+    with pytest.raises(ValueError, match="radius"):
         Circle(0.6)
     with pytest.raises(ValueError, match="labels"):
         Checkerboard().grid_classifier_error(np.zeros((3, 4)))
@@ -282,7 +284,7 @@ def test_gaussian_mixture_masses_and_bayes() -> None:
     grid = (p1 > p0).astype(int)
     assert g.grid_classifier_error(grid) == pytest.approx(g.bayes_error(), abs=1e-9)
     rng = np.random.default_rng(9)
-    X, y = g.sample(200_000, rng)
+    X, y = g.draw(200_000, rng)
     assert X.min() >= 0 and X.max() <= 1
     frac_class1 = float(p1.sum())
     z = (y.mean() - frac_class1) / math.sqrt(frac_class1 * (1 - frac_class1) / y.size)
@@ -291,3 +293,43 @@ def test_gaussian_mixture_masses_and_bayes() -> None:
         GaussianMixture(sigma=-1.0)
     with pytest.raises(ValueError, match="weights"):
         GaussianMixture(weights=(0.5, 0.6))
+
+
+def test_problems_contract_regressions() -> None:
+    """Issue 20 in this family: the problems draw with ``draw(size, rng)`` (they are no
+    mechanisms), refuse grids beyond their limits before any work, and keep η well defined
+    far from both Gaussian means."""
+    import time
+
+    with pytest.raises(ValueError, match="m: the request needs"):
+        Circle().region_area(2**13)
+    start = time.process_time()
+    with pytest.raises(ValueError, match="labels: the request needs"):
+        Checkerboard().grid_classifier_error(np.zeros((2**13, 2**13), dtype=np.int8))
+    assert time.process_time() - start < 1.0
+    assert not hasattr(Circle, "sample") and hasattr(Circle, "draw")
+    g = GaussianMixture(sigma=0.01)
+    eta = g.eta(np.array([[0.0, 1.0], [1.0, 0.0]]))  # far from both means: no 0/0
+    assert np.all(np.isfinite(eta))
+    with pytest.raises(ValueError, match="means"):
+        GaussianMixture(means=((2.0, 2.0), (0.5, 0.5)))
+    with pytest.raises(ValueError, match="size"):
+        Threshold1D().draw(0, np.random.default_rng(0))
+
+
+def test_cli_options_are_refused_before_work() -> None:
+    """Every ``consistency`` option has a declared domain: out of it, exit 2 before any fit."""
+    for argv in (
+        ["consistency", "pcl", "--epsilon", "2e-10"],
+        ["consistency", "pcl", "--epsilon", "1e-300"],
+        ["consistency", "pcl", "--seed", "-1"],
+        ["consistency", "pcl", "--plot", "x.txt"],
+        ["consistency", "pcl", "--d", "2"],
+        ["consistency", "ldp-regression", "--d", "4"],
+        ["consistency", "pcl", "--test-size", "0"],
+        ["consistency", "pcl", "--tolerance", "-1"],
+        ["consistency", "pcl", "--n", "1e3,1e2"],
+        ["consistency", "pcl", "--n", "1e3,1e4", "--reps", "1"],
+        ["consistency", "pcl", "--json", "/dev/null/x.json"],
+    ):
+        assert main([*argv, "--no-progress"]) == 2, argv

@@ -139,7 +139,7 @@ def test_reports_on_lattice() -> None:
     assert np.all(w / rand.step_w == np.rint(w / rand.step_w))
     assert np.all(z / rand.step_z == np.rint(z / rand.step_z))
     cell = int(part.cell_index(x[:1])[0])
-    law = rand.report_law([0.1], 5.0)
+    law = rand.pmf(np.array([0.1, 5.0]))
     assert law.w_centre[cell] == 2**20 and law.z_centre[cell] == 3 * 2**19
     assert sum(abs(c) for c in law.w_centre) == 2**20
     # sd of a mean of 4000 reports: sqrt(2) * b / 63 with b = 4M/epsilon = 17 for Z: < 0.4
@@ -160,7 +160,7 @@ def test_collect_in_batches() -> None:
     assert small.n == big.n == 1000 and small.w_sum.shape == (part.n_cells,)
     in_law = rand.collect_in_law(X, y, rng)
     assert in_law.n == 1000 and in_law.z_sum.shape == (part.n_cells,)
-    with pytest.raises(ValueError, match="reports"):
+    with pytest.raises(ValueError, match="n: must be an integer"):
         aggregate(type(in_law)(0, in_law.w_sum, in_law.z_sum))
 
 
@@ -340,3 +340,67 @@ def test_cli_tiny_epsilon_in_law() -> None:
             X, y = SineProblem().sample_regression(n, np.random.default_rng(n))
             model = LDPPartitionRegressor(epsilon=1e-9, simulate="in-law", random_state=0)
             assert np.all(np.isfinite(model.fit(X, y).predict(X)))
+
+
+def test_contract_regressions() -> None:
+    """Issue 20 in this family: ``idealised`` is the keyword before ``random_state`` and a
+    real bool everywhere; the exact law is ``pmf`` (``report_law`` a deprecated alias);
+    ``LocalRandomiser`` is a mechanism with ``sample(data, size, rng)``; float32 parameters
+    give the same law; limits refuse before any work, naming the parameter."""
+    import inspect
+    import time
+
+    from dpspec.contract import Mechanism
+
+    for cls in (LDPPartitionRegressor, LDPPartitionClassifier):
+        names = list(inspect.signature(cls).parameters)
+        assert names.index("idealised") + 1 == names.index("random_state")
+        with pytest.raises(TypeError, match="idealised"):
+            cls(idealised="no").fit(_X, _Y)  # type: ignore[arg-type]
+    part = CubicPartition(1.0, 0.9, 1, offset=-1.0)
+    for flag in ("idealised", "z_only"):
+        with pytest.raises(TypeError, match=flag):
+            LocalRandomiser(part, 1.0, 1.0, **{flag: "no"})  # type: ignore[arg-type]
+    rand = LocalRandomiser(part, 1.0, 1.0)
+    assert isinstance(rand, Mechanism)
+    out = rand.sample(data=np.array([-0.5, 0.3]), size=7, rng=np.random.default_rng(0))
+    assert out.shape == (7, 2 * part.n_cells)
+    with pytest.warns(DeprecationWarning):
+        old = rand.report_law(np.array([-0.5]), 0.3)
+    assert old == rand.pmf(np.array([-0.5, 0.3]))
+    assert LocalRandomiser.report_law.__deprecated_alias_of__ == "pmf"  # type: ignore[attr-defined]
+    assert LocalRandomiser(part, np.float32(0.5), np.float32(2.0)).pmf(
+        np.array([0.5, 1.0])
+    ) == LocalRandomiser(part, 0.5, 2.0).pmf(np.array([0.5, 1.0]))
+    start = time.process_time()
+    with pytest.raises(ValueError, match=r"size: .*exceeds the limit"):
+        rand.sample(np.array([0.5, 1.0]), 2**27, np.random.default_rng(0))
+    big = CubicPartition(1e-3, 1.0, 1)  # 2002 cells
+    with pytest.raises(ValueError, match=r"x: .*exceeds the limit"):
+        LocalRandomiser(big, 1.0, 1.0).randomise(
+            np.zeros((40_000, 1)), np.zeros(40_000), np.random.default_rng(0)
+        )
+    with pytest.raises(ValueError, match="X: the request needs"):
+        LDPPartitionRegressor(h=1e-3, random_state=0).fit(
+            np.zeros((2_000_000, 1)), np.zeros(2_000_000)
+        )
+    assert time.process_time() - start < 1.0
+    with pytest.raises(ValueError, match="window"):
+        LocalRandomiser(part, 1.0, 1.0, idealised=True).pmf(np.array([0.5, 1.0]), (0, 3))
+    box = LocalRandomiser(part, 1.0, 1.0, z_only=True).pmf(np.array([0.5, 0.0]), (-2, 2))
+    assert len(box) == 25 and all(0 < p < 1 for p in box.values())
+
+
+@pytest.mark.parametrize("idealised", [False, True])
+@pytest.mark.parametrize("z_only", [False, True])
+def test_randomiser_at_the_corners_of_its_domain(idealised: bool, z_only: bool) -> None:
+    """Every corner of (epsilon, truncation)'s declared domain builds a randomiser whose exact
+    level is at most epsilon (the idealised path once refused ε = 700 with M = 2^-256, naming
+    sigma_z)."""
+    part = CubicPartition(1.0, 0.9, 1, offset=-1.0)
+    for epsilon in (2.0**-32, 700.0):
+        for m in (2.0**-256, 2.0**256):
+            rand = LocalRandomiser(part, epsilon, m, z_only, idealised=idealised)
+            assert float(rand.effective_epsilon) <= epsilon * (1 + 1e-12)
+            reports = rand.sample(np.array([0.5, m]), 3, np.random.default_rng(0))
+            assert np.all(np.isfinite(reports))

@@ -395,10 +395,10 @@ def test_half_integer_loss_is_translation_invariant(ys: list[int], shift: int) -
 
 
 def test_runner_reports_an_exhausted_budget_as_unconfirmed_with_the_budget() -> None:
-    """A condition that needs ≈ 2.5 s of CPU, given 0.2 s: unconfirmed, never confirmed, and the
+    """A condition that needs ≈ 1 s of CPU, given 0.2 s: unconfirmed, never confirmed, and the
     message states the budget (CPU seconds per condition and per path)."""
     report = run_prove(
-        ("dpspec.proofs.topics.compression.lemmas.median_lipschitz_d_mid",),
+        ("dpspec.proofs.topics.ldp.lemmas.log_ratio_core",),
         per_condition_timeout=0.2,
         progress=False,
     )

@@ -1,35 +1,55 @@
 """dpspec's statistical DP auditor: ε lower bounds with confidence, for any mechanism.
 
-``audit(mechanism, (D, D'), epsilon, delta, samples, confidence, seed)`` returns an
+``audit(mechanism, (D, D'), epsilon, delta, samples=…, confidence=…, seed=…)`` returns an
 :class:`AuditResult`; ``assert_dp`` wraps it for other projects' test suites; the bug zoo in
-:mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε.
+:mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The modules:
+``targets`` (what is sampled), ``bounds``, ``events``, ``selection``, ``checkpoint``,
+``identity``, ``loop`` (the audit itself), ``search`` (finding a pair), ``learners``,
+``one_run``, ``libraries``, ``ci`` (``assert_dp``).
 """
 
-from dpspec.audit.ci import DPViolation, assert_dp
-from dpspec.audit.core import (
+from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
+from dpspec.audit.checkpoint import AuditIdentity
+from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_alarm, vote
+from dpspec.audit.events import Event
+from dpspec.audit.identity import fingerprint
+from dpspec.audit.loop import (
+    AuditCoverageWarning,
     AuditResult,
-    CallableMechanism,
-    Event,
-    Mechanism,
-    as_mechanism,
+    EventBound,
     audit,
     audit_pairs,
-    cp_lower,
-    cp_upper,
-    epsilon_lower,
+    default_selection,
+    event_level,
+    screen_bound,
 )
+from dpspec.audit.pair_search import Search
+from dpspec.audit.targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 
 __all__ = [
+    "AuditCoverageWarning",
+    "AuditIdentity",
     "AuditResult",
     "CallableMechanism",
     "DPViolation",
     "Event",
+    "EventBound",
     "Mechanism",
+    "MechanismError",
+    "Search",
+    "VoteResult",
     "as_mechanism",
     "assert_dp",
     "audit",
     "audit_pairs",
     "cp_lower",
     "cp_upper",
+    "default_selection",
     "epsilon_lower",
+    "event_level",
+    "fingerprint",
+    "majority_false_alarm",
+    "max_epsilon_lower",
+    "screen_bound",
+    "vote",
 ]

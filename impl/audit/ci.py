@@ -1,16 +1,19 @@
 """``assert_dp``: a DP assertion for other projects' test suites, with a stated false alarm.
 
-One audit of a truly (ε, δ)-DP mechanism reports a violation with probability at most
-α = 1 − ``confidence`` (:mod:`dpspec.audit.core`). ``assert_dp`` runs ``votes`` independent
-audits (seeds ``seed``, ``seed + 1``, …; fresh draws each) and fails only when a strict majority
-flags a violation, as Google's DP libraries do with 9 votes. For a correct mechanism:
+``assert_dp`` is :func:`~dpspec.audit.audit` run ``votes`` times: every option of ``audit``
+(``selection``, ``float_bits``, ``jobs``/``backend``, ``event``, a pair search with ``search``
+when no pair is given, ``samples="auto"``) is passed through. The votes are independent audits
+(seeds ``seed``, ``seed + 1``, …, :func:`vote_seeds`; fresh draws each) and the assertion fails
+only when a strict majority flags a violation, as Google's DP libraries do with 9 votes. One
+audit of a truly (ε, δ)-DP mechanism reports a violation with probability at most
+α = 1 − ``confidence``, so for a correct mechanism:
 
     P(false alarm) ≤ Σ_{k > votes/2} C(votes, k) α^k (1 − α)^{votes − k}
 
-(:func:`majority_false_alarm`: 3.3e-5 for 9 votes at α = 0.05). With the default fixed seed the
-assertion is also deterministic: it gives the same verdict on every run, so it cannot flake.
-Power (the "validity" tests): at the defaults, a mechanism whose true ε is 1.2× the claim is
-rejected (``audit.assert-dp`` in the registry measures this on Laplace and randomized response).
+(:func:`majority_false_alarm`: 3.3e-5 for 9 votes at α = 0.05; ``audit.assert-dp`` computes
+it exactly from the vote rule this module applies). With the default fixed seed the assertion
+is deterministic: the same verdict on every run, so it cannot flake. A failure raises
+:class:`DPViolation`, which carries the audits (bounds, events, pairs) and prints them.
 """
 
 from __future__ import annotations
@@ -20,16 +23,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dpspec.audit.core import AuditResult, audit, check_confidence, check_samples, check_seed
+from dpspec.audit.loop import AuditResult, audit
+from dpspec.validation import check_confidence, check_count, check_seed
 
-
-class DPViolation(AssertionError):
-    """Raised by :func:`assert_dp` when a majority of its audits finds ε_LCB > ε."""
+#: the largest number of votes
+MAX_VOTES = 999
 
 
 def majority_false_alarm(votes: int, alpha: float) -> float:
     """P(Bin(votes, alpha) > votes/2): the false-alarm bound of a majority of ``votes``."""
-    if votes < 1 or votes % 2 == 0:
+    votes = check_count(votes, "votes", maximum=MAX_VOTES)
+    if votes % 2 == 0:
         raise ValueError(f"votes: must be a positive odd number, got {votes!r}")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha: must be in (0, 1), got {alpha!r}")
@@ -37,6 +41,11 @@ def majority_false_alarm(votes: int, alpha: float) -> float:
     return math.fsum(
         math.comb(votes, k) * alpha**k * (1 - alpha) ** (votes - k) for k in range(need, votes + 1)
     )
+
+
+def vote_seeds(seed: int, votes: int) -> list[int]:
+    """The seeds of the votes: distinct, so that the audits are independent."""
+    return [seed + k for k in range(votes)]
 
 
 @dataclass
@@ -54,52 +63,82 @@ class VoteResult:
 
     def summary(self) -> str:
         lower = ", ".join(f"{r.epsilon_lower:.4g}" for r in self.results)
+        first = self.results[0]
+        worst = max(self.results, key=lambda r: r.epsilon_lower)
         return (
             f"{self.violations}/{self.votes} audits flag a violation (eps lower bounds {lower}; "
-            f"claimed {self.results[0].epsilon_claimed:g}); false-alarm bound "
-            f"{self.false_alarm_bound:.2g}"
+            f"claimed {first.epsilon_claimed:g}, delta {first.delta:g}); largest bound on the "
+            f"pair {worst.pair!r:.120} with the event {worst.event} [{worst.direction}]; "
+            f"false-alarm bound {self.false_alarm_bound:.2g}"
         )
+
+
+class DPViolation(AssertionError):
+    """Raised by :func:`assert_dp` when a majority of its audits finds ε_LCB > ε; ``result``
+    holds every audit (bounds, events, the pair each ran on)."""
+
+    def __init__(self, message: str, result: VoteResult) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 def vote(
     mechanism: Any,
-    pair: tuple[Any, Any],
-    epsilon: float,
+    pair: tuple[Any, Any] | None = None,
+    epsilon: float | None = None,
     delta: float = 0.0,
-    samples: int = 200_000,
-    confidence: float = 0.95,
+    *,
     votes: int = 9,
+    samples: int | str = 200_000,
+    confidence: float = 0.95,
     seed: int = 0,
     runner: Callable[..., AuditResult] = audit,
+    **options: Any,
 ) -> VoteResult:
-    """``votes`` independent audits (seeds seed .. seed + votes − 1) and their tally.
-    Arguments are checked before any draw, each error naming its parameter."""
+    """``votes`` independent audits (seeds :func:`vote_seeds`) and their tally; ``options``
+    go to every audit. Arguments are checked before any draw, each error naming its
+    parameter."""
     confidence = check_confidence(confidence)
-    samples = check_samples(samples)
     seed = check_seed(seed)
-    if isinstance(votes, bool) or not isinstance(votes, int) or votes > 999:
-        raise ValueError(f"votes: must be a positive odd integer <= 999, got {votes!r}")
+    votes = check_count(votes, "votes", maximum=MAX_VOTES)
+    if "checkpoint" in options or "progress" in options:
+        name = "checkpoint" if "checkpoint" in options else "progress"
+        raise ValueError(f"{name}: not an option of assert_dp (its audits are short and many)")
     bound = majority_false_alarm(votes, 1 - confidence)
     results = [
-        runner(mechanism, pair, epsilon, delta, samples, confidence, seed + k) for k in range(votes)
-    ]
+        runner(
+            mechanism, pair, epsilon, delta, samples=samples, confidence=confidence, seed=s,
+            **options,
+        )
+        for s in vote_seeds(seed, votes)
+    ]  # fmt: skip
     return VoteResult(results, sum(r.violation for r in results), votes, bound)
 
 
 def assert_dp(
     mechanism: Any,
-    pair: tuple[Any, Any],
-    epsilon: float,
+    pair: tuple[Any, Any] | None = None,
+    epsilon: float | None = None,
     delta: float = 0.0,
-    samples: int = 200_000,
-    confidence: float = 0.95,
+    *,
     votes: int = 9,
+    samples: int | str = 200_000,
+    confidence: float = 0.95,
     seed: int = 0,
+    **options: Any,
 ) -> VoteResult:
-    """Fail (``DPViolation``) when a majority of ``votes`` audits of ``mechanism`` on ``pair``
-    finds the (ε, δ) claim violated; return the tally otherwise. False alarm ≤
+    """Fail with :class:`DPViolation` when a strict majority of ``votes`` audits of
+    ``mechanism`` finds the (ε, δ) claim violated; return the tally otherwise. Every option of
+    :func:`~dpspec.audit.audit` is accepted (``options``). False alarm ≤
     :func:`majority_false_alarm` (votes, 1 − confidence) for a correct mechanism."""
-    result = vote(mechanism, pair, epsilon, delta, samples, confidence, votes, seed)
+    result = vote(
+        mechanism, pair, epsilon, delta, votes=votes, samples=samples, confidence=confidence,
+        seed=seed, **options,
+    )  # fmt: skip
     if not result.passed:
-        raise DPViolation(f"(epsilon={epsilon}, delta={delta}) violated: {result.summary()}")
+        raise DPViolation(
+            f"(epsilon={result.results[0].epsilon_claimed}, delta={result.results[0].delta}) "
+            f"violated: {result.summary()}",
+            result,
+        )
     return result

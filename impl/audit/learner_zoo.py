@@ -21,6 +21,10 @@ Broken (each a one-line bug a library could ship):
 
 * ``pcl-half-noise`` — PCL calibrated to sensitivity 1 instead of 2 (the margin 2Σy − |C|
   moves by 2 when a label flips): q = e^{−ε}, true ε = 2ε = 2.
+* ``pcl-last-label`` — a PCL subclass whose ``predict`` returns the last training label (the
+  canary, whose label flips): deterministic, true ε = ∞. It inherits PCL's vectorised shortcut,
+  which does not leak; the auditor runs its own ``fit`` + ``predict`` (a subclass never takes
+  the shortcut), on a 500-point version of the pcl pair.
 * ``pcl-data-range`` — PCL after dividing X by its own maximum (a "normalise the features"
   step inside ``fit``): the partition depends on the data. Moving the canary from 1.0 to 0.5
   moves the cube boundaries, so the probed margin goes from +20 to −21: true ε = 11.47
@@ -68,6 +72,8 @@ class LearnerEntry:
     true_epsilon: float | None
     correct: bool
     why: str
+    #: fits per side its verdict needs at confidence 0.95 (vectorised entries: cheap draws)
+    samples: int = 600
 
 
 class HalvedNoiseHistogramClassifier(PrivateHistogramClassifier):
@@ -77,6 +83,22 @@ class HalvedNoiseHistogramClassifier(PrivateHistogramClassifier):
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
         law, level = discrete_laplace_for(Fraction(1), check_epsilon(self.epsilon), None)
         return law, level
+
+
+class LastLabelHistogramClassifier(PrivateHistogramClassifier):
+    """PCL whose ``predict`` returns the label of the last training record (the bug: a
+    "cached" answer that is the data itself). Its ``repeated_predictions`` is PCL's, which does
+    not leak: an auditor that sampled the parent's shortcut instead of this class's own
+    ``predict`` would call it private."""
+
+    def fit(self, X: Any, y: Any) -> LastLabelHistogramClassifier:
+        super().fit(X, y)
+        self.last_label_ = np.asarray(y)[-1]
+        return self
+
+    def predict(self, X: Any) -> NDArray[Any]:
+        rows = np.asarray(X).shape[0]
+        return np.full(rows, self.last_label_)
 
 
 class DataRangeHistogramClassifier:
@@ -186,8 +208,9 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         correct: bool,
         why: str,
         delta: float = 0.0,
+        samples: int = 600,
     ) -> None:
-        e[name] = LearnerEntry(name, mech, pair, eps, delta, true, correct, why)
+        e[name] = LearnerEntry(name, mech, pair, eps, delta, true, correct, why, samples)
 
     D, D2, canary = _pcl_pair(n_pcl)
 
@@ -208,6 +231,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         1.0,
         True,
         "PCL, lone canary's label flips: P(Z≥0)/P(Z≥2) = e^ε exactly",
+        samples=100000,  # vectorised: the tightness target (≥ 0.95 of ε)
     )
     add(
         "pcl-idealised",
@@ -217,6 +241,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         math.log(2 * math.exp(0.5) - 1),
         True,
         "PCL with Lap(1/ε): ratio 2e^{ε/2} − 1",
+        samples=100000,  # vectorised
     )
     add(
         "pcl-half-noise",
@@ -226,6 +251,23 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         2.0,
         False,
         "PCL calibrated to sensitivity 1, not 2: q^{-2} = e^{2ε}",
+        samples=100000,  # vectorised
+    )
+    S, S2, corner = _pcl_pair(500)
+
+    def pcl_last_label(seed: int) -> LastLabelHistogramClassifier:
+        return LastLabelHistogramClassifier(1.0, random_state=seed)
+
+    add(
+        "pcl-last-label",
+        LearnerMechanism(pcl_last_label, probe=corner, name="pcl-last-label"),
+        (S, S2),
+        1.0,
+        math.inf,
+        False,
+        "PCL subclass whose predict returns the last training label (the canary's): audited "
+        "through its own fit + predict, not PCL's shortcut",
+        samples=200,  # deterministic leak: 200 fits reach ε_LCB > 3
     )
     R, R2, at = _range_pair()
 
@@ -240,6 +282,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         data_range_epsilon(),
         False,
         "partition scaled by the data's maximum: the probed margin moves from +20 to −21",
+        samples=300,  # true ε 11.5
     )
     P, P2, cubes = _pcde_pair()
 
@@ -261,6 +304,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         True,
         "PCDE's two released counts move by one each: e^{ε/2}·e^{ε/2}",
         delta=1e-3,
+        samples=500,  # correct: fewer fits only lower the bound
     )
     add(
         "pcde-2eps",
@@ -271,6 +315,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         False,
         "PCDE's histogram at 2ε: true ε = 2",
         delta=1e-3,
+        samples=1000,  # true ε 2 against (1, 1e-3), a 2-D atom law
     )
     sub = (
         (np.array([[0.1], [0.8]]), np.array([0, 1])),
@@ -295,6 +340,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         None,
         True,
         "A1 over a public grid: α-private (Thm 7), exact ratio ≤ e on this pair",
+        samples=400,  # correct
     )
     add(
         "a2-label",
@@ -304,6 +350,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         None,
         True,
         "A2 on a label pair: α-label private (Thm 26)",
+        samples=400,  # correct
     )
     add(
         "a2-as-private",
@@ -313,5 +360,6 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         math.inf,
         False,
         "A2's cover is built from the x's: the replaced x is released",
+        samples=400,  # support shift
     )
     return e

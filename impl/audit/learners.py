@@ -1,7 +1,7 @@
 """Whole learners as audit targets: fit on D, fit on D', compare what is released.
 
 A :class:`LearnerMechanism` turns an estimator factory and a *release* into a
-:class:`~dpspec.audit.core.Mechanism` the auditor samples. One draw is one fit on the pair's
+:class:`~dpspec.audit.targets.Mechanism` the auditor samples. One draw is one fit on the pair's
 dataset with a fresh ``random_state`` drawn from the auditor's generator, followed by the
 release:
 
@@ -17,11 +17,17 @@ mechanism's own ``probe``. Discrete
 releases (prediction bit vectors) reach the auditor's atom family; real releases its threshold
 and score families.
 
-Repeated fits are vectorised when the estimator allows: an estimator with a method
-``repeated_predictions(X, y, probe, repetitions, rng)`` (PCL has it; it counts once and draws
-the noise of every repetition in one call, bound to ``fit`` by a conformance check) is used
-for the ``"predict"`` release unless ``vectorised=False``. Otherwise each draw is a real fit;
-pass ``jobs`` to :func:`~dpspec.audit.core.audit` to spread the estimation fits over cores.
+Each draw is a real ``fit`` and release of the object the factory returns, with one exception
+that changes nothing but speed: for the ``"predict"`` release, an estimator whose class is
+*exactly* one of :data:`VECTORISED_CLASSES` — classes whose ``repeated_predictions(X, y,
+probe, repetitions, rng)`` (margins counted once, the noise of every repetition drawn in one
+call) is bound to ``fit`` + ``predict`` by a registered conformance obligation — is sampled
+through that method. A subclass, an instance with a method replaced, or a wrapper takes the
+real path (its own ``fit`` and ``predict`` may differ from the bound class's: a subclass whose
+``predict`` leaks a training label must be audited as written), and so does every estimator
+when ``vectorised=False`` (CLI ``--real-fits``). :meth:`LearnerMechanism.sampling` says which
+path runs; the audit result carries it (``AuditResult.sampling``). Pass ``jobs`` to
+:func:`~dpspec.audit.audit` to spread real fits over cores.
 
 The audit is only as sound as the pair is neighbouring under the relation the learner claims:
 substitution for PCL, PCDE, A1 (replace one record), label change for A2 (same x's).
@@ -29,16 +35,32 @@ substitution for PCL, PCDE, A1 (replace one record), label change for A2 (same x
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.core import MechanismError
+from dpspec.audit.targets import MechanismError
+from dpspec.validation import check_flag
 
 #: The releases named by a string: the estimator method called on the probe set.
 RELEASE_METHODS = ("predict", "predict_proba", "decision_function", "pdf", "score_samples")
+
+#: Classes (by qualified name) whose ``repeated_predictions`` is bound to ``fit`` + ``predict``
+#: by a conformance obligation (its id): the only classes sampled through that shortcut, and
+#: only when an estimator's class is exactly one of them. ``audit.learner-repeated-fits`` runs
+#: the conformance of each and checks that every class of dpspec defining
+#: ``repeated_predictions`` is listed here with an obligation that names it.
+VECTORISED_CLASSES: dict[str, str] = {
+    "dpspec.learners.pcl.PrivateHistogramClassifier": "audit.learner-repeated-fits",
+    "dpspec.audit.learner_zoo.HalvedNoiseHistogramClassifier": "audit.learner-repeated-fits",
+}
+
+#: the methods a shortcut relies on: an instance attribute of one of these names (a method
+#: replaced on the object) sends the estimator down the real path
+_SHORTCUT_METHODS = ("fit", "predict", "repeated_predictions")
 
 Factory = Callable[[int], Any]
 Release = str | Callable[[Any], Any]
@@ -95,10 +117,8 @@ class LearnerMechanism:
             raise TypeError(f"release: expected a method name or a callable, got {release!r}")
         self.factory = factory
         self.release = release
-        self.probe = None if probe is None else np.asarray(probe, dtype=np.float64)
-        if self.probe is not None and self.probe.ndim != 2:
-            raise ValueError(f"probe: expected a 2-D array (k points), got {self.probe.shape}")
-        self.vectorised = bool(vectorised)
+        self.probe = None if probe is None else _points(probe, "probe")
+        self.vectorised = check_flag(vectorised, "vectorised")
         self.name = name or getattr(factory, "__name__", "learner")
 
     @classmethod
@@ -111,6 +131,49 @@ class LearnerMechanism:
             return estimator(**params, random_state=seed)
 
         return cls(factory, release, probe, name=estimator.__name__)
+
+    def check_pair(self, pair: tuple[Any, Any]) -> None:
+        """Refuse, before any fit, a pair this target cannot be audited on: datasets that are
+        not (X, y) / (X, y, probe) / X with X of shape (n, d) and y of length n, the two sides
+        of different dimension d, a named release without probe points or with probe points of
+        another dimension, or an estimator without the named release method. Each error names
+        ``pair``, ``probe`` or ``release``."""
+        dims = []
+        for side, data in zip(("D", "D'"), pair, strict=True):
+            try:
+                X, y, probe = _split(data)
+                X = _points(X, "X")
+            except ValueError as exc:
+                raise ValueError(
+                    f"pair: {side} must be (X, y), (X, y, probe) or X with X of shape (n, d) "
+                    f"({exc})"
+                ) from exc
+            if y is not None and (y.ndim != 1 or y.shape[0] != X.shape[0]):
+                raise ValueError(
+                    f"pair: {side}'s y must have one label per row of X ({X.shape[0]}), got "
+                    f"shape {y.shape}"
+                )
+            dims.append(X.shape[1])
+            probe = self.probe if probe is None else _points(probe, "probe")
+            if isinstance(self.release, str):
+                if probe is None:
+                    raise ValueError(
+                        f"probe: release {self.release!r} needs the points it is made on (give "
+                        "probe= or --probe, or datasets (X, y, probe))"
+                    )
+                if probe.shape[1] != X.shape[1]:
+                    raise ValueError(
+                        f"probe: points of dimension {probe.shape[1]}, the data has "
+                        f"{X.shape[1]} features"
+                    )
+        if dims[0] != dims[1]:
+            raise ValueError(f"pair: D has {dims[0]} features and D' {dims[1]}")
+        if isinstance(self.release, str):
+            estimator = self.factory(0)
+            if not callable(getattr(estimator, self.release, None)):
+                raise ValueError(
+                    f"release: {_qualified_class(estimator)} has no method {self.release!r}"
+                )
 
     def _released(self, model: Any, probe: Any) -> NDArray[Any]:
         if callable(self.release):
@@ -125,11 +188,10 @@ class LearnerMechanism:
                 f"probe: release {self.release!r} needs the points it is made on (give probe= "
                 "or datasets (X, y, probe))"
             )
-        if self.vectorised and self.release == "predict":
-            estimator = self.factory(0)
-            if hasattr(estimator, "repeated_predictions"):
-                bits = estimator.repeated_predictions(X, y, probe, n, rng)
-                return np.asarray(bits, dtype=np.int8)
+        estimator = self.factory(0) if self.vectorised and self.release == "predict" else None
+        if estimator is not None and shortcut_of(estimator) is not None:
+            bits = estimator.repeated_predictions(X, y, probe, n, rng)
+            return np.asarray(bits, dtype=np.int8)
         seeds = rng.integers(0, 2**62, size=n)
         rows = []
         for seed in seeds.tolist():
@@ -143,5 +205,76 @@ class LearnerMechanism:
                 f"release: the releases of two fits differ in shape ({exc})"
             ) from exc
 
+    def sampling(self) -> str:
+        """Which path a draw takes: the real ``fit`` and release, or the conformance-bound
+        vectorised shortcut of the estimator's exact class (and why not, when not)."""
+        release = self.release if isinstance(self.release, str) else "a callable release"
+        if not self.vectorised:
+            return f"real fit + {release} per draw (vectorised=False)"
+        if self.release != "predict":
+            return f"real fit + {release} per draw"
+        estimator = self.factory(0)
+        bound = shortcut_of(estimator)
+        if bound is None:
+            return f"real fit + predict per draw ({_shortcut_refusal(estimator)})"
+        return (
+            f"vectorised {_qualified_class(estimator)}.repeated_predictions, bound to fit + "
+            f"predict by {bound}"
+        )
+
     def __repr__(self) -> str:
         return f"LearnerMechanism({self.name!r}, release={self.release!r})"
+
+
+def _points(values: Any, name: str) -> NDArray[np.float64]:
+    """A (k, d) array of finite numbers, else a ValueError naming ``name``."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: expected numbers, an array of shape (k, d) ({exc})") from exc
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"{name}: expected a non-empty 2-D array (k points), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: expected finite numbers")
+    return arr
+
+
+def _qualified_class(obj: Any) -> str:
+    """``module.qualname`` of ``obj``'s class."""
+    cls = type(obj)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _listed_class(name: str) -> type | None:
+    """The class a :data:`VECTORISED_CLASSES` name resolves to (None when it does not)."""
+    module, _, attr = name.rpartition(".")
+    try:
+        found = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError):
+        return None
+    return found if isinstance(found, type) else None
+
+
+def shortcut_of(estimator: Any) -> str | None:
+    """The conformance obligation binding ``estimator``'s vectorised shortcut to its ``fit``,
+    or None when the estimator must be sampled through real fits: its class is not exactly a
+    listed class (subclasses and wrappers are not), or the instance replaces a method."""
+    name = _qualified_class(estimator)
+    bound = VECTORISED_CLASSES.get(name)
+    if bound is None or _listed_class(name) is not type(estimator):
+        return None
+    own = getattr(estimator, "__dict__", {})
+    if any(method in own for method in _SHORTCUT_METHODS):
+        return None
+    return bound
+
+
+def _shortcut_refusal(estimator: Any) -> str:
+    """Why :func:`shortcut_of` sends ``estimator`` down the real path."""
+    name = _qualified_class(estimator)
+    if name not in VECTORISED_CLASSES or _listed_class(name) is not type(estimator):
+        listed = [c for c in VECTORISED_CLASSES if isinstance(estimator, _listed_class(c) or ())]
+        if listed:
+            return f"{name} subclasses {listed[0]}: its own fit/predict run"
+        return f"{name} has no conformance-bound vectorised shortcut"
+    return "a method is replaced on the instance"

@@ -4,7 +4,7 @@
 
 * ``module:callable`` or ``path/to/file.py:callable`` — an object with ``sample(data, n, rng)``
   or a function ``f(data, n, rng)`` (vectorised), ``f(data, rng)`` or ``f(data)`` (called once
-  per draw: slow, see :class:`~dpspec.audit.core.CallableMechanism`);
+  per draw: slow, see :class:`~dpspec.audit.targets.CallableMechanism`);
 * ``opendp:laplace | gaussian | geometric`` — OpenDP's measurements on a vector domain (n copies
   of the input in one call give n independent releases; OpenDP samples exactly, ~5·10⁴ draws/s
   for Laplace on this machine);
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import math
 import sys
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.core import Mechanism, MechanismError, as_mechanism
+from dpspec.audit.targets import Mechanism, MechanismError, as_mechanism
 from dpspec.audit.zoo import gaussian_epsilon
 
 LIBRARIES = {
@@ -62,7 +63,7 @@ DIFFPRIVLIB_MODELS = (
 
 
 class LibraryMechanism:
-    """A library's mechanism as a :class:`~dpspec.audit.core.Mechanism`: ``draw(value, n)``
+    """A library's mechanism as a :class:`~dpspec.audit.targets.Mechanism`: ``draw(value, n)``
     returns n releases on the scalar ``value``."""
 
     def __init__(self, name: str, draw: Callable[[Any, int], Any], note: str) -> None:
@@ -227,13 +228,19 @@ _PACKAGES = {"opendp": "opendp", "pydp": "python-dp", "diffprivlib": "diffprivli
 
 
 def _load_callable(spec: str) -> Any:
+    """The object named ``module:attribute`` (imported with the working directory on the path,
+    as ``python -c`` would) or ``path/to/file.py:attribute`` (the file's folder is put on the
+    path first, so that it can import its siblings, and stays there for calls made later)."""
     where, _, attr = spec.rpartition(":")
     if not where or not attr:
-        raise ValueError(f"target: expected module:callable, got {spec!r}")
+        raise ValueError(f"target: expected module:callable or path/file.py:callable, got {spec!r}")
     if where.endswith(".py"):
         path = Path(where)
         if not path.is_file():
             raise ValueError(f"target: no file {where!r}")
+        folder = str(path.resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
         module_spec = importlib.util.spec_from_file_location(path.stem, path)
         if module_spec is None or module_spec.loader is None:
             raise ValueError(f"target: cannot load {where!r}")
@@ -246,6 +253,9 @@ def _load_callable(spec: str) -> Any:
                 f"target: running {where!r} raised {type(exc).__name__}: {exc}"
             ) from exc
     else:
+        cwd = str(Path.cwd())
+        if cwd not in sys.path and "" not in sys.path:
+            sys.path.insert(0, cwd)
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
@@ -259,28 +269,46 @@ def _load_callable(spec: str) -> Any:
     return getattr(module, attr)
 
 
-def load_factory(spec: str) -> Any:
-    """The callable named ``module:callable`` or ``path/file.py:callable`` (a learner factory
-    ``seed -> unfitted estimator``, or an estimator class taking ``random_state``: dpspec's
-    get the seed, others a RandomState seeded with it, as scikit-learn accepts)."""
+def load_factory(spec: str, epsilon: float | None = None, delta: float | None = None) -> Any:
+    """The callable named ``module:callable`` or ``path/file.py:callable``: a learner factory
+    ``seed -> unfitted estimator`` as it is, or an estimator class, built for every fit as
+    ``cls(epsilon=epsilon[, delta=delta], random_state=…)`` — the claim audited is the level
+    the class is built at (dpspec's classes get the seed, others a RandomState seeded with it,
+    as scikit-learn accepts). A class without an ``epsilon`` parameter, or a class given no
+    ``epsilon``, is refused: it would be audited at a level nobody chose."""
     factory = _load_callable(spec)
     if not callable(factory):
         raise ValueError(f"target: {spec!r} is not callable")
-    if isinstance(factory, type):
-        from dpspec.audit.learners import legacy_random_state
+    if not isinstance(factory, type):
+        return factory
+    from dpspec.audit.learners import legacy_random_state
 
-        cls = factory
-        ours = cls.__module__.startswith("dpspec.")
+    cls = factory
+    try:
+        accepted = set(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        accepted = set()
+    if "epsilon" not in accepted:
+        raise ValueError(
+            f"target: {spec!r} is a class without an epsilon parameter; give a factory "
+            "seed -> estimator built at the claimed level"
+        )
+    if epsilon is None:
+        raise ValueError("epsilon: required to build the class target at the claimed level")
+    params: dict[str, Any] = {"epsilon": epsilon}
+    if "delta" in accepted and delta is not None:
+        params["delta"] = delta
+    ours = cls.__module__.startswith("dpspec.")
 
-        def make(seed: int) -> Any:
-            return cls(random_state=seed if ours else legacy_random_state(seed))
+    def make(seed: int) -> Any:
+        return cls(**params, random_state=seed if ours else legacy_random_state(seed))
 
-        return make
-    return factory
+    make.__qualname__ = f"{cls.__qualname__}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+    return make
 
 
 def load_target(spec: str, epsilon: float, delta: float = 0.0) -> Mechanism:
-    """The :class:`~dpspec.audit.core.Mechanism` named by ``spec`` (see the module docstring),
+    """The :class:`~dpspec.audit.targets.Mechanism` named by ``spec`` (see the module docstring),
     calibrated to (``epsilon``, ``delta``) for library targets."""
     if not isinstance(spec, str) or ":" not in spec:
         raise ValueError(f"target: expected LIBRARY:NAME or module:callable, got {spec!r}")

@@ -37,8 +37,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.audit.core import MechanismError, check_confidence, check_seed, cp_lower
-from dpspec.validation import check_count, check_delta
+from dpspec.audit.bounds import cp_lower
+from dpspec.audit.targets import MechanismError
+from dpspec.validation import check_confidence, check_count, check_delta, check_real, check_seed
 
 #: Largest number of canaries (the scores are held in memory, the guesses sorted).
 MAX_CANARIES = 10**8
@@ -68,8 +69,8 @@ def one_run_epsilon_lower(
     (:func:`one_run_pvalue`, m = ``canaries``) is below 1 − confidence, by bisection to 1e-9.
     −inf when no ε ≥ −∞ is rejected (W = 0)."""
     r = check_count(guesses, "guesses")
-    w = int(correct)
-    if not 0 <= w <= r:
+    w = check_count(correct, "correct", minimum=0)
+    if w > r:
         raise ValueError(f"correct: expected an integer in [0, {r}], got {correct!r}")
     alpha = 1.0 - check_confidence(confidence)
     delta = check_delta(delta)
@@ -135,11 +136,18 @@ def one_run_audit(
     if not callable(train_and_score):
         raise TypeError(f"train_and_score: expected a callable, got {train_and_score!r}")
     m = check_count(canaries, "canaries", maximum=MAX_CANARIES)
-    if not (isinstance(epsilon, int | float) and math.isfinite(epsilon) and epsilon >= 0):
+    eps = check_real(epsilon, "epsilon")
+    if not math.isfinite(eps) or eps < 0:
         raise ValueError(f"epsilon: expected a finite claim ≥ 0, got {epsilon!r}")
     delta = check_delta(delta)
-    k_in, k_out = (m // 2, m // 2) if guesses is None else guesses
-    if not all(isinstance(k, int) and k >= 0 for k in (k_in, k_out)) or k_in + k_out > m:
+    if guesses is None:
+        k_in, k_out = m // 2, m // 2
+    elif not (isinstance(guesses, tuple | list) and len(guesses) == 2):
+        raise ValueError(f"guesses: expected a pair (k_in, k_out), got {guesses!r}")
+    else:
+        k_in = check_count(guesses[0], "guesses", minimum=0, maximum=m)
+        k_out = check_count(guesses[1], "guesses", minimum=0, maximum=m)
+    if k_in + k_out > m:
         raise ValueError(f"guesses: expected (k_in, k_out) ≥ 0 with sum ≤ {m}, got {guesses!r}")
     if k_in + k_out == 0:
         raise ValueError("guesses: at least one guess is needed")
@@ -150,7 +158,12 @@ def one_run_audit(
         raw = train_and_score(included.copy(), rng)
     except Exception as exc:
         raise MechanismError(f"train_and_score: raised {type(exc).__name__}: {exc}") from exc
-    scores = np.asarray(raw, dtype=np.float64)
+    scores = np.asarray(raw)
+    if scores.dtype.kind not in "biuf":
+        raise ValueError(
+            f"train_and_score: expected {m} real scores, got values of dtype {scores.dtype}"
+        )
+    scores = scores.astype(np.float64)
     if scores.shape != (m,) or not np.all(np.isfinite(scores)):
         raise ValueError(f"train_and_score: expected {m} finite scores, got shape {scores.shape}")
     # rank by score, ties in an order drawn independently of S: lexsort's last key is primary
@@ -159,14 +172,14 @@ def one_run_audit(
     r = k_in + k_out
     lcb = one_run_epsilon_lower(right, r, confidence, delta, m)
     return OneRunResult(
-        float(epsilon),
+        eps,
         delta,
         lcb,
         confidence,
         m,
         r,
         right,
-        lcb > epsilon,
+        lcb > eps,
         time.perf_counter() - start,
     )
 

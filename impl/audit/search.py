@@ -2,7 +2,7 @@
 search steered by ``hypothesis.target``.
 
 Both only *choose* a pair, on screening draws that the final audit does not reuse, so the
-final bound keeps its confidence statement (:func:`dpspec.audit.core.audit_pairs`).
+final bound keeps its confidence statement (:func:`dpspec.audit.loop.audit_pairs`).
 
 * :func:`statdp_patterns` — the query-vector patterns of StatDP (Ding et al., CCS 2018): one
   query above / below, one above and the rest below, half–half, all above / below, X-shape.
@@ -21,17 +21,15 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
-from dpspec.audit.core import (
+from dpspec.audit.loop import (
     MAX_SELECTION,
     AuditResult,
-    as_mechanism,
     audit,
-    check_confidence,
     check_samples,
-    check_seed,
     screen_bound,
 )
-from dpspec.validation import check_count, check_delta
+from dpspec.audit.targets import as_mechanism
+from dpspec.validation import check_confidence, check_count, check_delta, check_seed
 
 #: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
 MAX_QUERIES = 100_000
@@ -142,5 +140,5 @@ def hypothesis_search(
     probe()
     if best[0] is None:
         raise ValueError("pairs: the strategy produced no pair")
-    final = audit(mech, best[0], epsilon, delta, samples, confidence, rng)
+    final = audit(mech, best[0], epsilon, delta, samples=samples, confidence=confidence, seed=rng)
     return SearchResult(best[0], float(best[1]), len(history), final, history)

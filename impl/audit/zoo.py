@@ -50,13 +50,15 @@ class ZooEntry:
 
     name: str
     mechanism: Any
-    pair: tuple[Any, Any]
+    pair: tuple[Any, Any] | None  # None: the audit searches for one (``options`` has search)
     epsilon: float
     delta: float
     true_epsilon: float
     correct: bool
     why: str
     options: tuple[tuple[str, Any], ...] = ()  # extra audit() arguments, e.g. float_bits
+    #: draws per side its verdict needs (a leak of probability p: ≈ 30/p; 5·10^4 decides most)
+    samples: int = 5 * 10**4
 
     def audit_options(self) -> dict[str, Any]:
         return dict(self.options)
@@ -266,11 +268,14 @@ def zoo() -> dict[str, ZooEntry]:
         true: float,
         why: str,
         delta: float = 0.0,
+        samples: int = 5 * 10**4,
         **options: Any,
     ) -> None:
         mech = FunctionMechanism(name, fn) if callable(fn) else fn
         correct = true <= eps * (1 + 1e-9)
-        e[name] = ZooEntry(name, mech, pair, eps, delta, true, correct, why, tuple(options.items()))
+        e[name] = ZooEntry(
+            name, mech, pair, eps, delta, true, correct, why, tuple(options.items()), samples
+        )
 
     ones5, zeros5 = (1, 1, 1, 1, 1), (0, 0, 0, 0, 0)
     svt_d, svt_d2 = (1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5
@@ -282,6 +287,7 @@ def zoo() -> dict[str, ZooEntry]:
         0.5,
         0.5,
         "Lap(Δ/ε) on a sensitivity-1 sum: log-ratio ≤ |a − a'|/b = ε",
+        samples=10**6,  # the tightness target: ε_LCB ≥ 0.48
     )
     add(
         "laplace-lattice",
@@ -404,6 +410,7 @@ def zoo() -> dict[str, ZooEntry]:
         math.inf,
         "returns the max value with Exp(2/ε) noise: values < 1 are impossible "
         "under q = 1 (support shift), p₁ = (1 − e^{−ε/2})^5 = 2.25e-3",
+        samples=10**6,  # no floor on p₂: the bound grows like ln N (target ≥ 5.5 at 10^6)
     )
     add(
         "svt-lyu-alg4",
@@ -421,6 +428,7 @@ def zoo() -> dict[str, ZooEntry]:
         svt_no_threshold_noise_epsilon(svt_d, svt_d2, 4 / 0.5, 5),
         "SVT with no noise on the threshold and cutoff c = 5 (the analysis needs ρ): every "
         "answer costs ε/4 and ten answers are released (exact ε by enumeration)",
+        samples=3 * 10**5,  # a 1024-pattern output: the atoms need the draws
     )
     add(
         "histogram-eps-0.2",
@@ -495,6 +503,7 @@ def zoo() -> dict[str, ZooEntry]:
         math.inf,
         "Lap(1/ε) but the raw value w.p. 1e-4: an atom q' never produces (decided at 3·10^5 "
         "draws, 30/p)",
+        samples=3 * 10**5,
     )
     add(
         "rare-leak-pure",
@@ -524,4 +533,8 @@ def zoo() -> dict[str, ZooEntry]:
         "label-DP learner (thresholds at the data's x values) audited on a change of one x: "
         "the output 0.2 is impossible for the neighbour (support shift)",
     )
+    from dpspec.audit.zoo_kinds import kinds
+
+    for entry in kinds():
+        e[entry.name] = entry
     return e

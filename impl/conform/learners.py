@@ -229,7 +229,7 @@ def _consistency(sampler: Sampler, rng: np.random.Generator) -> dict[str, Any]:
     for n in TREND_SIZES:
         row = []
         for _ in range(TREND_REPS):
-            X, y = problem.sample(n, rng)
+            X, y = problem.draw(n, rng)
             bits = np.asarray(sampler.draw((X, y), 1, rng))[0]
             labels = (np.asarray(bits, dtype=np.float64) > 0.5).astype(np.int64)
             row.append(problem.excess_risk(labels))

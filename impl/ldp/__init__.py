@@ -8,9 +8,17 @@ from dpspec.ldp.estimators import (
     LDPPartitionClassifier,
     LDPPartitionRegressor,
     PartitioningRegressor,
+    ball_radius,
 )
-from dpspec.ldp.mechanism import LocalRandomiser, Reports, aggregate
-from dpspec.ldp.partition import CubicPartition
+from dpspec.ldp.mechanism import (
+    LocalRandomiser,
+    ReportLaw,
+    Reports,
+    aggregate,
+    noise_scales,
+    privacy_level,
+)
+from dpspec.ldp.partition import CubicPartition, bandwidth, threshold_constant, truncation_level
 from dpspec.ldp.problems import SineProblem
 
 __all__ = [
@@ -19,7 +27,14 @@ __all__ = [
     "LDPPartitionRegressor",
     "LocalRandomiser",
     "PartitioningRegressor",
+    "ReportLaw",
     "Reports",
     "SineProblem",
     "aggregate",
+    "ball_radius",
+    "bandwidth",
+    "noise_scales",
+    "privacy_level",
+    "threshold_constant",
+    "truncation_level",
 ]

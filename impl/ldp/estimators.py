@@ -28,43 +28,83 @@ floating point (guarantee over ideal reals). The estimates are post-processing o
 ``privacy_`` states α; its ``exact_sampler`` is True only for the exact randomiser run user by
 user (``simulate="users"``): the in-law simulation draws the sums' law with numpy's
 floating-point samplers. The non-private :class:`PartitioningRegressor` has no privacy guarantee.
+
+Limits, refused before any work: the partition has at most
+:data:`~dpspec.ldp.partition.MAX_CELLS` cells; ``simulate="users"`` draws at most
+:data:`MAX_USER_COORDINATES` report coordinates (n users × N cells × parts) per fit (beyond it,
+``simulate="in-law"`` draws the same sums' law in O(n + N)).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
-from dpspec.ldp.mechanism import LocalRandomiser, Reports, aggregate, check_truncation
+from dpspec.ldp.mechanism import (
+    BatchSizeArg,
+    LocalEpsilonArg,
+    LocalRandomiser,
+    Reports,
+    ResponsesArg,
+    aggregate,
+)
 from dpspec.ldp.partition import (
+    MAX_MAGNITUDE,
     CubicPartition,
+    DimensionArg,
+    MagnitudeArg,
+    OffsetArg,
+    SampleSizeArg,
+    _check_magnitude,
     bandwidth,
-    check_magnitude,
     threshold_constant,
     truncation_level,
 )
-from dpspec.learners.estimator import EstimatorProtocol, NotFittedError, model_key
+from dpspec.learners.estimator import (
+    EstimatorProtocol,
+    NotFittedError,
+    check_binary_labels,
+    model_key,
+)
 from dpspec.spec.neighbours import Relation
-from dpspec.validation import as_finite_array, check_count, check_flag
+from dpspec.validation import (
+    Choice,
+    FeaturesArg,
+    FlagArg,
+    LabelsArg,
+    RandomStateArg,
+    Real,
+    check_constructor_params,
+    checked,
+    example,
+    require_within,
+)
+
+#: Most report coordinates (users × cells × parts) one ``fit`` with ``simulate="users"`` draws
+#: (about a few minutes of the exact sampler); ``simulate="in-law"`` has no such cost.
+MAX_USER_COORDINATES = 2**32
+
+#: h, R, M or c_n fixed by the caller, or None for the public schedule.
+OptionalMagnitudeArg = Annotated[
+    float | None, Real(lo=1 / MAX_MAGNITUDE, hi=MAX_MAGNITUDE, optional=True)
+]
+#: How fit draws the users' reports: one randomiser per user, or the sums' law.
+SimulateArg = Annotated[str, Choice(options=("users", "in-law"))]
 
 
-def ball_radius(n: int, d: int) -> float:
+@checked
+def ball_radius(n: SampleSizeArg, d: DimensionArg) -> float:
     """R_n = √d·max(1, √(log n)): the public ball grows to ℝ^d (Theorem 2 needs S_n ↑ ℝ^d)."""
-    return math.sqrt(d) * max(1.0, math.sqrt(math.log(max(check_count(n, "n"), 1))))
+    return math.sqrt(d) * max(1.0, math.sqrt(math.log(n)))
 
 
-def _score_target(y: Any, n: int, numeric: bool = True) -> NDArray[Any]:
+def _score_target(y: Any, n: int) -> NDArray[Any]:
     """The true responses / labels of ``score``: one per row of X (a ValueError naming y)."""
-    if numeric:
-        target = as_finite_array(y, "y", ndim=1)
-    else:
-        if y is None:
-            raise ValueError("y: expected labels, got None")
-        target = np.asarray(y)
+    target = np.asarray(y)
     if target.shape != (n,):
         raise ValueError(f"y: expected {n} values (one per row of X), got shape {target.shape}")
     return target
@@ -73,92 +113,89 @@ def _score_target(y: Any, n: int, numeric: bool = True) -> NDArray[Any]:
 class _PartitionEstimator(EstimatorProtocol):
     """Shared machinery: the public partition for (n, d), the data checks, the cell lookup."""
 
-    bandwidth_constant: float
-    radius: float | None
-    offset: float
-    h: float | None
+    partition_: CubicPartition
+
+    def _params(self) -> dict[str, Any]:
+        """The constructor's parameters, checked and converted (``fit`` checked them first)."""
+        return check_constructor_params(self)
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "partition_"):
             raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
 
-    def _check_options(self) -> None:
-        """The options that select code paths, checked before any work (none here)."""
-
     def _data(self, X: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        self._check_options()
-        arr = as_finite_array(X, "X", ndim=2).astype(np.float64)
-        if y is None:
-            raise ValueError("y: requires y to be passed, but the target y is None")
-        target = as_finite_array(y, "y", ndim=1).astype(np.float64)
+        arr = np.asarray(X, dtype=np.float64)
+        target = np.asarray(y, dtype=np.float64)
         if target.shape[0] != arr.shape[0]:
             raise ValueError(
                 f"y: expected {arr.shape[0]} values (one per row of X), got {target.shape[0]}"
             )
         return arr, target
 
-    def _partition(self, n: int, d: int) -> CubicPartition:
-        h = bandwidth(n, d, self.bandwidth_constant) if self.h is None else self.h
-        radius = ball_radius(n, d) if self.radius is None else self.radius
+    def _partition(self, params: dict[str, Any], n: int, d: int) -> CubicPartition:
+        h = bandwidth(n, d, params["bandwidth_constant"]) if params["h"] is None else params["h"]
+        radius = ball_radius(n, d) if params["radius"] is None else params["radius"]
         try:
-            return CubicPartition(check_magnitude(h, "h"), radius, d, self.offset)
+            return CubicPartition(_check_magnitude(h, "h"), radius, d, params["offset"])
         except ValueError as exc:
-            if self.h is not None or not str(exc).startswith("h:"):
+            if params["h"] is not None or not str(exc).startswith("h:"):
                 raise
             raise ValueError(
-                f"bandwidth_constant: {self.bandwidth_constant!r} gives h = {h!r}; {exc}"
+                f"bandwidth_constant: {params['bandwidth_constant']!r} gives h = {h!r}; {exc}"
             ) from exc
 
     def _cells(self, X: Any) -> NDArray[np.int64]:
         self._check_fitted()
         self.check_n_features(X)
-        return self.partition_.cell_index(as_finite_array(X, "X", ndim=2))
-
-    partition_: CubicPartition
+        return self.partition_.cell_index(X)
 
 
 class _PrivatePartitionEstimator(_PartitionEstimator):
     """The private estimators: users' reports from the local randomiser, ``privacy_``."""
 
-    epsilon: float
-    random_state: Any
-    simulate: str
-    batch_size: int
-    idealised: bool
+    privacy_: PrivacyLevel
 
-    def _check_options(self) -> None:
-        if not isinstance(self.simulate, str) or self.simulate not in ("users", "in-law"):
-            raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
-        check_flag(self.idealised, "idealised")
-        if self.simulate == "users":
-            check_count(self.batch_size, "batch_size")
+    def _randomiser(
+        self,
+        params: dict[str, Any],
+        partition: CubicPartition,
+        n: int,
+        truncation: float,
+        z_only: bool = False,
+    ) -> LocalRandomiser:
+        """The caller's randomiser (ε, M, the public partition), with the work of
+        ``simulate="users"`` refused before any draw when beyond :data:`MAX_USER_COORDINATES`."""
+        randomiser = LocalRandomiser(
+            partition, params["epsilon"], truncation, z_only, idealised=params["idealised"]
+        )
+        if params["simulate"] == "users":
+            require_within(
+                float(n) * partition.n_cells * randomiser.parts,
+                MAX_USER_COORDINATES,
+                "X",
+                "report coordinates (users x cells x parts; simulate='in-law' draws the sums' "
+                "law instead)",
+            )
+        return randomiser
 
     def _reports(
-        self, randomiser: LocalRandomiser, X: NDArray[np.float64], y: NDArray[np.float64]
+        self,
+        params: dict[str, Any],
+        randomiser: LocalRandomiser,
+        X: NDArray[np.float64],
+        y: NDArray[np.float64],
     ) -> Reports:
-        rng = np.random.default_rng(model_key(self.random_state))
-        if self.simulate == "users":
-            reports = randomiser.collect(X, y, rng, check_count(self.batch_size, "batch_size"))
-        elif self.simulate == "in-law":
-            reports = randomiser.collect_in_law(X, y, rng)
+        rng = np.random.default_rng(model_key(params["random_state"]))
+        if params["simulate"] == "users":
+            reports = randomiser.collect(X, y, rng, params["batch_size"])
         else:
-            raise ValueError(f"simulate: expected 'users' or 'in-law', got {self.simulate!r}")
+            reports = randomiser.collect_in_law(X, y, rng)
         level = randomiser.privacy
-        exact = level.exact_sampler and self.simulate == "users"
+        exact = level.exact_sampler and params["simulate"] == "users"
         self.privacy_ = PrivacyLevel(
             level.epsilon, level.ratio, level.delta, exact_sampler=exact, relation=Relation.LOCAL
         )
         return reports
-
-    def _randomiser(
-        self, partition: CubicPartition, truncation: float, z_only: bool = False
-    ) -> LocalRandomiser:
-        self._check_options()
-        return LocalRandomiser(
-            partition, self.epsilon, truncation, z_only, idealised=self.idealised
-        )
-
-    privacy_: PrivacyLevel
 
 
 class _PartitionRegression(_PartitionEstimator):
@@ -167,14 +204,15 @@ class _PartitionRegression(_PartitionEstimator):
     values_: NDArray[np.float64]
     _estimator_type = "regressor"
 
-    def predict(self, X: Any) -> NDArray[np.float64]:
+    def predict(self, X: FeaturesArg) -> NDArray[np.float64]:
+        """m̃(x): the value of x's cell (0 outside the listed cells)."""
         cells = self._cells(X)
         out = np.zeros(cells.shape[0])
         inside = cells >= 0
         out[inside] = self.values_[cells[inside]]
         return out
 
-    def score(self, X: Any, y: Any) -> float:
+    def score(self, X: FeaturesArg, y: ResponsesArg) -> float:
         """R² of the predictions (scikit-learn's regressor score)."""
         pred = self.predict(X)
         target = _score_target(y, pred.shape[0]).astype(np.float64)
@@ -183,14 +221,26 @@ class _PartitionRegression(_PartitionEstimator):
         return 1.0 - resid / total if total > 0 else 0.0
 
 
+_EXAMPLE_X = np.array([[0.1], [0.35], [0.6], [0.85], [0.2], [0.7]])
+_EXAMPLE_Y = np.array([0.5, -0.2, 0.3, 0.9, -0.4, 0.0])
+_EXAMPLE_LABELS = np.array([1, -1, 1, 1, -1, -1])
+
+
+@example(
+    every={"X": _EXAMPLE_X, "y": _EXAMPLE_Y},
+    __init__={"h": 0.5, "random_state": 0},
+    fit={},
+    predict={},
+    score={},
+)
 class LDPPartitionRegressor(_PrivatePartitionEstimator, _PartitionRegression):
     """α-LDP partitioning regression estimate m̃_n (seed 003, L154; Theorems 2 and 3).
 
     Parameters: ``epsilon`` (the LDP level α), ``bandwidth_constant`` c' of h_n, ``h`` (fix the
     side instead), ``radius`` (fix R instead of R_n), ``offset`` (grid offset, default 0),
     ``truncation`` (fix M instead of M_n), ``threshold`` (fix c_n), ``simulate`` ("users" or
-    "in-law"), ``batch_size``, ``random_state``, ``idealised`` (the paper's float Laplace
-    instead of the exact lattice randomiser).
+    "in-law"), ``batch_size``, ``idealised`` (the paper's float Laplace instead of the exact
+    lattice randomiser), ``random_state``.
 
     Fitted: ``partition_``, ``randomiser_``, ``privacy_`` (α), ``nu_``, ``mu_`` (ν̃, μ̃ per
     cell), ``values_`` (m̃ per cell), ``n_features_in_``.
@@ -198,17 +248,17 @@ class LDPPartitionRegressor(_PrivatePartitionEstimator, _PartitionRegression):
 
     def __init__(
         self,
-        epsilon: float = 1.0,
-        bandwidth_constant: float = 1.0,
-        h: float | None = None,
-        radius: float | None = None,
-        offset: float = 0.0,
-        truncation: float | None = None,
-        threshold: float | None = None,
-        simulate: str = "users",
-        batch_size: int = 4096,
-        random_state: Any = None,
-        idealised: bool = False,
+        epsilon: LocalEpsilonArg = 1.0,
+        bandwidth_constant: MagnitudeArg = 1.0,
+        h: OptionalMagnitudeArg = None,
+        radius: OptionalMagnitudeArg = None,
+        offset: OffsetArg = 0.0,
+        truncation: OptionalMagnitudeArg = None,
+        threshold: OptionalMagnitudeArg = None,
+        simulate: SimulateArg = "users",
+        batch_size: BatchSizeArg = 4096,
+        idealised: FlagArg = False,
+        random_state: RandomStateArg = None,
     ) -> None:
         self.epsilon = epsilon
         self.bandwidth_constant = bandwidth_constant
@@ -219,19 +269,20 @@ class LDPPartitionRegressor(_PrivatePartitionEstimator, _PartitionRegression):
         self.threshold = threshold
         self.simulate = simulate
         self.batch_size = batch_size
-        self.random_state = random_state
         self.idealised = idealised
+        self.random_state = random_state
 
-    def fit(self, X: Any, y: Any) -> LDPPartitionRegressor:
+    def fit(self, X: FeaturesArg, y: ResponsesArg) -> LDPPartitionRegressor:
+        """The users' reports of (X, y) through the caller's randomiser, aggregated:
+        m̃ = ν̃/μ̃ on the cells with μ̃ ≥ c_n h^d, 0 elsewhere."""
+        params = self._params()
         X, target = self._data(X, y)
         n, d = X.shape
-        partition = self._partition(n, d)
-        m = check_truncation(truncation_level(n) if self.truncation is None else self.truncation)
-        c = check_magnitude(
-            threshold_constant(n) if self.threshold is None else self.threshold, "threshold"
-        )
-        randomiser = self._randomiser(partition, m)
-        nu, mu = aggregate(self._reports(randomiser, X, target))
+        partition = self._partition(params, n, d)
+        m = truncation_level(n) if params["truncation"] is None else params["truncation"]
+        c = threshold_constant(n) if params["threshold"] is None else params["threshold"]
+        randomiser = self._randomiser(params, partition, n, m)
+        nu, mu = aggregate(self._reports(params, randomiser, X, target))
         keep = mu >= c * partition.h**d
         values = np.zeros_like(nu)
         np.divide(nu, mu, out=values, where=keep)
@@ -242,6 +293,13 @@ class LDPPartitionRegressor(_PrivatePartitionEstimator, _PartitionRegression):
         return self
 
 
+@example(
+    every={"X": _EXAMPLE_X, "y": _EXAMPLE_Y},
+    __init__={"h": 0.5},
+    fit={},
+    predict={},
+    score={},
+)
 class PartitioningRegressor(_PartitionRegression):
     """The non-private truncated partitioning estimate m̌_n on the same partition (σ = 0,
     c_n = log n/(n h^d)): the baseline the private estimate is compared with. No privacy
@@ -250,11 +308,11 @@ class PartitioningRegressor(_PartitionRegression):
 
     def __init__(
         self,
-        bandwidth_constant: float = 1.0,
-        h: float | None = None,
-        radius: float | None = None,
-        offset: float = 0.0,
-        truncation: float | None = None,
+        bandwidth_constant: MagnitudeArg = 1.0,
+        h: OptionalMagnitudeArg = None,
+        radius: OptionalMagnitudeArg = None,
+        offset: OffsetArg = 0.0,
+        truncation: OptionalMagnitudeArg = None,
     ) -> None:
         self.bandwidth_constant = bandwidth_constant
         self.h = h
@@ -262,11 +320,13 @@ class PartitioningRegressor(_PartitionRegression):
         self.offset = offset
         self.truncation = truncation
 
-    def fit(self, X: Any, y: Any) -> PartitioningRegressor:
+    def fit(self, X: FeaturesArg, y: ResponsesArg) -> PartitioningRegressor:
+        """m̌ = (Σ [y]_M)/(count) on the cells with at least log n points, 0 elsewhere."""
+        params = self._params()
         X, target = self._data(X, y)
         n, d = X.shape
-        partition = self._partition(n, d)
-        m = check_truncation(truncation_level(n) if self.truncation is None else self.truncation)
+        partition = self._partition(params, n, d)
+        m = truncation_level(n) if params["truncation"] is None else params["truncation"]
         cells = partition.cell_index(X)
         inside = cells >= 0
         counts = np.bincount(cells[inside], minlength=partition.n_cells) / n
@@ -286,6 +346,14 @@ class PartitioningRegressor(_PartitionRegression):
         return self
 
 
+@example(
+    every={"X": _EXAMPLE_X, "y": _EXAMPLE_LABELS},
+    __init__={"h": 0.5, "random_state": 0},
+    fit={},
+    predict={},
+    decision_values={},
+    score={},
+)
 class LDPPartitionClassifier(_PrivatePartitionEstimator):
     """α-LDP partitioning classifier g_n(x) = sign(ν̃(A_j)) (seed 003, L273–300; Theorem 4).
 
@@ -299,15 +367,15 @@ class LDPPartitionClassifier(_PrivatePartitionEstimator):
 
     def __init__(
         self,
-        epsilon: float = 1.0,
-        bandwidth_constant: float = 1.0,
-        h: float | None = None,
-        radius: float | None = None,
-        offset: float = 0.0,
-        simulate: str = "users",
-        batch_size: int = 4096,
-        random_state: Any = None,
-        idealised: bool = False,
+        epsilon: LocalEpsilonArg = 1.0,
+        bandwidth_constant: MagnitudeArg = 1.0,
+        h: OptionalMagnitudeArg = None,
+        radius: OptionalMagnitudeArg = None,
+        offset: OffsetArg = 0.0,
+        simulate: SimulateArg = "users",
+        batch_size: BatchSizeArg = 4096,
+        idealised: FlagArg = False,
+        random_state: RandomStateArg = None,
     ) -> None:
         self.epsilon = epsilon
         self.bandwidth_constant = bandwidth_constant
@@ -316,25 +384,26 @@ class LDPPartitionClassifier(_PrivatePartitionEstimator):
         self.offset = offset
         self.simulate = simulate
         self.batch_size = batch_size
-        self.random_state = random_state
         self.idealised = idealised
+        self.random_state = random_state
 
-    def fit(self, X: Any, y: Any) -> LDPPartitionClassifier:
-        from dpspec.learners.estimator import check_binary_labels
-
-        self._check_options()
-        arr = as_finite_array(X, "X", ndim=2).astype(np.float64)
+    def fit(self, X: FeaturesArg, y: LabelsArg) -> LDPPartitionClassifier:
+        """The users' Z reports of (X, ±1 labels) through the caller's Z-only randomiser."""
+        params = self._params()
+        arr = np.asarray(X, dtype=np.float64)
         labels, self.classes_ = check_binary_labels(y, arr.shape[0])
         n, d = arr.shape
-        partition = self._partition(n, d)
-        randomiser = self._randomiser(partition, 1.0, z_only=True)
+        partition = self._partition(params, n, d)
+        randomiser = self._randomiser(params, partition, n, 1.0, z_only=True)
         signs = 2.0 * labels - 1.0
-        nu, _ = aggregate(self._reports(randomiser, arr, np.asarray(signs, dtype=np.float64)))
+        nu, _ = aggregate(
+            self._reports(params, randomiser, arr, np.asarray(signs, dtype=np.float64))
+        )
         self.partition_, self.randomiser_, self.nu_ = partition, randomiser, nu
         self.n_features_in_ = d
         return self
 
-    def decision_values(self, X: Any) -> NDArray[np.float64]:
+    def decision_values(self, X: FeaturesArg) -> NDArray[np.float64]:
         """ν̃ of each row's cell (0 outside the listed cells)."""
         cells = self._cells(X)
         out = np.zeros(cells.shape[0])
@@ -342,11 +411,12 @@ class LDPPartitionClassifier(_PrivatePartitionEstimator):
         out[inside] = self.nu_[cells[inside]]
         return out
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: FeaturesArg) -> NDArray[Any]:
+        """g(x) = ``classes_[1]`` where ν̃ > 0, ``classes_[0]`` elsewhere (sign(0) = −1)."""
         positive = self.decision_values(X) > 0  # sign(0) = −1
         return np.asarray(self.classes_[positive.astype(np.int64)])
 
-    def score(self, X: Any, y: Any) -> float:
+    def score(self, X: FeaturesArg, y: LabelsArg) -> float:
         """Accuracy."""
         pred = self.predict(X)
-        return float(np.mean(pred == _score_target(y, pred.shape[0], numeric=False)))
+        return float(np.mean(pred == _score_target(y, pred.shape[0])))

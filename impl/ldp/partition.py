@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.validation import (
-    as_finite_array,
-    check_count,
-    check_positive,
+    Checked,
+    FeaturesArg,
+    Integer,
+    Real,
+    checked,
     exact_fraction,
+    example,
 )
 
 #: refuse partitions with more cells than this (each user reports 2N numbers)
@@ -33,39 +36,50 @@ MAX_CELLS = 2_000_000
 MAX_MAGNITUDE = 2.0**256
 #: cube indices k are integers of magnitude ≤ 2^52: exact as floats and in int64
 MAX_INDEX = 2**52
+#: largest dimension d of the partition (each cube is stored with its d integer coordinates)
+MAX_DIMENSION = 4096
+#: largest sample size n the public schedules h_n, c_n, M_n, R_n take (n^{-1/(2(d+1))} and
+#: log n stay finite, positive floats)
+MAX_SAMPLE_SIZE = 2**62
+
+#: A positive real parameter of the partitioning estimates (h, R, the bandwidth constant, the
+#: truncation level M, the threshold c_n): in [2^−256, 2^256] (:data:`MAX_MAGNITUDE`).
+MagnitudeArg = Annotated[float, Real(lo=1 / MAX_MAGNITUDE, hi=MAX_MAGNITUDE, clean=1.0)]
+#: The grid offset: |offset| ≤ 2^256.
+OffsetArg = Annotated[float, Real(lo=-MAX_MAGNITUDE, hi=MAX_MAGNITUDE)]
+#: The dimension d of the feature space.
+DimensionArg = Annotated[int, Integer(lo=1, hi=MAX_DIMENSION, clean=1)]
+#: A sample size n of the public schedules.
+SampleSizeArg = Annotated[int, Integer(lo=1, hi=MAX_SAMPLE_SIZE, clean=100)]
 
 
-def check_magnitude(x: Any, name: str) -> float:
-    """A finite number in (0, ``MAX_MAGNITUDE``]; otherwise a ValueError/TypeError naming it."""
-    return check_positive(x, name, maximum=MAX_MAGNITUDE)
+def _check_magnitude(x: float, name: str) -> float:
+    """A float computed from checked parameters (h_n, R_n, …) in [2^−256, 2^256], else a
+    ValueError naming ``name``."""
+    if not (math.isfinite(x) and 1 / MAX_MAGNITUDE <= x <= MAX_MAGNITUDE):
+        raise ValueError(f"{name}: must be in [2^-256, 2^256], got {x!r}")
+    return x
 
 
+@example(__init__={"h": 0.5, "radius": 1.0}, cell_index={"X": np.array([[0.1], [-0.7], [3.0]])})
 @dataclass(frozen=True)
-class CubicPartition:
+class CubicPartition(Checked):
     """Cubes of side ``h`` meeting the ball of radius ``radius`` in ℝ^``d``."""
 
-    h: float
-    radius: float
-    d: int = 1
-    offset: float = 0.0
+    h: MagnitudeArg
+    radius: MagnitudeArg
+    d: DimensionArg = 1
+    offset: OffsetArg = 0.0
     _cells: NDArray[np.int64] = field(init=False, repr=False, compare=False)
     _keys: NDArray[np.int64] = field(init=False, repr=False, compare=False)
     _low: int = field(init=False, repr=False, compare=False)
     _width: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        h = exact_fraction(check_magnitude(self.h, "h"), "h")
-        radius = exact_fraction(check_magnitude(self.radius, "radius"), "radius")
-        check_count(self.d, "d")
-        try:
-            offset = exact_fraction(self.offset, "offset")
-        except ValueError as exc:
-            raise type(exc)(f"offset: must be a finite real number, got {self.offset!r}") from exc
-        if abs(offset) > MAX_MAGNITUDE:
-            raise ValueError(f"offset: |offset| must be <= 2^256, got {self.offset!r}")
-        object.__setattr__(self, "h", float(h))
-        object.__setattr__(self, "radius", float(radius))
-        object.__setattr__(self, "offset", float(offset))
+        super().__post_init__()  # the declared domains: h, radius, d, offset
+        h = exact_fraction(self.h, "h")
+        radius = exact_fraction(self.radius, "radius")
+        offset = exact_fraction(self.offset, "offset")
         # exact cube indices of the ball's bounding box (rationals: no float overflow)
         low = math.floor((-radius - offset) / h) - 1
         high = math.ceil((radius - offset) / h) + 1
@@ -147,9 +161,9 @@ class CubicPartition:
         """Integer coordinates k of the N cubes, in their public order."""
         return self._cells.copy()
 
-    def cell_index(self, X: Any) -> NDArray[np.int64]:
+    def cell_index(self, X: FeaturesArg) -> NDArray[np.int64]:
         """j ∈ {0..N−1} of each row's cube, −1 for points in no listed cube."""
-        arr = as_finite_array(X, "X", ndim=2).astype(np.float64)
+        arr = np.asarray(X, dtype=np.float64)
         if arr.shape[1] != self.d:
             raise ValueError(f"X: expected {self.d} features, got {arr.shape[1]}")
         # far points may overflow to ±inf here; they compare as outside, which they are
@@ -170,22 +184,22 @@ class CubicPartition:
         return lo, lo + self.h
 
 
-def bandwidth(n: int, d: int, constant: float = 1.0) -> float:
-    """h_n = c'·n^{−1/(2(d+1))} (seed 003 eq. 11, ``L205``)."""
-    return float(
-        check_magnitude(constant, "bandwidth_constant")
-        * check_count(n, "n") ** (-1.0 / (2 * (d + 1)))
-    )
+@checked
+def bandwidth(n: SampleSizeArg, d: DimensionArg, constant: MagnitudeArg = 1.0) -> float:
+    """h_n = c'·n^{−1/(2(d+1))} (seed 003 eq. 11, ``L205``); ``constant`` is c'."""
+    return float(constant * n ** (-1.0 / (2 * (d + 1))))
 
 
-def threshold_constant(n: int) -> float:
+@checked
+def threshold_constant(n: SampleSizeArg) -> float:
     """c_n = 1/√(log n) (eq. 11); for n ≤ 2 it is 1/√(log 3)."""
-    return 1.0 / math.sqrt(math.log(max(check_count(n, "n"), 3)))
+    return 1.0 / math.sqrt(math.log(max(n, 3)))
 
 
-def truncation_level(n: int) -> float:
+@checked
+def truncation_level(n: SampleSizeArg) -> float:
     """M_n = max(1, √(log n)): M_n → ∞ and, with h_n and c_n of eq. (11),
     (log n)^3 max(1, M_n²/α²)/(n c_n² h_n^{2d}) = O((log n)^5 / n^{1/(d+1)}) → 0 for every
     fixed α — the fixed-α condition the paper gives at ``L259`` (its Theorem 2 as stated lets
     the privacy level grow with M_n; see the errata)."""
-    return max(1.0, math.sqrt(math.log(max(check_count(n, "n"), 1))))
+    return max(1.0, math.sqrt(math.log(n)))

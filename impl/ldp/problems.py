@@ -16,11 +16,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from dpspec.validation import check_count, check_rng
+from dpspec.validation import (
+    Array,
+    Checked,
+    FeaturesArg,
+    GeneratorArg,
+    Integer,
+    Real,
+    SizeArg,
+    check_limit,
+    example,
+)
+
+#: Cube corners (lower or upper), one row per cube: shape (N, d).
+CornersArg = Annotated[ArrayLike, Array(ndim=2)]
 
 TWO_PI = 2 * math.pi
 
@@ -39,68 +53,89 @@ def _int_abs_sin(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.f
     return np.asarray(_abs_sin_antiderivative(b) - _abs_sin_antiderivative(a))
 
 
+_LO = np.array([[0.0], [0.25], [0.5], [0.75]])
+
+
+@example(
+    every={"lo": _LO, "hi": _LO + 0.25},
+    regression_function={"X": np.array([[0.1], [0.6]])},
+    sample_regression={"size": 5},
+    sample_classification={"size": 5},
+    l2_error={"values": np.array([0.3, 0.3, -0.3, -0.3])},
+    excess_risk={"labels": np.array([1, 1, -1, -1])},
+)
 @dataclass(frozen=True)
-class SineProblem:
+class SineProblem(Checked):
     """m(x) = amplitude·Π sin(2πx_k) on [0,1]^d (d ∈ {1, 2, 3})."""
 
-    d: int = 1
-    amplitude: float = 0.5
+    d: Annotated[int, Integer(lo=1, hi=3)] = 1
+    amplitude: Annotated[float, Real(lo=0.0, lo_open=True, hi=0.5)] = 0.5
 
-    def __post_init__(self) -> None:
-        if self.d not in (1, 2, 3):
-            raise ValueError(f"d: expected 1, 2 or 3, got {self.d!r}")
-        if not 0 < self.amplitude <= 0.5:
-            raise ValueError(f"amplitude: must be in (0, 0.5], got {self.amplitude!r}")
+    def _features(self, X: NDArray[np.float64], name: str = "X") -> NDArray[np.float64]:
+        if X.shape[1] != self.d:
+            raise ValueError(f"{name}: expected {self.d} features, got {X.shape[1]}")
+        return X
 
-    def regression_function(self, X: NDArray[np.float64]) -> NDArray[np.float64]:
-        return np.asarray(self.amplitude * np.prod(np.sin(TWO_PI * X), axis=1))
+    def regression_function(self, X: FeaturesArg) -> NDArray[np.float64]:
+        """m(x) for each row of X."""
+        arr = self._features(np.asarray(X, dtype=np.float64))
+        return np.asarray(self.amplitude * np.prod(np.sin(TWO_PI * arr), axis=1))
 
     def sample_regression(
-        self, n: int, rng: np.random.Generator
+        self, size: SizeArg, rng: GeneratorArg
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        check_count(n, "n")
-        check_rng(rng)
-        X = rng.random((n, self.d))
-        return X, self.regression_function(X) + rng.uniform(-0.5, 0.5, n)
+        """``size`` i.i.d. pairs (X, Y = m(X) + U), X ~ U[0,1]^d, U ~ U(−½, ½)."""
+        check_limit(size * (self.d + 1), "size", "draws")
+        X = rng.random((size, self.d))
+        return X, self.regression_function(X) + rng.uniform(-0.5, 0.5, size)
 
     def sample_classification(
-        self, n: int, rng: np.random.Generator
+        self, size: SizeArg, rng: GeneratorArg
     ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-        X, y = self.sample_regression(n, rng)
+        """``size`` i.i.d. pairs (X, Y = sign(m(X) + U)) ∈ [0,1]^d × {−1, 1}."""
+        X, y = self.sample_regression(size, rng)
         return X, np.where(y > 0, 1, -1).astype(np.int64)
 
     def variance(self) -> float:
         """∫ m² dμ = a²·2^{−d} (the L2 error of the estimate m̃ ≡ 0)."""
         return self.amplitude**2 * 0.5**self.d
 
-    def _clip(
-        self, lo: NDArray[np.float64], hi: NDArray[np.float64]
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    def _cells(
+        self, lo: ArrayLike, hi: ArrayLike, per_cell: ArrayLike, name: str
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """Cubes [lo_j, hi_j) clipped to [0,1]^d, and one value per cube (``name``)."""
+        a, b = np.asarray(lo, np.float64), np.asarray(hi, np.float64)
+        a, b = self._features(a, "lo"), self._features(b, "hi")
+        if a.shape != b.shape or np.any(b < a):
+            raise ValueError(f"hi: expected upper corners >= lo, shape {a.shape}, got {b.shape}")
+        c = np.asarray(per_cell, np.float64)
+        if c.shape != (a.shape[0],):
+            raise ValueError(f"{name}: expected one value per cube ({a.shape[0]}), got {c.shape}")
+        return np.clip(a, 0.0, 1.0), np.clip(b, 0.0, 1.0), c
 
     def l2_error(
-        self, lo: NDArray[np.float64], hi: NDArray[np.float64], values: NDArray[np.float64]
+        self, lo: CornersArg, hi: CornersArg, values: Annotated[ArrayLike, Array(ndim=1)]
     ) -> float:
         """∫_{[0,1]^d} (m − m̃)² for m̃ = values[j] on [lo_j, hi_j) (cells disjoint; 0 where no
         cell covers): ∫m² − 2Σ_j c_j∫_j m + Σ_j c_j² |cell_j ∩ [0,1]^d|."""
-        a, b = self._clip(np.asarray(lo, np.float64), np.asarray(hi, np.float64))
+        a, b, c = self._cells(lo, hi, values, "values")
         amp = self.amplitude
         int_m = amp * np.prod(_int_sin(a, b), axis=1)
         vol = np.prod(b - a, axis=1)
-        c = np.asarray(values, np.float64)
         return float(self.variance() - 2 * np.sum(c * int_m) + np.sum(c**2 * vol))
 
     def excess_risk(
-        self, lo: NDArray[np.float64], hi: NDArray[np.float64], labels: NDArray[np.int64]
+        self, lo: CornersArg, hi: CornersArg, labels: Annotated[ArrayLike, Array(ndim=1)]
     ) -> float:
         """∫ |2η − 1|·1{g ≠ g*} dμ for g = labels[j] ∈ {−1, 1} on cell j and −1 elsewhere.
         With |2η − 1| = 2|m|, 2|m|·1{g ≠ sign m} = |m| − g·m, so the excess risk is
         Σ_j ∫_j (|m| − g_j m) in closed form; uncovered parts of [0,1]^d count with g = −1."""
-        a, b = self._clip(np.asarray(lo, np.float64), np.asarray(hi, np.float64))
+        a, b, g = self._cells(lo, hi, labels, "labels")
+        if not np.all(np.isin(g, (-1.0, 1.0))):
+            raise ValueError("labels: expected -1 or 1 per cube")
         amp = self.amplitude
         int_abs = amp * np.prod(_int_abs_sin(a, b), axis=1)
         int_m = amp * np.prod(_int_sin(a, b), axis=1)
-        g = np.asarray(labels, np.float64)
         covered = float(np.sum(int_abs - g * int_m))
         # [0,1]^d outside the cells: g = −1 there; ∫(|m| + m) over the rest
         total_abs = amp * (2 / math.pi) ** self.d

@@ -48,8 +48,10 @@ def count_nonzero(data: DataArg) -> int:
 @example(__call__={"data": _RECORDS})
 @checked
 def mean_value(data: DataArg) -> float:
-    """The mean of the records: sensitivity 1/n on [0, 1]-valued records of a fixed size n."""
-    return float(np.mean(np.asarray(data, dtype=np.float64)))
+    """The mean of the records: sensitivity 1/n on [0, 1]-valued records of a fixed size n
+    (±inf when the records' sum leaves the float range: a mechanism refuses such a value)."""
+    with np.errstate(over="ignore"):
+        return float(np.mean(np.asarray(data, dtype=np.float64)))
 
 
 @example(__call__={"data": _RECORDS})

@@ -10,18 +10,19 @@ substitution): P(x) ∝ exp(ε·q(D, x)/2), uniform when D is empty. Outside [mi
 is 0 while the median scores ⌈m/2⌉, so P(fail) ≤ (X + 1)·e^{−εm/4}: the sample complexity is
 IP_A = ⌈(4/ε) ln((X + 1)/β)⌉ (:func:`interior_point_sample_complexity`; the notes' concrete A —
 the thesis cites an O(log*) algorithm it does not describe, Remark 5.2.5 L1332). The weights use
-a rational base q ≥ e^{−ε/2} (:func:`median_base`), so the exact law —
-:class:`~dpspec.mechanisms.ExponentialMechanism`'s ``pmf`` with that base — is in Fractions and
-``sample`` draws from it exactly.
+a rational base q ≥ e^{−ε/2} (:func:`median_base`), so the exact law (``pmf``) is in Fractions and
+``sample`` draws from it exactly; ``idealised=True`` is the textbook version, weights
+exp(ε·q/2) in floating point.
 """
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,21 +30,117 @@ from numpy.typing import NDArray
 from dpspec.contract import PrivacyLevel
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.spec.neighbours import Relation
-from dpspec.validation import check_count, check_epsilon, check_positive, check_rng
+from dpspec.validation import (
+    MAX_EPSILON,
+    Checked,
+    Domain,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    InputTypeError,
+    Integer,
+    Pair,
+    Real,
+    SizeArg,
+    bounded_int_array,
+    check_limit,
+    checked,
+    example,
+    require_within,
+)
 
-#: Largest grid {0, …, X} (scores are computed for every grid point).
+#: Largest grid {0, …, X} (scores are computed for every grid point of [min D, max D]).
 MAX_GRID = 2**24
 
+#: Smallest ε of one interior-point call: the rational base q ≥ e^{−ε/2} must keep
+#: 1 − q ≥ 2^-12, what the exact categorical sampler accepts (``dpspec.validation``).
+MIN_CALL_EPSILON = 2**-10
 
-def median_scores(values: NDArray[np.int64], size: int) -> NDArray[np.int64]:
-    """q(D, x) for x = 0..size−1: min(#{z ≤ x}, #{z ≥ x}) by one bincount and two cumsums."""
-    counts = np.bincount(np.asarray(values, dtype=np.int64), minlength=size)[:size]
+#: Work one exact ``sample`` call may ask for, in the steps of :func:`_exact_sampler_steps`
+#: (about 2.5 ns each on one core: the limit is ≈ 10 s).
+MAX_SAMPLER_STEPS = 2**32
+
+#: Largest top score gap an exact pmf takes: its Fractions have ≈ 25·gap bits and one is
+#: made per score level (≤ gap + 1 of them).
+MAX_EXACT_GAP = 2**11
+
+
+@dataclass(frozen=True)
+class GridValues(Domain):
+    """A 1-D array of integer grid points, possibly empty (the interior-point algorithm answers
+    uniformly on ∅). The grid's bound is the instance's: checked by the method."""
+
+    def convert(self, value: Any, name: str) -> NDArray[np.int64]:
+        if value is None or isinstance(value, (str, bytes, dict)) or np.isscalar(value):
+            raise InputTypeError(f"{name}: expected a 1-D array of grid points, got {value!r}")
+        arr = np.asarray(value)
+        if arr.ndim != 1:
+            raise ValueError(f"{name}: expected a 1-D array of grid points, got shape {arr.shape}")
+        if arr.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
+            raise InputTypeError(f"{name}: expected integer grid points, got dtype {arr.dtype}")
+        values = bounded_int_array(arr, name)
+        if int(values.min()) < 0:
+            raise ValueError(f"{name}: grid points must be non-negative, got {int(values.min())}")
+        return values
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (
+            *super().hostile(),
+            [0.5, 1.0],
+            np.array([np.nan]),
+            np.zeros((2, 2), dtype=np.int64),
+            np.array(["a"]),
+            np.array([1 + 1j]),
+            np.array([True, False]),
+            np.array([-1]),
+            np.array([2**62]),
+            "data",
+            3,
+            {"a": 1},
+        )
+
+    @property
+    def example(self) -> Any:
+        return np.array([1, 2, 2, 3], dtype=np.int64)
+
+    def describe(self) -> str:
+        return "a 1-D array of integer grid points (possibly empty)"
+
+
+#: The data of one interior-point call: grid points (a multiset, possibly empty).
+GridValuesArg = Annotated[NDArray[np.int64], GridValues()]
+#: X: the grid {0, …, X}.
+GridMaxArg = Annotated[int, Integer(0, hi=MAX_GRID - 1, clean=7)]
+#: The ε of one interior-point call (at least 2^-10, see ``MIN_CALL_EPSILON``).
+CallEpsilonArg = Annotated[float, Real(MIN_CALL_EPSILON, MAX_EPSILON, clean=1.0)]
+#: A failure probability β ∈ (0, 1).
+FailureArg = Annotated[float, Real(0, 1, lo_open=True, hi_open=True, clean=0.05)]
+#: Algorithm 4's β ∈ (0, 1/4) (L1322).
+BetaArg = Annotated[float, Real(0, 0.25, lo_open=True, hi_open=True, clean=0.05)]
+#: An inclusive window (lo, hi) of grid points.
+WindowArg = Annotated[
+    tuple[int, int] | None, Pair(optional=True, inner=Integer(-(2**62) + 1), clean=(0, 7))
+]
+#: The number of grid points of one score array.
+ScoreSizeArg = Annotated[int, Integer(1, hi=MAX_GRID, clean=5)]
+
+
+@checked
+def median_scores(values: GridValuesArg, size: ScoreSizeArg) -> NDArray[np.int64]:
+    """q(D, x) for x = 0..size−1: min(#{z ≤ x}, #{z ≥ x}) by one bincount and two cumsums
+    (every value must lie in [0, size))."""
+    if values.size and (int(values.min()) < 0 or int(values.max()) >= size):
+        raise ValueError(f"values: grid points must be in [0, {size - 1}]")
+    counts = np.bincount(values, minlength=size)[:size]
     at_most = np.cumsum(counts)
-    at_least = at_most[-1] - at_most + counts if size else at_most
+    at_least = at_most[-1] - at_most + counts
     return np.asarray(np.minimum(at_most, at_least), dtype=np.int64)
 
 
-def median_base(epsilon: float) -> Fraction:
+@checked
+def median_base(epsilon: EpsilonArg) -> Fraction:
     """A rational q ≥ e^{−ε/2} (denominator 2^24): the weights q^{gap} make the mechanism
     (−2 ln q)-DP with −2 ln q ≤ ε, and every probability rational."""
     scale = 2**24
@@ -51,7 +148,7 @@ def median_base(epsilon: float) -> Fraction:
     return min(q, Fraction(scale - 1, scale))
 
 
-def uniform_below(bound: int, rng: np.random.Generator) -> int:
+def _uniform_below(bound: int, rng: np.random.Generator) -> int:
     """A uniform integer in [0, bound) for any Python int bound ≥ 1 (62-bit chunks, rejection)."""
     bits = max(1, (bound - 1).bit_length())
     chunks = -(-bits // 62)
@@ -69,47 +166,91 @@ def _outside_point(k: int, lo: int, hi: int) -> int:
     return k if k < lo else hi + 1 + (k - lo)
 
 
-def interior_point_sample_complexity(grid_max: int, epsilon: float, beta: float) -> int:
+def _exact_sampler_steps(size: int, span: int) -> int:
+    """The work of ``size`` exact draws on data spanning ``span`` grid points: each draw scans
+    the span once and costs about 2^14 span steps of fixed overhead (big-integer uniforms)."""
+    return size * (span + 2**14)
+
+
+@checked
+def interior_point_sample_complexity(
+    grid_max: GridMaxArg, epsilon: EpsilonArg, beta: FailureArg
+) -> int:
     """IP_A = ⌈(4/ε) ln((X + 1)/β)⌉: the exponential median fails w.p. ≤ β on m ≥ IP_A points."""
-    return math.ceil(4 / epsilon * math.log((grid_max + 1) / beta))
+    value = 4 / epsilon * math.log((grid_max + 1) / beta)
+    if not math.isfinite(value):
+        raise ValueError(f"epsilon: {epsilon!r} is too small: (4/ε) ln((X + 1)/β) overflows")
+    return math.ceil(value)
 
 
-class ExponentialMedian:
+@dataclass(frozen=True)
+class _Levels:
+    """The score levels of D: gap(x) = top − q(D, x) on [lo, hi]; ``outside`` grid points
+    (all of the grid outside [min D, max D]) have gap ``top``."""
+
+    lo: int
+    hi: int
+    gaps: NDArray[np.int64]
+    top: int
+    outside: int
+
+
+@example(
+    every={"data": np.array([1, 2, 2, 3], dtype=np.int64)},
+    __init__={"epsilon": 1.0, "grid_max": 7},
+    sample={"size": 5},
+    pmf={"window": (0, 7)},
+)
+class ExponentialMedian(Checked):
     """The exponential-mechanism median on {0, …, X} at level ε (see the module docstring).
 
-    Data: a 1-D array of grid points (integers in [0, X]). ``sample(data, size, rng)``,
-    ``pmf(data)``, ``failure_probability(data)``; ``privacy`` = (ε, 0) under add/remove (and
-    substitution: the score moves by ≤ 1 either way).
+    ``ExponentialMedian(epsilon, grid_max=X, idealised=False)``. Data: a 1-D array of grid
+    points (integers in [0, X], possibly empty). ``sample(data, size, rng)``, ``pmf(data,
+    window=None)``, ``failure_probability(data)``; ``privacy`` = (ε, 0) under add/remove (and
+    substitution: the score moves by ≤ 1 either way) — the effective −2 ln q ≤ ε of the rational
+    base, or ε itself for ``idealised=True`` (weights exp(ε·q/2) in floating point,
+    ``exact_sampler=False``).
     """
 
-    def __init__(self, grid_max: int, epsilon: float | Fraction) -> None:
-        self.grid_max = check_count(grid_max, "grid_max", minimum=0, maximum=MAX_GRID - 1)
-        eps = check_epsilon(epsilon)
-        if eps < 2**-10:
-            raise ValueError(f"epsilon: at least 2^-10 per interior-point call, got {epsilon!r}")
+    def __init__(
+        self, epsilon: CallEpsilonArg, *, grid_max: GridMaxArg, idealised: FlagArg = False
+    ) -> None:
+        self.grid_max = grid_max
         self.epsilon = epsilon
-        self.base = median_base(eps)
+        self.idealised = idealised
+        self.base = median_base(epsilon)
         size = self.grid_max + 1
         self.mechanism = ExponentialMechanism(lambda d: median_scores(d, size), 1, base=self.base)
-        level = self.mechanism.privacy
-        self.privacy = PrivacyLevel(
-            epsilon=level.epsilon,
-            ratio=level.ratio,
-            delta=0,
-            exact_sampler=True,
-            relation=Relation.ADD_REMOVE,
-        )
+        if idealised:
+            self.privacy = PrivacyLevel(
+                epsilon=epsilon,
+                ratio=math.exp(epsilon),
+                delta=0,
+                exact_sampler=False,
+                relation=Relation.ADD_REMOVE,
+            )
+        else:
+            level = self.mechanism.privacy
+            self.privacy = PrivacyLevel(
+                epsilon=level.epsilon,
+                ratio=level.ratio,
+                delta=0,
+                exact_sampler=True,
+                relation=Relation.ADD_REMOVE,
+            )
 
-    def _data(self, data: Any) -> NDArray[np.int64]:
-        arr = np.asarray(data)
-        if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
-            raise ValueError("data: expected a 1-D array of integer grid points")
-        values = arr.astype(np.int64)
-        if values.size and (values.min() < 0 or values.max() > self.grid_max):
+    def _data(self, data: NDArray[np.int64]) -> NDArray[np.int64]:
+        if data.size and (int(data.min()) < 0 or int(data.max()) > self.grid_max):
             raise ValueError(f"data: grid points must be in [0, {self.grid_max}]")
-        return values
+        return data
 
-    def sample(self, data: Any, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    def _levels(self, values: NDArray[np.int64]) -> _Levels:
+        lo, hi = int(values.min()), int(values.max())
+        scores = median_scores(values - lo, hi - lo + 1)
+        top = int(scores.max())
+        return _Levels(lo, hi, top - scores, top, self.grid_max + 1 - (hi - lo + 1))
+
+    def sample(self, data: GridValuesArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
         """``size`` independent interior-point answers on ``data``, exactly from :meth:`pmf`.
 
         The weights base^{gap} are rational and take at most ⌈m/2⌉ + 1 distinct gaps (every grid
@@ -117,9 +258,13 @@ class ExponentialMedian:
         count·base^gap / Σ by one uniform big integer, then a point uniformly within the level:
         O(m + span) per call however large the grid.
         """
-        check_rng(rng)
-        size = check_count(size, "size", minimum=0)
         values = self._data(data)
+        if self.idealised:
+            return self._sample_float(values, size, rng)
+        span = int(values.max()) - int(values.min()) + 1 if values.size else 1
+        require_within(
+            _exact_sampler_steps(size, span), MAX_SAMPLER_STEPS, "size", "exact sampler steps"
+        )
         if values.size == 0:  # every score is 0: uniform on the grid
             return rng.integers(0, self.grid_max + 1, size=size)
         lo, hi = int(values.min()), int(values.max())
@@ -139,35 +284,74 @@ class ExponentialMedian:
         cumulative = list(accumulate(weights))
         out = np.empty(size, dtype=np.int64)
         for j in range(size):
-            u = uniform_below(cumulative[-1], rng)
+            u = _uniform_below(cumulative[-1], rng)
             level = int(levels[bisect_right(cumulative, u)])
             inside = np.flatnonzero(gaps == level) + lo
             extra = outside if level == top else 0
-            k = uniform_below(inside.size + extra, rng)
+            k = _uniform_below(inside.size + extra, rng)
             out[j] = int(inside[k]) if k < inside.size else _outside_point(k - inside.size, lo, hi)
         return out
 
-    def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[int, Fraction | float]:
-        """Exact P(A(D) = x) for x in the grid (uniform when D is empty)."""
-        values = self._data(data)
+    def _sample_float(
+        self, values: NDArray[np.int64], size: int, rng: np.random.Generator
+    ) -> NDArray[np.int64]:
+        """The idealised sampler: weights exp(ε·(q − max q)/2) in floating point, one
+        categorical draw over [min D, max D] and the outside block, then a uniform outside
+        point (vectorised; exact only in ideal real arithmetic)."""
         if values.size == 0:
-            lo, hi = window if window is not None else (0, self.grid_max)
-            share = Fraction(1, self.grid_max + 1)
-            return {x: share for x in range(max(lo, 0), min(hi, self.grid_max) + 1)}
-        return self.mechanism.pmf(values, window)
+            return rng.integers(0, self.grid_max + 1, size=size)
+        lv = self._levels(values)
+        weights = np.append(np.exp(-self.epsilon / 2 * lv.gaps), 0.0)
+        weights[-1] = lv.outside * math.exp(-self.epsilon / 2 * lv.top)
+        index = rng.choice(weights.size, size=size, p=weights / weights.sum())
+        out = np.asarray(index + lv.lo, dtype=np.int64)
+        far = index == weights.size - 1
+        k = rng.integers(0, max(lv.outside, 1), size=int(far.sum()))
+        out[far] = np.where(k < lv.lo, k, lv.hi + 1 + (k - lv.lo))
+        return out
 
-    def failure_probability(self, data: Any) -> float:
-        """P(A(D) ∉ [min D, max D]) exactly from the pmf (1 when D is empty)."""
+    def pmf(self, data: GridValuesArg, window: WindowArg = None) -> dict[int, Fraction | float]:
+        """P(A(D) = x) for the grid points x in ``window`` (inclusive; None: the whole grid):
+        Fractions (exact, the rational base), or floats for ``idealised=True``; uniform when D
+        is empty. At most ``LIMITS["outcomes"]`` points are listed."""
+        values = self._data(data)
+        lo_w, hi_w = (0, self.grid_max) if window is None else window
+        lo_w, hi_w = max(lo_w, 0), min(hi_w, self.grid_max)
+        check_limit(max(hi_w - lo_w + 1, 0), "window", "outcomes")
+        if values.size == 0:
+            share = 1.0 / (self.grid_max + 1) if self.idealised else Fraction(1, self.grid_max + 1)
+            return {x: share for x in range(lo_w, hi_w + 1)}
+        by_gap = self._level_probabilities(values)
+        lv = self._levels(values)
+        return {
+            x: by_gap[int(lv.gaps[x - lv.lo]) if lv.lo <= x <= lv.hi else lv.top]
+            for x in range(lo_w, hi_w + 1)
+        }
+
+    def _level_probabilities(self, values: NDArray[np.int64]) -> dict[int, Fraction | float]:
+        """P(x) for a grid point x of gap g, by gap: base^g / Z with Z = Σ_x base^{gap(x)}."""
+        lv = self._levels(values)
+        gaps, counts = np.unique(lv.gaps, return_counts=True)
+        count = dict(zip(gaps.tolist(), counts.tolist(), strict=True))
+        count[lv.top] = count.get(lv.top, 0) + lv.outside
+        if self.idealised:
+            half = self.epsilon / 2
+            total_f = sum(c * math.exp(-half * g) for g, c in count.items())
+            return {g: math.exp(-half * g) / total_f for g in count}
+        if lv.top > MAX_EXACT_GAP:
+            raise ValueError(
+                f"data: the exact pmf takes score gaps up to {MAX_EXACT_GAP} (its Fractions have "
+                f"≈ 25 bits per unit of gap), got {lv.top} (|D| = {values.size})"
+            )
+        up, down = self.base.as_integer_ratio()
+        weight = {g: up**g * down ** (lv.top - g) for g in count}
+        total = sum(count[g] * weight[g] for g in count)
+        return {g: Fraction(weight[g], total) for g in count}
+
+    def failure_probability(self, data: GridValuesArg) -> float:
+        """P(A(D) ∉ [min D, max D]) from the level probabilities (1 when D is empty)."""
         values = self._data(data)
         if values.size == 0:
             return 1.0
-        lo, hi = int(values.min()), int(values.max())
-        return float(sum(p for x, p in self.pmf(values).items() if not lo <= x <= hi))
-
-
-def check_beta(beta: Any) -> float:
-    """β ∈ (0, 1/4) (Algorithm 4's input condition, L1322)."""
-    value = check_positive(beta, "beta", maximum=0.25)
-    if value >= 0.25:
-        raise ValueError(f"beta: must be < 1/4 (Algorithm 4), got {beta!r}")
-    return value
+        lv = self._levels(values)
+        return float(self._level_probabilities(values)[lv.top] * lv.outside)

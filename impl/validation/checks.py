@@ -349,6 +349,35 @@ def integer_output(values: Checkable, name: NameArg, expected: TextArg) -> NDArr
         raise ValueError(f"{name}: must return {expected} ({exc})") from exc
 
 
+@example(__call__={"confidence": 0.95})
+@checked
+def check_confidence(confidence: Checkable, name: NameArg = "confidence") -> float:
+    """A confidence level strictly between 0 and 1 (numpy real scalars accepted; not bool,
+    str or NaN), as a float."""
+    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, _REAL_TYPES):
+        raise InputTypeError(f"{name}: expected a number in (0, 1), got {confidence!r}")
+    try:
+        exact = exact_fraction(confidence, name)
+    except ValueError as exc:
+        raise ValueError(f"{name}: must be in (0, 1), got {confidence!r}") from exc
+    value = float(exact)
+    if not 0 < exact < 1 or not 0 < value < 1:
+        raise ValueError(f"{name}: must be in (0, 1), got {confidence!r}")
+    return value
+
+
+@example(__call__={"seed": 0})
+@checked
+def check_seed(seed: Checkable, name: NameArg = "seed") -> int:
+    """A seed for ``numpy.random.default_rng``: an integer ≥ 0 (numpy integers accepted; not
+    bool, float or str)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise InputTypeError(f"{name}: expected a non-negative integer, got {seed!r}")
+    if int(seed) < 0:
+        raise ValueError(f"{name}: must be >= 0, got {seed!r}")
+    return int(seed)
+
+
 #: Largest memory one call may ask for (bytes): a request estimated beyond it is refused before
 #: any work, naming the parameter, the estimate and the limit.
 MEMORY_LIMIT = 4 * 2**30

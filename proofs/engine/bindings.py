@@ -40,16 +40,21 @@ def differential(
     boundaries: Iterable[Case],
     strategy: st.SearchStrategy[Case],
     compare: Callable[[Case], str | None],
+    examples: int | None = None,
 ) -> CheckOutcome:
-    """Run ``compare`` on every boundary case, then on Hypothesis cases; ``compare`` returns
-    None when the implementation equals the lemma's function, else a description."""
+    """Run ``compare`` on every boundary case, then on Hypothesis cases (``examples``, default
+    :data:`EXAMPLES`, ×5 with ``--thorough``); ``compare`` returns None when the
+    implementation equals the lemma's function, else a description."""
     n_boundary = 0
     for case in boundaries:
         n_boundary += 1
         problem = compare(case)
         if problem is not None:
             return CheckOutcome(False, f"boundary case {case}: {problem}", {"case": repr(case)})
-    examples = THOROUGH_EXAMPLES if config.thorough else EXAMPLES
+    if examples is None:
+        examples = THOROUGH_EXAMPLES if config.thorough else EXAMPLES
+    elif config.thorough:
+        examples *= 5
     ran = [0]
 
     @settings(

@@ -19,22 +19,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
-from tqdm import tqdm
 
-from dpspec.densities import ProductDensity
-from dpspec.ldp.estimators import (
-    LDPPartitionClassifier,
-    LDPPartitionRegressor,
-    PartitioningRegressor,
-)
-from dpspec.ldp.problems import SineProblem
-from dpspec.learners.pcde import PrivateHistogramDensity
+if TYPE_CHECKING:  # the estimators are imported where they run (``dpspec --help`` stays light)
+    from dpspec.densities import ProductDensity
+    from dpspec.ldp.problems import SineProblem
+    from dpspec.learners.pcde import PrivateHistogramDensity
 
 
 @dataclass
@@ -61,6 +55,8 @@ class ConsistencyRow:
 
 def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
     """Two-sided t confidence interval for the mean (degenerate for one value)."""
+    from scipy import stats
+
     arr = np.asarray(values, dtype=np.float64)
     mean = float(arr.mean())
     if arr.size < 2:
@@ -140,10 +136,23 @@ LDP_KINDS = ("ldp-regression", "ldp-classifier", "partitioning")
 
 
 def ldp_error(
-    kind: str, problem: SineProblem, n: int, epsilon: float, seed: int, shuffle: bool = False
+    kind: str,
+    problem: SineProblem,
+    n: int,
+    epsilon: float,
+    seed: int,
+    shuffle: bool = False,
+    h: float | None = None,
 ) -> tuple[float, float]:
     """(exact error, fit seconds) of one fit of ``kind`` on n fresh draws (``shuffle``: the
-    responses are permuted first — a control with no signal left)."""
+    responses are permuted first — a control with no signal left; ``h``: the cube side
+    instead of the schedule h_n)."""
+    from dpspec.ldp.estimators import (
+        LDPPartitionClassifier,
+        LDPPartitionRegressor,
+        PartitioningRegressor,
+    )
+
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     if kind == "ldp-classifier":
@@ -151,7 +160,7 @@ def ldp_error(
         if shuffle:
             labels = rng.permutation(labels)
         clf = LDPPartitionClassifier(
-            epsilon, radius=problem.d**0.5, simulate="in-law", random_state=seed
+            epsilon, h=h, radius=problem.d**0.5, simulate="in-law", random_state=seed
         ).fit(X, labels)
         seconds = time.perf_counter() - start
         lo, hi = clf.partition_.cube_bounds()
@@ -162,10 +171,15 @@ def ldp_error(
         y = rng.permutation(y)
     if kind == "ldp-regression":
         est: LDPPartitionRegressor | PartitioningRegressor = LDPPartitionRegressor(
-            epsilon, radius=problem.d**0.5, truncation=1.0, simulate="in-law", random_state=seed
+            epsilon,
+            h=h,
+            radius=problem.d**0.5,
+            truncation=1.0,
+            simulate="in-law",
+            random_state=seed,
         )
     elif kind == "partitioning":
-        est = PartitioningRegressor(radius=problem.d**0.5, truncation=1.0)
+        est = PartitioningRegressor(h=h, radius=problem.d**0.5, truncation=1.0)
     else:
         raise ValueError(f"kind: expected one of {LDP_KINDS}, got {kind!r}")
     est.fit(X, y)
@@ -183,8 +197,14 @@ def run_ldp_consistency(
     seed: int,
     progress: bool = True,
     shuffle: bool = False,
+    bandwidth: Callable[[int, int], float] | None = None,
 ) -> list[ConsistencyRow]:
-    """Exact error (mean, 95% t-interval over ``reps`` fits) and fit time for each n."""
+    """Exact error (mean, 95% t-interval over ``reps`` fits) and fit time for each n
+    (``bandwidth(n, d)``: the cube side instead of the schedule h_n)."""
+    from tqdm import tqdm
+
+    from dpspec.ldp.problems import SineProblem
+
     if kind not in LDP_KINDS:
         raise ValueError(f"kind: expected one of {LDP_KINDS}, got {kind!r}")
     ns = check_grid(ns, reps, seed)
@@ -194,7 +214,8 @@ def run_ldp_consistency(
     for i, n in enumerate(ns):
         values, seconds = [], []
         for r in range(reps):
-            err, sec = ldp_error(kind, problem, n, epsilon, seed + 1000 * i + r, shuffle)
+            h = None if bandwidth is None else bandwidth(n, d)
+            err, sec = ldp_error(kind, problem, n, epsilon, seed + 1000 * i + r, shuffle, h)
             values.append(err)
             seconds.append(sec)
             bar.update(1)

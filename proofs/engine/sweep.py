@@ -542,3 +542,82 @@ def fuzz(examples: int, selected: list[Entry] | None = None) -> FuzzTally:
     for entry in entries() if selected is None else selected:
         fuzz_entry(entry, examples, tally)
     return tally
+
+
+# ---------------------------------------------------------------------------------------------
+# Calls that may ask for too much: in a child process with a memory cap
+
+
+#: Address space a probe of a declared limit may add to the process's (a request refused
+#: before any work needs almost none; one that starts work is stopped by the cap instead of the
+#: machine).
+PROBE_MEMORY_BYTES = 2**30
+
+
+def _address_space() -> int:
+    """The process's current virtual size in bytes (``/proc/self/status``; 0 when unknown)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def run_isolated(call: Callable[[], Any], cpu_seconds: float) -> Outcome:
+    """Run ``call`` in a forked child whose address space may grow by at most
+    :data:`PROBE_MEMORY_BYTES` and whose CPU time is capped at ``cpu_seconds``; the outcome
+    (refused with its message, a result, or the failure) comes back through a pipe. Where
+    ``fork`` is missing, the call runs here under :func:`run`."""
+    import os
+    import pickle
+    import resource
+
+    if not hasattr(os, "fork"):  # pragma: no cover - Windows
+        return run(call)
+    read, write = os.pipe()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child: cap, run, report, exit without cleanup handlers
+        os.close(read)
+        code = 0
+        try:
+            cap = _address_space() + PROBE_MEMORY_BYTES
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+            limit = max(1, math.ceil(cpu_seconds))
+            resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+            out = run(call)
+            message = (
+                ("refused", f"{type(out.refused).__name__}: {out.refused}")
+                if out.refused is not None
+                else ("failure", out.failure)
+                if out.failure is not None
+                else ("result", None)
+            )
+            payload = pickle.dumps((*message, out.cpu_seconds))
+        except BaseException as exc:
+            payload = pickle.dumps(("failure", f"{type(exc).__name__}: {exc}", 0.0))
+            code = 1
+        with os.fdopen(write, "wb") as fh:
+            fh.write(payload)
+        os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    outcome = Outcome()
+    if not data:
+        signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+        outcome.failure = f"the call was killed (signal {signal_number}) after " + (
+            f"{time.perf_counter() - start:.1f} s: it exceeded its memory or CPU cap"
+        )
+        return outcome
+    kind, text, cpu = pickle.loads(data)
+    outcome.cpu_seconds = cpu
+    if kind == "refused":
+        outcome.refused = ValueError(text)
+    elif kind == "failure":
+        outcome.failure = text
+    return outcome

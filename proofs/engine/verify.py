@@ -47,10 +47,10 @@ def run_obligation(ob: Obligation, config: VerifyConfig) -> dict[str, Any]:
                 f"check raised {type(exc).__name__}: {exc}",
                 {"traceback": traceback.format_exc()},
             )
-        status = "passed" if outcome.passed else "failed"
         if outcome.passed and ob.bug_controls:
             outcome.controls.extend(run_bug_controls(ob, check, config))
             outcome.passed = all(c.caught for c in outcome.controls)
+        status = "passed" if outcome.passed else "failed"
     kind = ob.effective_kind
     power = power_problem(ob, outcome) if check is not None else None
     if power is not None and status == "passed" and ENFORCE_CONTROLS:

@@ -7,11 +7,11 @@ import math
 from hypothesis import strategies as st
 
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
 
 
 def _compare_audit(case: Case) -> str | None:
-    from dpspec.audit.core import epsilon_lower
+    from dpspec.audit.bounds import epsilon_lower
     from dpspec.proofs.topics.audit.lemmas import lower_bound_sound, lower_bound_sound_reversed
 
     p1_lo, p2_hi, delta, num, den = (case[k] for k in ("p1_lo", "p2_hi", "delta", "num", "den"))
@@ -38,7 +38,7 @@ def _compare_audit(case: Case) -> str | None:
 
 
 def audit_binding(config: VerifyConfig) -> CheckOutcome:
-    """:func:`dpspec.audit.core.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
+    """:func:`dpspec.audit.bounds.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
     the lemma's certificate ``(p₁⁻ − δ)·den ≤ num·p₂⁺`` holds (up to 1e-9 relative float
     rounding at equality), on integer probabilities over a common denominator."""
     boundaries = [
@@ -62,4 +62,22 @@ def audit_binding(config: VerifyConfig) -> CheckOutcome:
             "scale": st.sampled_from([1000, 1024, 10**6]),
         }
     ).filter(lambda c: c["num"] >= c["den"])
-    return differential(config, boundaries, strategy, _compare_audit)
+    outcome = differential(config, boundaries, strategy, _compare_audit)
+    # control: ε_LCB computed with δ forgotten (the pure-DP formula used for an (ε, δ) claim)
+    from unittest import mock
+
+    import dpspec.audit.bounds as bounds
+
+    honest = bounds.epsilon_lower
+    with mock.patch.object(
+        bounds, "epsilon_lower", lambda p1_lo, p2_hi, delta: honest(p1_lo, p2_hi, 0.0)
+    ):
+        forgot = differential(config, boundaries, strategy, _compare_audit)
+    outcome.controls.append(
+        Control(
+            "epsilon_lower with δ forgotten (ln(p₁⁻/p₂⁺) for an (ε, δ) claim)",
+            not forgot.passed,
+            forgot.detail,
+        )
+    )
+    return outcome

@@ -13,10 +13,8 @@ unfitted estimator; ``--pair`` gives [[X, y], [X', y']], ``--probe`` the points 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -46,14 +44,80 @@ def _parse_pair(text: str | None) -> tuple[Any, Any] | None:
     return value[0], value[1]
 
 
+def _json_option(text: str | None, name: str, what: str) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name}: expected JSON {what}, got {text!r} ({exc})") from exc
+
+
+def _search(args: argparse.Namespace) -> Any:
+    """The :class:`~dpspec.audit.Search` the options ask for, or None (no search option)."""
+    from dpspec.audit import Search
+
+    domain = _json_option(args.domain, "domain", "[record, ...] or [lo, hi] with --interval")
+    bounds = _json_option(args.bounds, "bounds", "[lo, hi]")
+    if args.queries is None and domain is None:
+        for flag, value in (("--bounds", bounds), ("--relation", args.relation)):
+            if value is not None:
+                raise ValueError(f"{flag.lstrip('-')}: needs --queries M or --domain JSON")
+        return None
+    if args.queries is not None and domain is not None:
+        raise ValueError("domain: give --queries M (query answers) or --domain (datasets)")
+    if isinstance(domain, list) and args.interval:
+        if len(domain) != 2:
+            raise ValueError(f"domain: --interval needs [lo, hi], got {args.domain!r}")
+        domain = (domain[0], domain[1])
+    elif isinstance(domain, list):
+        domain = tuple(tuple(r) if isinstance(r, list) else r for r in domain)
+    elif domain is not None:
+        raise ValueError(f"domain: expected a JSON list of records, got {args.domain!r}")
+    extra: dict[str, Any] = {}
+    if bounds is not None:
+        extra["bounds"] = tuple(bounds) if isinstance(bounds, list) else bounds
+    if args.relation is not None:
+        extra["relation"] = args.relation
+    return Search(
+        queries=args.queries,
+        domain=domain,
+        contribution=args.contribution,
+        candidates=args.candidates,
+        **extra,
+    )
+
+
 def _resolve(
     args: argparse.Namespace,
-) -> tuple[Any, tuple[Any, Any], float, float, str, dict[str, Any]]:
-    """(mechanism, pair, epsilon, delta, description, audit options) for the target."""
-    from dpspec.audit.zoo import zoo
+) -> tuple[Any, tuple[Any, Any] | None, float, float, str, dict[str, Any]]:
+    """(mechanism, pair or None, epsilon, delta, description, audit options) for the target;
+    with a search option the options hold ``search`` and the pair is None."""
 
     target: str = args.target
     pair = _parse_pair(args.pair)
+    search = _search(args)
+    if search is not None and pair is not None:
+        raise ValueError("pair: give --pair or a search (--queries / --domain), not both")
+    if search is not None and target.startswith("learner:"):
+        raise ValueError(
+            "domain: learner targets search pairs with dpspec.audit.learner_search "
+            "(canary_pairs); give --pair"
+        )
+    if search is not None:
+        mech, _, eps, delta, what, options = _resolve_given(args, target, (0, 0))
+        return mech, None, eps, delta, what, {**options, "search": search}
+    return _resolve_given(args, target, pair)
+
+
+def _resolve_given(
+    args: argparse.Namespace, target: str, pair: tuple[Any, Any] | None
+) -> tuple[Any, tuple[Any, Any] | None, float, float, str, dict[str, Any]]:
+    """The target with its pair: ``pair`` when given, else the pair the target states (zoo
+    entries, library mechanisms calibrated on a scalar, diffprivlib's canary pair); a user
+    callable without a pair is refused (no pair is invented)."""
+    from dpspec.audit.zoo import zoo
+
     if target.startswith("learner:"):
         return _resolve_learner(args, target.removeprefix("learner:"), pair)
     if target.startswith("builtin:"):
@@ -76,7 +140,12 @@ def _resolve(
     if args.epsilon is None:
         raise ValueError("epsilon: required for non-builtin targets (--epsilon E)")
     delta = 0.0 if args.delta is None else args.delta
-    from dpspec.audit.libraries import DIFFPRIVLIB_MODELS, load_target, model_canary_pair
+    from dpspec.audit.libraries import (
+        DIFFPRIVLIB_MODELS,
+        LIBRARIES,
+        load_target,
+        model_canary_pair,
+    )
 
     mech = load_target(target, args.epsilon, delta)
     library, _, name = target.partition(":")
@@ -84,7 +153,16 @@ def _resolve(
         D, D2, _ = model_canary_pair()
         what = f"{target}: fitted with and without the canary (1, 0), predictions at it"
         return mech, pair or (D, D2), args.epsilon, delta, what, {}
-    return mech, pair or (0.0, 1.0), args.epsilon, delta, target, {}
+    if pair is None and library in LIBRARIES:
+        what = f"{target} (calibrated for sensitivity 1 on a scalar: the pair (0, 1))"
+        return mech, (0.0, 1.0), args.epsilon, delta, what, {}
+    if pair is None:
+        raise ValueError(
+            "pair: none given for your target; give --pair '[D, D2]', or search for one with "
+            "--queries M (a mechanism of M query answers) or --domain JSON --relation "
+            "add-remove|substitute (a dataset mechanism)"
+        )
+    return mech, pair, args.epsilon, delta, target, {}
 
 
 def _resolve_learner(
@@ -99,7 +177,10 @@ def _resolve_learner(
         eps = entry.epsilon if args.epsilon is None else args.epsilon
         delta = entry.delta if args.delta is None else args.delta
         truth = "correct" if entry.correct else "broken"
-        return entry.mechanism, pair or entry.pair, eps, delta, f"{name} ({truth}): {entry.why}", {}
+        mech = entry.mechanism
+        if args.real_fits:
+            mech.vectorised = False
+        return mech, pair or entry.pair, eps, delta, f"{name} ({truth}): {entry.why}", {}
     if ":" not in name:
         raise ValueError(
             f"target: no learner {name!r}; choose from {sorted(entries)} or give "
@@ -118,13 +199,14 @@ def _resolve_learner(
             probe = json.loads(args.probe)
         except json.JSONDecodeError as exc:
             raise ValueError(f"probe: expected JSON [[x1, ...], ...], got {args.probe!r}") from exc
-    mech = LearnerMechanism(load_factory(name), args.release, probe, name=name)
     delta = 0.0 if args.delta is None else args.delta
+    factory = load_factory(name, args.epsilon, args.delta)
+    mech = LearnerMechanism(factory, args.release, probe, vectorised=not args.real_fits, name=name)
     return mech, pair, args.epsilon, delta, f"learner {name}", {}
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from dpspec.audit.core import MechanismError, audit, default_selection
+    from dpspec.audit import MechanismError, audit, default_selection
     from dpspec.audit.zoo import zoo
     from dpspec.proofs.engine.errors import write_json
 
@@ -145,7 +227,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         mech, pair, eps, delta, what, options = _resolve(args)
         if args.float_attack:
             options["float_bits"] = True
-        samples_ok = isinstance(args.samples, int) and args.samples >= 1
+        samples_ok = isinstance(args.samples, int) and args.samples >= 1 and pair is not None
         selection = args.selection or (default_selection(args.samples) if samples_ok else 0)
         bars: list[Any] = []
 
@@ -170,9 +252,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 pair,
                 eps,
                 delta,
-                args.samples,
-                args.confidence,
-                args.seed,
+                samples=args.samples,
+                confidence=args.confidence,
+                seed=args.seed,
                 selection=args.selection,
                 progress=progress,
                 checkpoint=args.checkpoint,
@@ -208,11 +290,34 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         f"{tuple(round(v, 8) for v in result.p2_interval)}; {result.samples_per_side} samples "
         f"per side; {result.seconds:.2f}s"
     )
+    print(f"pair: D = {result.pair[0]!r:.200}, D' = {result.pair[1]!r:.200} ({_source(result)})")
+    print(f"sampling: {result.sampling}")
+    for warning in result.warnings:
+        print(f"warning: {warning}")
     print("VIOLATION" if result.violation else "consistent with the claim")
-    if args.checkpoint:
-        with contextlib.suppress(OSError):  # finished: nothing left to resume
-            Path(args.checkpoint).unlink(missing_ok=True)
     return 1 if result.violation else 0
+
+
+def _source(result: Any) -> str:
+    if result.pair_source != "search":
+        return "given"
+    search = result.extra["search"]
+    alpha = search["alpha"]
+    return (
+        f"found by a search of {search['screened_pairs']} candidate pairs; alpha "
+        f"{alpha['final']:.3g} split over {len(search['finalists'])} finalists, "
+        f"{alpha['per_finalist']:.3g} each"
+    )
+
+
+def _samples(text: str) -> int | str:
+    """``--samples``: an integer, or "auto" (sized from the claim by the auditor)."""
+    if text == "auto":
+        return "auto"
+    try:
+        return int(float(text)) if float(text).is_integer() else int(text)
+    except (ValueError, OverflowError) as exc:
+        raise argparse.ArgumentTypeError(f"expected an integer or auto, got {text!r}") from exc
 
 
 def register(sub: Any) -> None:
@@ -233,7 +338,10 @@ def register(sub: Any) -> None:
     p.add_argument("--epsilon", type=float, help="claimed epsilon (builtin: its own claim)")
     p.add_argument("--delta", type=float, help="claimed delta (default 0; builtin: its own)")
     p.add_argument(
-        "--samples", type=int, default=10**6, help="estimation draws per side N (<= 1e10)"
+        "--samples",
+        type=_samples,
+        default=10**6,
+        help="estimation draws per side N (<= 1e10), or auto: sized from the claim",
     )
     p.add_argument(
         "--selection",
@@ -244,7 +352,47 @@ def register(sub: Any) -> None:
         "--confidence", type=float, default=0.95, help="in (0, 1); false alarm <= 1 - it"
     )
     p.add_argument("--seed", type=int, default=0, help="non-negative integer")
-    p.add_argument("--pair", help="JSON [D, D'] (default: the target's own pair, or [0, 1])")
+    p.add_argument(
+        "--pair",
+        help=(
+            "JSON [D, D']: the neighbouring pair (zoo and library targets have their own; "
+            "your code needs --pair or a search)"
+        ),
+    )
+    p.add_argument(
+        "--queries",
+        type=int,
+        metavar="M",
+        help="search for a pair: the target takes M query answers (sensitivity 1 each)",
+    )
+    p.add_argument("--bounds", metavar="JSON", help="with --queries: [lo, hi] of each answer")
+    p.add_argument(
+        "--domain",
+        metavar="JSON",
+        help=(
+            "search for a pair: the target takes datasets of these records, e.g. [0, 1, 2] "
+            "(with --interval: [lo, hi], real-valued records)"
+        ),
+    )
+    p.add_argument("--interval", action="store_true", help="--domain is an interval [lo, hi]")
+    p.add_argument(
+        "--relation",
+        choices=("substitute", "add-remove"),
+        help="with --domain: the neighbouring relation (default substitute)",
+    )
+    p.add_argument(
+        "--contribution",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --domain: records per user (user-level privacy: K records differ)",
+    )
+    p.add_argument(
+        "--candidates",
+        type=int,
+        default=40,
+        help="with a search: candidate pairs screened (10^4 draws per side each)",
+    )
     p.add_argument(
         "--probe", help="learner targets: JSON [[x1, ...], ...], the points the release is made on"
     )
@@ -254,7 +402,22 @@ def register(sub: Any) -> None:
         choices=("predict", "predict_proba", "decision_function", "pdf", "score_samples"),
         help="learner targets: what is compared (default predict on --probe)",
     )
-    p.add_argument("--checkpoint", metavar="PATH", help="resumable progress file")
+    p.add_argument(
+        "--real-fits",
+        action="store_true",
+        help=(
+            "learner targets: run the learner's own fit + predict for every draw, even for a "
+            "class with a conformance-bound vectorised shortcut (subclasses never take it)"
+        ),
+    )
+    p.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        help=(
+            "resumable progress file: refused by any other audit, removed when the audit "
+            "finishes; set DPSPEC_CHECKPOINT_KEY to seal it with an HMAC"
+        ),
+    )
     p.add_argument(
         "--jobs",
         type=int,

@@ -1,4 +1,4 @@
-"""Bugs ``dpspec mutate`` plants in the learner auditor (``proofs/notes/mutation.md``)."""
+"""Bugs ``dpspec mutate`` plants in the auditor (``proofs/notes/mutation.md``)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,29 @@ MUTANTS: tuple[Mutant, ...] = (
             "independent and a correct learner looks deterministic"
         ),
         kind="sampler",
+    ),
+    Mutant(
+        id="audit.learner-shortcut-for-subclasses",
+        file="impl/audit/learners.py",
+        original="if estimator is not None and shortcut_of(estimator) is not None:",
+        replacement='if estimator is not None and hasattr(estimator, "repeated_predictions"):',
+        description=(
+            "the learner auditor samples any estimator that has repeated_predictions through it "
+            "(0.2's rule): a PCL subclass whose predict leaks a training label is audited "
+            "through PCL's shortcut and called private"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="audit.checkpoint-keyed-by-name",
+        file="impl/audit/checkpoint.py",
+        original="target_sha256=fingerprint(target),",
+        replacement="target_sha256=fingerprint(_target_name(target)),",
+        description=(
+            "a checkpoint identifies its target by name only (0.2's rule): an audit of another "
+            "function with the same name resumes it and reports the first target's counts"
+        ),
+        kind="claim",
     ),
     Mutant(
         id="audit.one-run-ties-see-the-coins",

@@ -15,7 +15,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.proofs.topics.audit.lemmas.lower_bound_sound",
             "dpspec.proofs.topics.audit.lemmas.lower_bound_sound_reversed",
         ),
-        impls=("dpspec.audit.core.epsilon_lower",),
+        impls=("dpspec.audit.bounds.epsilon_lower",),
         checks=("bindings:audit_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
     ),
@@ -31,13 +31,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "lower_bound_sound",
             "lower_bound_sound_reversed",
         ),
+        checks=("lemma_controls:false_lemma_refuted",),
         predicates=(
             "dpspec.spec.audit.event_within",
             "dpspec.spec.audit.bound_certified",
             "dpspec.proofs.topics.audit.lemmas.lower_bound_sound",
             "dpspec.proofs.topics.audit.lemmas.lower_bound_sound_reversed",
         ),
-        impls=("dpspec.audit.core.epsilon_lower",),
+        impls=("dpspec.audit.bounds.epsilon_lower",),
         tests=(
             "tests/test_audit.py::test_lower_bound_lemma_holds_on_examples",
             "tests/test_audit.py::test_false_audit_lemma_has_a_counterexample",
@@ -60,8 +61,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.spec.audit.binomial_pmf",
         ),
         impls=(
-            "dpspec.audit.core.cp_lower",
-            "dpspec.audit.core.cp_upper",
+            "dpspec.audit.bounds.cp_lower",
+            "dpspec.audit.bounds.cp_upper",
         ),
         checks=("cp_coverage",),
         tests=("tests/test_audit.py::test_cp_bounds",),
@@ -70,8 +71,11 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="audit.soundness",
         source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
         claim=(
-            "over >= 200 independent audits of correct mechanisms the violation rate is "
-            "consistent with <= 1 - confidence"
+            "all 2K confidence bounds of the K events an audit estimates hold together with "
+            "probability >= confidence: over 1000 audits with two events each, on a target "
+            "where this is nearly attained, the rate of a missed bound is consistent with "
+            "<= 0.2 at confidence 0.8, and an auditor with the confidence halved or alpha not "
+            "split over the events is rejected"
         ),
         method=Method.STATISTICAL,
         predicates=(
@@ -79,17 +83,26 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.spec.audit.binomial_upper_tail",
         ),
         impls=(
+            "dpspec.audit.loop.audit",
             "dpspec.audit.core.audit",
-            "dpspec.audit.core.AuditResult",
-            "dpspec.audit.core.Event",
-            "dpspec.audit.core.Mechanism",
-            "dpspec.audit.core.CallableMechanism",
-            "dpspec.audit.core.as_mechanism",
+            "dpspec.audit.loop.AuditResult",
+            "dpspec.audit.loop.event_level",
+            "dpspec.audit.loop.AuditCoverageWarning",
+            "dpspec.audit.loop.event_bounds",
+            "dpspec.audit.loop.EventBound",
+            "dpspec.audit.targets.describe_sampling",
+            "dpspec.audit.selection._best_events",
+            "dpspec.audit.events.Event",
+            "dpspec.audit.targets.Mechanism",
+            "dpspec.audit.targets.CallableMechanism",
+            "dpspec.audit.targets.as_mechanism",
         ),
-        checks=("soundness",),
+        checks=("soundness_checks:soundness",),
         tests=(
             "tests/test_audit.py::test_audit_result_json_and_validation",
             "tests/test_audit.py::test_callable_shapes",
+            "tests/test_audit_kinds.py::test_any_callable_is_a_target",
+            "tests/test_audit_kinds.py::test_refused_callables_say_what_was_found",
         ),
     ),
     Obligation(
@@ -104,9 +117,9 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         method=Method.STATISTICAL,
         impls=(
-            "dpspec.audit.core.audit_pairs",
-            "dpspec.audit.core.float_keys",
-            "dpspec.audit.core.screen_bound",
+            "dpspec.audit.loop.audit_pairs",
+            "dpspec.audit.events.float_keys",
+            "dpspec.audit.loop.screen_bound",
             "dpspec.audit.zoo.zoo",
             "dpspec.audit.zoo.ZooEntry",
             "dpspec.audit.zoo.FunctionMechanism",
@@ -119,6 +132,23 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.audit.zoo.data_threshold_sampler",
             "dpspec.audit.zoo.gaussian_epsilon",
             "dpspec.audit.zoo.svt_no_threshold_noise_epsilon",
+            "dpspec.audit.zoo_kinds.kinds",
+            "dpspec.audit.zoo_kinds.laplace_with_defaults",
+            "dpspec.audit.zoo_kinds.laplace_wrong_default",
+            "dpspec.audit.zoo_kinds.CallableRelease",
+            "dpspec.audit.zoo_kinds.global_laplace",
+            "dpspec.audit.zoo_kinds.global_laplace_half_noise",
+            "dpspec.audit.zoo_kinds.clipped_sum",
+            "dpspec.audit.zoo_kinds.unclipped_sum",
+            "dpspec.audit.zoo_kinds.resampled_bounded_laplace",
+            "dpspec.audit.zoo_kinds.resampled_bounded_epsilon",
+            "dpspec.audit.zoo_kinds.one_coordinate_released",
+            "dpspec.audit.zoo_kinds.group_by_counts",
+            "dpspec.audit.zoo_kinds.noisy_records",
+            "dpspec.audit.zoo_kinds.labelled_release",
+            "dpspec.audit.targets.as_structured",
+            "dpspec.audit.structured.structured_rows",
+            "dpspec.audit.structured.leaf_kind",
         ),
         checks=("zoo_power",),
         tests=(
@@ -135,8 +165,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "9-vote statistical tests"
         ),
         claim=(
-            "assert_dp's majority vote has false alarm <= 3.3e-5 and rejects 1.2x the claimed "
-            "epsilon"
+            "assert_dp's stated false alarm (3.3e-5 for 9 votes at 0.05) equals the exact "
+            "false alarm of the vote rule the code applies; it rejects 1.2x the claimed epsilon"
         ),
         method=Method.STATISTICAL,
         impls=(
@@ -145,10 +175,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.audit.ci.VoteResult",
             "dpspec.audit.ci.DPViolation",
             "dpspec.audit.ci.majority_false_alarm",
+            "dpspec.audit.ci.vote_seeds",
             "dpspec.audit.pytest_plugin.assert_dp_fixture",
         ),
         checks=("assert_dp_validity",),
-        tests=("tests/test_audit.py::test_assert_dp_fixture",),
+        tests=(
+            "tests/test_audit.py::test_assert_dp_fixture",
+            "tests/test_audit_kinds.py::test_assert_dp_takes_audit_options_and_carries_results",
+        ),
     ),
     Obligation(
         id="audit.resume",
@@ -158,8 +192,21 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "counts; a foreign checkpoint is refused"
         ),
         method=Method.PROPERTY,
-        impls=("dpspec.audit.core.audit",),
-        checks=("resume_exact",),
+        impls=(
+            "dpspec.audit.loop.audit",
+            "dpspec.audit.checkpoint.Progress",
+            "dpspec.audit.checkpoint.AuditIdentity",
+            "dpspec.audit.identity.fingerprint",
+            "dpspec.audit.identity.qualified_name",
+        ),
+        checks=("checkpoint_checks:resume_exact",),
+        tests=(
+            "tests/test_audit_checkpoint.py::test_a_finished_checkpoint_does_not_answer_for_another_target",
+            "tests/test_audit_checkpoint.py::test_an_interrupted_checkpoint_refuses_another_target",
+            "tests/test_audit_checkpoint.py::test_learner_factories_are_told_apart",
+            "tests/test_audit_checkpoint.py::test_keyed_checkpoints_refuse_edits",
+            "tests/test_audit_checkpoint.py::test_cli_checkpoint_of_another_target",
+        ),
     ),
     Obligation(
         id="audit.pair-search",
@@ -222,18 +269,18 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         predicates=("dpspec.spec.audit.checkpoint_counts_valid",),
         impls=(
-            "dpspec.audit.core.audit",
-            "dpspec.audit.core.Event",
-            "dpspec.audit.core.MechanismError",
-            "dpspec.audit.core.check_confidence",
-            "dpspec.audit.core.check_seed",
-            "dpspec.audit.core.check_samples",
-            "dpspec.audit.core.default_selection",
-            "dpspec.audit.core.max_epsilon_lower",
+            "dpspec.audit.loop.audit",
+            "dpspec.audit.events.Event",
+            "dpspec.audit.targets.MechanismError",
+            "dpspec.validation.check_confidence",
+            "dpspec.validation.check_seed",
+            "dpspec.audit.loop.check_samples",
+            "dpspec.audit.loop.default_selection",
+            "dpspec.audit.bounds.max_epsilon_lower",
             "dpspec.audit.ci.vote",
             "dpspec.audit.libraries.load_target",
         ),
-        checks=("hostile_inputs",),
+        checks=("hostile_checks:hostile_inputs",),
         tests=(
             "tests/test_audit.py::test_nan_is_an_event_of_its_own",
             "tests/test_audit.py::test_complex_outputs_are_audited_as_pairs",
@@ -243,16 +290,16 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_audit.py::test_arguments_are_checked_by_name",
             "tests/test_audit.py::test_assert_dp_arguments",
             "tests/test_audit.py::test_jobs_do_not_change_the_counts",
-            "tests/test_audit.py::test_tampered_checkpoints_are_refused",
-            "tests/test_audit.py::test_corrupted_checkpoints_are_refused",
-            "tests/test_audit.py::test_unwritable_checkpoint_is_refused_before_drawing",
+            "tests/test_audit_checkpoint.py::test_tampered_checkpoints_are_refused",
+            "tests/test_audit_checkpoint.py::test_corrupted_checkpoints_are_refused",
+            "tests/test_audit_checkpoint.py::test_unwritable_checkpoint_is_refused_before_drawing",
             "tests/test_audit.py::test_cli_exit_codes",
             "tests/test_audit.py::test_cli_help_documents_exit_codes",
-            "tests/test_audit.py::test_checkpoint_counts_predicate",
+            "tests/test_audit_checkpoint.py::test_checkpoint_counts_predicate",
             "tests/test_audit.py::test_unrefutable_claims_are_refused",
         ),
         entry_points=(
-            "dpspec.audit.core.audit",
+            "dpspec.audit.loop.audit",
             "dpspec.audit.ci.assert_dp",
             "dpspec.proofs.cli.main",
         ),
@@ -264,13 +311,18 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "(PCL, PCDE); seed 004 Fig. 1 and 3 (A1, A2)"
         ),
         claim=(
-            "learners audited through their real fit: broken learners (PCL with half its noise, "
-            "PCL with a data-dependent partition, PCDE at 2 eps, A2 used as fully private) are "
-            "flagged, correct ones are not, and PCL's eps_LCB reaches >= 0.95 of its exact eps"
+            "learners audited through the path the auditor chooses: a real fit + release per "
+            "draw, except for estimators of exactly a class whose repeated_predictions is "
+            "conformance-bound to fit (PCL; subclasses and wrappers run their own fit); broken "
+            "learners (half noise, a data-dependent partition, a subclass whose predict leaks a "
+            "label, PCDE at 2 eps, A2 used as fully private) are flagged, correct ones are not, "
+            "and PCL's eps_LCB reaches >= 0.95 of its exact eps"
         ),
         method=Method.STATISTICAL,
         impls=(
             "dpspec.audit.learners.LearnerMechanism",
+            "dpspec.audit.learners.shortcut_of",
+            "dpspec.audit.learner_zoo.LastLabelHistogramClassifier",
             "dpspec.audit.learner_zoo.learner_zoo",
             "dpspec.audit.learner_zoo.LearnerEntry",
             "dpspec.audit.learner_zoo.HalvedNoiseHistogramClassifier",
@@ -287,6 +339,11 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=(
             "tests/test_audit_learners.py::test_learner_mechanism_releases",
             "tests/test_audit_learners.py::test_learner_mechanism_arguments",
+            "tests/test_audit_checkpoint.py::test_a_subclass_is_audited_through_its_own_predict",
+            "tests/test_audit_checkpoint.py::test_wrappers_and_replaced_methods_take_the_real_path",
+            "tests/test_audit_checkpoint.py::test_cli_real_fits_switch",
+            "tests/test_audit_learners.py::test_cli_learner_usage_errors",
+            "tests/test_audit_learners.py::test_cli_class_target_is_built_at_the_claim",
             "tests/test_audit_learners.py::test_learner_zoo_true_epsilons",
             "tests/test_audit_learners.py::test_cli_audits_learners",
         ),
@@ -299,14 +356,15 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="audit.learner-soundness",
         source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); seed 000 Alg 2",
         claim=(
-            "over >= 200 audits of tight correct learners (PCL, idealised PCL at their exact "
-            "eps) the violation rate is consistent with <= 0.05; PCL with half its noise is "
-            "flagged at a rejected rate"
+            "learner audits' confidence bounds hold together with probability >= confidence: "
+            "over 1000 audits of PCL (its exact law, through the shortcut the auditor samples) "
+            "the rate of a missed bound is consistent with <= 0.2 at confidence 0.8, and the "
+            "confidence halved is rejected"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
         impls=("dpspec.audit.learners.LearnerMechanism",),
-        checks=("learner_checks:learner_soundness",),
+        checks=("soundness_checks:learner_soundness",),
     ),
     Obligation(
         id="audit.learner-repeated-fits",
@@ -328,9 +386,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "training run: W <= Bin(r, e^eps/(1+e^eps)); seed 000 Alg 2 (PCL) as the test bed"
         ),
         claim=(
-            "one-run audits of PCL (exact add/remove eps = eps/2) have a false-alarm rate "
-            "consistent with <= 0.05 over 200 runs, flag PCL with half its noise, and approach "
-            "the true eps as the canaries grow (>= 0.45 of 0.5 at m = 10^5)"
+            "one-run audits where the binomial bound is attained have a false-alarm rate "
+            "consistent with <= 0.2 at confidence 0.8 over 1000 runs (the confidence halved is "
+            "rejected), flag PCL with half its noise, and reach >= 0.85 of PCL's add/remove eps "
+            "at m = 10^4"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
@@ -356,16 +415,17 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "Bonferroni over the families estimated"
         ),
         claim=(
-            "leaks of probability 1e-4..1e-6 in a Laplace release are flagged at 50/p draws per "
-            "side (the body event alone is not), leak-free and (eps, 2p)-claimed controls are "
+            "a leak of probability 1e-4 (and 1e-5, 1e-6 with --thorough) in a Laplace release "
+            "is flagged at 50/p draws per side (the body event alone is not), leak-free and "
+            "(eps, 2p)-claimed controls are "
             "not; Laplace 0.1 keeps eps_LCB >= 0.09 at 10^6; 2-D unequal-scale Laplace and a "
             "3-bin substitution histogram reach >= 0.95 of their true eps"
         ),
         method=Method.STATISTICAL,
         impls=(
             "dpspec.audit.zoo.vector_laplace_sampler",
-            "dpspec.audit.core.audit",
-            "dpspec.audit.core.Event",
+            "dpspec.audit.loop.audit",
+            "dpspec.audit.events.Event",
         ),
         checks=("event_checks:rare_events", "event_checks:vector_tightness"),
         tests=(
@@ -391,5 +451,63 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("learner_checks:learner_pair_search",),
         tests=("tests/test_audit_learners.py::test_canary_pairs",),
+    ),
+    Obligation(
+        id="audit.new-events-soundness",
+        source=(
+            "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); the union bound "
+            "over events and over searched pairs (Bonferroni)"
+        ),
+        claim=(
+            "the bounds of events within a NaN pattern, of direction events and of the "
+            "finalists of a pair search miss their exact probabilities no more often than "
+            "their levels allow; the confidence halved, alpha not split over the events and "
+            "the finalists bounded at the full alpha are rejected"
+        ),
+        method=Method.STATISTICAL,
+        predicates=("dpspec.spec.audit.false_alarm_rate_acceptable",),
+        impls=(
+            "dpspec.audit.pair_search.Search",
+            "dpspec.audit.pair_search.search_and_audit",
+            "dpspec.audit.pair_search.screen_pairs",
+            "dpspec.audit.structured.StructuredOutputs",
+            "dpspec.audit.structured.flatten",
+            "dpspec.audit.structured.shapes_of",
+            "dpspec.audit.structured.numbers_within",
+            "dpspec.audit.structured.numbers_in",
+            "dpspec.audit.pair_search.private_hypothesis_home",
+            "dpspec.audit.selection._within_families",
+            "dpspec.audit.selection._direction_candidates",
+        ),
+        checks=("soundness_checks:new_families_soundness",),
+        tests=(
+            "tests/test_audit_kinds.py::test_search_finds_the_edge_and_states_its_budget",
+            "tests/test_audit_kinds.py::test_nan_coordinates_are_audited_within_their_pattern",
+            "tests/test_audit_kinds.py::test_keyed_and_variable_length_releases",
+            "tests/test_audit_kinds.py::test_a_family_that_cannot_run_is_said",
+        ),
+    ),
+    Obligation(
+        id="audit.vector-power",
+        source=(
+            "auditing.md (vector releases, approximate DP); Balle and Wang 2018 (the exact "
+            "epsilon(delta) of the Gaussian mechanism)"
+        ),
+        claim=(
+            "a Gaussian release with sigma for (2, 1e-3) claimed (1, 1e-3) is flagged at >= "
+            "0.8 of its true epsilon in 3 dimensions (>= 0.95 in 3, 16 and 64 dimensions at "
+            "samples='auto' with --thorough); a 64-bin histogram with add-remove noise under "
+            "substitution at >= 0.95 of its true epsilon"
+        ),
+        method=Method.STATISTICAL,
+        impls=(
+            "dpspec.audit.selection._screened_box_candidates",
+            "dpspec.audit.loop.auto_samples",
+            "dpspec.audit.zoo_kinds.gaussian_vector",
+            "dpspec.audit.zoo_kinds.gaussian_sigma",
+            "dpspec.audit.zoo_kinds.laplace_vector",
+        ),
+        checks=("event_checks:vector_power",),
+        tests=("tests/test_audit_kinds.py::test_auto_samples_are_sized_from_the_claim",),
     ),
 )

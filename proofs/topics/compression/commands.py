@@ -6,7 +6,8 @@ side bits, the reconstruction error over the sample, boosting rounds, weak-learn
 Sparsify trials and seconds. Exit 0 when the reconstruction is exact (binary) or within η
 (real-valued), 1 otherwise (also when a bounded loop — weak-learner retries, Sparsify trials —
 ran out: no κ(S) within the budget), 2 on usage errors (checked before any work: one line on
-stderr naming the option), 3 on internal errors (the JSON could not be written).
+stderr naming the option; every option is declared with its domain, ``add_option``), 3 on
+internal errors (the JSON could not be written).
 """
 
 from __future__ import annotations
@@ -19,52 +20,35 @@ from typing import Any
 
 import numpy as np
 
+from dpspec.compression.boosting import MAX_POINT_ROUNDS, MAX_ROUNDS, MAX_SPARSIFY, MAX_SUBSAMPLE
+from dpspec.compression.learners import LEARNERS
+from dpspec.compression.schemes import BINARY, MAX_SAMPLE
 from dpspec.proofs.engine.errors import UsageError, write_json
+from dpspec.proofs.engine.options import WritablePath, add_option
+from dpspec.validation import Choice, Integer, Real
 
 
 def validate(args: argparse.Namespace) -> None:
-    """Every option before any work; a :class:`UsageError` names the option."""
-    from dpspec.compression.boosting import (
-        MAX_ROUNDS,
-        MAX_SPARSIFY,
-        MAX_SUBSAMPLE,
-        check_gamma,
-    )
-    from dpspec.compression.schemes import BINARY, MAX_SAMPLE
-
-    def count(value: int, option: str, high: int) -> None:
-        if not 1 <= value <= high:
-            raise UsageError(f"{option}: must be an integer in [1, {high}], got {value}")
-
-    count(args.m, "--m", MAX_SAMPLE)
-    count(args.n, "--n", MAX_SPARSIFY)
-    count(args.subsample, "--subsample", MAX_SUBSAMPLE)
-    if not 0 <= args.seed <= 2**63 - 1:
-        raise UsageError(f"--seed: must be an integer in [0, 2^63 - 1], got {args.seed}")
-    try:
-        gamma = check_gamma(args.gamma)
-    except ValueError as exc:
-        raise UsageError(f"--gamma: must be in (0, 1/2), got {args.gamma!r}") from exc
-    rounds = 4 / gamma**2 * math.log(max(args.m, 2))
+    """The options that depend on each other, before any work (each option's own domain was
+    checked by argparse); a :class:`UsageError` names the option."""
+    rounds = 4 * math.log(max(args.m, 2)) / args.gamma / args.gamma  # inf for a tiny gamma
     if rounds > MAX_ROUNDS:
         raise UsageError(
             f"--gamma: {args.gamma!r} needs {rounds:.3g} boosting rounds at m = {args.m}, more "
             f"than the limit {MAX_ROUNDS}; use a larger gamma"
         )
-    if args.eta is not None and not (math.isfinite(args.eta) and args.eta > 0):
-        raise UsageError(f"--eta: must be finite and > 0, got {args.eta!r}")
+    if math.ceil(rounds) * args.m > MAX_POINT_ROUNDS:
+        raise UsageError(
+            f"--m: T = {math.ceil(rounds)} rounds x m = {args.m} points is beyond the limit of "
+            f"{MAX_POINT_ROUNDS} point-rounds; use a smaller --m or a larger --gamma"
+        )
     if args.eta is not None and args.cls in BINARY and not args.eta < 1:
         raise UsageError(f"--eta: {args.cls} are binary: eta must be in (0, 1), got {args.eta!r}")
 
 
 def _cmd_compress(args: argparse.Namespace) -> int:
     from dpspec.compression.boosting import CompressionFailure
-    from dpspec.compression.schemes import (
-        BINARY,
-        compress,
-        random_realizable_sample,
-        reconstruct,
-    )
+    from dpspec.compression.schemes import compress, random_realizable_sample, reconstruct
 
     validate(args)
     rng = np.random.default_rng(args.seed)
@@ -110,19 +94,47 @@ def register(sub: Any) -> None:
         description="Exit codes: 0 reconstruction exact / within eta, 1 not, 2 usage error, "
         "3 internal error.",
     )
-    p.add_argument(
-        "cls", metavar="CLASS", choices=("thresholds", "intervals", "rectangles", "bv", "lipschitz")
+    add_option(
+        p, "cls", domain=Choice(options=tuple(LEARNERS)), example="thresholds", metavar="CLASS"
     )
-    p.add_argument("--m", type=int, default=1000, help="sample size, 1..1e7")
-    p.add_argument("--seed", type=int, default=0, help="integer >= 0")
-    p.add_argument(
+    add_option(
+        p, "--m", domain=Integer(lo=1, hi=MAX_SAMPLE), default=1000, help="sample size, 1..1e7"
+    )
+    add_option(p, "--seed", domain=Integer(lo=0, hi=2**63 - 1), default=0, help="integer >= 0")
+    add_option(
+        p,
         "--gamma",
-        type=float,
+        domain=Real(lo=0.0, hi=0.5, lo_open=True, hi_open=True),
         default=0.25,
         help="weak-learning edge in (0, 1/2); T = 4/gamma^2 ln m rounds must be <= 1e5",
     )
-    p.add_argument("--eta", type=float, help="accuracy > 0 (real-valued classes; default 0.1)")
-    p.add_argument("--n", type=int, default=64, help="hypotheses kept by Sparsify, 1..1e5")
-    p.add_argument("--subsample", type=int, default=8, help="weak learner sample size, 1..1e5")
-    p.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    add_option(
+        p,
+        "--eta",
+        domain=Real(lo=0.0, lo_open=True, hi=2.0**64, optional=True),
+        default=None,
+        help="accuracy > 0 (real-valued classes; default 0.1; binary classes: < 1)",
+    )
+    add_option(
+        p,
+        "--n",
+        domain=Integer(lo=1, hi=MAX_SPARSIFY),
+        default=64,
+        help="hypotheses kept by Sparsify, 1..1e5",
+    )
+    add_option(
+        p,
+        "--subsample",
+        domain=Integer(lo=1, hi=MAX_SUBSAMPLE),
+        default=8,
+        help="weak learner sample size, 1..1e5",
+    )
+    add_option(
+        p,
+        "--json",
+        domain=WritablePath(),
+        default=None,
+        metavar="PATH",
+        help="write the report as JSON",
+    )
     p.set_defaults(func=_cmd_compress)

@@ -3,17 +3,27 @@
 
 Three values with small integer weights (the definitions only compare weight shares, so
 integer weights lose nothing; three values already exercise ties and every order). The values
-are taken sorted (w.l.o.g., see each lemma) so that each condition's path search stays within a
-fifth of the default CPU budget.
+are taken sorted (w.l.o.g., see each lemma) and range over [VALUE_MIN, VALUE_MAX] = [−2, 2]
+(five values: every order pattern of three values, with ties): the domains are finite, so the
+registry settles them by exhaustive enumeration of these very contracts (``@over``,
+:mod:`dpspec.proofs.engine.finite`); ``dpspec prove`` can still run CrossHair on them.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from dpspec.proofs.engine.finite import over
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
 
+#: The range of the lemmas' values (their preconditions).
+VALUE_MIN = -2
+VALUE_MAX = 2
+_VALUES = range(VALUE_MIN, VALUE_MAX + 1)
+_WEIGHTS = range(4)
 
+
+@over(a=_VALUES, b=_VALUES, c=_VALUES, wa=_WEIGHTS, wb=_WEIGHTS, wc=_WEIGHTS, g_num=range(4))
 def quantile_lower_order(
     a: int, b: int, c: int, wa: int, wb: int, wc: int, g_num: int
 ) -> tuple[int, int]:
@@ -27,7 +37,7 @@ def quantile_lower_order(
     pre: 0 <= wa <= 3 and 0 <= wb <= 3 and 0 <= wc <= 3
     pre: wa + wb + wc > 0
     pre: 0 <= g_num <= 3
-    pre: -4 <= a <= b <= c <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
     post: __return__[0] <= __return__[1]
     post: all(v in (a, b, c) for v in __return__)
     """
@@ -35,6 +45,7 @@ def quantile_lower_order(
     return quantile_minus(values, weights, gamma), weighted_median(values, weights)
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, wa=_WEIGHTS, wb=_WEIGHTS, wc=_WEIGHTS, g_num=range(4))
 def quantile_upper_order(
     a: int, b: int, c: int, wa: int, wb: int, wc: int, g_num: int
 ) -> tuple[int, int]:
@@ -45,7 +56,7 @@ def quantile_upper_order(
     pre: 0 <= wa <= 3 and 0 <= wb <= 3 and 0 <= wc <= 3
     pre: wa + wb + wc > 0
     pre: 0 <= g_num <= 3
-    pre: -4 <= a <= b <= c <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
     post: __return__[0] <= __return__[1]
     post: all(v in (a, b, c) for v in __return__)
     """
@@ -57,6 +68,7 @@ def _median3(a: int, b: int, c: int) -> int:
     return int(weighted_median((a, b, c), (1, 1, 1)))
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, d=_VALUES, e=_VALUES, f=_VALUES)
 def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """The unweighted median of three values is 1-Lipschitz in the sup norm
     (``002_9f3104e4a0d86722.txt:L1001``): |Med(a, b, c) − Med(d, e, f)| ≤
@@ -67,30 +79,32 @@ def median_lipschitz_d_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> in
     other two (:data:`MEDIAN_LIPSCHITZ_CASES`): the three cases cover every input, and each
     case is a part of the path search.
 
-    pre: -4 <= a <= b <= c <= 4
-    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
+    pre: VALUE_MIN <= min(d, e, f) and max(d, e, f) <= VALUE_MAX
     pre: min(e, f) <= d <= max(e, f)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """
     return abs(_median3(a, b, c) - _median3(d, e, f))
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, d=_VALUES, e=_VALUES, f=_VALUES)
 def median_lipschitz_e_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case e between d and f.
 
-    pre: -4 <= a <= b <= c <= 4
-    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
+    pre: VALUE_MIN <= min(d, e, f) and max(d, e, f) <= VALUE_MAX
     pre: min(d, f) <= e <= max(d, f)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """
     return abs(_median3(a, b, c) - _median3(d, e, f))
 
 
+@over(a=_VALUES, b=_VALUES, c=_VALUES, d=_VALUES, e=_VALUES, f=_VALUES)
 def median_lipschitz_f_mid(a: int, b: int, c: int, d: int, e: int, f: int) -> int:
     """Median 1-Lipschitz (:func:`median_lipschitz_d_mid`), case f between d and e.
 
-    pre: -4 <= a <= b <= c <= 4
-    pre: -4 <= d <= 4 and -4 <= e <= 4 and -4 <= f <= 4
+    pre: VALUE_MIN <= a <= b <= c <= VALUE_MAX
+    pre: VALUE_MIN <= min(d, e, f) and max(d, e, f) <= VALUE_MAX
     pre: min(d, e) <= f <= max(d, e)
     post: __return__ <= max(abs(a - d), abs(b - e), abs(c - f))
     """

@@ -7,65 +7,112 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.consistency import Checkerboard, Circle, Threshold1D, TwoValuedProblem
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.consistency import Checkerboard, Circle, GaussianMixture, Threshold1D
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
-from dpspec.proofs.topics.consistency.experiments import make_classifier, run_consistency
+from dpspec.proofs.topics.consistency.experiments import (
+    Classifier,
+    make_classifier,
+    run_consistency,
+)
 from dpspec.spec.consistency import consistency_trend, plugin_bound_holds
 
 SEED = 5000
 
 
-def _problems() -> list[TwoValuedProblem]:
+def _problems() -> list[Checkerboard | Circle | Threshold1D]:
     return [Checkerboard(4, 0.1), Circle(0.3, (0.5, 0.5), 0.1), Threshold1D(0.37, 0.2)]
 
 
+def _near_half(problem: Any, m: int, margin: float) -> np.ndarray:
+    """A tight η̂: ½ ∓ ``margin`` on the cubes where the grid's Bayes label is 1 / 0 (every
+    cube just on the wrong side of ½): there 2|η − η̂| ≈ |2η − 1|, the excess risk of the
+    wrong label, so the bound err − L* ≤ 2E|η − η̂| is nearly attained."""
+    labels = problem.bayes_labels(m)
+    return np.asarray(np.where(labels == 1, 0.5 - margin, 0.5 + margin))
+
+
 def plugin_bound_exact(config: VerifyConfig) -> CheckOutcome:
-    """Thm 2.7 on random piecewise-constant η̂ (several grids per problem), exactly: the
-    plug-in rule 1[η̂ > ½] satisfies err − L* ≤ 2E|η − η̂|; control: the flipped rule
-    1[η̂ ≤ ½] (not a plug-in rule) must violate it on some instance."""
+    """Thm 2.7 (L175) exactly, on the problems' own exact areas: the plug-in rule 1[η̂ > ½]
+    satisfies err − L* ≤ 2E|η − η̂| for random piecewise-constant η̂ (several grids per
+    problem) and for tight η̂ (every cube just across ½ from η, where the bound is nearly
+    attained; the slack is the smallest 2E|η − η̂| / (err − L*)). Control: a plug-in rule with
+    its threshold off by 0.05 (1[η̂ > 0.45], a boundary slip) violates the bound where η̂ is
+    exact on the Bayes-1 cubes and 0.48 on the others."""
     rng = np.random.default_rng(SEED)
     trials = 400 if config.thorough else 120
-    violations = control_violations = 0
+    violations = 0
     for t in range(trials):
         problem = _problems()[t % 3]
         m = int(rng.integers(1, 12))
         eta_hat = rng.random((m,) * problem.d)
-        if t % 2:  # η̂ near the truth too, where the bound is nearly tight
+        if t % 2:  # η̂ near the truth too
             eta_hat = np.clip(problem.bayes_labels(m) * 0.8 + 0.1 + 0.1 * eta_hat - 0.05, 0, 1)
         gap = problem.mean_abs_eta_gap(eta_hat)
         plug = (eta_hat > 0.5).astype(np.int64)
         err = problem.grid_classifier_error(plug)
         violations += not plugin_bound_holds(err, problem.bayes_error(), gap, tol=1e-12)
-        flipped = problem.grid_classifier_error(1 - plug)
-        control_violations += not plugin_bound_holds(flipped, problem.bayes_error(), gap, 1e-12)
-    ok = violations == 0 and control_violations > 0
+    tightest = math.inf
+    control_violations = 0
+    for problem in _problems():
+        for m in (4, 8, 16):
+            for margin in (1e-3, 0.02):
+                eta_hat = _near_half(problem, m, margin)
+                gap = problem.mean_abs_eta_gap(eta_hat)
+                err = problem.grid_classifier_error((eta_hat > 0.5).astype(np.int64))
+                bayes = problem.bayes_error()
+                violations += not plugin_bound_holds(err, bayes, gap, tol=1e-12)
+                if err - bayes > 0:
+                    tightest = min(tightest, 2 * gap / (err - bayes))
+                if margin == 0.02:  # η̂ exact on Bayes-1 cubes, just below ½ on the others
+                    near = np.where(problem.bayes_labels(m) == 1, 1 - problem.noise, 0.48)
+                    off = (near > 0.45).astype(np.int64)
+                    control_violations += not plugin_bound_holds(
+                        problem.grid_classifier_error(off),
+                        bayes,
+                        problem.mean_abs_eta_gap(near),
+                        1e-12,
+                    )
+    caught = control_violations > 0
     return CheckOutcome(
-        ok,
-        f"{trials} plug-in rules, {violations} violations; flipped rules violating: "
-        f"{control_violations}",
+        violations == 0 and caught,
+        f"{trials} random and 18 tight plug-in rules, {violations} violations; tightest "
+        f"2E|eta - eta^|/(err - L*) = {tightest:.4f}; threshold-0.45 rules violating: "
+        f"{control_violations}/9",
         {"trials": trials, "violations": violations, "control_violations": control_violations},
+        [
+            Control(
+                "a plug-in rule thresholding eta^ at 0.45 instead of 1/2",
+                caught,
+                f"{control_violations}/9 tight instances violated",
+            )
+        ],
+        [Slack("2 E|eta - eta^| over err - L*", tightest, 1.0)],
     )
 
 
-class _ShuffledLabels:
-    """Negative control: a learner trained on randomly permuted labels (no signal left)."""
+def defective(name: str, epsilon: float, n: int, seed: int) -> Classifier:
+    """The learner ``name`` with a real modest defect: its grid schedule's exponent halved
+    (PCL: m = ⌈n^{1/(4d)}⌉ for ⌈n^{1/(2d)}⌉; PCL2: m = ⌈n^{1/(8d)}⌉ for ⌈n^{1/(4d)}⌉; PCL2b:
+    r = n^{−1/(8d)} for n^{−1/(4d)}; d = 2), so its cells shrink too slowly to reach the Bayes
+    rule."""
+    from dpspec.learners import (
+        PrivateHistogramClassifier,
+        PrivatePackingClassifier,
+        PrivateUnboundedClassifier,
+    )
 
-    def __init__(self, name: str, n: int, seed: int) -> None:
-        self.inner = make_classifier(name, 1.0, n, seed)
-        self.rng = np.random.default_rng(seed)
-
-    def fit(self, X: np.ndarray, y: np.ndarray) -> _ShuffledLabels:
-        self.inner.fit(X, self.rng.permutation(y))
-        return self
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        return self.inner.predict(X)
-
-    def __getattr__(self, name: str) -> Any:  # grid_labels when the learner has it
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+    d = 2
+    if name == "pcl":
+        m = max(1, math.ceil(n ** (1 / (4 * d)) - 1e-12))
+        return PrivateHistogramClassifier(epsilon, cells_per_axis=m, random_state=seed)
+    if name == "pcl2":
+        m = max(1, math.ceil(n ** (1 / (8 * d)) - 1e-12))
+        return PrivatePackingClassifier(epsilon, cells_per_axis=m, random_state=seed)
+    delta = min(0.5, float(n) ** -2)
+    return PrivateUnboundedClassifier(
+        epsilon, delta=delta, radius=n ** (-1 / (8 * d)), random_state=seed
+    )
 
 
 def learner_trend(
@@ -82,7 +129,8 @@ def learner_trend(
     else sampled on 200 000 fresh points with its binomial error folded in) falls along ``ns``
     — :func:`consistency_trend`, Jonckheere–Terpstra's exact rank test over every
     (n, repetition) value at level ``alpha`` (false alarm ≤ ``alpha`` when the values do not
-    depend on n) — and ends ≤ ``tolerance``; the same learner on shuffled labels must not show
+    depend on n) — and ends ≤ ``tolerance``; the same learner with a real modest
+    defect (:func:`defective`: its grid schedule's exponent halved) must not show
     the trend. ``endpoints``: the decision uses the smallest and largest n only (the same exact
     test with two groups, i.e. Mann–Whitney); the full-grid p-value is reported as well."""
     rows = run_consistency(
@@ -97,7 +145,7 @@ def learner_trend(
     )
     control_rows = run_consistency(
         problem,
-        lambda e, n, s: _ShuffledLabels(name, n, s),
+        lambda e, n, s: defective(name, e, n, s),
         ns,
         1.0,
         reps,
@@ -119,7 +167,7 @@ def learner_trend(
         ok,
         f"{name}: excess risk means {means} at n={ns} (exact rank-trend p over {scope}: "
         f"{trend.pvalue:.2g} at alpha {alpha}; over the whole grid: {grid.pvalue:.2g}; exact: "
-        f"{all(r.exact for r in rows)}, final <= {tolerance}); shuffled-label control means "
+        f"{all(r.exact for r in rows)}, final <= {tolerance}); defective-schedule control means "
         f"{[round(r.excess_risk, 4) for r in control_rows]}, p {control.pvalue:.2g}, "
         f"trend holds: {control.holds}",
         {
@@ -131,6 +179,14 @@ def learner_trend(
             "control_pvalue": control.pvalue,
             "exact": all(r.exact for r in rows),
         },
+        [
+            Control(
+                f"{name} with its grid schedule's exponent halved",
+                not control.holds,
+                f"means {[round(r.excess_risk, 4) for r in control_rows]}, p {control.pvalue:.2g}",
+            )
+        ],
+        [Slack("final mean excess risk", tolerance, rows[-1].excess_risk)],
     )
 
 
@@ -138,7 +194,7 @@ def pcl_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     """Thm 3.2 as a trend: PCL's exact excess risk on the circle problem falls along the
     n-grid (Jonckheere–Terpstra exact one-sided test over all 15 (n, rep) values, α = 1e-3:
     false alarm ≤ 1e-3 when the error does not depend on n) and ends ≤ 0.05; control: PCL
-    trained on shuffled labels shows no such trend."""
+    with its grid schedule's exponent halved (m = ⌈n^{1/(4d)}⌉) shows no such trend."""
     ns = [10**3, 10**4, 10**5, 10**6] if config.thorough else [10**3, 10**4, 10**5]
     reps = 8 if config.thorough else 5
     return learner_trend("pcl", Circle(0.3, (0.5, 0.5), 0.1), ns, reps, 0.05, SEED)
@@ -147,11 +203,12 @@ def pcl_consistency_trend(config: VerifyConfig) -> CheckOutcome:
 def pcl2_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     """Thm A.12 (PCL2) and Thm A.15 (PCL2b) as trends on the circle problem, exact rank test
     at α = 1e-3 (false alarm ≤ 1e-3), ends ≤ 0.08 (≤ 0.1 for PCL2b, whose error is sampled);
-    shuffled-label controls must fail. PCL2b: over every (n, rep) value. PCL2: its cells
-    shrink as n^{−1/(4d)} and its error is nearly deterministic and *not* monotone in n (the
-    lattice's alignment with the circle changes: 0.137, 0.046, 0.062, 0.065 at n = 10^3..10^6),
-    so the full grid shows no monotone decrease (reported: p = 0.048, 0.51 thorough); it compares
-    n = 10^3 with the largest n (8 fits each: smallest p = 1/C(16, 8) = 7.8e-5)."""
+    the controls with their cell schedule's exponent halved must fail. PCL2b: over every
+    (n, rep) value. PCL2: its cells shrink as n^{−1/(4d)} and its error is nearly
+    deterministic and *not* monotone in n (the lattice's alignment with the circle changes:
+    0.137, 0.046, 0.062, 0.065 at n = 10^3..10^6), so the full grid shows no monotone decrease
+    (reported: p = 0.048, 0.51 thorough); it compares n = 10^3 with the largest n (8 fits
+    each: smallest p = 1/C(16, 8) = 7.8e-5)."""
     ns = [10**3, 10**4, 10**5, 10**6] if config.thorough else [10**3, 10**4, 10**5]
     reps = 8 if config.thorough else 5
     problem = Circle(0.3, (0.5, 0.5), 0.1)
@@ -163,6 +220,8 @@ def pcl2_consistency_trend(config: VerifyConfig) -> CheckOutcome:
         all(o.passed for o in outcomes),
         "; ".join(o.detail for o in outcomes),
         {"pcl2": outcomes[0].numbers, "pcl2b": outcomes[1].numbers},
+        [c for o in outcomes for c in o.controls],
+        [s for o in outcomes for s in o.slack],
     )
 
 
@@ -198,10 +257,8 @@ def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
         if isinstance(problem, Circle):
             sums_ok &= math.isclose(float(exact.sum()), problem.disk_area(), rel_tol=1e-12)
     # truncated Gaussian mixture: class-1 mass per cube vs sampled class-1 frequency
-    from dpspec.consistency import GaussianMixture
-
     g, g_wrong = GaussianMixture(), GaussianMixture(sigma=0.165)
-    Xg, yg = g.sample(n, rng)
+    Xg, yg = g.draw(n, rng)
     m = 4
     idx = np.minimum((Xg * m).astype(np.int64), m - 1)
     hits = np.zeros((m, m))
@@ -222,4 +279,12 @@ def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
         f"Bonferroni p-value {min(worst_p, 1.0):.3g} (alpha {ALPHA}); wrong shapes rejected: "
         f"{control_p < ALPHA}; disk areas sum to pi R^2: {sums_ok}",
         {"n": n},
+        [
+            Control(
+                "areas of a disk 5% too wide, a 3x3 board, a mixture with sigma x 1.1",
+                control_p < ALPHA,
+                f"largest Bonferroni p {control_p:.2g}",
+            )
+        ],
+        [Slack("Bonferroni p-value (must exceed 1e-6)", min(worst_p, 1.0), ALPHA)],
     )

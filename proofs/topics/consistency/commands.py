@@ -6,6 +6,10 @@ exact (or sampled) error per n and decides the trend with
 :func:`dpspec.spec.consistency.consistency_trend` (Jonckheere–Terpstra, exact one-sided p-value
 over every (n, repetition) value, level ``--alpha``; the final mean must be ≤ ``--tolerance``).
 
+Every option is declared with its domain (:func:`dpspec.proofs.engine.options.add_option`), so
+a value outside it is a usage error before any work; the options that depend on each other
+(learner and distribution, the trend test's size) are checked next, still before any fit.
+
 Exit codes: 0 the trend holds (or one n only: nothing to decide), 1 the trend is not
 established, 2 a bad argument (checked before any fit, one line on stderr naming the option),
 3 an internal error.
@@ -16,10 +20,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from dpspec.proofs.engine.consistency_runs import N_MAX, REPS_MAX
+from dpspec.proofs.engine.consistency_runs import LDP_KINDS, N_MAX, REPS_MAX
 from dpspec.proofs.engine.errors import (
     EXIT_OK,
     EXIT_VIOLATION,
@@ -27,6 +31,9 @@ from dpspec.proofs.engine.errors import (
     check_plot,
     write_json,
 )
+from dpspec.proofs.engine.options import WritablePath, add_option
+from dpspec.proofs.topics.consistency.experiments import CLASSIFIERS, DENSITIES
+from dpspec.validation import Choice, Domain, Integer, Real
 
 #: largest test sample for sampled errors
 TEST_SIZE_MAX = 10**7
@@ -50,53 +57,63 @@ SEED_MAX = 2**63 - 1
 
 LDP_DIMENSIONS = (1, 2, 3)
 
-
-def _sizes(text: str) -> list[int]:
-    """``--n``: comma-separated sizes (``1e3`` allowed), integers in [1, N_MAX], increasing."""
-    sizes: list[int] = []
-    for part in text.split(","):
-        item = part.strip()
-        try:
-            value = float(item)
-        except ValueError:
-            raise UsageError(f"--n: expected comma-separated sizes, got {text!r}") from None
-        if not math.isfinite(value) or value != math.floor(value):
-            raise UsageError(f"--n: sizes must be whole numbers, got {item!r}")
-        if not 1 <= value <= N_MAX:
-            raise UsageError(f"--n: sizes must be in [1, {N_MAX:.0e}], got {item!r}")
-        sizes.append(int(value))
-    if any(b <= a for a, b in itertools.pairwise(sizes)):
-        raise UsageError(f"--n: sizes must be strictly increasing, got {sizes}")
-    return sizes
+#: every learner the command runs
+LEARNERS = (*CLASSIFIERS, *DENSITIES, *LDP_KINDS)
 
 
-def _in_range(value: float, option: str, low: float, high: float, low_open: bool) -> None:
-    ok = math.isfinite(value) and (low < value if low_open else low <= value) and value <= high
-    if not ok:
-        bracket = "(" if low_open else "["
-        raise UsageError(f"{option}: must be in {bracket}{low:g}, {high:g}], got {value!r}")
+@dataclass(frozen=True)
+class SampleSizes(Domain):
+    """``--n``: comma-separated sample sizes (``1e3`` allowed), integers in [1, N_MAX],
+    strictly increasing."""
+
+    def convert(self, value: Any, name: str) -> list[int]:
+        if not isinstance(value, str):
+            raise ValueError(f"{name}: expected comma-separated sizes, got {value!r}")
+        sizes: list[int] = []
+        for part in value.split(","):
+            item = part.strip()
+            try:
+                number = float(item)
+            except ValueError:
+                raise ValueError(f"{name}: expected comma-separated sizes, got {value!r}") from None
+            if not math.isfinite(number) or number != math.floor(number):
+                raise ValueError(f"{name}: sizes must be whole numbers, got {item!r}")
+            if not 1 <= number <= N_MAX:
+                raise ValueError(f"{name}: sizes must be in [1, {N_MAX:.0e}], got {item!r}")
+            sizes.append(int(number))
+        if any(b <= a for a, b in itertools.pairwise(sizes)):
+            raise ValueError(f"{name}: sizes must be strictly increasing, got {sizes}")
+        return sizes
+
+    def refused(self) -> tuple[Any, ...]:
+        return ("", "0", "1e30", "1.5", "nan", "100,10", "a,b", "100,,1000", "-5")
+
+    @property
+    def example(self) -> Any:
+        return "1000,10000"
+
+    def describe(self) -> str:
+        return f"comma-separated increasing sizes in [1, {N_MAX:.0e}]"
 
 
-def _count(value: int, option: str, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise UsageError(f"{option}: must be an integer in [{low}, {high}], got {value}")
+def _distributions() -> tuple[str, ...]:
+    """The problem names the command accepts (classifiers, densities, and the LDP sine)."""
+    from dpspec.consistency import PROBLEMS
+    from dpspec.densities import DENSITIES as DENSITY_LAWS
+
+    return (*PROBLEMS, *DENSITY_LAWS, "sine", *(f"sine-d{d}" for d in LDP_DIMENSIONS))
 
 
 def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
-    """Check every option before any fit: (sizes, learner kind, distribution name).
+    """The options that depend on each other, before any fit: (sizes, learner kind,
+    distribution name). Each option's own domain was checked by argparse (``add_option``).
 
     The kind is ``classifier``, ``density`` or ``ldp``. Raises :class:`UsageError`."""
     from dpspec.consistency import PROBLEMS
     from dpspec.densities import DENSITIES as DENSITY_LAWS
-    from dpspec.proofs.engine.consistency_runs import LDP_KINDS
-    from dpspec.proofs.topics.consistency.experiments import CLASSIFIERS, DENSITIES
     from dpspec.spec.consistency import JT_WORK_LIMIT
 
-    learners = (*CLASSIFIERS, *DENSITIES, *LDP_KINDS)
-    if args.learner not in learners:
-        raise UsageError(f"learner: unknown {args.learner!r}; choose from {sorted(learners)}")
-    ns = _sizes(args.n)
-    _in_range(args.epsilon, "--epsilon", EPSILON_MIN, EPSILON_MAX, low_open=False)
+    ns: list[int] = args.n
     if args.learner in EPSILON_FACTOR:
         factor, reason = EPSILON_FACTOR[args.learner]
         if args.epsilon * factor > EPSILON_MAX:
@@ -104,13 +121,6 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
                 f"--epsilon: {args.learner} needs epsilon <= {EPSILON_MAX / factor:g} ({reason} "
                 f"<= {EPSILON_MAX:g}), got {args.epsilon!r}"
             )
-    _count(args.reps, "--reps", 1, REPS_MAX)
-    _count(args.test_size, "--test-size", 1, TEST_SIZE_MAX)
-    _count(args.seed, "--seed", 0, SEED_MAX)
-    if not (math.isfinite(args.alpha) and 0 < args.alpha < 1):
-        raise UsageError(f"--alpha: must be in (0, 1), got {args.alpha!r}")
-    if not (math.isfinite(args.tolerance) and args.tolerance >= 0):
-        raise UsageError(f"--tolerance: must be a finite number >= 0, got {args.tolerance!r}")
     total = len(ns) * args.reps
     pairs = (total * total - len(ns) * args.reps * args.reps) // 2
     if len(ns) >= 2 and total * max(pairs, 1) > JT_WORK_LIMIT:
@@ -127,8 +137,6 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
             )
     if args.learner in LDP_KINDS:
         d = 1 if args.d is None else args.d
-        if d not in LDP_DIMENSIONS:
-            raise UsageError(f"--d: must be one of {LDP_DIMENSIONS}, got {d}")
         name = f"sine-d{d}"
         if args.distribution not in (None, "sine", name):
             raise UsageError(
@@ -238,49 +246,87 @@ def register(sub: Any) -> None:
         description="Exit codes: 0 the trend holds, 1 trend not established, 2 usage error, "
         "3 internal error.",
     )
-    cons.add_argument(
+    add_option(
+        cons,
         "learner",
+        domain=Choice(options=LEARNERS),
+        example="pcl",
         help="pcl, pcl2, pcl2b, pcde, histogram, diffprivlib-gnb/-logreg, ldp-regression, "
         "ldp-classifier, partitioning",
     )
-    cons.add_argument(
+    add_option(
+        cons,
         "--distribution",
+        domain=Choice(options=_distributions(), optional=True),
         default=None,
         help="classifiers: checkerboard (default)|circle|threshold|gaussian-mixture; pcde: "
         "normal (default)|student-t|cauchy|normal-2d|student-t-2d; ldp-*: sine (the only one)",
     )
-    cons.add_argument(
+    add_option(
+        cons,
         "--n",
-        default="1000,10000,100000",
+        domain=SampleSizes(),
+        default=SampleSizes().check("1000,10000,100000", "--n"),
         help=f"comma-separated increasing sample sizes in [1, {N_MAX:.0e}]",
     )
-    cons.add_argument(
+    add_option(
+        cons,
         "--epsilon",
-        type=float,
+        domain=Real(lo=EPSILON_MIN, hi=EPSILON_MAX),
         default=1.0,
         help=f"epsilon in [2^-32, {EPSILON_MAX:g}] (the LDP level for the LDP estimators)",
     )
-    cons.add_argument("--d", type=int, default=None, help="dimension 1, 2 or 3 (ldp-* only)")
-    cons.add_argument("--reps", type=int, default=5, help=f"repetitions per n, 1..{REPS_MAX}")
-    cons.add_argument("--seed", type=int, default=0, help="integer >= 0")
-    cons.add_argument(
-        "--test-size", type=int, default=200_000, help="test points for sampled errors"
+    add_option(
+        cons,
+        "--d",
+        domain=Integer(lo=min(LDP_DIMENSIONS), hi=max(LDP_DIMENSIONS), optional=True),
+        default=None,
+        help="dimension 1, 2 or 3 (ldp-* only)",
     )
-    cons.add_argument(
+    add_option(
+        cons,
+        "--reps",
+        domain=Integer(lo=1, hi=REPS_MAX),
+        default=5,
+        help=f"repetitions per n, 1..{REPS_MAX}",
+    )
+    add_option(cons, "--seed", domain=Integer(lo=0, hi=SEED_MAX), default=0, help="integer >= 0")
+    add_option(
+        cons,
+        "--test-size",
+        domain=Integer(lo=1, hi=TEST_SIZE_MAX),
+        default=200_000,
+        help="test points for sampled errors",
+    )
+    add_option(
+        cons,
         "--alpha",
-        type=float,
+        domain=Real(lo=0.0, hi=1.0, lo_open=True, hi_open=True),
         default=1e-3,
         help="level of the exact Jonckheere-Terpstra trend test, in (0, 1)",
     )
-    cons.add_argument("--tolerance", type=float, default=0.05, help="final mean bound (>= 0)")
-    cons.add_argument("--json", metavar="PATH", help="write the rows as JSON")
-    cons.add_argument("--plot", metavar="PNG", help="plot the error vs n (log x)")
+    add_option(
+        cons,
+        "--tolerance",
+        domain=Real(lo=0.0),
+        default=0.05,
+        help="final mean bound (>= 0)",
+    )
+    add_option(
+        cons,
+        "--json",
+        domain=WritablePath(),
+        default=None,
+        metavar="PATH",
+        help="write the rows as JSON",
+    )
+    add_option(
+        cons,
+        "--plot",
+        domain=WritablePath(suffixes=(".png",)),
+        default=None,
+        metavar="PNG",
+        help="plot the error vs n (log x)",
+    )
     cons.add_argument("--no-progress", action="store_true", help="no progress bar")
     cons.set_defaults(func=_cmd_consistency)
-
-
-def main_args(argv: Sequence[str]) -> argparse.Namespace:
-    """Parse ``consistency`` arguments alone (for tests of :func:`validate`)."""
-    parser = argparse.ArgumentParser(prog="dpspec")
-    register(parser.add_subparsers(dest="command", required=True))
-    return parser.parse_args(["consistency", *argv])

@@ -21,7 +21,6 @@ from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from tqdm import tqdm
 
 from dpspec.proofs.engine.consistency_runs import (
     N_MAX,
@@ -36,8 +35,8 @@ from dpspec.proofs.engine.consistency_runs import (
 class ClassificationProblem(Protocol):
     """A distribution of (X, y) with known Bayes error (X ⊂ [0,1]^d for the grid learners)."""
 
-    def sample(
-        self, n: int, rng: np.random.Generator
+    def draw(
+        self, size: int, rng: np.random.Generator
     ) -> tuple[NDArray[np.float64], NDArray[np.int64]]: ...
 
     def bayes_error(self) -> float: ...
@@ -76,6 +75,8 @@ def run_consistency(
     progress: bool = True,
 ) -> list[ConsistencyRow]:
     """Fit ``reps`` models per n on fresh samples; excess risk exact when possible."""
+    from tqdm import tqdm
+
     ns = check_grid(ns, reps, seed)
     if not isinstance(test_size, int | np.integer) or not 1 <= int(test_size) <= N_MAX:
         raise ValueError(f"test_size: must be an integer in [1, {N_MAX}], got {test_size!r}")
@@ -88,12 +89,12 @@ def run_consistency(
         fit_t = pred_t = 0.0
         all_exact = True
         for r in range(reps):
-            X, y = problem.sample(n, rng)
+            X, y = problem.draw(n, rng)
             model = factory(epsilon, n, seed * 1_000_003 + r)
             start = time.perf_counter()
             model.fit(X, y)
             fit_t += time.perf_counter() - start
-            Xt, yt = problem.sample(test_size, rng)
+            Xt, yt = problem.draw(test_size, rng)
             start = time.perf_counter()
             pred = model.predict(Xt)
             pred_t += time.perf_counter() - start
@@ -194,6 +195,8 @@ def run_density_consistency(
     """PCDE on a density of :data:`dpspec.densities.DENSITIES` (N(0, 1) by default):
     exact L1 distance ‖f − f̂‖₁ per fit (closed form per cube in d = 1, Gauss–Legendre in one
     axis in d = 2); a fit that releases nothing counts as L1 = 2, the largest possible."""
+    from tqdm import tqdm
+
     from dpspec.densities import DENSITIES
     from dpspec.learners import PrivateHistogramDensity
 
@@ -210,7 +213,7 @@ def run_density_consistency(
         values: list[float] = []
         fit_t = 0.0
         for r in range(reps):
-            X = law.sample(n, rng)
+            X = law.draw(n, rng)
             start = time.perf_counter()
             est = PrivateHistogramDensity(epsilon, delta=float(n) ** -2, random_state=seed + r)
             try:

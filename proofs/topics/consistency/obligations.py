@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 
@@ -9,25 +10,35 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="plugin-rule.excess-risk-bound",
         source=f"{BAYES_CONSISTENCY}:L175 (Thm 2.7; proof App. B L600-620)",
-        claim=("the plug-in rule 1[η̂ > ½] has err − L* ≤ 2·E|η − η̂| (exact, piecewise-constant η̂)"),
+        claim=(
+            "the plug-in rule 1[η̂ > ½] has err − L* ≤ 2·E|η − η̂| (exact, piecewise-constant "
+            "η̂), nearly attained on tight instances"
+        ),
         method=Method.EXACT,
         predicates=("dpspec.spec.consistency.plugin_bound_holds",),
         impls=(
-            "dpspec.consistency.TwoValuedProblem",
             "dpspec.consistency.Checkerboard",
             "dpspec.consistency.Circle",
             "dpspec.consistency.Threshold1D",
-            "dpspec.consistency.interval_overlaps",
         ),
         checks=("plugin_bound_exact",),
         tests=("tests/test_consistency.py::test_plugin_bound",),
+        bug_controls=(
+            BugControl(
+                "dpspec.consistency._TwoValuedProblem.mean_abs_eta_gap",
+                "gap = np.abs(1.0 - self.noise - arr) * area_b + ",
+                "gap = 0.0 * area_b + ",
+                "E|eta - eta^| without its part on B (the gap understated)",
+            ),
+        ),
     ),
     Obligation(
         id="pcl.consistency",
         source=f"{BAYES_CONSISTENCY}:L208 (Thm 3.2), L163 (Def 2.5)",
         claim=(
             "PCL's excess risk falls along an n-grid (exact Jonckheere-Terpstra test over every "
-            "(n, rep), alpha = 1e-3) and ends below 0.05 (a trend, not a rate)"
+            "(n, rep), alpha = 1e-3) and ends below 0.05 (a trend, not a rate); PCL with its "
+            "grid schedule's exponent halved does not"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.consistency.consistency_trend",),
@@ -46,7 +57,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         claim=(
             "PCL2's and PCL2b's excess risk fall from n = 10^3 to the largest n (exact rank test, "
-            "alpha = 1e-3; PCL2b over every n) and end below 0.08 / 0.1 (trends, not rates)"
+            "alpha = 1e-3; PCL2b over every n) and end below 0.08 / 0.1 (trends, not rates); "
+            "with their cell schedule's exponent halved they do not"
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.consistency.consistency_trend",),
@@ -60,15 +72,31 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="distributions.exact-areas",
         source=f"{BAYES_CONSISTENCY}:L175 (Thm 2.7 needs exact E|η − η̂|)",
-        claim="exact cube masses (checkerboard, disk, truncated Gaussian mixture) match sampling",
+        claim=(
+            "exact cube masses (checkerboard, disk, truncated Gaussian mixture) match sampling; "
+            "a disk 5% too wide, a 3x3 board, sigma x 1.1 are rejected"
+        ),
         method=Method.STATISTICAL,
         impls=(
-            "dpspec.consistency.disk_lower_left_area",
-            "dpspec.consistency.disk_rectangle_area",
             "dpspec.consistency.Circle",
+            "dpspec.consistency.Checkerboard",
             "dpspec.consistency.GaussianMixture",
         ),
         checks=("exact_areas_match_sampling",),
+        bug_controls=(
+            BugControl(
+                "dpspec.consistency.Circle._region",
+                "<= self.radius**2",
+                "<= self.radius**2 * 1.1",
+                "the disk's membership test with the radius 5% too wide",
+            ),
+            BugControl(
+                "dpspec.consistency.GaussianMixture.draw",
+                "keep = np.all((X >= 0.0) & (X <= 1.0), axis=1)",
+                "keep = np.all((X >= 0.0) & (X <= 1.05), axis=1)",
+                "the mixture truncated to [0, 1.05]^d instead of [0, 1]^d",
+            ),
+        ),
         tests=(
             "tests/test_consistency.py::test_disk_area_identities",
             "tests/test_consistency.py::test_gaussian_mixture_masses_and_bayes",

@@ -4,7 +4,9 @@ A parameter whose domain caps it (``Integer(..., limit="draws")``: the draws one
 returns, the cells of a partition, the outcomes a law lists …) promises that a request at the cap
 either finishes or is refused, before any work, naming the parameter — never a memory error or a
 run without end. ``declared_maximum`` runs every public callable's clean call with each capped
-parameter set to its maximum, under a CPU budget of ``MAXIMUM_CPU_SECONDS``, with
+parameter set to its maximum, in a child process capped in memory and CPU (a request that
+starts work it cannot finish is stopped there, not on the machine), under a CPU budget of
+``MAXIMUM_CPU_SECONDS``, with
 ``--thorough`` (a call at its maximum allocates up to gigabytes: too heavy for the default run,
 which checks instead that every cap raised to 2^40 — a request no call can finish — is refused
 within 0.1 s, not attempted). A refusal must name a parameter of the calls made: a maximum
@@ -17,11 +19,19 @@ from functools import partial
 
 from dpspec.proofs.engine import sweep
 from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig
-from dpspec.proofs.engine.sweep import entries, execute, names_parameter, plan, run
+from dpspec.proofs.engine.sweep import (
+    entries,
+    execute,
+    names_parameter,
+    plan,
+    run,
+    run_isolated,
+)
 from dpspec.validation import Domain, Integer
 
 #: CPU seconds a call at its declared maximum may take under ``--thorough``.
 MAXIMUM_CPU_SECONDS = 120.0
+
 
 def capped(domain: Domain | object) -> int | None:
     """The maximum of a capped integer domain (one with a ``limit``), or None."""
@@ -57,7 +67,7 @@ def declared_maximum(config: VerifyConfig) -> CheckOutcome:
                 if not config.thorough:
                     deferred += 1
                 else:
-                    out = run(partial(execute, the_plan, name, top))
+                    out = run_isolated(partial(execute, the_plan, name, top), budget)
                     slowest = max(slowest, out.cpu_seconds)
                     if out.failure is not None:
                         failures.append(f"{label}: {out.failure}")
@@ -69,7 +79,7 @@ def declared_maximum(config: VerifyConfig) -> CheckOutcome:
                     else:
                         finished += 1
                 run(partial(execute, the_plan))  # first-call costs (imports, declarations) out
-                beyond = run(partial(execute, the_plan, name, 2**40))
+                beyond = run_isolated(partial(execute, the_plan, name, 2**40), 10.0)
                 controls_ok += beyond.refused is not None and beyond.cpu_seconds < 0.1
     finally:
         sweep.CASE_CPU_SECONDS = saved
@@ -85,4 +95,3 @@ def declared_maximum(config: VerifyConfig) -> CheckOutcome:
         [],
         [Slack("CPU seconds of the slowest call at its maximum", budget, slowest)],
     )
-

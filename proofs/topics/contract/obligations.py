@@ -153,9 +153,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.learners.estimator.check_score_labels",
             "dpspec.learners.keyed_noise.block_size",
             "dpspec.mechanisms.base.check_base_loss",
-            "dpspec.ldp.mechanism.check_local_epsilon",
-            "dpspec.ldp.mechanism.check_truncation",
-            "dpspec.ldp.partition.check_magnitude",
         ),
         checks=("hostile_inputs",),
         tests=(

@@ -9,24 +9,34 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from dpspec.ldp.mechanism import W_ONE, LocalRandomiser
+from dpspec.ldp.partition import CubicPartition
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+
+#: Hypothesis inputs of the binding (after its boundary cases); ×5 with ``--thorough``.
+EXAMPLES = 300
 
 
-def _ldp_randomisers() -> list[Any]:
-    from dpspec.ldp.mechanism import LocalRandomiser
-    from dpspec.ldp.partition import CubicPartition
+class _WSignalDoubled(LocalRandomiser):
+    """Control: a randomiser whose W signal is 2·1{x ∈ A_j} (a real bug: the one-hot
+    indicator added twice, sensitivity 4 for noise calibrated to 2)."""
 
+    @property
+    def _w_signal(self) -> float:
+        return 2.0 * super()._w_signal
+
+
+def _ldp_randomisers(kind: type[LocalRandomiser] = LocalRandomiser) -> list[Any]:
     part = CubicPartition(h=2.0, radius=1.0)  # 2 cells: inside every lemma's domain
     return [
-        LocalRandomiser(part, 1.0, 1.0),
-        LocalRandomiser(part, 0.5, 2.0),
-        LocalRandomiser(part, 1.0, 1.0, z_only=True),
+        kind(part, 1.0, 1.0),
+        kind(part, 0.5, 2.0),
+        kind(part, 1.0, 1.0, z_only=True),
     ]
 
 
 def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
-    from dpspec.ldp.mechanism import W_ONE
     from dpspec.proofs.topics.ldp.lemmas import (
         log_ratio_core,
         onehot_sensitivity,
@@ -37,8 +47,8 @@ def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
         rand = rands[case["rand"]]
         big_n = rand.partition.n_cells
         x, y, x2, y2 = case["x"], case["y"], case["x2"], case["y2"]
-        law, law2 = rand.report_law([x], y), rand.report_law([x2], y2)
-        cells, units = rand._signal(np.asarray([[x], [x2]]), [y, y2])
+        law, law2 = rand.pmf(np.array([x, y])), rand.pmf(np.array([x2, y2]))
+        cells, units = rand._signal(np.asarray([[x], [x2]]), np.array([y, y2]))
         c, c2, d, d2 = int(cells[0]), int(cells[1]), int(units[0]), int(units[1])
         m = int(np.rint(rand.truncation / rand.step_z))
         if not (-1 <= c < big_n and -1 <= c2 < big_n and abs(d) <= m and abs(d2) <= m):
@@ -77,9 +87,10 @@ def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
 
 def ldp_binding(config: VerifyConfig) -> CheckOutcome:
     """The log density ratio of two reports' exact laws, as the local randomiser computes it
-    (``LocalRandomiser.report_law(...).log_weight``, the law :meth:`randomise` samples), equals
-    the lemma functions' sums scaled by the noise scales; the signal (cell, truncated response
-    in lattice units) lies in the lemmas' domain."""
+    (``LocalRandomiser.pmf(...).log_weight``, the law :meth:`randomise` samples: bound by
+    ``ldp-randomiser.exact-law``), equals the lemma functions' sums scaled by the noise
+    scales; the signal (cell, truncated response in lattice units) lies in the lemmas' domain.
+    Control: a randomiser adding the W indicator twice must be rejected."""
     rands = _ldp_randomisers()
     big_n = rands[0].partition.n_cells
     boundaries: list[Case] = [
@@ -106,4 +117,14 @@ def ldp_binding(config: VerifyConfig) -> CheckOutcome:
             "z": vec,
         }
     )
-    return differential(config, boundaries, strategy, _compare_ldp(rands))
+    outcome = differential(config, boundaries, strategy, _compare_ldp(rands), EXAMPLES)
+    control = differential(
+        config, boundaries, strategy, _compare_ldp(_ldp_randomisers(_WSignalDoubled)), 20
+    )
+    caught = not control.passed
+    outcome.passed &= caught
+    outcome.controls.append(
+        Control("LocalRandomiser adding the W indicator twice", caught, control.detail[:160])
+    )
+    outcome.slack.append(Slack("inputs where impl != lemma", 0.0, 0.0 if outcome.passed else 1.0))
+    return outcome

@@ -26,16 +26,16 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="ldp.z-sensitivity-halved",
         file="impl/ldp/mechanism.py",
-        original="self.scale_z = lattice_scale(2 * self.z_units_max, budget)",
-        replacement="self.scale_z = lattice_scale(self.z_units_max, budget)",
+        original="self.scale_z = _lattice_scale(2 * self.z_units_max, budget)",
+        replacement="self.scale_z = _lattice_scale(self.z_units_max, budget)",
         description="Z noise calibrated to sensitivity M instead of 2M (lattice path)",
         kind="sensitivity",
     ),
     Mutant(
         id="ldp.w-sensitivity-halved",
         file="impl/ldp/mechanism.py",
-        original="self.scale_w = lattice_scale(2 * W_ONE, budget)",
-        replacement="self.scale_w = lattice_scale(W_ONE, budget)",
+        original="self.scale_w = _lattice_scale(2 * W_ONE, budget)",
+        replacement="self.scale_w = _lattice_scale(W_ONE, budget)",
         description=(
             "W noise calibrated to sensitivity 1 instead of 2 (one-hot vectors differ in 2 cells)"
         ),
@@ -46,7 +46,7 @@ MUTANTS: tuple[Mutant, ...] = (
         file="impl/ldp/mechanism.py",
         original="z_units = self.noise_z.sample(n * big_n, rng)",
         replacement="z_units = (self.noise_z.sample(n * big_n, rng) // 2)",
-        description="randomise halves the Z lattice noise it draws (report_law unchanged)",
+        description="randomise halves the Z lattice noise it draws (pmf unchanged)",
         kind="noise",
     ),
     Mutant(
@@ -54,7 +54,7 @@ MUTANTS: tuple[Mutant, ...] = (
         file="impl/ldp/mechanism.py",
         original="w_units = self.noise_w.sample(n * big_n, rng)",
         replacement="w_units = (self.noise_w.sample(n * big_n, rng) // 2)",
-        description="randomise halves the W lattice noise it draws (report_law unchanged)",
+        description="randomise halves the W lattice noise it draws (pmf unchanged)",
         kind="noise",
     ),
     Mutant(
@@ -135,12 +135,12 @@ MUTANTS: tuple[Mutant, ...] = (
         id="ldp.truncation-from-data",
         file="impl/ldp/estimators.py",
         original=(
-            "m = check_truncation(truncation_level(n) if self.truncation is None else "
-            "self.truncation)\n        c = check_magnitude("
+            'm = truncation_level(n) if params["truncation"] is None else params["truncation"]\n'
+            "        c = threshold_constant(n)"
         ),
         replacement=(
-            "m = check_truncation(float(np.abs(target).max()) if self.truncation is None else "
-            "self.truncation)\n        c = check_magnitude("
+            'm = float(np.abs(target).max()) if params["truncation"] is None else '
+            'params["truncation"]\n        c = threshold_constant(n)'
         ),
         description=(
             "LDPPartitionRegressor sets M from the data (max |y|): noise scale is data-dependent"
@@ -150,9 +150,22 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="ldp.estimators-epsilon-doubled",
         file="impl/ldp/estimators.py",
-        original="partition, self.epsilon, truncation, z_only, idealised=self.idealised",
-        replacement="partition, 2 * self.epsilon, truncation, z_only, idealised=self.idealised",
-        description="the LDP estimators randomise at 2alpha for the epsilon the caller passed",
+        original='partition, params["epsilon"], truncation, z_only, idealised=params["idealised"]',
+        replacement=(
+            'partition, 2 * params["epsilon"], truncation, z_only, idealised=params["idealised"]'
+        ),
+        description="the LDP estimators randomise at 2 epsilon for the epsilon the caller passed",
+        kind="claim",
+    ),
+    Mutant(
+        id="ldp.estimators-epsilon-125",
+        file="impl/ldp/estimators.py",
+        original='partition, params["epsilon"], truncation, z_only, idealised=params["idealised"]',
+        replacement=(
+            'partition, min(700.0, 1.25 * params["epsilon"]), truncation, z_only, '
+            'idealised=params["idealised"]'
+        ),
+        description="the LDP estimators randomise for epsilon x 1.25",
         kind="claim",
     ),
     Mutant(
@@ -167,5 +180,61 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         description="the LDP estimators' privacy_ says epsilon/2",
         kind="reported",
+    ),
+    Mutant(
+        id="ldp.z-noise-for-125-epsilon",
+        file="impl/ldp/mechanism.py",
+        original="self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z)",
+        replacement="self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z * Fraction(4, 5))",
+        description="randomise draws its Z noise for epsilon x 1.25 (pmf states epsilon)",
+        kind="noise",
+    ),
+    Mutant(
+        id="ldp.budget-125",
+        file="impl/ldp/mechanism.py",
+        original="budget = epsilon_r if self.z_only else epsilon_r / 2",
+        replacement="budget = 1.25 * epsilon_r if self.z_only else 1.25 * epsilon_r / 2",
+        description="the lattice calibration spends epsilon x 1.25 (law and sampler agree)",
+        kind="noise",
+    ),
+    Mutant(
+        id="ldp.threshold-without-volume",
+        file="impl/ldp/estimators.py",
+        original="keep = mu >= c * partition.h**d",
+        replacement="keep = mu >= c",
+        description="LDPPartitionRegressor compares mu~ with c_n instead of c_n h^d (L154)",
+        kind="utility",
+    ),
+    Mutant(
+        id="ldp.cubes-closed-right",
+        file="impl/ldp/partition.py",
+        original="scaled = np.floor((arr - self.offset) / self.h)",
+        replacement="scaled = np.ceil((arr - self.offset) / self.h) - 1",
+        description="cell_index puts a point on a cube edge in the lower cube (closed right)",
+        kind="boundary",
+    ),
+    Mutant(
+        id="ldp.classifier-sign-zero-positive",
+        file="impl/ldp/estimators.py",
+        original="positive = self.decision_values(X) > 0",
+        replacement="positive = self.decision_values(X) >= 0",
+        description="LDPPartitionClassifier predicts classes_[1] where nu~ = 0 (sign(0) = -1)",
+        kind="boundary",
+    ),
+    Mutant(
+        id="ldp.bandwidth-exponent-doubled",
+        file="impl/ldp/partition.py",
+        original="n ** (-1.0 / (2 * (d + 1)))",
+        replacement="n ** (-1.0 / (d + 1))",
+        description="the bandwidth schedule h_n uses the exponent of eq. (11) doubled",
+        kind="utility",
+    ),
+    Mutant(
+        id="ldp.in-law-totals-added",
+        file="impl/ldp/mechanism.py",
+        original="for sign in (1.0, -1.0):",
+        replacement="for sign in (1.0, 1.0):",
+        description="collect_in_law adds the two negative-binomial totals instead of subtracting",
+        kind="noise",
     ),
 )

@@ -222,7 +222,7 @@ def l1_trend(
 
     def one(n: int, k: int) -> float:
         try:
-            return density_l1_distance(estimator(density.sample(n, rng), k), density)
+            return density_l1_distance(estimator(density.draw(n, rng), k), density)
         except ValueError as exc:
             if "no cube was released" not in str(exc):
                 raise
@@ -358,7 +358,7 @@ def pcde_consistency_heavy_tailed(config: VerifyConfig) -> CheckOutcome:
         density = DENSITIES[name]
 
         def blind(X: NDArray[np.float64], k: int, density: ProductDensity = density) -> Any:
-            return pcde(density.sample(10**4, blind_rng), k)
+            return pcde(density.draw(10**4, blind_rng), k)
 
         l1, pvals = l1_trend(pcde, grid, reps, SEED + 10 + offset, density)
         c_l1, c_pvals = l1_trend(blind, grid, reps, SEED + 20 + offset, density)

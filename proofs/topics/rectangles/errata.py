@@ -1,4 +1,5 @@
-"""Statements of thesis ch. 5 (and its background, Sec 2–3) false as printed (see ``note.md``)."""
+"""Statements of thesis ch. 5 (and its background, Sec 2–3) false or garbled as printed (see
+``note.md``)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ ERRATA: tuple[Erratum, ...] = (
     Erratum(
         id="erratum.thesis-L647-advanced-composition",
         source=f"{THESIS}:L645-647 (Thm 3.2.4)",
-        printed="ε' = ε√(sk ln(1/δ')) + 2kε²",
-        corrected="ε' = ε√(2k ln(1/δ')) + kε(e^ε − 1) ≤ ε√(2k ln(1/δ')) + 2kε² (ε ≤ 1)",
+        printed="ε' = ε√(sk ln(1/δ')) + 2kε², under 'Let 0 < δ', ε ≤ 1, and let 0 ≤ δ', ε ≤ 1'",
+        corrected=(
+            "garbled in the extraction, not false: the lost symbol is the 2 of "
+            "ε' = ε√(2k ln(1/δ')) + 2kε² (ε ≤ 1; Dwork–Rothblum–Vadhan: "
+            "ε√(2k ln(1/δ')) + kε(e^ε − 1)), and the hypotheses are one line printed twice"
+        ),
         counterexample=(
-            "s = 1, ε = 0.01, k = 1000, δ' = 1e-8: k-fold ε-randomized response has exact δ = "
-            "5.2e-8 > δ' at the printed ε' = 1.557"
+            "none (a lost symbol, like seed 004's garbles); the reconstructed formula holds "
+            "against the exact k-fold randomized response (advanced-composition.exact-rr)"
         ),
         tests=("tests/test_rectangles.py::test_composition",),
         obligation="erratum.thesis-L647-advanced-composition",
@@ -42,6 +47,22 @@ ERRATA: tuple[Erratum, ...] = (
         ),
         tests=_TESTS,
         obligation="erratum.thesis-lemma-5.3.2",
+    ),
+    Erratum(
+        id="erratum.thesis-claim-5.3.1-small-samples",
+        source=f"{THESIS}:L1360-1364 (Claim 5.3.1)",
+        printed="Pr[|I_in| > 35 log(1/δ)] ≤ δ (no condition on the sample)",
+        corrected=(
+            "only when S̄ cannot run out: with n ≥ 6dΔ ln(1/β) (the size the proof of Lemma 5.2.7 "
+            "assumes, L1476); below, a record under every other coordinate sits in D_i on every "
+            "axis and survives"
+        ),
+        counterexample=(
+            "d = 80, ε₀ = 1 on {0..1023} (μ ≈ 479), n = 50 uniform points of {1..1023}^80, "
+            "x' = the origin: |I_in| ≈ 80 > 70.4 in every run"
+        ),
+        tests=("tests/test_rectangles.py::test_claim_531",),
+        obligation="erratum.thesis-claim-5.3.1-small-samples",
     ),
     Erratum(
         id="erratum.thesis-L1326-ties",

@@ -1,4 +1,5 @@
-"""Privacy bugs ``dpspec mutate`` plants in the rectangles code (``proofs/notes/mutation.md``)."""
+"""Bugs ``dpspec mutate`` plants in the rectangles code (``proofs/notes/mutation.md``): the
+controls of the topic's checks that are real implementation bugs."""
 
 from __future__ import annotations
 
@@ -34,11 +35,49 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="sampler",
     ),
     Mutant(
+        id="rect.float-median-half-dropped",
+        file=_IP,
+        original="weights = np.append(np.exp(-self.epsilon / 2 * lv.gaps), 0.0)",
+        replacement="weights = np.append(np.exp(-self.epsilon * lv.gaps), 0.0)",
+        description="the idealised median samples with exp(ε·q) inside [min D, max D] (½ dropped)",
+        kind="sampler",
+    ),
+    Mutant(
+        id="rect.ip-complexity-halved",
+        file=_IP,
+        original="value = 4 / epsilon * math.log((grid_max + 1) / beta)",
+        replacement="value = 2 / epsilon * math.log((grid_max + 1) / beta)",
+        description="IP_A understated 2×: the margin Δ too small for failure β",
+        kind="bound",
+    ),
+    Mutant(
+        id="rect.median-eps-hot",
+        file=_RM,
+        original=(
+            "return ExponentialMedian(self.epsilon, grid_max=self.refined_max, "
+            "idealised=self.idealised)"
+        ),
+        replacement=(
+            "return ExponentialMedian(1.25 * self.epsilon, grid_max=self.refined_max, "
+            "idealised=self.idealised)"
+        ),
+        description="RandMargins' interior point drawn for ε × 1.25 (Δ, μ, the report unchanged)",
+        kind="noise",
+    ),
+    Mutant(
         id="rect.size-noise-dropped",
         file=_RM,
         original="return [math.ceil(params.mu) + int(v) for v in z]",
         replacement="return [math.ceil(params.mu) for v in z]",
         description="RandMargins draws no size noise (k_i = ⌈μ⌉) while its law has it",
+        kind="noise",
+    ),
+    Mutant(
+        id="rect.size-noise-scale-doubled",
+        file=_RM,
+        original="z = discrete_laplace(Fraction(2 * params.sample_complexity), d, rng)",
+        replacement="z = discrete_laplace(Fraction(4 * params.sample_complexity), d, rng)",
+        description="the size noise drawn with scale 4Δ while its law has 2Δ",
         kind="noise",
     ),
     Mutant(
@@ -52,26 +91,26 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rect.size-law-shifted",
         file=_RM,
-        original="float(discrete_laplace_sf(j - c + 1, q))",
-        replacement="float(discrete_laplace_sf(j - c + 2, q))",
+        original="            t = j - c\n            return q ** (-t)",
+        replacement="            t = j - c - 1\n            return q ** (-t)",
         description="the exact law of k_i is off by one (the law decides privacy on a wrong law)",
         kind="law",
     ),
     Mutant(
-        id="rect.report-theorem-delta",
-        file=_CLF,
-        original='    return theorem, "theorem", delta',
-        replacement='    return theorem, "theorem", 0.0',
-        description="the theorem's accounting reports δ = 0 (a pure guarantee it does not have)",
+        id="rect.report-run-level",
+        file=_RM,
+        original="            epsilon=d * call.epsilon,",
+        replacement="            epsilon=call.epsilon,",
+        description="run_privacy reports one call's level for the d calls (composition forgotten)",
         kind="reported",
     ),
     Mutant(
-        id="rect.report-basic-split",
-        file=_CLF,
-        original="    basic = epsilon / d",
-        replacement="    basic = epsilon / max(1, d - 1)",
-        description="basic accounting splits ε over d − 1 calls (one call unpaid)",
-        kind="composition",
+        id="rect.sample-size-halved",
+        file=_RM,
+        original="return math.ceil(6 * d * self.sample_complexity * math.log(1 / self.beta))",
+        replacement="return math.ceil(3 * d * self.sample_complexity * math.log(1 / self.beta))",
+        description="sample_size with the 6 of L1476 read as 3 (understated 2×)",
+        kind="bound",
     ),
     Mutant(
         id="rect.tags-ignored",
@@ -80,5 +119,21 @@ MUTANTS: tuple[Mutant, ...] = (
         replacement="tags if tags is not None else np.zeros(n, dtype=np.int64)",
         description="the tie fix draws no tags (every record tag 0: the printed tie failure)",
         kind="public",
+    ),
+    Mutant(
+        id="rect.report-basic-split",
+        file=_CLF,
+        original="    per_axis = float(epsilon) / d",
+        replacement="    per_axis = float(epsilon) / max(1, d - 1)",
+        description="basic accounting splits ε over d − 1 calls (one call unpaid)",
+        kind="composition",
+    ),
+    Mutant(
+        id="rect.predict-open-end",
+        file=_CLF,
+        original="return np.asarray(np.all(points <= self.p_, axis=1), dtype=np.bool_)",
+        replacement="return np.asarray(np.all(points < self.p_, axis=1), dtype=np.bool_)",
+        description="predict applies an open end (x_i < p_i) where the scores count x_i ≤ p_i",
+        kind="boundary",
     ),
 )
