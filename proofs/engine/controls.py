@@ -53,11 +53,14 @@ def _resolve(dotted: str) -> tuple[Any, str, Any]:
 
 
 def _raw(member: Any) -> tuple[Callable[..., Any], str]:
-    """The function under a member, and how it is held (function, staticmethod, classmethod)."""
+    """The function under a member, and how it is held (function, staticmethod, classmethod,
+    or the getter of a property)."""
     if isinstance(member, staticmethod):
         return member.__func__, "static"
     if isinstance(member, classmethod):
         return member.__func__, "class"
+    if isinstance(member, property) and member.fget is not None:
+        return member.fget, "property"
     return member, "function"
 
 
@@ -96,9 +99,13 @@ def planted(control: BugControl) -> Iterator[None]:
     owner, name, member = _resolve(control.target)
     function, how = _raw(member)
     bug = mutated(function, control.original, control.replacement)
-    replacement: Any = (
-        staticmethod(bug) if how == "static" else classmethod(bug) if how == "class" else bug
-    )
+    wrap: dict[str, Callable[[Any], Any]] = {
+        "static": staticmethod,
+        "class": classmethod,
+        "property": property,
+    }
+    held = isinstance(bug, staticmethod | classmethod | property)  # its decorator re-applied
+    replacement: Any = wrap[how](bug) if how in wrap and not held else bug
     holders = [(owner, member)]
     if inspect.ismodule(owner):  # modules that imported the function by name use it too
         holders += [

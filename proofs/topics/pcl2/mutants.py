@@ -34,7 +34,8 @@ MUTANTS: tuple[Mutant, ...] = (
         file="impl/learners/pcl2.py",
         original="y_hat = hist.release_counts(ones, rng)",
         replacement=(
-            "y_hat = hist.release_counts(ones, np.random.default_rng(model_key(self.random_state)))"
+            "y_hat = hist.release_counts(ones, np.random.default_rng("
+            "_model_key(self.random_state)))"
         ),
         description=(
             "PCL2b's two histograms reuse one noise draw: c_hat - y_hat reveals the label-0 count"
@@ -88,5 +89,37 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         description="PCL2 privacy_ says eps/2",
         kind="reported",
+    ),
+    Mutant(
+        id="pcl2b.histograms-at-2delta",
+        file="impl/learners/pcl2.py",
+        original="return release_histogram(self.epsilon, self.delta, self.idealised)",
+        replacement="return release_histogram(self.epsilon, 2 * self.delta, self.idealised)",
+        description="PCL2b runs each histogram at 2delta (the total 2delta given to each)",
+        kind="composition",
+    ),
+    Mutant(
+        id="pcl2.inner-at-1.25eps",
+        file="impl/learners/pcl2.py",
+        original="self.epsilon, self.idealised, cells_per_axis=k_or_m",
+        replacement="1.25 * float(self.epsilon), self.idealised, cells_per_axis=k_or_m",
+        description="PCL2's cell votes noised for 1.25 eps (privacy_ follows the inner PCL)",
+        kind="noise",
+    ),
+    Mutant(
+        id="pcl2b.predict-other-end",
+        file="impl/learners/pcl2.py",
+        original="query = _row_keys(self.lattice_.cell_coords(X))",
+        replacement="query = _row_keys(self.lattice_.cell_coords(np.nextafter(X, -np.inf)))",
+        description="PCL2b's predict reads cubes (k r, (k+1) r] while fit counts [k r, (k+1) r)",
+        kind="utility",
+    ),
+    Mutant(
+        id="packing.greedy-drops-ties",
+        file="impl/learners/packing.py",
+        original="remaining = rest[inner[i, rest] >= radius]",
+        replacement="remaining = rest[inner[i, rest] > radius]",
+        description="greedy packing drops a candidate at distance exactly r (not maximal)",
+        kind="public",
     ),
 )
