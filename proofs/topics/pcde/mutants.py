@@ -8,8 +8,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="pcde.histogram-at-2eps",
         file="impl/learners/pcde.py",
-        original="bins=None, epsilon=eps, delta=self.delta",
-        replacement="bins=None, epsilon=2 * eps, delta=self.delta",
+        original="bins=None, epsilon=float(self.epsilon), delta=self.delta",
+        replacement="bins=None, epsilon=2 * float(self.epsilon), delta=self.delta",
         description=(
             "PCDE's histogram runs at 2eps for the eps the caller passed (privacy_ then says 2eps)"
         ),
@@ -42,5 +42,48 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         description="PCDE privacy_ says eps/2",
         kind="reported",
+    ),
+    Mutant(
+        id="pcde.histogram-at-1.25eps",
+        file="impl/learners/pcde.py",
+        original="bins=None, epsilon=float(self.epsilon), delta=self.delta",
+        replacement="bins=None, epsilon=1.25 * float(self.epsilon), delta=self.delta",
+        description="PCDE's histogram noised for 1.25 eps (privacy_ follows it)",
+        kind="noise",
+    ),
+    Mutant(
+        id="pcde.delta-doubled",
+        file="impl/learners/pcde.py",
+        original="delta=self.delta, idealised",
+        replacement="delta=2 * self.delta, idealised",
+        description="PCDE's histogram run at 2 delta (the threshold one step low)",
+        kind="claim",
+    ),
+    Mutant(
+        id="pcde.side-exponent",
+        file="impl/learners/pcde.py",
+        original="return float(n ** (-1.0 / (2 * d)))",
+        replacement="return float(n ** (-1.0 / d))",
+        description="cube side n^(-1/d): n r^d = 1, not consistent (Thm 4.3 needs n r^d -> inf)",
+        kind="utility",
+    ),
+    Mutant(
+        id="pcde.pdf-other-end",
+        file="impl/learners/pcde.py",
+        original="idx = _match_rows(self.released_cells_, _cube_ids(X, self.side_))",
+        replacement=(
+            "idx = _match_rows(self.released_cells_, _cube_ids(np.nextafter(X, -np.inf), "
+            "self.side_))"
+        ),
+        description="pdf reads cubes (k r, (k+1) r] while fit counts [k r, (k+1) r)",
+        kind="utility",
+    ),
+    Mutant(
+        id="pcde.volume-missing",
+        file="impl/learners/pcde.py",
+        original="self.density_values_ = self.released_counts_ / (mass * side**d)",
+        replacement="self.density_values_ = self.released_counts_ / (mass * side)",
+        description="f̂ normalised by r instead of r^d (not a density for d > 1)",
+        kind="utility",
     ),
 )
