@@ -437,7 +437,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
 
         def scores(records: NDArray[Any]) -> NDArray[np.int64]:
             data = np.asarray(records, dtype=np.float64).reshape(-1, d + 1)
-            return -candidates.mistakes(data[:, :d], data[:, d].astype(np.int64))
+            return -candidates._mistakes(data[:, :d], data[:, d].astype(np.int64))
 
         return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)
 
@@ -454,7 +454,7 @@ class PrivateSemiSupervisedClassifier(EstimatorProtocol):
         release; Û itself is PCDE's, whose law is ``PrivateHistogramDensity.release_law``)."""
         check_constructor_params(self)
         X, labels, _ = self._labeled(X_labeled, y)
-        cands = dichotomies(self.hypothesis_class, synthetic)
+        cands = _dichotomies(self.hypothesis_class, synthetic)
         mech = self._selection(cands)
         return {i: float(p) for i, p in mech.pmf(np.column_stack([X, labels])).items()}
 

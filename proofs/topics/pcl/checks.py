@@ -100,29 +100,29 @@ def pcl_fixed_function(config: VerifyConfig) -> CheckOutcome:
     measured 1-rate against P(Z ≥ 1)."""
     rng = np.random.default_rng(SEED)
     X, y = checkerboard_sample(2000, rng)
-    clf = PrivateHistogramClassifier(1.0, cells_per_axis=400, random_state=7).fit(X, y)
-    Xt = rng.random((20000, 2))
+    clf = PrivateHistogramClassifier(1.0, cells_per_axis=200, random_state=7).fit(X, y)
+    Xt = rng.random((5000, 2))
     a, b = clf.predict(Xt), clf.predict(Xt)
     split = np.concatenate([clf.predict(Xt[:777]), clf.predict(Xt[777:])])
     same = bool(np.array_equal(a, b) and np.array_equal(a, split))
-    refit = PrivateHistogramClassifier(1.0, cells_per_axis=400, random_state=7).fit(X, y)
+    refit = PrivateHistogramClassifier(1.0, cells_per_axis=200, random_state=7).fit(X, y)
     same_model = bool(np.array_equal(refit.predict(Xt), a))
-    # cubes of a 400x400 grid with no data: 1-rate must be P(Z >= 1) = q/(1+q), q = e^{-1/2}
+    # cubes of a 200x200 grid with no data: 1-rate must be P(Z >= 1) = q/(1+q), q = e^{-1/2}
     empty = rng.random((5000, 2)) * 0.3 + 0.7  # region where few training points fall
-    cells = np.unique(np.minimum((empty * 400).astype(np.int64), 399) @ np.array([400, 1]))
+    cells = np.unique(np.minimum((empty * 200).astype(np.int64), 199) @ np.array([200, 1]))
     cells = np.setdiff1d(cells, clf.cells_)
-    centres = np.stack([(cells // 400 + 0.5) / 400, (cells % 400 + 0.5) / 400], axis=1)
+    centres = np.stack([(cells // 200 + 0.5) / 200, (cells % 200 + 0.5) / 200], axis=1)
     ones = int(clf.decision_cells(centres).sum())
     q = math.exp(-0.5)
     p = q / (1 + q)  # P(Z ≥ 1) of the discrete Laplace P(z) ∝ q^{|z|}, from its closed form
     pv = float(stats.binomtest(ones, cells.size, p).pvalue)
-    memory_ok = clf.cells_.size <= min(2000, 400**2)
+    memory_ok = clf.cells_.size <= min(2000, 200**2)
     ok = same and same_model and pv > ALPHA and memory_ok
     return CheckOutcome(
         ok,
         f"repeat/split/refit agree: {same and same_model}; empty cubes 1-rate "
         f"{ones}/{cells.size} vs p={p:.4f} (p-value {pv:.3g}, α = {ALPHA:g}); stored cubes "
-        f"{clf.cells_.size} of {400**2}",
+        f"{clf.cells_.size} of {200**2}",
         {"empty_cubes": int(cells.size), "pvalue": pv, "stored_cubes": int(clf.cells_.size)},
         slack=[Slack("empty-cube P(h = 1)", p, ones / cells.size)],
     )
@@ -183,27 +183,27 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         conformance(name, law_default(1.0), at(1.0, 0), at(2.0, 10**6), law_default(2.0), reps)
     )
     powers[name] = _power_at(law_default, reps)
-    # two cubes in different noise blocks (cubes 0 and 1024 of 2048; the keyed noise draws per
-    # block of 1024): their bits must be independent, not one stream reused
-    X2 = np.array([[0.0001], [0.5001], [0.5003]])  # margins −1 (cube 0), −2 (cube 1024)
+    # two cubes in different noise blocks: on 2^19 cubes with 3 points the keyed noise draws
+    # blocks of 64 cubes (block_size), so cubes 0 and 64 are in two blocks, 64 and 65 in one;
+    # their bits must be independent, not one stream reused
+    big = 2**19
+    X2 = np.array([[0.5], [64.2], [64.7]]) / big  # margins −1 (cube 0), −2 (cube 64)
     y2 = np.array([0, 0, 0])
-    far = np.array([0, 1024, 1025])
-    centres2 = ((far + 0.5) / 2048)[:, None]
+    far = np.array([0, 64, 65])
+    centres2 = ((far + 0.5) / big)[:, None]
 
     def make_far(eps: float, seed: int) -> PrivateHistogramClassifier:
-        return PrivateHistogramClassifier(eps, cells_per_axis=2048, random_state=seed)
+        return PrivateHistogramClassifier(eps, cells_per_axis=big, random_state=seed)
 
     def law_far(eps: float) -> dict[Any, Any]:
-        probs = PrivateHistogramClassifier(eps, cells_per_axis=2048).release_law(X2, y2)
-        return bernoulli_product([probs[int(c)] for c in far])
+        # the same margins (−1, −2, 0) on 3 cubes: the law of the bits depends on them alone
+        same = PrivateHistogramClassifier(eps, cells_per_axis=3)
+        return bernoulli_product(same.release_law(np.array([[0.1], [0.5], [0.5]]), y2))
 
     at = cell_bits(make_far, X2, y2, centres2)
-    name = "PCL fit, cubes 0, 1024, 1025 of 2048 (two noise blocks)"
-    far_reps = reps // 2  # each fit draws two blocks of 1024 values: half the draws suffice
-    reports.append(
-        conformance(name, law_far(1.0), at(1.0, 0), at(2.0, 10**6), law_far(2.0), far_reps)
-    )
-    powers[name] = _power_at(law_far, far_reps)
+    name = "PCL fit, cubes 0, 64, 65 of 2^19 (two noise blocks)"
+    reports.append(conformance(name, law_far(1.0), at(1.0, 0), at(2.0, 10**6), law_far(2.0), reps))
+    powers[name] = _power_at(law_far, reps)
     result = outcome(reports)
     result.numbers["power_at_1.25_epsilon"] = powers
     result.detail += "; power against fit at ε × 1.25: " + ", ".join(

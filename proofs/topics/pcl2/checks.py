@@ -136,7 +136,7 @@ def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6]])
     y = np.array([1, 1, 0, 0, 0, 1, 0])
     centres = (np.arange(3) + 0.5)[:, None] / 3
-    reps = draws(config, 600)
+    reps = draws(config, 400)
 
     def make(eps: float, seed: int) -> PrivatePackingClassifier:
         return PrivatePackingClassifier(eps, cells_per_axis=3, random_state=seed)
@@ -338,7 +338,7 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     15 labelled 1 (fixed side 1), and 40 points in two cells on the default side
     r = n^{−1/(4d)} (a function of n alone, so the cells cannot move with the labels);
     control: ``fit`` at ε = 2; the power against ``fit`` at ε × 1.25 is stated."""
-    reps = draws(config, 600)
+    reps = draws(config, 400)
     X18 = np.full((18, 1), 0.5)
     y18 = np.array([1] * 15 + [0] * 3)
     X40 = np.repeat([[0.39], [1.5]], 20, axis=0)
@@ -400,7 +400,7 @@ def _grid_candidates(k: int) -> NDArray[np.float64]:
 
 
 def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
-    """PCL2's hypothesis is one function (packing mode, 6400 Voronoi cells; lattice mode):
+    """PCL2's hypothesis is one function (packing mode, 2500 Voronoi cells; lattice mode):
     repeated, split and refitted predictions agree; empty cells carry noise — their 1-rate
     matches P(Z ≥ 1) = q/(1 + q), q = e^{−1/2} (two-sided binomial test at α = 1e-6, fixed
     seeds), which a rule without noise in empty cells fails; only non-empty cells are
@@ -408,7 +408,7 @@ def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
     rng = np.random.default_rng(SEED + 3)
     X = rng.random((300, 2)) * 0.5
     y = (X[:, 0] > 0.25).astype(np.int64)
-    cand = _grid_candidates(80)  # spacing 1/79 > radius: every candidate is kept
+    cand = _grid_candidates(50)  # spacing 1/49 > radius: every candidate is kept
 
     def model(seed: int) -> PrivatePackingClassifier:
         return PrivatePackingClassifier(1.0, candidates=cand, radius=0.0125, random_state=seed).fit(
@@ -416,7 +416,7 @@ def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
         )
 
     clf = model(7)
-    Xt = rng.random((8000, 2))
+    Xt = rng.random((4000, 2))
     first = clf.predict(Xt)
     split = np.concatenate([clf.predict(Xt[:777]), clf.predict(Xt[777:])])
     same = bool(

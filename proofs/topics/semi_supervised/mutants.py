@@ -47,4 +47,28 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         kind="reported",
     ),
+    Mutant(
+        id="ssl.selection-at-1.25eps",
+        file="impl/learners/semi_supervised.py",
+        original="return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)",
+        replacement="return ExponentialMechanism(scores, 1, epsilon=1.25 * self.label_epsilon)",
+        description="the selection (and its law, and privacy_) at 1.25 eps_label",
+        kind="noise",
+    ),
+    Mutant(
+        id="ssl.predict-open-lower-end",
+        file="impl/learners/semi_supervised.py",
+        original="inside = np.all((pts >= self.lower_) & (pts <= self.upper_), axis=1)",
+        replacement="inside = np.all((pts > self.lower_) & (pts <= self.upper_), axis=1)",
+        description="predict with an open lower end where the selection's score counts it closed",
+        kind="utility",
+    ),
+    Mutant(
+        id="ssl.slots-ties-lost",
+        file="impl/learners/semi_supervised.py",
+        original='right = np.searchsorted(coords, values, side="right")',
+        replacement='right = np.searchsorted(coords, values, side="left")',
+        description="a labeled point on a synthetic coordinate scored as between coordinates",
+        kind="utility",
+    ),
 )
