@@ -1,23 +1,35 @@
-"""PCL (seed 000 Alg 2): exact privacy, one fixed function, sklearn conventions."""
+"""PCL (seed 000 Alg 2): one fixed function, the grid, the cube index, the contract's
+regressions (issue 20). The privacy, conformance and cube-rule checks are registered
+obligations (``pcl.*``), run by ``tests/test_verifiers.py``."""
 
 from __future__ import annotations
+
+import re
+import time
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import dpspec
+import dpspec.learners
 from dpspec.learners import PrivateHistogramClassifier
-from dpspec.learners.pcl import cells_per_axis_for, cube_index, _cube_keys
-from dpspec.proofs.topics.pcl.checks import verify_pcl
-from dpspec.spec.neighbours import Relation
+from dpspec.learners.pcl import _cube_keys, _exact_noise, cells_per_axis_for, cube_index
+from dpspec.proofs.engine.registry import obligations
 
 
-def test_exact_privacy_is_tight() -> None:
-    """Worst ratio equals e^ε (substitution) and e^{ε/2} (add/remove on a fixed grid)."""
-    sub = verify_pcl(1, 3, 4, 1.0)
-    assert sub.holds and abs(float(sub.worst_ratio) - np.e) < 1e-9
-    rem = verify_pcl(1, 3, 4, 1.0, relation=Relation.ADD_REMOVE, claimed_epsilon=0.5)
-    assert rem.holds and abs(float(rem.worst_ratio) - np.exp(0.5)) < 1e-9
-    assert not verify_pcl(1, 3, 3, 1.0, claimed_epsilon=0.95).holds
+def test_noise_law_is_cached_per_epsilon() -> None:
+    """ε is rounded to a rational once per value: every fit at that ε (and its release_law)
+    shares one noise law, the same object; a Fraction ε gives the law of the float it
+    denotes (the output is the same bit for bit as before the cache)."""
+    X = np.random.default_rng(0).random((30, 1))
+    y = (X[:, 0] > 0.5).astype(int)
+    a = PrivateHistogramClassifier(0.7, random_state=0).fit(X, y)
+    b = PrivateHistogramClassifier(0.7, random_state=1).fit(X, y)
+    assert a.noise_law_ is b.noise_law_ is _exact_noise(0.7)[0]
+    c = PrivateHistogramClassifier(Fraction(7, 10), random_state=0).fit(X, y)
+    assert c.noise_law_ is a.noise_law_ and np.array_equal(c.cell_bits_, a.cell_bits_)
 
 
 def test_predictions_are_one_function() -> None:
@@ -94,3 +106,60 @@ def test_labels_are_mapped_back() -> None:
     clf = PrivateHistogramClassifier(5.0, random_state=0).fit(X, y)
     assert set(clf.predict(X)) <= {"spam", "ham"}
     assert clf.score(X, y) > 0.8
+
+
+# --- issue 20 regressions -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["no", "False", 0, 1, None])
+def test_idealised_is_a_real_bool(value: object) -> None:
+    """``idealised='no'`` is truthy: it must be refused naming idealised, never used as True."""
+    X = np.random.default_rng(1).random((20, 1))
+    y = (X[:, 0] > 0.5).astype(int)
+    for learner in (
+        dpspec.learners.PrivateHistogramClassifier(idealised=value),  # type: ignore[arg-type]
+        dpspec.learners.PrivatePackingClassifier(idealised=value),  # type: ignore[arg-type]
+        dpspec.learners.PrivateUnboundedClassifier(idealised=value),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError, match="idealised"):
+            learner.fit(X, y)
+    with pytest.raises(TypeError, match="idealised"):
+        dpspec.learners.PrivateHistogramDensity(idealised=value).fit(X)  # type: ignore[arg-type]
+
+
+def test_requests_beyond_the_limits_are_refused_before_work() -> None:
+    """A request that cannot finish is refused at once, naming the parameter and the limit."""
+    X = np.random.default_rng(2).random((50, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    clf = PrivateHistogramClassifier(cells_per_axis=300)
+    start = time.process_time()
+    with pytest.raises(ValueError, match="cells_per_axis: the law of 300\\^2 cubes"):
+        clf.release_law(X, y)
+    with pytest.raises(ValueError, match="repetitions"):
+        clf.repeated_predictions(X, y, X, 2**27, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="candidates"):
+        dpspec.learners.greedy_maximal_packing(np.zeros((2**19, 1)), 0.5)
+    with pytest.raises(ValueError, match="X"):
+        dpspec.learners.nearest_centre(np.zeros((2**19, 1)), np.zeros((2**18, 1)))
+    assert time.process_time() - start < 0.5
+
+
+def test_histogram_rule_is_a_root_export() -> None:
+    """Every learner of the family is exported from dpspec (the non-private baseline too)."""
+    for name in dpspec.learners.__all__:
+        obj = getattr(dpspec.learners, name)
+        concrete = isinstance(obj, type) and not getattr(obj, "__abstractmethods__", None)
+        if concrete and hasattr(obj, "fit") and name != "EstimatorProtocol":
+            assert name in dpspec.__all__, name
+
+
+def test_ids_cited_in_the_learners_resolve() -> None:
+    """Every backticked obligation id in the docstrings of ``dpspec.learners`` names a
+    registered obligation (``learner-audit.conformance`` was dangling)."""
+    ids = {ob.id for ob in obligations()}
+    folder = Path(dpspec.learners.__file__).parent
+    pattern = re.compile(r"``([a-z][a-z0-9-]*\.[a-z0-9.-]+)``")
+    cited = {m for f in folder.glob("*.py") for m in pattern.findall(f.read_text("utf-8"))}
+    subjects = {ob.id.split(".")[0] for ob in obligations()}
+    cited = {c for c in cited if c.split(".")[0] in subjects}
+    assert cited and cited <= ids, cited - ids

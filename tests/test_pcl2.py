@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import pytest
@@ -28,51 +26,48 @@ from dpspec.learners.pcl2 import (
     packing_radius,
     release_histogram,
 )
-from dpspec.proofs.topics.pcl2 import checks as checks_pcl2
-from dpspec.spec.neighbours import Relation
+from dpspec.proofs.topics.pcl2 import packing as checks_packing
 
-# --- exact privacy ------------------------------------------------------------------------------
-
-
-def test_pcl2_exact_privacy_is_tight() -> None:
-    """Worst ratio e^ε exactly on lattice and packing partitions; 0.9ε and 0.95ε claims fail."""
-    line = [tuple(c) for c in CubicLattice.unit_cube(3, 1).centres().tolist()]
-    clf = PrivatePackingClassifier(1.0, cells_per_axis=3)
-    rep = checks_pcl2.verify_pcl2(clf, line, 4, 1.0)
-    assert rep.holds and abs(float(rep.worst_ratio) - math.e) < 1e-9
-    assert not checks_pcl2.verify_pcl2(clf, line, 3, 1.0, claimed_epsilon=0.95).holds
-    rem = checks_pcl2.verify_pcl2(clf, line, 3, 1.0, 0.5, Relation.ADD_REMOVE)
-    assert rem.holds and abs(float(rem.worst_ratio) - math.exp(0.5)) < 1e-9
-    cand = np.array([[0.0, 0.0], [0.2, 0.1], [1.0, 0.0], [0.5, 1.0]])
-    packed = PrivatePackingClassifier(2.0, candidates=cand, radius=0.5)
-    reps = [tuple(c) for c in greedy_maximal_packing(cand, 0.5).tolist()]
-    assert len(reps) == 3
-    rep = checks_pcl2.verify_pcl2(packed, reps, 3, 2.0)
-    assert rep.holds and abs(float(rep.worst_ratio) - math.exp(2.0)) < 1e-8
+# --- the law of PCL2b's release -----------------------------------------------------------------
 
 
-def test_pcl2b_exact_delta_below_claim() -> None:
-    """Exact Fractions: worst hockey-stick at e^{2ε} is ≤ 2δ (in fact ≤ δ here); a threshold
-    lowered by 3 breaks 2δ."""
-    q, delta = Fraction(1, 2), Fraction(1, 100)
-    rep = checks_pcl2.verify_pcl2b(release_histogram(delta=delta, base=q), q**-4, 2 * delta)
-    assert rep.holds and isinstance(rep.worst_delta, Fraction)
-    assert 0 < rep.worst_delta <= delta
-    assert rep.worst_ratio == float("inf")  # a cell appearing: no pure DP
-    low = release_histogram(delta=delta, base=q)
-    low.threshold = int(low.threshold) - 3
-    assert not checks_pcl2.verify_pcl2b(low, q**-4, 2 * delta).holds
+def test_pcl2b_release_law_is_a_product() -> None:
+    """PCL2b's release_law is the product over the occupied cells of the two histograms'
+    cell laws, a distribution; the cells it lists are the ones fit releases; the
+    per-cell helper refuses label counts above the count; no module-level law remains
+    public (``cell_release_law`` was the old name)."""
+    import dpspec.learners.pcl2 as pcl2
 
-
-def test_cell_release_law_is_a_product() -> None:
-    hist = release_histogram(delta=Fraction(1, 5), base=Fraction(1, 2))
+    hist = release_histogram(1.0, 0.2)
+    X = np.array([[0.5, 0.5]] * 4 + [[1.5, 0.5]] * 2)
+    y = np.array([1, 1, 1, 0, 0, 1])
+    clf = PrivateUnboundedClassifier(1.0, 0.2, radius=1.0)
     cap = int(hist.threshold) + 3
-    law = _cell_release_law(hist, 4, 3, cap)
-    assert sum(law.values()) == 1
-    c, y = hist.cell_pmf(4, cap), hist.cell_pmf(3, cap)
-    assert all(law[(a, b)] == c[a] * y[b] for a in c for b in y)
+    law = clf.release_law(X, y, cap)
+    assert math.isclose(sum(float(p) for p in law.values()), 1.0, rel_tol=1e-12)
+    cell = _cell_release_law(hist, 4, 3, cap)
+    c, o = hist.cell_pmf(4, cap), hist.cell_pmf(3, cap)
+    assert all(cell[(a, b)] == c[a] * o[b] for a in c for b in o)
+    for outcome in law:
+        assert all(entry[0] in {(0, 0), (1, 0)} for entry in outcome)
     with pytest.raises(ValueError, match="ones"):
         _cell_release_law(hist, 2, 3, cap)
+    with pytest.raises(ValueError, match="idealised"):
+        PrivateUnboundedClassifier(idealised=True, radius=1.0).release_law(X, y)
+    assert not hasattr(pcl2, "cell_release_law")
+
+
+def test_packing_classifier_refuses_contradictory_arguments() -> None:
+    """Cross-parameter checks the domains cannot make, named: radius only with candidates,
+    cells_per_axis only on the lattice, candidates of X's dimension."""
+    X = np.random.default_rng(0).random((20, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    with pytest.raises(ValueError, match="radius"):
+        PrivatePackingClassifier(radius=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="cells_per_axis"):
+        PrivatePackingClassifier(candidates=X[:5], cells_per_axis=3).fit(X, y)
+    with pytest.raises(ValueError, match="candidates"):
+        PrivatePackingClassifier(candidates=X[:5, :1]).fit(X, y)
 
 
 # --- packings -----------------------------------------------------------------------------------
@@ -125,7 +120,7 @@ def test_lattice_voronoi_cells_are_cubes(X: np.ndarray) -> None:
 )
 def test_greedy_packing_is_maximal(cand: np.ndarray, r: float, metric: str, chunk: int) -> None:
     centres = greedy_maximal_packing(cand, r, metric, chunk_size=chunk)
-    packing, maximal = checks_pcl2.packing_violations(cand, centres, r, metric)
+    packing, maximal = checks_packing.packing_violations(cand, centres, r, metric)
     assert packing and maximal
     assert np.array_equal(centres, greedy_maximal_packing(cand, r, metric))
     # greedy order: the first candidate is always a centre, kept centres are candidates
@@ -290,40 +285,10 @@ _X = np.random.default_rng(0).random((50, 2))
 _Y = (_X[:, 0] > 0.5).astype(int)
 
 
-@pytest.mark.parametrize(
-    ("make", "X", "name"),
-    [
-        (lambda: PrivatePackingClassifier(), _X + 0.9, "X"),
-        (lambda: PrivatePackingClassifier(), -_X, "X"),
-        (lambda: PrivatePackingClassifier(epsilon=0.0), _X, "epsilon"),
-        (lambda: PrivatePackingClassifier(idealised="gauss"), _X, "idealised"),
-        (lambda: PrivatePackingClassifier(candidates=_X[:5], radius=0.0), _X, "radius"),
-        (lambda: PrivatePackingClassifier(candidates=_X[:5], radius=-1.0), _X, "radius"),
-        (lambda: PrivatePackingClassifier(candidates=_X[:5], cells_per_axis=3), _X, "cells_per"),
-        (lambda: PrivatePackingClassifier(radius=0.1), _X, "radius"),
-        (lambda: PrivatePackingClassifier(candidates=_X[:5, :1]), _X, "candidates"),
-        (lambda: PrivatePackingClassifier(candidates=_X[:5], metric="nope"), _X, "metric"),
-        (lambda: PrivateUnboundedClassifier(delta=0.0), _X, "delta"),
-        (lambda: PrivateUnboundedClassifier(delta=1.0), _X, "delta"),
-        (lambda: PrivateUnboundedClassifier(delta=-0.1), _X, "delta"),
-        (lambda: PrivateUnboundedClassifier(radius=0.0), _X, "radius"),
-        (lambda: PrivateUnboundedClassifier(radius=-2.0), _X, "radius"),
-        (lambda: PrivateUnboundedClassifier(idealised="gauss"), _X, "idealised"),
-        (lambda: PrivateUnboundedClassifier(random_state="x"), _X, "random_state"),
-        (lambda: PrivateUnboundedClassifier(), np.full((50, 2), np.nan), "X"),
-    ],
-)
-def test_bad_input_names_the_parameter(make: Any, X: np.ndarray, name: str) -> None:
-    with pytest.raises(ValueError, match=name):
-        make().fit(X, _Y)
-
-
 def test_bad_packing_arguments() -> None:
-    for r in (0.0, -1.0, float("nan")):
-        with pytest.raises(ValueError, match="r:"):
-            greedy_maximal_packing(_X, r)
-    with pytest.raises(ValueError, match="spacing"):
-        CubicLattice(0.0, 2)
+    """What the domains cannot refuse alone: a unit-cube lattice whose spacing is not 1/m,
+    points outside its cube, listing the centres of the infinite lattice, predict before fit,
+    a query of another dimension."""
     with pytest.raises(ValueError, match="spacing"):
         CubicLattice(0.3, 2, cells_per_axis=3)
     with pytest.raises(ValueError, match="X: points outside"):

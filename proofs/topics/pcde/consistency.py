@@ -48,6 +48,7 @@ def l1_trend(
     reps: int,
     seed: int,
     density: ProductDensity = DENSITIES["normal"],
+    alpha: float = ALPHA,
 ) -> tuple[list[list[float]], list[float]]:
     """L1 distances to ``density`` (default N(0, 1)) for ``reps`` fits at each n, and the
     one-sided Welch p-values of H0: E L1(n_{k+1}) ≥ E L1(n_k) (small: a significant
@@ -68,8 +69,8 @@ def l1_trend(
     for n in grid[1:]:
         l1.append([one(n, k) for k in range(reps)])
         pvals.append(welch_greater_pvalue(l1[-2], l1[-1]))
-        if pvals[-1] >= ALPHA:
-            break  # not a significant decrease: the trend fails here
+        if pvals[-1] >= alpha:
+            break  # not a significant decrease at level alpha: the trend fails here
     return l1, pvals
 
 
