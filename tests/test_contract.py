@@ -29,8 +29,6 @@ from dpspec.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.proofs.engine.registry import VerifyConfig
-from dpspec.proofs.topics.contract import checks as checks_hostile
 from dpspec.validation import (
     LIMITS,
     MAX_EPSILON,
@@ -263,30 +261,6 @@ def test_pcl_large_grid_is_fast_and_deterministic() -> None:
 
 
 # --- the registered obligations --------------------------------------------------------------
-
-
-def test_hostile_input_obligation() -> None:
-    start = time.perf_counter()
-    outcome = checks_hostile.hostile_inputs(VerifyConfig())
-    assert outcome.passed, outcome.detail
-    assert outcome.numbers["cases"] > 4000
-    assert time.perf_counter() - start < 60.0
-
-
-def test_harness_flags_broken_targets() -> None:
-    """Negative control: the harness reports an overflow, an unnamed error, a warning, an
-    IndexError, a wrong shape and the int64 exponential mechanism that was reported."""
-    assert checks_hostile._controls() == []
-    tally = checks_hostile.Tally()
-    target = checks_hostile.Target(
-        "old-exponential", {"x": 1}, lambda p: math.exp(710), lambda r, p: None
-    )
-    assert checks_hostile.run_case(target, "x", 2, tally) is not None
-
-
-def test_integer_bounds_obligation() -> None:
-    outcome = checks_hostile.exact_integer_bounds(VerifyConfig())
-    assert outcome.passed, outcome.detail
 
 
 def test_one_distribution_for_every_draw_costs_memory_of_one_row() -> None:

@@ -116,7 +116,8 @@ LEGACY_IDS: dict[str, str] = {
     "impl.bad-input": "contract.hostile-sweep",
     # ids of 0.2 replaced in 0.3 (the contract by discovery)
     "inputs.bad-input": "contract.hostile-sweep",
-    "impl.hostile-input": "inputs.hostile-input",
+    "inputs.hostile-input": "contract.hostile-sweep",
+    "impl.hostile-input": "contract.hostile-sweep",
     "impl.exact-integer-bounds": "inputs.exact-integer-bounds",
     "impl.cli-exit-codes": "cli.exit-codes",
 }

@@ -5,39 +5,6 @@ from __future__ import annotations
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 
-#: The public callables the hostile-input check drives (dotted names, for the registry).
-HOSTILE_ENTRY_POINTS: tuple[str, ...] = (
-    "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
-    "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.pmf",
-    "dpspec.mechanisms.laplace.LaplaceMechanism.sample",
-    "dpspec.mechanisms.laplace.LaplaceMechanism.sf",
-    "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
-    "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
-    "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.sample",
-    "dpspec.mechanisms.noisy_majority.NoisyMajorityVote.pmf",
-    "dpspec.mechanisms.randomized_response.RandomizedResponse.randomise",
-    "dpspec.mechanisms.randomized_response.RandomizedResponse.sample",
-    "dpspec.mechanisms.stability_histogram.StabilityHistogram.sample",
-    "dpspec.mechanisms.stability_histogram.StabilityHistogram.pmf",
-    "dpspec.mechanisms.stability_histogram.stability_histogram",
-    "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
-    "dpspec.learners.pcl.PrivateHistogramClassifier.predict",
-    "dpspec.learners.histogram.HistogramRuleClassifier.fit",
-    "dpspec.learners.pcl2.PrivatePackingClassifier.fit",
-    "dpspec.learners.pcl2.PrivateUnboundedClassifier.fit",
-    "dpspec.learners.pcde.PrivateHistogramDensity.fit",
-    "dpspec.learners.pcde.PrivateHistogramDensity.pdf",
-    "dpspec.learners.pcde.PrivateHistogramDensity.sample",
-    "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.fit",
-    "dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier.predict",
-    "dpspec.ldp.estimators.LDPPartitionRegressor.fit",
-    "dpspec.ldp.estimators.LDPPartitionRegressor.predict",
-    "dpspec.ldp.estimators.LDPPartitionClassifier.fit",
-    "dpspec.ldp.estimators.LDPPartitionClassifier.predict",
-    "dpspec.ldp.mechanism.LocalRandomiser.randomise",
-)
-
-
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
         id="contract.discovery",
@@ -135,33 +102,6 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
     ),
     Obligation(
-        id="inputs.hostile-input",
-        source="dpspec standard: bad input gets a ValueError/TypeError naming the parameter",
-        claim=(
-            "every public constructor and fit/predict/sample/randomise/pmf/sf/pdf/score of the "
-            "mechanisms and learners, given one hostile argument (NaN, inf, huge, tiny, negative, "
-            "zero, wrong type/shape, object, complex, numpy scalar), refuses it naming the "
-            "argument or returns a clean-input result; no other exception, no warning, bounded "
-            "time"
-        ),
-        method=Method.PROPERTY,
-        impls=(
-            "dpspec.validation.check_limit",
-            "dpspec.validation.exact_fraction",
-            "dpspec.validation.check_sampling_base",
-            "dpspec.validation.check_real",
-            "dpspec.learners.estimator.check_score_labels",
-            "dpspec.learners.keyed_noise.block_size",
-            "dpspec.mechanisms.base.check_base_loss",
-        ),
-        checks=("hostile_inputs",),
-        tests=(
-            "tests/test_contract.py::test_hostile_input_obligation",
-            "tests/test_contract.py::test_harness_flags_broken_targets",
-        ),
-        entry_points=HOSTILE_ENTRY_POINTS,
-    ),
-    Obligation(
         id="inputs.exact-integer-bounds",
         source="dpspec standard: exact samplers use integer arithmetic that cannot wrap",
         claim=(
@@ -176,8 +116,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.noise.categorical_exp_gap",
             "dpspec.validation.bounded_int_array",
         ),
-        checks=("exact_integer_bounds",),
-        tests=("tests/test_contract.py::test_integer_bounds_obligation",),
+        checks=("integer_bounds:exact_integer_bounds",),
         entry_points=(
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
