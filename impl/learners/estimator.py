@@ -282,14 +282,22 @@ def _binary_labels(
     if y is None:
         raise ValueError("y: requires y to be passed, but the target y is None")
     arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
+    column = arr.ndim == 2 and arr.shape[1] == 1
+    encoded = _encoded_labels(arr.ravel() if column else arr, n, x_name)
+    if column:  # accepted, with scikit-learn's warning (after every check passed)
         warnings.warn(
             "A column-vector y was passed when a 1d array was expected. Please change the "
             "shape of y to (n_samples,), for example using ravel().",
             DataConversionWarning,
             stacklevel=stacklevel,
         )
-        arr = arr.ravel()
+    return encoded
+
+
+def _encoded_labels(
+    arr: NDArray[Any], n: int, x_name: str
+) -> tuple[NDArray[np.bool_], NDArray[Any]]:
+    """:func:`_binary_labels` on the labels as an array (a column vector ravelled)."""
     if arr.ndim != 1 or arr.shape[0] != n:
         raise ValueError(
             f"y: expected a 1-D array of {n} labels (one per row of {x_name}), got shape "
