@@ -145,7 +145,11 @@ def greedy_packing_facts(config: VerifyConfig) -> CheckOutcome:
     sizes = []
     worst = 0.0  # r / min centre distance, ≤ 1 for a packing
     grid = np.indices((8, 8)).reshape(2, -1).T.astype(np.float64)  # distances exactly r = 1, 2
-    tied = [(grid, 1.0, "euclidean"), (grid, 2.0, "euclidean"), (grid, 2.0, "chebyshev")]
+    tied: list[tuple[NDArray[np.float64], float, Metric]] = [
+        (grid, 1.0, "euclidean"),
+        (grid, 2.0, "euclidean"),
+        (grid, 2.0, "chebyshev"),
+    ]
     for t in range(trials + len(tied)):
         if t < len(tied):  # candidates at distance exactly r: kept (≥ r), never dropped
             cand, r, metric = tied[t]
