@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from dpspec.learners.estimator import check_score_labels
 from dpspec.learners.pcde import (
     PrivateHistogramDensity,
     _check_points,
@@ -362,6 +363,13 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
         problems.append("same random_state gave different releases")
     if est.set_params(epsilon=2.0).get_params()["epsilon"] != 2.0:
         problems.append("set_params")
+    if check_score_labels(np.array([[1], [0]]), 2).tolist() != [1, 0]:
+        problems.append("score labels: a column vector not ravelled")
+    try:
+        check_score_labels([1, 0, 1], 2)
+        problems.append("score labels: 3 labels for 2 rows accepted")
+    except ValueError:
+        pass
     _check_points(X)
     try:
         dichotomies("rectangle", rng.random((65, 2)))

@@ -162,6 +162,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.learners.pcde._row_keys",
             "dpspec.learners.pcde._occupied_cubes",
             "dpspec.learners.pcde._match_rows",
+            "dpspec.learners.estimator.check_score_labels",
             _PCDE,
         ),
         checks=("pcde_grid_and_protocol",),
