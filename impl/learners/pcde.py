@@ -242,7 +242,7 @@ class PrivateHistogramDensity(EstimatorProtocol):
         """``fit`` with the data's parameter name for error messages (X, or X_unlabeled)."""
         X = _check_points(X, name)
         n, d = X.shape
-        histogram = self._histogram()
+        histogram = self.make_histogram()  # the object release_law computes with
         side = self._side(n, d)
         key = _model_key(self.random_state)
         cells, counts = _occupied_cubes(_cube_ids(X, side, name))
