@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.noise.reals import GUARD, Bounds, Ratio, div, mul, rescale
-from dpspec.noise.tables import ThresholdTable, locate_fresh
+from dpspec.noise.tables import ThresholdTable, locate_fresh, sample_words
 
 #: Largest |value| a two-sided or geometric draw may reach before the sampler refuses to wrap
 #: int64 around (reached with probability below e^{−2^40} at the largest scales accepted).
@@ -50,7 +50,7 @@ class TablePolicy:
     direct_scale: float = 512.0
     block_scale: float = 16.0
     tail_nats: float = 14.0
-    max_block: int = 2**16
+    max_block: int = 2**12
     max_half: int = 2**13
 
 
@@ -246,6 +246,69 @@ class LevelsLaw:
         return sum(w[: k + 1], Fraction(0)) / sum(w, Fraction(0))
 
 
+class ResidualLaw:
+    """What is left of P(R = r) = Q^r(1 − Q)/(1 − Q^B) on {0..B−1} after a uniform part of
+    mass u = M/2^64: P'(r) = (P(r) − u/B)/(1 − u) ≥ 0, thresholds
+    c'_r = (c_r − (r + 1)u/B)/(1 − u) with c_r = (1 − Q^{r+1})/(1 − Q^B), r = 0..B−2."""
+
+    def __init__(self, q: Ratio, block: int, uniform: int) -> None:
+        self.q, self.block, self.uniform = q, block, uniform
+        self.inner = TruncatedGeometricLaw(q, block)
+
+    @property
+    def count(self) -> int:
+        return self.block - 1
+
+    def _shift(self, c: Bounds, r: int, work: int) -> Bounds:
+        # (c − (r + 1)·M/(B·2^64)) / (1 − M/2^64) with M/B an integer
+        step = ((r + 1) * (self.uniform // self.block)) << (work - 64)
+        keep = (1 << work) - (self.uniform << (work - 64))
+        return div((max(c[0] - step, 0), max(c[1] - step, 0)), (keep, keep), work)
+
+    def bounds(self, k: int, bits: int) -> Bounds:
+        work = bits + GUARD
+        return rescale(self._shift(self.inner.bounds(k, work), k, work), work, bits)
+
+    def all_bounds(self, bits: int) -> list[Bounds]:
+        work = bits + GUARD
+        return [
+            rescale(self._shift(c, r, work), work, bits)
+            for r, c in enumerate(self.inner.all_bounds(work))
+        ]
+
+    def exact(self, k: int) -> Fraction | None:
+        c = self.inner.exact(k)
+        if c is None:
+            return None
+        u = Fraction(self.uniform, 2**64)
+        return (c - (k + 1) * u / self.block) / (1 - u)
+
+
+class WithinBlockSampler:
+    """Exact draws of P(R = r) ∝ Q^r on {0..B−1} when the law is nearly uniform: with
+    probability u = M/2^64 (one word below M, an exact dyadic comparison) R is a uniform
+    integer below B, else R follows :class:`ResidualLaw`. M is B·(⌊2^64·P(B−1)⌋ − 1) from a
+    rigorous lower bound of the smallest probability P(B − 1), so u/B < min_r P(r)."""
+
+    def __init__(self, q: Ratio, block: int) -> None:
+        self.q, self.block = q, block
+        work = 128 + GUARD
+        inner = TruncatedGeometricLaw(q, block)
+        smallest = _complement(inner.bounds(block - 2, work), work)  # P(B − 1) = 1 − c_{B−2}
+        per_value = max((smallest[0] >> (work - 64)) - 1, 0)
+        self.uniform = per_value * block  # M
+        self.threshold = np.uint64(self.uniform)
+        self.residual = ThresholdTable.build(ResidualLaw(q, block, self.uniform))
+
+    def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+        w = sample_words(rng, size)
+        r = np.asarray(rng.integers(0, self.block, size=size), dtype=np.int64)
+        rest = np.flatnonzero(~np.asarray(w < self.threshold))
+        if rest.size:
+            r[rest] = locate_fresh(self.residual, rest.size, rng)
+        return r
+
+
 def _ratio_of_parts(head: Bounds, rest: Bounds, work: int) -> Bounds:
     """Bounds on S/(S + T) from bounds on S > 0 and T ≥ 0 (all at precision ``work``)."""
     lo = (head[0] << work) // (head[0] + rest[1]) if head[0] + rest[1] > 0 else 0
@@ -280,15 +343,15 @@ class GeometricSampler:
             self.table = ThresholdTable.build(GeometricLaw(q, self.size))
         else:
             self.outer = geometric_sampler(q.to(self.block), policy)
-            self.within = ThresholdTable.build(TruncatedGeometricLaw(q, self.block))
+            self.within = WithinBlockSampler(q, self.block)
 
     def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
         if self.block > 1:
             a = self.outer.sample(size, rng)
             if a.size and int(a.max()) > VALUE_BOUND // self.block:
                 raise ValueError("scale: a geometric draw exceeded 2^62; refusing to wrap")
-            return a * self.block + locate_fresh(self.within, size, rng)
-        g = locate_fresh(self.table, size, rng).astype(np.int64)
+            return a * self.block + self.within.sample(size, rng)
+        g = np.asarray(locate_fresh(self.table, size, rng), dtype=np.int64)
         beyond = np.flatnonzero(g == self.size)
         if beyond.size:  # G ≥ K: K + a fresh draw of the same law (memoryless)
             g[beyond] += self.sample(beyond.size, rng)
@@ -305,14 +368,12 @@ class TwoSidedSampler:
         self.half = _half(r.scale, policy)
         self.table = ThresholdTable.build(TwoSidedLaw(q, self.block, self.half))
         self.tail = geometric_sampler(r, policy)
-        self.within = (
-            ThresholdTable.build(TruncatedGeometricLaw(q, self.block)) if self.block > 1 else None
-        )
+        self.within = WithinBlockSampler(q, self.block) if self.block > 1 else None
 
     def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        k = locate_fresh(self.table, size, rng).astype(np.int64)
+        k = np.asarray(locate_fresh(self.table, size, rng), dtype=np.int64)
         j = k - (self.half + 1)
-        beyond = np.flatnonzero((k == 0) | (k == 2 * self.half + 2))
+        beyond = np.flatnonzero((j + self.half).view(np.uint64) > 2 * self.half)  # |j| > K
         if beyond.size:  # |J| > K: |J| = K + 1 + a block geometric (memoryless)
             extra = self.tail.sample(beyond.size, rng)
             if int(extra.max()) > VALUE_BOUND // (2 * self.block):
@@ -320,7 +381,7 @@ class TwoSidedSampler:
             j[beyond] += np.sign(j[beyond]) * extra
         if self.within is None:
             return j
-        r = locate_fresh(self.within, size, rng)
+        r = self.within.sample(size, rng)
         return j * self.block + np.where(j >= 0, r, self.block - 1 - r)
 
 

@@ -118,6 +118,7 @@ class ThresholdTable:
     below: NDArray[np.uint64]  # F_k − 1 (read only where F_k ≥ 1), then 2^64 − 1
     guide: NDArray[np.intp]  # guide[b] = #{k : F_k ≤ b·2^shift}
     shift: np.uint64
+    start_ties: bool  # some F_k equals a bucket start (then every word is checked for ties)
 
     @classmethod
     def build(cls, law: CdfLaw) -> ThresholdTable:
@@ -142,7 +143,10 @@ class ThresholdTable:
         starts = np.arange(1 << g, dtype=U64) << U64(shift)
         guide = np.searchsorted(table, starts, side="right").astype(np.intp)
         below = np.append(table - U64(1), U64(WORD - 1))  # F_k = 0 wraps: never read
-        return cls(law, table, np.array(exact, dtype=np.bool_), below, guide, U64(shift))
+        start_ties = bool(np.isin(starts, table).any())
+        return cls(
+            law, table, np.array(exact, dtype=np.bool_), below, guide, U64(shift), start_ties
+        )
 
     @property
     def count(self) -> int:
@@ -155,9 +159,15 @@ class ThresholdTable:
         idx = np.flatnonzero(np.take(self.below, k) < w)  # F_k ≤ w: past the bucket's start
         if idx.size:
             k[idx] = np.searchsorted(self.floors, w[idx], side="right")
-        if self.count:
-            for i in np.flatnonzero(np.take(self.floors, k - 1) == w).tolist():
-                k[i] = self.refine(int(k[i]), rng)
+        # a tie w = F_{k−1}: among the words not past their bucket's start (F_{k−1} ≤ start ≤ w)
+        # only when w is a bucket start equal to some F (start_ties); else among the others
+        ties = (
+            np.flatnonzero(np.take(self.floors, k - 1) == w)
+            if self.start_ties
+            else idx[np.take(self.floors, k[idx] - 1) == w[idx]]
+        )
+        for i in ties.tolist():
+            k[i] = self.refine(int(k[i]), rng)
         return k
 
     def refine(self, count: int, rng: np.random.Generator) -> int:
