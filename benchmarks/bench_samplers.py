@@ -145,7 +145,8 @@ def main() -> None:
     for r in rows:
         rate = float(r["samples_per_second"])  # type: ignore[arg-type]
         ratio = float(r["ratio_to_numpy_laplace"])  # type: ignore[arg-type]
-        print(f"{rate / 1e6:8.1f} M/s  {ratio:5.2f}×  spread {float(r['spread']):.2f}  {r['sampler']}")  # type: ignore[arg-type]
+        spread = float(r["spread"])  # type: ignore[arg-type]
+        print(f"{rate / 1e6:8.1f} M/s  {ratio:5.2f}×  spread {spread:.2f}  {r['sampler']}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(

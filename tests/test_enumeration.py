@@ -11,13 +11,8 @@ import numpy as np
 import pytest
 
 from dpspec import noise
-from dpspec.proofs.engine.enumeration import (
-    EnumerationError,
-    Interval,
-    compare_law,
-    enumerate_law,
-    exp_neg_interval,
-)
+from dpspec.proofs.engine.enumeration import EnumerationError, enumerate_law
+from dpspec.proofs.engine.law_checks import Interval, compare_law, exp_neg_interval
 
 WORD = 2**64
 

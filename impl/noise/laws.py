@@ -33,7 +33,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.noise.reals import GUARD, Bounds, Ratio, div, mul, rescale
-from dpspec.noise.tables import ThresholdTable, locate_fresh, sample_words
+from dpspec.noise.tables import (
+    WORD,
+    ThresholdTable,
+    locate_fresh,
+    locate_lazily,
+    sample_words,
+    threshold_floor,
+)
 
 #: Largest |value| a two-sided or geometric draw may reach before the sampler refuses to wrap
 #: int64 around (reached with probability below e^{−2^40} at the largest scales accepted).
@@ -432,3 +439,88 @@ class LevelSampler:
 
     def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.intp]:
         return locate_fresh(self.table, size, rng)
+
+
+class CumulativeLevels:
+    """A :class:`LevelsLaw` for many levels and few draws (the exponential median): bounds on
+    the cumulative weights are formed once — O(L) integer operations while Q^{gap} is above
+    2^(16 − work), the remaining weights only bounded by [0, count·Q^{gap}] of the first of
+    them, in one numpy pass — and each
+    floor ⌊2^64 c_k⌋ is read off them when a draw needs it (:func:`locate_lazily`)."""
+
+    def __init__(self, q: Ratio, gaps: Sequence[int], counts: Sequence[int]) -> None:
+        self.levels = LevelsLaw(q, gaps, counts)
+        self.q, self.gaps, self.counts = q, list(gaps), list(counts)
+        n = len(self.gaps)
+        self.work = 128 + GUARD + 2 * n.bit_length() + max(self.counts).bit_length()
+        work = self.work
+        power: Bounds = _one(work) if self.gaps[0] == 0 else q.to(self.gaps[0]).bounds(work)
+        steps: dict[int, Bounds] = {}
+        lo_sum, hi_sum = 0, 0
+        self._lo: list[int] = []
+        self._hi: list[int] = []
+        previous = self.gaps[0]
+        for i, (gap, count) in enumerate(zip(self.gaps, self.counts, strict=True)):
+            if gap != previous:
+                delta = gap - previous
+                if delta not in steps:
+                    steps[delta] = q.to(delta).bounds(work)
+                power = mul(power, steps[delta], work)
+                previous = gap
+            if power[1] <= 1 << 16:  # Q^gap ≤ 2^(16 − work) here and beyond (gaps increase)
+                self._tail_from = i
+                break
+            lo_sum, hi_sum = lo_sum + power[0] * count, hi_sum + power[1] * count
+            self._lo.append(lo_sum)
+            self._hi.append(hi_sum)
+        else:
+            self._tail_from = n
+        self._tail_unit = power[1]  # every later weight lies in [0, count·tail_unit]
+        tail_counts = np.asarray(self.counts[self._tail_from :], dtype=np.int64)
+        self._tail_cum = np.cumsum(tail_counts)
+        tail_total = int(self._tail_cum[-1]) * self._tail_unit if tail_counts.size else 0
+        self._total = (lo_sum, hi_sum + tail_total)
+        self._floors: dict[int, tuple[int, bool]] = {}
+
+    @property
+    def count(self) -> int:
+        return len(self.gaps) - 1
+
+    def _head(self, k: int) -> Bounds:
+        """Bounds at precision ``work`` on Σ_{i≤k} w_i."""
+        if k < self._tail_from:
+            return self._lo[k], self._hi[k]
+        extra = int(self._tail_cum[k - self._tail_from]) * self._tail_unit
+        top = self._hi[-1] if self._hi else 0
+        return (self._lo[-1] if self._lo else 0), top + extra
+
+    def floor(self, k: int) -> tuple[int, bool]:
+        """(⌊2^64 c_k⌋, whether 2^64 c_k is an integer), exact; cached."""
+        if k in self._floors:
+            return self._floors[k]
+        head = self._head(k)
+        rest = (self._total[0] - head[0], self._total[1] - head[1])  # Σ_{i>k} w_i
+        b = _ratio_of_parts(head, rest, self.work)
+        found = None
+        lo64, hi64 = b[0] >> (self.work - 64), b[1] >> (self.work - 64)
+        if lo64 == hi64 and b[0] != b[1]:
+            found = lo64, False
+        elif hi64 >= WORD and lo64 >= WORD - 1:
+            found = WORD - 1, False  # c < 1: the later levels have positive weight
+        if found is None:
+            found = threshold_floor(self, k, 1)
+        self._floors[k] = found
+        return found
+
+    def bounds(self, k: int, bits: int) -> Bounds:
+        return self.levels.bounds(k, bits)
+
+    def all_bounds(self, bits: int) -> list[Bounds]:
+        return self.levels.all_bounds(bits)
+
+    def exact(self, k: int) -> Fraction | None:
+        return self.levels.exact(k)
+
+    def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.intp]:
+        """``size`` levels, exactly."""
+        return locate_lazily(self, sample_words(rng, size), rng)

@@ -191,3 +191,48 @@ def locate_fresh(table: ThresholdTable, size: int, rng: np.random.Generator) -> 
 
 
 Builder = Callable[[], ThresholdTable]
+
+
+class LazyFloors(Protocol):
+    """A law whose floors F_k = ⌊2^64 c_k⌋ are computed when asked (``floor(k)`` → (F_k,
+    exact)), for laws with many thresholds and few draws."""
+
+    @property
+    def count(self) -> int: ...
+
+    def floor(self, k: int) -> tuple[int, bool]: ...
+
+    def bounds(self, k: int, bits: int) -> Bounds: ...
+
+    def all_bounds(self, bits: int) -> list[Bounds]: ...
+
+    def exact(self, k: int) -> Fraction | None: ...
+
+
+def locate_lazily(
+    law: LazyFloors, w: NDArray[np.uint64], rng: np.random.Generator
+) -> NDArray[np.intp]:
+    """#{k : c_k ≤ U} for each first word w by binary search over the floors (each computed
+    once, when a search first needs it), with the same refinement of ties as a table."""
+    n = int(w.shape[0])
+    lo = np.zeros(n, dtype=np.intp)
+    hi = np.full(n, law.count, dtype=np.intp)
+    active = np.flatnonzero(lo < hi)
+    while active.size:  # at most ⌈log2(K + 1)⌉ rounds
+        mid = (lo[active] + hi[active]) // 2
+        f = np.array([law.floor(m)[0] for m in mid.tolist()], dtype=U64)
+        le = np.asarray(f <= w[active])  # F_mid ≤ w: the count is above mid
+        lo[active[le]] = mid[le] + 1
+        hi[active[~le]] = mid[~le]
+        active = active[lo[active] < hi[active]]
+    counted = np.flatnonzero(lo > 0)
+    previous = np.array([law.floor(int(c) - 1)[0] for c in lo[counted].tolist()], dtype=U64)
+    for i in counted[np.asarray(previous == w[counted])].tolist():
+        count = int(lo[i])
+        value = law.floor(count - 1)[0]
+        first = count - 1
+        while first > 0 and law.floor(first - 1)[0] == value:
+            first -= 1
+        undecided = [j for j in range(first, count) if not law.floor(j)[1]]
+        lo[i] = count - len(undecided) + count_at_or_below(law, undecided, value, rng)
+    return lo

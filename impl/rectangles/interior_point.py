@@ -13,14 +13,20 @@ the thesis cites an O(log*) algorithm it does not describe, Remark 5.2.5 L1332).
 a rational base q ≥ e^{−ε/2} (:func:`median_base`), so the exact law —
 :class:`~dpspec.mechanisms.ExponentialMechanism`'s ``pmf`` with that base — is in Fractions and
 ``sample`` draws from it exactly.
+
+**Sampling without big integers.** The score is constant on runs of the grid: on each distinct
+data value and on each open gap between consecutive ones (:func:`score_runs`), and 0 outside
+[min D, max D]. The grid points of equal score form a *level* of weight count·q^{top − score};
+a level is drawn by inverting its exact CDF against a lazily drawn uniform (the cumulative
+weights bounded once with integer arithmetic, the floors ⌊2^64 c_k⌋ read off them only for the
+≈ log2(levels) thresholds a binary search visits: :class:`~dpspec.noise.laws.CumulativeLevels`),
+then a point uniformly among the level's runs. O(m log m + levels) per call whatever the grid.
 """
 
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from fractions import Fraction
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -28,11 +34,22 @@ from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.noise.laws import CumulativeLevels
+from dpspec.noise.reals import Ratio
 from dpspec.spec.neighbours import Relation
-from dpspec.validation import check_count, check_epsilon, check_positive, check_rng
+from dpspec.validation import (
+    LIMITS,
+    MIN_ONE_MINUS_BASE,
+    check_count,
+    check_epsilon,
+    check_positive,
+    check_rng,
+)
 
-#: Largest grid {0, …, X} (scores are computed for every grid point).
+#: Largest grid {0, …, X}.
 MAX_GRID = 2**24
+#: Most data points ``sample`` accepts (one sort of the data: about a second per 10^7 points).
+MAX_POINTS = 2**25
 
 
 def median_scores(values: NDArray[np.int64], size: int) -> NDArray[np.int64]:
@@ -51,22 +68,23 @@ def median_base(epsilon: float) -> Fraction:
     return min(q, Fraction(scale - 1, scale))
 
 
-def uniform_below(bound: int, rng: np.random.Generator) -> int:
-    """A uniform integer in [0, bound) for any Python int bound ≥ 1 (62-bit chunks, rejection)."""
-    bits = max(1, (bound - 1).bit_length())
-    chunks = -(-bits // 62)
-    while True:
-        value = 0
-        for part in rng.integers(0, 2**62, size=chunks).tolist():
-            value = (value << 62) | int(part)
-        value >>= chunks * 62 - bits
-        if value < bound:
-            return value
+def score_runs(values: NDArray[np.int64]) -> tuple[NDArray[np.int64], ...]:
+    """The interval [min D, max D] in runs of equal score: (starts, lengths, scores).
 
-
-def _outside_point(k: int, lo: int, hi: int) -> int:
-    """The k-th grid point outside [lo, hi] (0..lo−1, then hi+1..)."""
-    return k if k < lo else hi + 1 + (k - lo)
+    With u_1 < … < u_r the distinct data values and C_j = #{z ≤ u_j} (m = C_r): the point u_j
+    scores min(C_j, m − C_{j−1}) and the open gap (u_j, u_{j+1}) scores min(C_j, m − C_j).
+    """
+    u, c = np.unique(values, return_counts=True)
+    cum = np.cumsum(c)
+    m = int(cum[-1])
+    point_score = np.minimum(cum, m - (cum - c))
+    gap_start, gap_length = u[:-1] + 1, u[1:] - u[:-1] - 1
+    gap_score = np.minimum(cum[:-1], m - cum[:-1])
+    has_gap = gap_length > 0
+    starts = np.concatenate([u, gap_start[has_gap]])
+    lengths = np.concatenate([np.ones(u.size, dtype=np.int64), gap_length[has_gap]])
+    scores = np.concatenate([point_score, gap_score[has_gap]])
+    return starts.astype(np.int64), lengths.astype(np.int64), scores.astype(np.int64)
 
 
 def interior_point_sample_complexity(grid_max: int, epsilon: float, beta: float) -> int:
@@ -85,10 +103,13 @@ class ExponentialMedian:
     def __init__(self, grid_max: int, epsilon: float | Fraction) -> None:
         self.grid_max = check_count(grid_max, "grid_max", minimum=0, maximum=MAX_GRID - 1)
         eps = check_epsilon(epsilon)
-        if eps < 2**-10:
-            raise ValueError(f"epsilon: at least 2^-10 per interior-point call, got {epsilon!r}")
         self.epsilon = epsilon
         self.base = median_base(eps)
+        if 1 - self.base < MIN_ONE_MINUS_BASE:
+            raise ValueError(
+                f"epsilon: at least about 4.9e-4 per interior-point call (the base q ≥ e^(-ε/2) "
+                f"must keep 1 - q ≥ 2^-12), got {epsilon!r}"
+            )
         size = self.grid_max + 1
         self.mechanism = ExponentialMechanism(lambda d: median_scores(d, size), 1, base=self.base)
         level = self.mechanism.privacy
@@ -110,41 +131,46 @@ class ExponentialMedian:
         return values
 
     def sample(self, data: Any, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        """``size`` independent interior-point answers on ``data``, exactly from :meth:`pmf`.
-
-        The weights base^{gap} are rational and take at most ⌈m/2⌉ + 1 distinct gaps (every grid
-        point outside [min D, max D] has score 0), so a level is drawn with probability
-        count·base^gap / Σ by one uniform big integer, then a point uniformly within the level:
-        O(m + span) per call however large the grid.
-        """
+        """``size`` independent interior-point answers on ``data``, exactly from :meth:`pmf`
+        (module docstring: a level of equal score by exact inversion, then a uniform point of
+        it). Refuses more than ``MAX_POINTS`` data points or ``LIMITS["draws"]`` answers."""
         check_rng(rng)
-        size = check_count(size, "size", minimum=0)
+        size = check_count(size, "size", minimum=0, maximum=LIMITS["draws"])
         values = self._data(data)
+        if values.size > MAX_POINTS:
+            raise ValueError(
+                f"data: {values.size} points exceed the limit of {MAX_POINTS} (one sort of the "
+                f"data: about {values.size / 1e7:.0f} s); use fewer points"
+            )
         if values.size == 0:  # every score is 0: uniform on the grid
-            return rng.integers(0, self.grid_max + 1, size=size)
+            return np.asarray(rng.integers(0, self.grid_max + 1, size=size), dtype=np.int64)
+        starts, lengths, scores = score_runs(values)
         lo, hi = int(values.min()), int(values.max())
-        gaps = median_scores(values - lo, hi - lo + 1)
-        top = int(gaps.max())
-        gaps = top - gaps
-        outside = self.grid_max + 1 - (hi - lo + 1)
-        levels, counts = np.unique(gaps, return_counts=True)
-        num, den = self.base.numerator, self.base.denominator
-        weights = [
-            (int(c) + (outside if int(g) == top else 0)) * num ** int(g) * den ** (top - int(g))
-            for g, c in zip(levels.tolist(), counts.tolist(), strict=True)
-        ]
-        if top not in set(levels.tolist()) and outside:
-            levels = np.append(levels, top)
-            weights.append(outside * num**top)
-        cumulative = list(accumulate(weights))
+        outside = [(0, lo), (hi + 1, self.grid_max - hi)]  # score 0 below and above
+        for start, length in outside:
+            if length > 0:
+                starts = np.append(starts, start)
+                lengths = np.append(lengths, length)
+                scores = np.append(scores, 0)
+        gaps = int(scores.max()) - scores
+        weight = np.bincount(gaps, weights=lengths.astype(np.float64))  # ≤ 2^24: exact
+        levels = np.flatnonzero(weight > 0)
+        counts = weight[levels].astype(np.int64)
+        law = CumulativeLevels(
+            Ratio(self.base.numerator, self.base.denominator, exp=False),
+            levels.tolist(),
+            counts.tolist(),
+        )
+        chosen = law.sample(size, rng)
+        inside = np.asarray(rng.integers(0, np.take(counts, chosen)), dtype=np.int64)
         out = np.empty(size, dtype=np.int64)
-        for j in range(size):
-            u = uniform_below(cumulative[-1], rng)
-            level = int(levels[bisect_right(cumulative, u)])
-            inside = np.flatnonzero(gaps == level) + lo
-            extra = outside if level == top else 0
-            k = uniform_below(inside.size + extra, rng)
-            out[j] = int(inside[k]) if k < inside.size else _outside_point(k - inside.size, lo, hi)
+        for j, (level, offset) in enumerate(zip(chosen.tolist(), inside.tolist(), strict=True)):
+            runs = np.flatnonzero(gaps == levels[level])
+            runs = runs[np.argsort(starts[runs], kind="stable")]
+            ends = np.cumsum(lengths[runs])
+            r = int(np.searchsorted(ends, offset, side="right"))
+            before = int(ends[r - 1]) if r else 0
+            out[j] = int(starts[runs[r]]) + offset - before
         return out
 
     def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[int, Fraction | float]:

@@ -510,7 +510,8 @@ def _randomising(mech: RandomizedResponse, x: int) -> Program:
 
 def discrete_laplace_mechanism_law(config: VerifyConfig) -> CheckOutcome:
     """``DiscreteLaplaceMechanism(count, base=q).sample`` and the ε path on every dataset of
-    ≤ 3 records over {0, 1} against f(S) + Z; control: the count counted twice."""
+    ≤ 3 records over {0, 1} against f(S) + Z, and its ``pmf`` (the law the exact privacy checks
+    decide on, tails lumped) against the same closed form; control: the count counted twice."""
     q, eps = Fraction(1, 4), Fraction(3, 4)
     by_base = DiscreteLaplaceMechanism(_count, 1, base=q)
     by_eps = DiscreteLaplaceMechanism(_count, 1, epsilon=eps)
@@ -536,6 +537,18 @@ def discrete_laplace_mechanism_law(config: VerifyConfig) -> CheckOutcome:
                 MECHANISM_CLAIM,
             )
         )
+    # the law function the exact privacy checks consume: pmf (tails lumped) = closed form
+    window = (-3, 6)
+    pmf_mismatches = 0
+    for data in datasets((0, 1), max_size, min_size=1):
+        law = by_base.pmf(np.array(data), window)
+        c = sum(data)
+        expected: dict[Any, Fraction] = {
+            y: (1 - q) / (1 + q) * q ** abs(y - c) for y in range(-3, 7)
+        }
+        expected["below"] = 1 - _upper_tail_exact(q, window[0] - c)
+        expected["above"] = _upper_tail_exact(q, window[1] + 1 - c)
+        pmf_mismatches += sum(1 for y, p in expected.items() if law.get(y) != p)
     doubled = DiscreteLaplaceMechanism(lambda d: 2 * _count(d), 1, base=q)
     controls = [
         (
@@ -549,7 +562,15 @@ def discrete_laplace_mechanism_law(config: VerifyConfig) -> CheckOutcome:
             ),
         )
     ]
-    return law_check(cases, controls)
+    outcome = law_check(cases, controls)
+    outcome.passed = outcome.passed and pmf_mismatches == 0
+    outcome.detail += f"; pmf (base path) against the closed form: {pmf_mismatches} mismatches"
+    return outcome
+
+
+def _upper_tail_exact(q: Fraction, k: int) -> Fraction:
+    """P(Z ≥ k) for the two-sided law of base q: q^k/(1 + q) (k ≥ 0), 1 − q^{1−k}/(1 + q)."""
+    return q**k / (1 + q) if k >= 0 else 1 - q ** (1 - k) / (1 + q)
 
 
 def _count(d: Any) -> int:

@@ -457,7 +457,11 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "(base and ε) on every dataset of a tiny domain: its law derived from its code"
         ),
         method=Method.EXACT,
-        impls=("dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",),
+        impls=(
+            "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",
+            "dpspec.noise.closed_forms.discrete_laplace_pmf",
+            "dpspec.noise.closed_forms.discrete_laplace_sf",
+        ),
         checks=("enumeration:discrete_laplace_mechanism_law",),
         entry_points=("dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",),
     ),
