@@ -57,7 +57,7 @@ class TablePolicy:
     direct_scale: float = 512.0
     block_scale: float = 16.0
     tail_nats: float = 14.0
-    max_block: int = 2**12
+    max_block: int = 2**16
     max_half: int = 2**13
 
 
@@ -307,12 +307,19 @@ class WithinBlockSampler:
         self.threshold = np.uint64(self.uniform)
         self.residual = ThresholdTable.build(ResidualLaw(q, block, self.uniform))
 
-    def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    def sample(
+        self, size: int, rng: np.random.Generator, reversed_: NDArray[np.bool_] | None = None
+    ) -> NDArray[np.int64]:
+        """``size`` positions; where ``reversed_`` is True, B − 1 − R instead of R (the uniform
+        part is symmetric, so only the residual draws are turned round)."""
         w = sample_words(rng, size)
         r = np.asarray(rng.integers(0, self.block, size=size), dtype=np.int64)
         rest = np.flatnonzero(~np.asarray(w < self.threshold))
         if rest.size:
-            r[rest] = locate_fresh(self.residual, rest.size, rng)
+            drawn = np.asarray(locate_fresh(self.residual, rest.size, rng), dtype=np.int64)
+            if reversed_ is not None:
+                drawn = np.where(reversed_[rest], self.block - 1 - drawn, drawn)
+            r[rest] = drawn
         return r
 
 
@@ -388,8 +395,8 @@ class TwoSidedSampler:
             j[beyond] += np.sign(j[beyond]) * extra
         if self.within is None:
             return j
-        r = self.within.sample(size, rng)
-        return j * self.block + np.where(j >= 0, r, self.block - 1 - r)
+        # position in the block: R for j ≥ 0, B − 1 − R for j < 0 (|Z| grows away from 0)
+        return j * self.block + self.within.sample(size, rng, reversed_=j < 0)
 
 
 @lru_cache(maxsize=64)

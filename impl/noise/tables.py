@@ -138,7 +138,8 @@ class ThresholdTable:
         ):
             raise ValueError("law: thresholds must be non-decreasing and inside [0, 1)")
         table = np.array(floors, dtype=U64)
-        g = min(MAX_GUIDE_BITS, max(1, (count + 1).bit_length() + 1))
+        # 2^g ≥ 2K buckets (≥ 8K for large tables, whose lookups are costlier past a bucket)
+        g = min(MAX_GUIDE_BITS, max(1, (count + 1).bit_length() + (1 if count < 1024 else 3)))
         shift = 64 - g
         starts = np.arange(1 << g, dtype=U64) << U64(shift)
         guide = np.searchsorted(table, starts, side="right").astype(np.intp)

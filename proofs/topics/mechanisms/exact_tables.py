@@ -5,9 +5,10 @@ tables; the tables the samplers build for the scales users ask for (the lattice 
 scale ≈ 2^21, ε = 0.1, 2^16 exponential-mechanism candidates) are too large to enumerate.
 Their correctness is a finite statement: every stored floor F_k equals ⌊2^64 c_k⌋ and every
 "exact" flag is right, where c_k is the threshold of the stated law. This check recomputes
-each c_k from the law's closed form in rational interval arithmetic (the engine's
-:func:`~dpspec.proofs.engine.law_checks.exp_neg_interval`, not ``dpspec.noise.reals``) to
-2^-256 and compares: zero difference is required. The control is the same comparison on a
+each c_k from the law's closed form in interval arithmetic at 2^-256 (fixed-point integers
+rounded outward, written here; e^{−x} from the engine's
+:func:`~dpspec.proofs.engine.law_checks.exp_neg_interval`, not ``dpspec.noise.reals``) and
+compares: zero difference is required. The control is the same comparison on a
 table rebuilt with one threshold one unit in the last place (2^-64) high.
 """
 
@@ -32,76 +33,112 @@ from dpspec.noise.laws import (
 )
 from dpspec.noise.reals import Ratio
 from dpspec.noise.tables import ThresholdTable
-from dpspec.proofs.engine.law_checks import Interval, exp_neg_interval, ipow, table_off_by_one_ulp
+from dpspec.proofs.engine.law_checks import Interval, exp_neg_interval, table_off_by_one_ulp
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 
 BITS = 256
 
 
-def factor_of(q: Ratio) -> Interval:
-    """Q = e^{−power·num/den} or (num/den)^power as an interval (exact for a rational base)."""
+Fixed = tuple[int, int]  # lo ≤ 2^BITS·x ≤ hi
+
+
+def _fixed(x: Interval) -> Fixed:
+    return math.floor(x.lo * 2**BITS), math.ceil(x.hi * 2**BITS)
+
+
+def _mul(a: Fixed, b: Fixed) -> Fixed:
+    return (a[0] * b[0]) >> BITS, -((-(a[1] * b[1])) >> BITS)
+
+
+def _div(a: Fixed, b: Fixed) -> Fixed:
+    return (a[0] << BITS) // b[1], -((-(a[1] << BITS)) // b[0])
+
+
+def _one_minus(a: Fixed) -> Fixed:
+    return (1 << BITS) - a[1], (1 << BITS) - a[0]
+
+
+def _pow(a: Fixed, k: int) -> Fixed:
+    result, base = (1 << BITS, 1 << BITS), a
+    while k:
+        if k & 1:
+            result = _mul(result, base)
+        k >>= 1
+        if k:
+            base = _mul(base, base)
+    return result
+
+
+def factor_of(q: Ratio) -> Fixed:
+    """Q = e^{−power·num/den} or (num/den)^power, bounded at 2^-BITS (exact for a dyadic
+    rational base)."""
     if q.exp:
-        return exp_neg_interval(Fraction(q.power * q.num, q.den), BITS)
-    return ipow(Interval.point(Fraction(q.num, q.den)), q.power, BITS)
+        return _fixed(exp_neg_interval(Fraction(q.power * q.num, q.den), BITS + 8))
+    return _pow(_fixed(Interval.point(Fraction(q.num, q.den))), q.power)
 
 
-def geometric_thresholds(q: Interval, count: int) -> Iterator[Interval]:
+def geometric_thresholds(q: Fixed, count: int) -> Iterator[Fixed]:
     """c_g = 1 − Q^{g+1}, g < K."""
     p = q
     for _ in range(count):
-        yield 1 - p
-        p = (p * q).rounded(BITS)
+        yield _one_minus(p)
+        p = _mul(p, q)
 
 
-def block_thresholds(q: Interval, block: int, half: int) -> Iterator[Interval]:
+def block_thresholds(q: Fixed, block: int, half: int) -> Iterator[Fixed]:
     """P(J ≤ j), j = −K−1..K: qR^{|j|−1}/(1 + q) for j < 0, 1 − R^{j+1}/(1 + q) for j ≥ 0."""
-    r = ipow(q, block, BITS)
-    powers = [Interval.point(1)]
+    r = _pow(q, block)
+    powers = [(1 << BITS, 1 << BITS)]
     for _ in range(half + 1):
-        powers.append((powers[-1] * r).rounded(BITS))
-    left, right = (q / (1 + q)).rounded(BITS), (1 / (1 + q)).rounded(BITS)
+        powers.append(_mul(powers[-1], r))
+    plus = ((1 << BITS) + q[0], (1 << BITS) + q[1])
+    left, right = _div(q, plus), _div((1 << BITS, 1 << BITS), plus)
     for i in range(half + 1):
-        yield (left * powers[half - i]).rounded(BITS)
+        yield _mul(left, powers[half - i])
     for j in range(half + 1):
-        yield 1 - (right * powers[j + 1]).rounded(BITS)
+        yield _one_minus(_mul(right, powers[j + 1]))
 
 
-def residual_thresholds(q: Interval, block: int, uniform: int) -> Iterator[Interval]:
+def residual_thresholds(q: Fixed, block: int, uniform: int) -> Iterator[Fixed]:
     """(c_r − (r + 1)u/B)/(1 − u), c_r = (1 − q^{r+1})/(1 − q^B), u = M/2^64."""
-    total = 1 - ipow(q, block, BITS)
-    u = Fraction(uniform, 2**64)
+    total = _one_minus(_pow(q, block))
+    step = (uniform // block) << (BITS - 64)  # u/B at 2^-BITS (M is a multiple of B)
+    keep = (1 << BITS) - (uniform << (BITS - 64))
     p = q
     for r in range(block - 1):
-        yield (((1 - p) / total - (r + 1) * u / block) / (1 - u)).rounded(BITS)
-        p = (p * q).rounded(BITS)
+        c = _div(_one_minus(p), total)
+        yield _div((c[0] - (r + 1) * step, c[1] - (r + 1) * step), (keep, keep))
+        p = _mul(p, q)
 
 
-def level_thresholds(q: Interval, gaps: list[int], counts: list[int]) -> Iterator[Interval]:
+def level_thresholds(q: Fixed, gaps: list[int], counts: list[int]) -> Iterator[Fixed]:
     """Σ_{i≤k} counts_i q^{gaps_i} / Σ_i counts_i q^{gaps_i}, k < L − 1."""
-    weights = [ipow(q, g, BITS) * c for g, c in zip(gaps, counts, strict=True)]
-    total = Interval.point(0)
-    for w in weights:
-        total = (total + w).rounded(BITS)
-    head = Interval.point(0)
+    weights = [(c * _pow(q, g)[0], c * _pow(q, g)[1]) for g, c in zip(gaps, counts, strict=True)]
+    total = (sum(w[0] for w in weights), sum(w[1] for w in weights))
+    head = (0, 0)
     for w in weights[:-1]:
-        head = (head + w).rounded(BITS)
-        yield (head / total).rounded(BITS)
+        head = (head[0] + w[0], head[1] + w[1])
+        rest = (total[0] - head[0], total[1] - head[1])  # Σ of the later weights
+        yield (
+            (head[0] << BITS) // (head[0] + rest[1]),
+            -((-(head[1] << BITS)) // (head[1] + rest[0])),
+        )
 
 
-def compare(table: ThresholdTable, thresholds: Iterator[Interval]) -> tuple[int, int, int]:
+def compare(table: ThresholdTable, thresholds: Iterator[Fixed]) -> tuple[int, int, int]:
     """(thresholds compared, floors or exact flags that differ, undetermined intervals)."""
     compared = differ = undetermined = 0
     if table.count == 0:
         return 0, sum(1 for _ in thresholds), 0
-    for k, c in enumerate(thresholds):
+    drop = BITS - 64
+    for k, (clo, chi) in enumerate(thresholds):
         # every threshold is < 1 (the outcomes after it have positive mass): ⌊2^64 c⌋ < 2^64
-        lo = math.floor(c.lo * 2**64)
-        hi = min(math.floor(c.hi * 2**64), 2**64 - 1)
+        lo, hi = clo >> drop, min(chi >> drop, 2**64 - 1)
         compared += 1
         if lo != hi:
             undetermined += 1
             continue
-        exact = c.lo == c.hi and (c.lo * 2**64).denominator == 1
+        exact = clo == chi and clo & ((1 << drop) - 1) == 0
         differ += int(table.floors[k]) != lo or bool(table.exact[k]) != exact
     if compared != table.count:
         differ += abs(table.count - compared)
@@ -110,7 +147,7 @@ def compare(table: ThresholdTable, thresholds: Iterator[Interval]) -> tuple[int,
 
 def _tables_of(
     sampler: TwoSidedSampler | GeometricSampler, q: Ratio
-) -> Iterator[tuple[str, ThresholdTable, Iterator[Interval]]]:
+) -> Iterator[tuple[str, ThresholdTable, Iterator[Fixed]]]:
     """Every table of a two-sided or geometric sampler with its recomputed thresholds."""
     qi = factor_of(q)
     if isinstance(sampler, TwoSidedSampler):
@@ -163,7 +200,7 @@ def tables_exact(config: VerifyConfig) -> CheckOutcome:
             compared, differ, undetermined = compared + c, differ + d, undetermined + u
             names.append(f"{name} / {part} ({c})")
     bern = bernoulli_table(Ratio(1, 3, exp=True))
-    c, d, u = compare(bern, iter([exp_neg_interval(Fraction(1, 3), BITS)]))
+    c, d, u = compare(bern, iter([_fixed(exp_neg_interval(Fraction(1, 3), BITS + 8))]))
     compared, differ, undetermined = compared + c, differ + d, undetermined + u
     mech = ExponentialMechanism(lambda d: _bench_scores(), 1, epsilon=Fraction(1, 2))
     gap = mech.score_vector([0]).max() - mech.score_vector([0])
@@ -172,7 +209,8 @@ def tables_exact(config: VerifyConfig) -> CheckOutcome:
     mech.sample([0], 1, np.random.default_rng(0))  # the table the mechanism builds (cached)
     level_table = noise._level_sampler(Ratio(1, 4, exp=True), tuple(levels), tuple(counts)).table
     c, d, u = compare(
-        level_table, level_thresholds(exp_neg_interval(Fraction(1, 4), BITS), levels, counts)
+        level_table,
+        level_thresholds(_fixed(exp_neg_interval(Fraction(1, 4), BITS + 8)), levels, counts),
     )
     compared, differ, undetermined = compared + c, differ + d, undetermined + u
     names.append(f"exponential mechanism 2^16 candidates / levels ({c})")

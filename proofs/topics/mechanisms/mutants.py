@@ -190,11 +190,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="noise.block-negative-offset",
         file="impl/noise/laws.py",
-        original="np.where(j >= 0, r, self.block - 1 - r)",
-        replacement="np.where(j >= 0, r, self.block - r)",
+        original="drawn = np.where(reversed_[rest], self.block - 1 - drawn, drawn)",
+        replacement="drawn = np.where(reversed_[rest], self.block - drawn, drawn)",
         description=(
-            "large-scale discrete Laplace: negative blocks read one value off (0 drawn from "
-            "two cells, -B never): the lattice Laplace's law off by one lattice step"
+            "large-scale discrete Laplace: the residual positions of negative blocks turned "
+            "round one value off (the lattice Laplace's law off by one lattice step there)"
         ),
         kind="sampler",
     ),
