@@ -166,10 +166,10 @@ def test_many_distinct_exponents_take_the_series() -> None:
 
 def test_categorical_levels_validate_their_inputs() -> None:
     rng = np.random.default_rng(0)
-    with pytest.raises(ValueError, match="^gaps:"):
+    with pytest.raises(ValueError, match=r"^gaps:"):
         noise.categorical_exp_levels([1, 0], [1, 1], 1, 2, 3, rng)
-    with pytest.raises(ValueError, match="^counts:"):
+    with pytest.raises(ValueError, match=r"^counts:"):
         noise.categorical_exp_levels([0, 1], [1, 0], 1, 2, 3, rng)
-    with pytest.raises(ValueError, match="^num:"):
+    with pytest.raises(ValueError, match=r"^num:"):
         noise.categorical_exp_levels([0, 1], [1, 1], 0, 2, 3, rng)
     assert noise.categorical_exp_levels([0], [3], 1, 2, 4, rng).tolist() == [0, 0, 0, 0]

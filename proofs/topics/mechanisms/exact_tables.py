@@ -163,8 +163,8 @@ def _tables_of(
 
 
 def _within(
-    within: WithinBlockSampler, qi: Interval
-) -> Iterator[tuple[str, ThresholdTable, Iterator[Interval]]]:
+    within: WithinBlockSampler, qi: Fixed
+) -> Iterator[tuple[str, ThresholdTable, Iterator[Fixed]]]:
     yield (
         "within-block residual",
         within.residual,
