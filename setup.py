@@ -8,16 +8,16 @@ Hypothesis strategies). Every folder with an ``__init__.py`` below them is a sub
 new folder needs no edit here (re-run the install command to link it).
 """
 
+import runpy
 from pathlib import Path
 
 from setuptools import setup
 
-ROOTS = {
-    "dpspec": "impl",
-    "dpspec.spec": "spec",
-    "dpspec.proofs": "proofs",
-    "dpspec.strategies": "proofs/strategies",
-}
+#: import name → folder: the one map, in ``proofs/engine/layout.py`` (read by path: dpspec is
+#: not importable while it is being built).
+ROOTS: dict[str, str] = runpy.run_path(str(Path(__file__).parent / "proofs/engine/layout.py"))[
+    "ROOTS"
+]
 
 
 def _packages() -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from dpspec.distributions import PROBLEMS
+from dpspec.consistency import PROBLEMS
 from dpspec.proofs.topics.consistency.experiments import make_classifier, run_consistency
 
 LEARNERS = ("pcl", "pcl2", "pcl2b", "histogram", "diffprivlib-gnb", "diffprivlib-logreg")

@@ -23,11 +23,11 @@ def run(n: int, seed: int = 0) -> list[dict[str, Any]]:
     X = rng.random((n, 1))
     y = (X[:, 0] >= 0.37).astype(np.int64) ^ (rng.random(n) < 0.1)
     learners = {
-        "A1 thresholds": PrivateCoverClassifier("threshold", 1.0, 0.05, random_state=0),
-        "A1 intervals": PrivateCoverClassifier("interval", 1.0, 0.1, random_state=0),
-        "A1r thresholds": PrivateCoverClassifier(
-            "threshold", 1.0, 0.05, realizable=True, random_state=0
+        "A1 thresholds": PrivateCoverClassifier(1.0, 0.05, random_state=0),
+        "A1 intervals": PrivateCoverClassifier(
+            1.0, 0.1, hypothesis_class="interval", random_state=0
         ),
+        "A1r thresholds": PrivateCoverClassifier(1.0, 0.05, realizable=True, random_state=0),
         "A2 thresholds": LabelPrivateCoverClassifier(1.0, 0.05, random_state=0),
     }
     rows = []

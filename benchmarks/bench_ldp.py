@@ -25,7 +25,7 @@ import numpy as np
 
 from dpspec.ldp.estimators import LDPPartitionRegressor
 from dpspec.ldp.problems import SineProblem
-from dpspec.proofs.topics.ldp.experiments import run_ldp_consistency
+from dpspec.proofs.engine.consistency_runs import run_ldp_consistency
 
 
 def errors(max_n: int, reps: int) -> list[dict[str, Any]]:

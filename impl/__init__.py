@@ -42,6 +42,8 @@ _EXPORTS = {
     "PrivatePackingClassifier": "dpspec.learners",
     "PrivateUnboundedClassifier": "dpspec.learners",
     "PrivateSemiSupervisedClassifier": "dpspec.learners",
+    "PrivateCoverClassifier": "dpspec.cover_learners",
+    "LabelPrivateCoverClassifier": "dpspec.cover_learners",
     "LDPPartitionRegressor": "dpspec.ldp",
     "LDPPartitionClassifier": "dpspec.ldp",
     "LocalRandomiser": "dpspec.ldp",
@@ -53,10 +55,12 @@ __all__ = [
     "ExponentialMechanism",
     "LDPPartitionClassifier",
     "LDPPartitionRegressor",
+    "LabelPrivateCoverClassifier",
     "LaplaceMechanism",
     "LocalRandomiser",
     "NoisyMajorityVote",
     "PrivacyLevel",
+    "PrivateCoverClassifier",
     "PrivateHistogramClassifier",
     "PrivateHistogramDensity",
     "PrivatePackingClassifier",
@@ -71,6 +75,7 @@ __all__ = [
 if TYPE_CHECKING:
     from dpspec.audit import assert_dp
     from dpspec.contract import PrivacyLevel
+    from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
     from dpspec.ldp import LDPPartitionClassifier, LDPPartitionRegressor, LocalRandomiser
     from dpspec.learners import (
         PrivateHistogramClassifier,

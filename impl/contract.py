@@ -24,11 +24,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Annotated, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from dpspec.spec.neighbours import Relation
+from dpspec.validation import Anything, Instance, Pair, checked, example
+
+__all__ = ["ExactMechanism", "Mechanism", "PrivacyLevel", "PrivateEstimator", "restrict"]
 
 
 @dataclass(frozen=True)
@@ -50,14 +53,23 @@ class PrivacyLevel:
     exact_sampler: bool
     relation: Relation = Relation.SUBSTITUTE
 
+    #: A report the mechanisms and learners return (compared with the theorem by the
+    #: registry's ``privacy-report.theorem-levels``), not an entry point of its own.
+    __dpspec_declarative__ = "a privacy report returned by mechanisms and learners"
 
-def restrict(law: dict[Any, Any], window: tuple[Any, Any] | None) -> dict[Any, Any]:
+
+@example(__call__={"law": {0: 0.5, 1: 0.25, 2: 0.25}, "window": (0, 1)})
+@checked
+def restrict(
+    law: Annotated[dict[Any, Any], Instance(types=(dict,))],
+    window: Annotated[
+        tuple[Any, Any] | None, Pair(Anything(why="outcomes, compared as they are"), optional=True)
+    ],
+) -> dict[Any, Any]:
     """The outcomes of a finite law inside ``window`` = (lo, hi), inclusive, compared as the
     outcomes are (integers, or tuples lexicographically); ``None`` keeps the whole law."""
     if window is None:
         return law
-    if not isinstance(window, (tuple, list)) or len(window) != 2:
-        raise ValueError(f"window: expected a pair (lo, hi), got {window!r}")
     lo, hi = window
     try:
         return {o: p for o, p in law.items() if lo <= o <= hi}

@@ -26,12 +26,6 @@ def _check(epsilon: float, k: int, delta_prime: float | None = None) -> None:
         raise ValueError(f"delta_prime: must be in (0, 1), got {delta_prime!r}")
 
 
-def basic_composition(epsilon: float, delta: float, k: int) -> tuple[float, float]:
-    """(kε, kδ): the level of k adaptively composed (ε, δ)-DP mechanisms."""
-    _check(epsilon, k)
-    return math.nextafter(k * epsilon, math.inf), min(1.0, k * delta)
-
-
 def advanced_composition(
     epsilon: float, delta: float, k: int, delta_prime: float
 ) -> tuple[float, float]:

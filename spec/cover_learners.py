@@ -2,7 +2,8 @@
 as predicates on exact rationals.
 
 Line numbers refer to ``004_2f105cca2f6050df.txt``. The paper writes α for the privacy
-parameter and ε, δ for accuracy and confidence; so do these predicates.
+parameter and ε, δ for accuracy and confidence; these predicates call privacy ``epsilon`` (the
+paper's α) as every dpspec signature does, and keep ``accuracy`` for the paper's ε.
 
 * Metric notions (L164–168): G is an r-**cover** of (H, ρ) when every h has some g ∈ G with
   ρ(h, g) ≤ r (non-strict); an r-**packing** when distinct members are at distance > r
@@ -18,6 +19,11 @@ parameter and ε, δ for accuracy and confidence; so do these predicates.
   P(a_j ≥ a_{i₀} + t) ≤ |I| e^{−t} (:func:`exponential_tail_holds`).
 * Lemma 11's conclusion (L358–365, corrected: "> 1/2"; the paper prints "≤ 1/2"):
   :func:`lemma11_conclusion`.
+* Doubling dimension at a scale (L168) on a finite metric space, exactly: ddim_r = log₂ N_r with
+  N_r the largest, over the balls B(z, r), of the fewest (r/2)-balls covering one
+  (:func:`doubling_count`); the largest strict packing of a set (:func:`max_packing_size`);
+  Lemma 15 (L441–447, corrected direction "ddim_r ≥ d"): :func:`lemma15_conclusion`.
+* Thm 12's hypothesis (L369–373): :func:`thm12_condition`.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
+from itertools import combinations
 from typing import TypeVar
 
 H = TypeVar("H")
@@ -115,9 +122,9 @@ def exponential_tail_holds(a: Sequence[float], i0: int, t: float, rtol: float = 
     return tail <= len(a) * math.exp(-t) * (1 + rtol)
 
 
-def lemma11_condition(m: int, packing_size: int, alpha: float, s: Num) -> bool:
-    """Lemma 11's hypothesis (L361): m < log(|P|/2 − 1)/(8αs)."""
-    return packing_size > 4 and m < math.log(packing_size / 2 - 1) / (8 * alpha * float(s))
+def lemma11_condition(m: int, packing_size: int, epsilon: float, s: Num) -> bool:
+    """Lemma 11's hypothesis (L361): m < log(|P|/2 − 1)/(8αs), α = ``epsilon``."""
+    return packing_size > 4 and m < math.log(packing_size / 2 - 1) / (8 * epsilon * float(s))
 
 
 def lemma11_conclusion(miss: Sequence[float], *, printed: bool = False) -> bool:
@@ -137,11 +144,88 @@ def threshold_family_error(tau: Fraction, z: Fraction, eta: Fraction) -> Fractio
     return abs(tau - z) / 2 + 3 * overlap / (4 * eta)
 
 
-def threshold_family(alpha: Fraction, horizon: int) -> tuple[Fraction, list[Fraction]]:
-    """(η, Z) of Thm 5's proof (L212) with e^{αM} rounded *up* to a rational (so η is rounded
-    down and the G_z stay disjoint): η = 1/(6 + 4e^{αM}), Z = {η, 2η, …, Kη}, K = ⌊1/η⌋ − 1."""
+#: Most distributions :func:`threshold_family` lists (K ≈ 4e^{αM}: αM ≤ ln 2^14 ≈ 9.7).
+MAX_FAMILY = 2**16
+
+
+def family_size(epsilon: Num | float, horizon: int) -> int:
+    """K = ⌊1/η⌋ − 1 of Thm 5's family, from αM alone (α = ``epsilon``), without listing it;
+    ``MAX_FAMILY + 1`` when it is larger (e^{αM} beyond the float range included)."""
+    exponent = float(epsilon) * horizon
+    if exponent > math.log(MAX_FAMILY):
+        return MAX_FAMILY + 1
+    eta = 1 / (6 + 4 * Fraction(math.exp(exponent)) * (1 + Fraction(1, 2**40)))
+    return math.floor(1 / eta) - 1
+
+
+def threshold_family(epsilon: Num | float, horizon: int) -> tuple[Fraction, list[Fraction]]:
+    """(η, Z) of Thm 5's proof (L212), α = ``epsilon``, with e^{αM} rounded *up* to a rational
+    (so η is rounded down and the G_z stay disjoint): η = 1/(6 + 4e^{αM}),
+    Z = {η, 2η, …, Kη}, K = ⌊1/η⌋ − 1; refused (ValueError) when K > ``MAX_FAMILY``."""
+    if family_size(epsilon, horizon) > MAX_FAMILY:
+        raise ValueError(
+            f"epsilon: Thm 5's family at αM = {float(epsilon) * horizon:.4g} has about "
+            f"4e^(αM) distributions; the limit is {MAX_FAMILY} "
+            f"(αM <= {math.log(MAX_FAMILY / 4):.3g})"
+        )
     # math.exp is within one ulp (relative 2^-52): the slack makes ``growth`` ≥ e^{αM}
-    growth = Fraction(math.exp(float(alpha) * horizon)) * (1 + Fraction(1, 2**40))
+    growth = Fraction(math.exp(float(epsilon) * horizon)) * (1 + Fraction(1, 2**40))
     eta = 1 / (6 + 4 * growth)
     count = math.floor(1 / eta) - 1
     return eta, [k * eta for k in range(1, count + 1)]
+
+
+def ball(space: Sequence[H], distance: Callable[[H, H], Num], center: H, radius: Num) -> list[H]:
+    """B(z, r) = {z' : ρ(z, z') ≤ r} (closed, L164)."""
+    return [h for h in space if distance(center, h) <= radius]
+
+
+def min_cover_size(
+    targets: Sequence[H], centers: Sequence[H], distance: Callable[[H, H], Num], radius: Num
+) -> int:
+    """The fewest balls of ``radius`` centred in ``centers`` covering ``targets`` (exhaustive
+    search by size: for small finite spaces only)."""
+    covers = [
+        frozenset(i for i, t in enumerate(targets) if distance(c, t) <= radius) for c in centers
+    ]
+    everything = frozenset(range(len(targets)))
+    for k in range(0, len(centers) + 1):
+        for chosen in combinations(covers, k):
+            if frozenset().union(*chosen) == everything:
+                return k
+    raise ValueError("centers: the balls do not cover the targets")
+
+
+def doubling_count(space: Sequence[H], distance: Callable[[H, H], Num], radius: Num) -> int:
+    """N_r = max over z of the fewest (r/2)-balls (centred in the space) covering B(z, r); the
+    doubling dimension at scale r (L168) is ddim_r = log₂ N_r (the least d with ⌊2^d⌋ ≥ N_r)."""
+    half = Fraction(radius) / 2
+    return max(
+        min_cover_size(ball(space, distance, z, radius), space, distance, half) for z in space
+    )
+
+
+def max_packing_size(points: Sequence[H], distance: Callable[[H, H], Num], radius: Num) -> int:
+    """The size of the largest strict ``radius``-packing inside ``points`` (exhaustive)."""
+    for k in range(len(points), 0, -1):
+        for chosen in combinations(points, k):
+            if is_packing(chosen, distance, radius):
+                return k
+    return 0
+
+
+def lemma15_conclusion(
+    space: Sequence[H], distance: Callable[[H, H], Num], radius: Num, d: float
+) -> bool:
+    """Lemma 15's conclusion (L443): some ball B(z, r) has an (r/2)-packing of ≥ 2^d points."""
+    half = Fraction(radius) / 2
+    best = max(max_packing_size(ball(space, distance, z, radius), distance, half) for z in space)
+    return best >= 2**d
+
+
+def thm12_condition(m: int, doubling: int, epsilon: float, accuracy: Num) -> bool:
+    """Thm 12's hypothesis (L369–371), α = ``epsilon``, with d'' = ddim_{4ε} − 1 and
+    ddim_{4ε} = log₂ ``doubling`` (N_{4ε} of :func:`doubling_count`): ε ≤ 1/2 and
+    m ≤ (d'' − 1) log 2/α."""
+    d2 = math.log2(doubling) - 1
+    return Fraction(accuracy) <= Fraction(1, 2) and m <= (d2 - 1) * math.log(2) / epsilon

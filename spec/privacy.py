@@ -10,7 +10,7 @@ The privacy level enters as the likelihood-ratio bound ``ratio = e^ε`` (a ``Fra
 the mechanism was built from a rational noise base, e.g. e^{-ε} = 1/2), so no ``exp`` or
 ``log`` is needed and CrossHair can reason about these functions.
 
-Facts used (and property-tested in ``tests/test_spec_privacy.py``):
+Facts used (and property-tested in ``tests/test_privacy.py``):
 
 * pure DP, event form ⇔ pointwise form: max_F P(F)/Q(F) = max_o P(o)/Q(o) for discrete
   distributions (a ratio of sums is at most the largest ratio of terms);

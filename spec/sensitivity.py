@@ -6,7 +6,7 @@ For a query ``f`` mapping datasets to vectors in ℝᵏ and a neighbouring relat
 
 The Laplace mechanism (Def 2.2, Thm 2.3, ``000_dff3c4dc97cf0e21.txt:L119-L121``) adds i.i.d.
 Lap(GS(f)/ε) noise to every coordinate and is ε-DP; the privacy-loss side of that theorem lives
-in :mod:`dpspec.spec.loss`.
+in :mod:`dpspec.spec.mechanisms`.
 
 Everything here is exact: records and query values are ``int`` or ``Fraction``, never floats,
 so a computed sensitivity is the true maximum over the enumerated pairs. The pairs come from

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dpspec.distributions import (
+from dpspec.consistency import (
     Checkerboard,
     Circle,
     GaussianMixture,
@@ -195,13 +195,13 @@ def test_trend_power_at_three_reps() -> None:
 
 def test_runner_arguments() -> None:
     """The runners refuse bad grids before any fit, naming the argument."""
+    from dpspec.proofs.engine.consistency_runs import run_ldp_consistency
     from dpspec.proofs.topics.consistency.experiments import (
         make_classifier,
         make_problem,
         run_consistency,
         run_density_consistency,
     )
-    from dpspec.proofs.topics.ldp.experiments import run_ldp_consistency
 
     problem = make_problem("circle")
 

@@ -282,7 +282,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
     )
 
     def a1(seed: int) -> PrivateCoverClassifier:
-        return PrivateCoverClassifier("threshold", 1.0, 0.1, random_state=seed)
+        return PrivateCoverClassifier(epsilon=1.0, accuracy=0.1, random_state=seed)
 
     def a2(seed: int) -> LabelPrivateCoverClassifier:
         return LabelPrivateCoverClassifier(1.0, 0.1, random_state=seed)

@@ -2,6 +2,8 @@
 
 A1/A1r (:class:`PrivateCoverClassifier`, α-private) and A2
 (:class:`LabelPrivateCoverClassifier`, α-label private), with their covers and certificates.
+The paper's privacy parameter α is ``epsilon`` here; its accuracy ε and confidence δ are
+``accuracy`` and ``confidence``.
 """
 
 from dpspec.cover_learners.hypotheses import (

@@ -10,21 +10,41 @@ inequality (:func:`dpspec.spec.cover_learners.satisfies_packing_inequality`) nee
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.validation import check_count, check_rng
+from dpspec.validation import (
+    MEMORY_LIMIT,
+    GeneratorArg,
+    Integer,
+    Real,
+    checked,
+    require_within,
+)
+
+#: The target threshold z ∈ (0, 1) of P_z.
+TargetArg = Annotated[float, Real(lo=0.0, hi=1.0, lo_open=True, hi_open=True, clean=0.5)]
+#: The family's η = 1/(6 + 4e^{αM}) ∈ (0, 1/10].
+EtaArg = Annotated[float, Real(lo=0.0, hi=0.1, lo_open=True, clean=0.05)]
+#: Examples drawn (≤ ``LIMITS["draws"]``).
+ExamplesArg = Annotated[int, Integer(lo=1, limit="draws")]
+
+#: Bytes one drawn example takes while it is made (three uniforms, the point, its label).
+BYTES_PER_EXAMPLE = 40
 
 
+@checked
 def sample_threshold_family(
-    z: float, eta: float, m: int, rng: np.random.Generator
+    z: TargetArg, eta: EtaArg, size: ExamplesArg, rng: GeneratorArg
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """m labelled examples from P_z (x as an (m, 1) array, labels 1[x ≥ z])."""
-    check_rng(rng)
-    m = check_count(m, "m")
-    if not 0 < eta < 1 or not eta <= z <= 1 - eta:
-        raise ValueError(f"z: expected η ≤ z ≤ 1 − η with 0 < η < 1, got z={z}, eta={eta}")
-    uniform = rng.random(m)
-    near = z + (eta / 3) * (2 * rng.random(m) - 1)
-    x = np.where(rng.random(m) < 0.5, uniform, near)
+    """``size`` labelled examples from P_z (x as a (size, 1) array, labels 1[x ≥ z]);
+    η ≤ z ≤ 1 − η is required (G_z ⊆ [0, 1])."""
+    if not eta <= z <= 1 - eta:
+        raise ValueError(f"z: expected η ≤ z ≤ 1 − η, got z={z}, eta={eta}")
+    require_within(BYTES_PER_EXAMPLE * size, MEMORY_LIMIT, "size", "bytes")
+    uniform = rng.random(size)
+    near = z + (eta / 3) * (2 * rng.random(size) - 1)
+    x = np.where(rng.random(size) < 0.5, uniform, near)
     return x.reshape(-1, 1), (x >= z).astype(np.int64)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.validation import InputTypeError, as_finite_array
+from dpspec.validation import Checked, InputTypeError, as_finite_array
 
 try:  # scikit-learn is optional: when installed, our errors are its errors too
     from sklearn.exceptions import DataConversionWarning as _ConversionBase
@@ -38,8 +38,15 @@ class DataConversionWarning(_ConversionBase):  # type: ignore[misc]
     scikit-learn is installed)."""
 
 
-class EstimatorProtocol:
-    """get_params / set_params / __repr__ from the constructor signature."""
+class EstimatorProtocol(Checked):
+    """get_params / set_params / __repr__ from the constructor signature.
+
+    The constructor only stores its arguments (scikit-learn's convention); ``fit`` checks them
+    against their declared domains first (``validate_params_at = "fit"``, see
+    :class:`dpspec.validation.Checked`).
+    """
+
+    validate_params_at = "fit"
 
     @classmethod
     def _param_names(cls) -> list[str]:

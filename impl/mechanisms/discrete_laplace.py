@@ -9,69 +9,100 @@ the CrossHair layer). **Exact**: the sampler uses integers only (``dpspec.noise`
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.mechanisms.base import discrete_laplace_for
-from dpspec.noise import _integer
+from dpspec.contract import PrivacyLevel
+from dpspec.mechanisms.base import (
+    IntegerQueryArg,
+    count_nonzero,
+    discrete_laplace_for,
+    float_discrete_laplace,
+)
 from dpspec.validation import (
     LIMITS,
+    Checked,
+    DataArg,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    OptionalBaseArg,
+    OptionalEpsilonArg,
+    Pair,
+    SizeArg,
     as_finite_array,
-    check_count,
     check_limit,
-    check_rng,
+    example,
     integer_output,
 )
 
-Query = Callable[[NDArray[Any]], Any]
+#: An integer L1 sensitivity Δ ≥ 1 (≤ 2^14 for exact rational powers of a base).
+SensitivityArg = Annotated[int, Integer(1, hi=LIMITS["exponent"])]
+#: An inclusive window (lo, hi) of integer outcomes.
+WindowArg = Annotated[tuple[int, int] | None, Pair(optional=True, inner=Integer(-(2**62) + 1))]
 
 #: Outcome label of the lumped lower / upper tails in :meth:`DiscreteLaplaceMechanism.pmf`.
 BELOW = "below"
 ABOVE = "above"
 
 
-class DiscreteLaplaceMechanism:
+@example(
+    every={"data": np.array([0, 1, 1, 0, 1])},
+    __init__={"query": count_nonzero, "epsilon": 1.0},
+    sample={"size": 5},
+    pmf={"window": (0, 6)},
+)
+class DiscreteLaplaceMechanism(Checked):
     """M(S) = f(S) + Z, Z i.i.d. discrete Laplace per coordinate, for integer-valued f.
 
     Parameters: ``query`` maps the data array to an int or 1-D int array; ``sensitivity`` is
-    its declared L1 global sensitivity Δ (an integer); ``epsilon`` or ``base`` = e^{−ε/Δ}.
+    its declared L1 global sensitivity Δ (an integer); ``epsilon`` or ``base`` = e^{−ε/Δ};
+    ``idealised=True`` draws the same law in floating point (a difference of two numpy
+    geometric variables), which assumes ideal reals.
     """
 
     def __init__(
         self,
-        query: Query,
-        sensitivity: int = 1,
-        epsilon: float | Fraction | None = None,
+        query: IntegerQueryArg,
+        sensitivity: SensitivityArg = 1,
+        epsilon: OptionalEpsilonArg = None,
         *,
-        base: Fraction | None = None,
+        base: OptionalBaseArg = None,
+        idealised: FlagArg = False,
     ) -> None:
-        if not callable(query):
-            raise ValueError("query: must be callable")
         self.query = query
-        self.sensitivity = check_count(sensitivity, "sensitivity")
-        self.noise, self.privacy = discrete_laplace_for(Fraction(self.sensitivity), epsilon, base)
+        self.sensitivity = sensitivity
+        self.idealised = idealised
+        self.noise, level = discrete_laplace_for(Fraction(sensitivity), epsilon, base)
+        self.privacy = (
+            PrivacyLevel(level.epsilon, level.ratio, level.delta, exact_sampler=False)
+            if idealised
+            else level
+        )
 
-    def value(self, data: Any) -> NDArray[np.int64]:
+    def value(self, data: DataArg) -> NDArray[np.int64]:
         """The exact query value f(S) as a 1-D int64 array, each |f| < 2^62 (so that f + Z,
         with the sampler's |Z| < 2^62, cannot wrap around int64)."""
         arr = as_finite_array(data, "data")
         raw = np.atleast_1d(np.asarray(self.query(arr)))
         return integer_output(raw, "query", "an int or a 1-D int array")
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        """``n`` independent outputs, shape (n,) for a scalar query, (n, k) for a vector."""
-        check_rng(rng)
-        n = check_count(n, "n")
+    def sample(self, data: DataArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
+        """``size`` independent outputs, shape (size,) for a scalar query, (size, k) for a
+        vector."""
         a = self.value(data)
-        check_limit(n * a.size, "n", "draws")
-        out = a[None, :] + self.noise.sample(n * a.size, rng).reshape(n, a.size)
+        check_limit(size * a.size, "size", "draws")
+        if self.idealised:
+            noise = float_discrete_laplace(float(self.noise.q), size * a.size, rng)
+        else:
+            noise = self.noise.sample(size * a.size, rng)
+        out = a[None, :] + noise.reshape(size, a.size)
         return out[:, 0] if a.size == 1 else out
 
-    def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[Any, Fraction | float]:
+    def pmf(self, data: DataArg, window: WindowArg = None) -> dict[Any, Fraction | float]:
         """Exact output distribution of a scalar query, outcomes lo..hi plus two lumped tails.
 
         The support is infinite, so ``window`` = (lo, hi) is required. Lumping is exact for
@@ -80,14 +111,7 @@ class DiscreteLaplaceMechanism:
         """
         if window is None:
             raise ValueError("window: required (lo, hi): the output support is infinite")
-        if not isinstance(window, (tuple, list)) or len(window) != 2:
-            raise ValueError(f"window: expected a pair (lo, hi) of integers, got {window!r}")
-        try:
-            lo, hi = _integer(window[0], "window"), _integer(window[1], "window")
-        except ValueError as exc:
-            raise ValueError(f"window: expected integers (lo, hi), got {window!r}") from exc
-        if lo > hi:
-            raise ValueError(f"window: lo {lo} > hi {hi}")
+        lo, hi = window
         check_limit(hi - lo + 1, "window", "outcomes")
         a = self.value(data)
         if a.size != 1:

@@ -17,51 +17,60 @@ q = e^{−ε/(cΔ)} by ``categorical_base``; c = 2 (correct) or 1 (as printed).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel, restrict
-from dpspec.mechanisms.base import check_base_loss, epsilon_rational
+from dpspec.mechanisms.base import ScoresArg, check_base_loss, counts_by_value, epsilon_rational
 from dpspec.noise import categorical_base, categorical_exp_gap, categorical_exp_neg
 from dpspec.validation import (
     INT_BOUND,
     LIMITS,
+    Checked,
+    DataArg,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    OptionalBaseArg,
+    OptionalEpsilonArg,
+    Pair,
+    SizeArg,
     as_finite_array,
-    check_count,
-    check_limit,
-    check_rng,
-    check_sampling_base,
+    example,
     integer_output,
 )
 
-Scores = Callable[[NDArray[Any]], Any]
 
-
-class ExponentialMechanism:
+@example(
+    every={"data": np.array([0, 1, 1, 2, 2, 2])},
+    __init__={"scores": counts_by_value, "epsilon": 1.0},
+    sample={"size": 5},
+)
+class ExponentialMechanism(Checked):
     """Pick one of K candidates with P(i) ∝ exp(ε·s_i/(2Δ)) (``half=True``, the correct form).
 
     ``scores(data)`` returns the K integer scores s(S, a_1..a_K); ``sensitivity`` Δ bounds
-    |s(S, a) − s(S', a)| for neighbours, per candidate.
+    |s(S, a) − s(S', a)| for neighbours, per candidate. ``idealised=True`` draws the candidate
+    with floating-point weights (``Generator.choice``), which assumes ideal reals.
     """
 
     def __init__(
         self,
-        scores: Scores,
-        sensitivity: int = 1,
-        epsilon: float | Fraction | None = None,
+        scores: ScoresArg,
+        sensitivity: Annotated[int, Integer(1)] = 1,
+        epsilon: OptionalEpsilonArg = None,
         *,
-        base: Fraction | None = None,
-        half: bool = True,
+        base: OptionalBaseArg = None,
+        half: FlagArg = True,
+        idealised: FlagArg = False,
     ) -> None:
-        if not callable(scores):
-            raise ValueError("scores: must be callable")
         self.scores = scores
-        self.sensitivity = check_count(sensitivity, "sensitivity")
+        self.sensitivity = sensitivity
         self.half = half
+        self.idealised = idealised
         c = 2 if half else 1
         if (epsilon is None) == (base is None):
             raise ValueError("epsilon: give exactly one of epsilon or base")
@@ -69,11 +78,11 @@ class ExponentialMechanism:
         self._eps: Fraction | None = None
         self._num, self._den = 0, 1
         if base is not None:
-            self._base = check_sampling_base(base)
+            self._base = base
             check_base_loss(self._base, c * self.sensitivity)
             ratio = self._base ** (-c * self.sensitivity)
             self.privacy = PrivacyLevel(
-                epsilon=math.log(ratio), ratio=ratio, delta=0, exact_sampler=True
+                epsilon=math.log(ratio), ratio=ratio, delta=0, exact_sampler=not idealised
             )
         else:
             assert epsilon is not None
@@ -90,19 +99,24 @@ class ExponentialMechanism:
                 num, den = rate.numerator, rate.denominator
             self._num, self._den = num, den
             e = float(Fraction(num * c * self.sensitivity, den))
-            self.privacy = PrivacyLevel(epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True)
+            self.privacy = PrivacyLevel(
+                epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=not idealised
+            )
         self._c = c
 
-    def score_vector(self, data: Any) -> NDArray[np.int64]:
+    def score_vector(self, data: DataArg) -> NDArray[np.int64]:
         """The integer scores of all candidates on ``data`` (|s| < 2^62: gaps fit in int64)."""
         s = self.scores(as_finite_array(data, "data"))
         return integer_output(s, "scores", "a non-empty 1-D integer array")
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        """``n`` independent choices (candidate indices)."""
-        check_rng(rng)
-        n = check_limit(check_count(n, "n"), "n", "draws")
+    def sample(self, data: DataArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
+        """``size`` independent choices (candidate indices)."""
+        n = size
         s = self.score_vector(data)
+        if self.idealised:
+            law = self.pmf(data)
+            p = np.array([float(law[i]) for i in range(s.size)])
+            return np.asarray(rng.choice(s.size, size=n, p=p / p.sum()), dtype=np.int64)
         if self._base is not None:
             return categorical_base(s.max() - s, self._base, n, rng)
         gap = s.max() - s  # < 2^63: scores are within ±2^62
@@ -119,7 +133,11 @@ class ExponentialMechanism:
             return gap * self._num, self._den
         return gap.astype(object) * self._num, self._den
 
-    def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[int, Fraction | float]:
+    def pmf(
+        self,
+        data: DataArg,
+        window: Annotated[tuple[int, int] | None, Pair(Integer(0), optional=True)] = None,
+    ) -> dict[int, Fraction | float]:
         """Exact P(i) (Fractions with a rational base, floats otherwise), for the candidates
         i in ``window`` (inclusive; None: all)."""
         s = self.score_vector(data)

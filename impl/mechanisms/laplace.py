@@ -20,28 +20,34 @@ Two numeric paths:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Annotated
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
-from dpspec.mechanisms.base import discrete_laplace_for, epsilon_rational
+from dpspec.mechanisms.base import (
+    RealQueryArg,
+    discrete_laplace_for,
+    epsilon_rational,
+    mean_value,
+)
 from dpspec.noise import laplace_sf
 from dpspec.validation import (
-    LIMITS,
+    Checked,
+    DataArg,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    Real,
+    SizeArg,
     as_finite_array,
-    check_count,
     check_limit,
-    check_positive,
-    check_real,
-    check_rng,
+    example,
     rational_at_least,
 )
-
-Query = Callable[[NDArray[Any]], Any]
 
 #: Lattice spacing relative to the sensitivity: γ = 2^(⌊log2 Δ⌋ − LATTICE_BITS).
 LATTICE_BITS = 20
@@ -51,27 +57,36 @@ MAX_SENSITIVITY = 2.0**900
 #: Largest |f(S)| released (the noisy sum stays finite in float64).
 MAX_QUERY = 2.0**1000
 
+#: The declared L1 sensitivity Δ of the query: a real in [2^-1000, 2^900].
+SensitivityArg = Annotated[float, Real(MIN_SENSITIVITY, MAX_SENSITIVITY, clean=1.0)]
+#: Coordinates of the query's value.
+DimensionArg = Annotated[int, Integer(1, limit="draws", clean=1)]
+#: A threshold t of P(M(S) > t) (±inf allowed: the probability is then 0 or 1).
+ThresholdArg = Annotated[float, Real(clean=0.5, infinite=True)]
 
-class LaplaceMechanism:
+
+@example(
+    every={"data": np.array([0.0, 1.0, 1.0, 0.0, 1.0])},
+    __init__={"query": mean_value, "sensitivity": 0.2, "epsilon": 1.0},
+    sample={"size": 5},
+    sf={"t": 0.5},
+)
+class LaplaceMechanism(Checked):
     """f(S) + Laplace noise of scale Δ/ε per coordinate; exact lattice sampler by default."""
 
     def __init__(
         self,
-        query: Query,
-        sensitivity: float,
-        epsilon: float,
+        query: RealQueryArg,
+        sensitivity: SensitivityArg,
+        epsilon: EpsilonArg,
         *,
-        dimension: int = 1,
-        idealised: bool = False,
+        dimension: DimensionArg = 1,
+        idealised: FlagArg = False,
     ) -> None:
-        if not callable(query):
-            raise ValueError("query: must be callable")
         self.query = query
-        self.sensitivity = check_positive(sensitivity, "sensitivity", maximum=MAX_SENSITIVITY)
-        if self.sensitivity < MIN_SENSITIVITY:
-            raise ValueError(f"sensitivity: must be >= 2^-1000, got {sensitivity!r}")
+        self.sensitivity = sensitivity
         self.epsilon = float(epsilon_rational(epsilon))
-        self.dimension = check_count(dimension, "dimension", maximum=LIMITS["draws"])
+        self.dimension = dimension
         self.idealised = idealised
         self.granularity = 2.0 ** (math.floor(math.log2(self.sensitivity)) - LATTICE_BITS)
         if idealised:
@@ -90,7 +105,7 @@ class LaplaceMechanism:
             assert self.noise.scale is not None
             self.scale = float(self.noise.scale) * self.granularity
 
-    def value(self, data: Any) -> NDArray[np.float64]:
+    def value(self, data: DataArg) -> NDArray[np.float64]:
         """The query value f(S) as a 1-D float array of length ``dimension``."""
         arr = as_finite_array(data, "data")
         raw = self.query(arr)
@@ -106,7 +121,7 @@ class LaplaceMechanism:
             raise ValueError("query: |f(S)| must be <= 2^1000 (the noisy output must stay finite)")
         return v
 
-    def lattice_value(self, data: Any) -> NDArray[np.int64]:
+    def lattice_value(self, data: DataArg) -> NDArray[np.int64]:
         """f(S) snapped to the nearest multiple of γ, in units of γ (exact: γ is a power of 2)."""
         v = self.value(data)
         top = float(np.max(np.abs(v)))
@@ -119,12 +134,11 @@ class LaplaceMechanism:
             )
         return np.rint(v / self.granularity).astype(np.int64)
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
-        """``n`` independent outputs: shape (n,) when dimension is 1, else (n, dimension)."""
-        check_rng(rng)
-        n = check_count(n, "n")
-        k = self.dimension
-        check_limit(n * k, "n", "draws")  # n × dimension values
+    def sample(self, data: DataArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.float64]:
+        """``size`` independent outputs: shape (size,) when dimension is 1, else
+        (size, dimension)."""
+        n, k = size, self.dimension
+        check_limit(n * k, "size", "draws")  # size × dimension values
         if self.idealised:
             out = self.value(data)[None, :] + rng.laplace(0.0, self.scale, size=(n, k))
         else:
@@ -134,12 +148,11 @@ class LaplaceMechanism:
             out = lattice.astype(np.float64) * self.granularity
         return out[:, 0] if k == 1 else out
 
-    def sf(self, data: Any, t: float) -> float:
+    def sf(self, data: DataArg, t: ThresholdArg) -> float:
         """P(M(S) > t) for a scalar query (idealised continuous path; the lattice path is
         the discrete Laplace survival function at the lattice point above t)."""
         if self.dimension != 1:
             raise ValueError("dimension: sf is for scalar queries")
-        t = check_real(t, "t")
         if math.isinf(t):
             return 0.0 if t > 0 else 1.0
         if self.idealised:

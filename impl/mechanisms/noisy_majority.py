@@ -21,51 +21,70 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Annotated
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from dpspec.contract import PrivacyLevel, restrict
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.noise import laplace_sf
 from dpspec.spec.privacy import bernoulli_product
 from dpspec.validation import (
-    LIMITS,
-    as_finite_array,
-    check_count,
-    check_epsilon,
+    Anything,
+    Array,
+    Checked,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    OptionalBaseArg,
+    OptionalEpsilonArg,
+    Pair,
+    SizeArg,
     check_limit,
-    check_rng,
+    example,
 )
 
+#: Records (cell, label): an integer array of rows (cell id, 0 or 1).
+RecordsArg = Annotated[ArrayLike, Array(ndim=2, kind="integer")]
+#: An inclusive range of bit vectors, in lexicographic order.
+BitWindowArg = Annotated[
+    tuple[tuple[int, ...], tuple[int, ...]] | None,
+    Pair(Anything(why="bit vectors, compared lexicographically"), optional=True),
+]
 
-class NoisyMajorityVote:
+
+@example(
+    every={"data": np.array([[0, 1], [2, 0], [2, 1]])},
+    __init__={"cells": 3, "epsilon": 1.0},
+    sample={"size": 4},
+)
+class NoisyMajorityVote(Checked):
     """The per-cell noisy majority bits over ``cells`` public cells (PCL's release)."""
 
     def __init__(
         self,
-        cells: int,
-        epsilon: float | None = None,
+        cells: Annotated[int, Integer(1, limit="cells")],
+        epsilon: OptionalEpsilonArg = None,
         *,
-        base: Fraction | None = None,
-        idealised: bool = False,
+        base: OptionalBaseArg = None,
+        idealised: FlagArg = False,
     ) -> None:
-        self.cells = check_count(cells, "cells", maximum=LIMITS["cells"])
+        self.cells = cells
         self.idealised = idealised
         if idealised:
             if epsilon is None or base is not None:
                 raise ValueError("epsilon: the idealised (paper) version takes epsilon")
-            eps = check_epsilon(epsilon)
+            eps = float(epsilon)
             self.scale = 1.0 / eps
             self.privacy = PrivacyLevel(eps, math.exp(eps), 0, exact_sampler=False)
         else:
             self.noise, self.privacy = discrete_laplace_for(Fraction(2), epsilon, base)
 
-    def margins(self, data: Any) -> NDArray[np.int64]:
+    def margins(self, data: RecordsArg) -> NDArray[np.int64]:
         """m_C = 2·Σ_{i∈C} y_i − |C| for every cell (exact integers)."""
-        arr = as_finite_array(data, "data", ndim=2)
-        if arr.shape[1] != 2 or not np.issubdtype(arr.dtype, np.integer):
+        arr = np.asarray(data)
+        if arr.shape[1] != 2:
             raise ValueError("data: expected an integer array of (cell, label) rows")
         if arr[:, 0].min() < 0 or arr[:, 0].max() >= self.cells:  # checked before any cast
             raise ValueError(f"data: cell ids must be in [0, {self.cells})")
@@ -74,11 +93,10 @@ class NoisyMajorityVote:
         cell, y = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
         return np.bincount(cell, weights=2 * y - 1, minlength=self.cells).astype(np.int64)
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.bool_]:
-        """``n`` independent releases of all the cells' bits, shape (n, cells)."""
-        check_rng(rng)
-        n = check_count(n, "n")
-        check_limit(n * self.cells, "n", "draws")
+    def sample(self, data: RecordsArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.bool_]:
+        """``size`` independent releases of all the cells' bits, shape (size, cells)."""
+        n = size
+        check_limit(n * self.cells, "size", "draws")
         m = self.margins(data)
         if self.idealised:
             w = rng.laplace(0.0, self.scale, size=(n, self.cells))
@@ -86,7 +104,7 @@ class NoisyMajorityVote:
         z = self.noise.sample(n * self.cells, rng).reshape(n, self.cells)
         return np.asarray(m[None, :] + z > 0)
 
-    def one_probabilities(self, data: Any) -> list[Fraction | float]:
+    def one_probabilities(self, data: RecordsArg) -> list[Fraction | float]:
         """P(h_C = 1) for every cell: exact Fractions with a rational base."""
         m = self.margins(data)
         if self.idealised:
@@ -94,7 +112,7 @@ class NoisyMajorityVote:
         return [self.noise.sf(1 - int(mc)) for mc in m]
 
     def pmf(
-        self, data: Any, window: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self, data: RecordsArg, window: BitWindowArg = None
     ) -> dict[tuple[int, ...], Fraction | float]:
         """Exact law of the bit vector (2^cells outcomes; for small verification instances),
         restricted to the vectors in ``window`` (lexicographic, inclusive; None: all)."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from dpspec.contract import PrivacyLevel, restrict
 from dpspec.mechanisms.base import epsilon_rational
@@ -24,30 +24,52 @@ from dpspec.noise import categorical_exp_levels
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     INT_BOUND,
-    LIMITS,
     MAX_EPSILON,
+    Anything,
+    Array,
+    Base,
+    Checked,
+    FlagArg,
+    GeneratorArg,
+    Integer,
+    OptionalEpsilonArg,
+    Pair,
+    SizeArg,
     as_finite_array,
-    check_count,
     check_limit,
-    check_rng,
+    example,
 )
 
+#: Answers of the users: integers in [0, k) (any shape).
+AnswersArg = Annotated[ArrayLike, Array(clean=np.array([0, 1, 1]))]
 
-class RandomizedResponse:
+
+@example(
+    every={"data": np.array([0, 1, 1]), "x": np.array([0, 1, 1, 0])},
+    __init__={"k": 2, "epsilon": 1.0},
+    sample={"size": 3},
+    local_pmf={"x": 1},
+)
+class RandomizedResponse(Checked):
     """k-ary randomized response with ``epsilon`` or an exact rational ``base`` = e^{−ε} < 1
-    (a changed answer has weight ``base`` against 1 for the true one)."""
+    (a changed answer has weight ``base`` against 1 for the true one); ``idealised=True``
+    keeps the true answer with a floating-point coin of probability e^ε/(e^ε + k − 1)."""
 
     def __init__(
-        self, k: int = 2, epsilon: float | Fraction | None = None, *, base: Fraction | None = None
+        self,
+        k: Annotated[int, Integer(2, limit="categories")] = 2,
+        epsilon: OptionalEpsilonArg = None,
+        *,
+        base: Annotated[Any, Base(sampling=False, optional=True)] = None,
+        idealised: FlagArg = False,
     ) -> None:
-        self.k = check_count(k, "k", minimum=2, maximum=LIMITS["categories"])
+        self.k = k
+        self.idealised = idealised
         if (epsilon is None) == (base is None):
             raise ValueError("epsilon: give exactly one of epsilon or base")
         self._eps: Fraction | None = None
         self._ratio: Fraction | None = None
         if base is not None:
-            if isinstance(base, bool) or not isinstance(base, (int, Fraction)) or not 0 < base < 1:
-                raise ValueError(f"base: must be a rational in (0, 1), got {base!r}")
             self._ratio = 1 / Fraction(base)
             if self._ratio.numerator + (self.k - 1) * self._ratio.denominator > INT_BOUND:
                 raise ValueError(
@@ -60,7 +82,7 @@ class RandomizedResponse:
                 epsilon=math.log(self._ratio),
                 ratio=self._ratio,
                 delta=0,
-                exact_sampler=True,
+                exact_sampler=not idealised,
                 relation=Relation.LOCAL,
             )
         else:
@@ -68,7 +90,11 @@ class RandomizedResponse:
             self._eps = epsilon_rational(epsilon)
             e = float(self._eps)
             self.privacy = PrivacyLevel(
-                epsilon=e, ratio=math.exp(e), delta=0, exact_sampler=True, relation=Relation.LOCAL
+                epsilon=e,
+                ratio=math.exp(e),
+                delta=0,
+                exact_sampler=not idealised,
+                relation=Relation.LOCAL,
             )
 
     def _check_values(self, x: Any, name: str) -> NDArray[np.int64]:
@@ -79,14 +105,18 @@ class RandomizedResponse:
             raise ValueError(f"{name}: values must be in [0, {self.k})")
         return arr.astype(np.int64)
 
-    def randomise(self, x: Any, rng: np.random.Generator) -> NDArray[np.int64]:
+    def randomise(self, x: AnswersArg, rng: GeneratorArg) -> NDArray[np.int64]:
         """Each user's report: one independent randomisation per entry of ``x`` (any shape)."""
-        check_rng(rng)
         ints = self._check_values(x, "x")
         flat = ints.ravel()
         m = flat.size
         check_limit(m, "x", "draws")
-        if self._ratio is not None:
+        if self.idealised:
+            ratio = float(self.privacy.ratio)
+            keep = rng.random(m) < ratio / (ratio + self.k - 1)
+            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
+            out = np.where(keep, flat, other)
+        elif self._ratio is not None:
             r = self._ratio
             total = r.numerator + (self.k - 1) * r.denominator
             u = rng.integers(0, total, size=m)
@@ -105,15 +135,18 @@ class RandomizedResponse:
             out = np.where(level == 0, flat, other)
         return out.reshape(ints.shape)
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        """``n`` independent randomisations of the whole dataset: shape (n, len(data))."""
-        n = check_count(n, "n")
+    def sample(self, data: AnswersArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
+        """``size`` independent randomisations of the whole dataset: shape (size, len(data))."""
         ints = self._check_values(data, "data").ravel()
-        check_limit(n * ints.size, "n", "draws")
-        return self.randomise(np.broadcast_to(ints, (n, ints.size)), rng)
+        check_limit(size * ints.size, "size", "draws")
+        return self.randomise(np.broadcast_to(ints, (size, ints.size)), rng)
 
     def pmf(
-        self, data: Any, window: tuple[Any, Any] | None = None
+        self,
+        data: AnswersArg,
+        window: Annotated[
+            tuple[Any, Any] | None, Pair(Anything(why="report vectors"), optional=True)
+        ] = None,
     ) -> dict[tuple[int, ...], Fraction | float]:
         """Exact law of ``randomise(data)``: the product of the records' local laws, over the
         k^len(data) report vectors (``window``: an inclusive range of vectors in lexicographic
@@ -124,9 +157,15 @@ class RandomizedResponse:
         out: dict[tuple[int, ...], Fraction | float] = {(): Fraction(1)}
         for law in laws:
             out = {(*v, y): p * q for v, p in out.items() for y, q in law.items()}
-        return restrict(out, None if window is None else (tuple(window[0]), tuple(window[1])))
+        if window is None:
+            return out
+        try:
+            ends = (tuple(window[0]), tuple(window[1]))
+        except TypeError as exc:
+            raise ValueError(f"window: expected two report vectors, got {window!r}") from exc
+        return restrict(out, ends)
 
-    def local_pmf(self, x: int) -> dict[int, Fraction | float]:
+    def local_pmf(self, x: Annotated[int, Integer(0, clean=1)]) -> dict[int, Fraction | float]:
         """Output distribution of the local randomiser on input x (exact with ``base``)."""
         self._check_values([x], "x")
         r: Fraction | float = self._ratio if self._ratio is not None else self.privacy.ratio

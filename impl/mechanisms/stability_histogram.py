@@ -22,26 +22,49 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import product
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.noise import DiscreteLaplaceNoise, laplace_sf
 from dpspec.validation import (
+    INT_BOUND,
     LIMITS,
+    Anything,
+    Array,
+    Checked,
+    Delta,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    Instance,
+    Integer,
+    OptionalBaseArg,
+    OptionalEpsilonArg,
+    Pair,
+    SizeArg,
     as_finite_array,
-    check_count,
-    check_delta,
-    check_epsilon,
     check_limit,
-    check_rng,
+    checked,
+    example,
 )
 
 #: Smallest δ accepted (the threshold search works with float logarithms of δ).
 MIN_DELTA = 1e-300
+
+#: δ ∈ [1e-300, 1), kept exact when given as an int or Fraction.
+HistogramDeltaArg = Annotated[Any, Delta(positive=True, least=MIN_DELTA, exact=True)]
+#: Cell ids of the records: a 1-D integer array.
+CellIdsArg = Annotated[ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 1, 1, 2]))]
+#: Counts of cells (non-negative integers, checked by the caller's cell set).
+CountsArg = Annotated[
+    ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 3, 1]), empty=True)
+]
+#: A cell count (|count| < 2^62).
+CountArg = Annotated[int, Integer(-INT_BOUND + 1, hi=INT_BOUND - 1, clean=3)]
 
 #: Outcome label of the lumped upper tail of a released cell in :meth:`StabilityHistogram.pmf`.
 TAIL = "tail"
@@ -51,8 +74,18 @@ TAIL = "tail"
 _FLOAT_SAFETY = 1e-9
 
 
+@example(
+    __call__={
+        "noise": DiscreteLaplaceNoise(base=Fraction(1, 2)),
+        "ratio": Fraction(4),
+        "delta": 1e-6,
+    }
+)
+@checked
 def discrete_threshold(
-    noise: DiscreteLaplaceNoise, ratio: Fraction | float, delta: float | Fraction
+    noise: Annotated[DiscreteLaplaceNoise, Instance(types=(DiscreteLaplaceNoise,))],
+    ratio: Annotated[Fraction | float, Anything(why="e^ε of the noise, as the noise reports it")],
+    delta: HistogramDeltaArg,
 ) -> int:
     """Smallest integer τ ≥ 1 with (1 + e^ε) · P(Z ≥ τ) ≤ δ (exact with a rational base)."""
     target = delta if isinstance(noise.q, Fraction) else float(delta) * (1 - _FLOAT_SAFETY)
@@ -73,9 +106,10 @@ def discrete_threshold(
     return tau
 
 
-def paper_threshold(epsilon: float, delta: float) -> float:
+@checked
+def paper_threshold(epsilon: EpsilonArg, delta: HistogramDeltaArg) -> float:
     """τ = (2/ε)·ln(2/δ) + 1 of Alg 1 (L137)."""
-    return 2.0 / epsilon * math.log(2.0 / delta) + 1.0
+    return 2.0 / epsilon * math.log(2.0 / float(delta)) + 1.0
 
 
 def _cell_counts(cells: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -86,19 +120,19 @@ def _cell_counts(cells: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     return ids, counts.astype(np.int64)
 
 
+@checked
 def stability_histogram(
-    cells: Any,
-    epsilon: float,
-    delta: float,
-    rng: np.random.Generator,
+    cells: CellIdsArg,
+    epsilon: EpsilonArg,
+    delta: HistogramDeltaArg,
+    rng: GeneratorArg,
     *,
-    idealised: bool = False,
+    idealised: FlagArg = False,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """One run of Alg 1 on integer cell ids: (released cell ids, their released counts).
 
     Only occupied cells are visited (O(n log n) for the sort, memory O(#occupied)).
     """
-    check_rng(rng)
     mech = StabilityHistogram(bins=None, epsilon=epsilon, delta=delta, idealised=idealised)
     ids, counts = _cell_counts(cells)
     released = mech.release_counts(counts, rng)
@@ -106,7 +140,14 @@ def stability_histogram(
     return ids[keep], released[keep]
 
 
-class StabilityHistogram:
+@example(
+    every={"data": np.array([0, 1, 1, 2, 2, 2])},
+    __init__={"bins": 4, "epsilon": 1.0, "delta": 1e-3},
+    sample={"size": 3},
+    pmf={"window": (0, 20)},
+    cell_pmf={"count": 3, "cap": 20},
+)
+class StabilityHistogram(Checked):
     """Alg 1 over a finite public set of ``bins`` cells (records are cell ids 0..bins−1).
 
     ``bins=None`` is allowed for :func:`stability_histogram` on unbounded cell ids.
@@ -115,27 +156,20 @@ class StabilityHistogram:
 
     def __init__(
         self,
-        bins: int | None,
-        epsilon: float | None = None,
-        delta: float | Fraction = 1e-6,
+        bins: Annotated[int | None, Integer(1, limit="cells", optional=True)],
+        epsilon: OptionalEpsilonArg = None,
+        delta: HistogramDeltaArg = 1e-6,
         *,
-        base: Fraction | None = None,
-        idealised: bool = False,
+        base: OptionalBaseArg = None,
+        idealised: FlagArg = False,
     ) -> None:
-        self.bins = None if bins is None else check_count(bins, "bins", maximum=LIMITS["cells"])
-        check_delta(delta, allow_zero=False)
-        if float(delta) < MIN_DELTA:
-            raise ValueError(
-                f"delta: must be >= {MIN_DELTA} (the threshold's float search), got {delta!r}"
-            )
-        # exact (Fraction/int) deltas stay exact; numpy and other reals become floats
-        delta = delta if isinstance(delta, (Fraction, int)) else float(delta)
+        self.bins = bins
         self.delta = delta
         self.idealised = idealised
         if idealised:
             if epsilon is None or base is not None:
                 raise ValueError("epsilon: the idealised (paper) version takes epsilon")
-            eps = check_epsilon(epsilon)
+            eps = float(epsilon)
             self.scale = 2.0 / eps
             self.threshold: float | int = paper_threshold(eps, float(delta))
             self.privacy = PrivacyLevel(
@@ -148,10 +182,9 @@ class StabilityHistogram:
                 epsilon=level.epsilon, ratio=level.ratio, delta=delta, exact_sampler=True
             )
 
-    def release_counts(
-        self, counts: NDArray[np.int64], rng: np.random.Generator
-    ) -> NDArray[np.float64]:
+    def release_counts(self, counts: CountsArg, rng: GeneratorArg) -> NDArray[np.float64]:
         """Noisy, thresholded counts for an array of counts (zeros stay zero, no noise drawn)."""
+        counts = np.asarray(counts)
         out = np.zeros(counts.shape, dtype=np.float64)
         occupied = np.flatnonzero(counts > 0)
         if occupied.size == 0:
@@ -164,7 +197,7 @@ class StabilityHistogram:
         out[occupied] = np.where(noisy >= self.threshold, noisy, 0.0)
         return out
 
-    def counts(self, data: Any) -> NDArray[np.int64]:
+    def counts(self, data: CellIdsArg) -> NDArray[np.int64]:
         """Exact cell counts of ``data`` over the ``bins`` cells."""
         if self.bins is None:
             raise ValueError("bins: this histogram has no finite cell set")
@@ -173,16 +206,14 @@ class StabilityHistogram:
             raise ValueError(f"data: expected integer cell ids in [0, {self.bins})")
         return np.bincount(arr.astype(np.int64), minlength=self.bins).astype(np.int64)
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
-        """``n`` independent releases, shape (n, bins); unreleased cells are 0."""
-        check_rng(rng)
-        n = check_count(n, "n")
+    def sample(self, data: CellIdsArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.float64]:
+        """``size`` independent releases, shape (size, bins); unreleased cells are 0."""
         c = self.counts(data)
-        check_limit(n * c.size, "n", "draws")
-        flat = self.release_counts(np.tile(c, n), rng)
-        return flat.reshape(n, c.size)
+        check_limit(size * c.size, "size", "draws")
+        flat = self.release_counts(np.tile(c, size), rng)
+        return flat.reshape(size, c.size)
 
-    def release_probability(self, count: int) -> Fraction | float:
+    def release_probability(self, count: CountArg) -> Fraction | float:
         """P(a cell with this count is released): 0 for count 0, else P(count + noise ≥ τ)."""
         if count <= 0:
             return 0
@@ -190,7 +221,9 @@ class StabilityHistogram:
             return laplace_sf(float(self.threshold) - count, self.scale)
         return self.noise.sf(int(self.threshold) - count)
 
-    def cell_pmf(self, count: int, cap: int) -> dict[Any, Fraction | float]:
+    def cell_pmf(
+        self, count: CountArg, cap: Annotated[int, Integer(0, clean=20)]
+    ) -> dict[Any, Fraction | float]:
         """Exact law of one cell's release (discrete path): 0, τ..cap−1, and the tail ≥ cap.
 
         Lumping {≥ cap} is exact for privacy checks when cap ≥ every count compared: there
@@ -201,7 +234,6 @@ class StabilityHistogram:
                 "idealised: the continuous release has no pmf; use release_probability"
             )
         tau = int(self.threshold)
-        cap = check_count(cap, "cap", minimum=0)
         if cap < max(tau, count):
             raise ValueError(f"cap: must be >= max(threshold {tau}, count {count})")
         check_limit(cap - tau + 2, "cap", "outcomes")
@@ -219,7 +251,9 @@ class StabilityHistogram:
         return out
 
     def pmf(
-        self, data: Any, window: tuple[int, int] | None = None
+        self,
+        data: CellIdsArg,
+        window: Annotated[tuple[int, int] | None, Pair(Integer(0), optional=True)] = None,
     ) -> dict[tuple[Any, ...], Fraction | float]:
         """Exact law of the whole release over the ``bins`` cells (product of cell laws).
 
@@ -234,9 +268,9 @@ class StabilityHistogram:
         if window is None:
             cap = max(int(self.threshold), int(counts.max(initial=0))) + 1
         else:
-            if not isinstance(window, (tuple, list)) or len(window) != 2 or window[0] != 0:
+            if window[0] != 0:
                 raise ValueError(f"window: expected (0, hi) with hi an integer, got {window!r}")
-            cap = check_count(window[1], "window", minimum=0) + 1
+            cap = window[1] + 1
             need = max(int(self.threshold), int(counts.max(initial=0)))
             if cap < need:
                 raise ValueError(

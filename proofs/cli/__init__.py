@@ -23,10 +23,17 @@ from dpspec.proofs.engine.errors import (
     InternalError,
     UsageError,
     check_writable,
-    jobs_count,
     one_line_errors,
-    positive_seconds,
     write_json,
+)
+from dpspec.proofs.engine.options import (
+    JOBS,
+    JSON_HELP,
+    SECONDS,
+    TEXT,
+    ReadablePath,
+    WritablePath,
+    add_option,
 )
 from dpspec.proofs.engine.registry import (
     CROSSHAIR_BUDGET,
@@ -138,11 +145,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     for option, path in (("--markdown", args.markdown), ("--html", args.html)):
         check_writable(path, option)
     if args.source is not None:
-        try:
-            verify = json.loads(Path(args.source).read_text(encoding="utf-8"))
-            verify["obligations"]  # the shape of a verify report
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"--from: not a dpspec verify --json report: {args.source!r}") from exc
+        verify = read_verify_report(args.source)
     else:
         verify = run_verify(VerifyConfig(), progress=not args.no_progress)
     md, page = report(verify, args.title)
@@ -151,7 +154,29 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if args.markdown is None and args.html is None:
         print(md, end="")
     _write_json(args.json, {"markdown": md})
-    return 1 if verify.get("failed") else 0
+    return 1 if any(r["status"] == "failed" for r in verify["obligations"]) else 0
+
+
+def read_verify_report(path: str) -> dict[str, Any]:
+    """A ``dpspec verify --json`` report read back, its shape checked: a dict whose
+    ``obligations`` is a list of dicts with a string ``id`` and a ``status`` of passed / failed
+    / documented. Anything else is a usage error naming ``--from``."""
+    try:
+        verify = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--from: not a dpspec verify --json report: {path!r} ({exc})") from exc
+    rows = verify.get("obligations") if isinstance(verify, dict) else None
+    statuses = ("passed", "failed", "documented")
+    if not isinstance(rows, list) or not all(
+        isinstance(r, dict) and isinstance(r.get("id"), str) and r.get("status") in statuses
+        for r in rows
+    ):
+        raise UsageError(
+            f"--from: not a dpspec verify --json report: {path!r} (expected obligations: a list "
+            "of rows with an id and a status passed / failed / documented)"
+        )
+    out: dict[str, Any] = verify
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,20 +187,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     verify = sub.add_parser("verify", help="run every registered obligation")
-    verify.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    add_option(verify, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     verify.add_argument("--thorough", action="store_true", help="larger instances and samples")
-    verify.add_argument("--only", metavar="TEXT", help="only obligations whose id contains TEXT")
-    verify.add_argument("--ids", metavar="A,B", help="only these obligations (comma-separated ids)")
-    verify.add_argument(
+    add_option(verify, "--only", domain=TEXT, metavar="TEXT", help="ids containing TEXT")
+    add_option(verify, "--ids", domain=TEXT, metavar="A,B", help="only these ids (comma-separated)")
+    add_option(
+        verify,
         "--crosshair-timeout",
-        type=positive_seconds,
+        domain=SECONDS,
         default=CROSSHAIR_BUDGET,
         metavar="SECONDS",
         help=f"CrossHair CPU budget per condition (default {CROSSHAIR_BUDGET:g})",
     )
-    verify.add_argument(
+    add_option(
+        verify,
         "--jobs",
-        type=jobs_count,
+        domain=JOBS,
         default=2,
         help="worker processes for the checks (1..64, default 2; verdicts do not depend on it)",
     )
@@ -183,33 +210,43 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(func=_cmd_verify)
 
     prove = sub.add_parser("prove", help="run CrossHair on the lemma layer")
-    prove.add_argument("--json", metavar="PATH", help="write the report as JSON")
-    prove.add_argument(
+    add_option(prove, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
+    add_option(
+        prove,
         "--timeout",
-        type=positive_seconds,
+        domain=SECONDS,
         default=CROSSHAIR_BUDGET,
         help=f"CPU budget per condition in seconds (default {CROSSHAIR_BUDGET:g})",
     )
-    prove.add_argument("--module", action="append", help="module(s) to check")
+    add_option(prove, "--module", domain=TEXT, action="append", help="module(s) to check")
     prove.add_argument("--no-progress", action="store_true", help="no progress bar")
     prove.set_defaults(func=_cmd_prove)
 
     lst = sub.add_parser("list", help="list the registered obligations")
-    lst.add_argument("--json", metavar="PATH", help="write the list as JSON")
+    add_option(lst, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     lst.set_defaults(func=_cmd_list)
 
     err = sub.add_parser("errata", help="list the errata found in the seeds")
-    err.add_argument("--json", metavar="PATH", help="write the errata as JSON")
+    add_option(err, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     err.set_defaults(func=_cmd_errata)
 
     rep = sub.add_parser(
         "report", help="the guarantee table (Markdown and a self-contained HTML page)"
     )
-    rep.add_argument("--from", dest="source", metavar="PATH", help="a dpspec verify --json report")
-    rep.add_argument("--markdown", metavar="PATH", help="write the Markdown table here")
-    rep.add_argument("--html", metavar="PATH", help="write the HTML page here")
-    rep.add_argument("--title", default="dpspec: the registered guarantees", help="page title")
-    rep.add_argument("--json", metavar="PATH", help="write the Markdown as JSON")
+    add_option(
+        rep,
+        "--from",
+        domain=ReadablePath(),
+        dest="source",
+        metavar="PATH",
+        help="a dpspec verify --json report",
+    )
+    add_option(rep, "--markdown", domain=WritablePath(), metavar="PATH", help="Markdown file")
+    add_option(rep, "--html", domain=WritablePath(), metavar="PATH", help="HTML page")
+    add_option(
+        rep, "--title", domain=TEXT, default="dpspec: the registered guarantees", help="page title"
+    )
+    add_option(rep, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.set_defaults(func=_cmd_report)
 

@@ -10,13 +10,10 @@ from typing import Any
 
 from dpspec.proofs.engine.errors import UsageError, write_json
 from dpspec.proofs.engine.mutation import DEFAULT_TIMEOUT, exit_code, run_mutants, select_mutants
+from dpspec.proofs.engine.options import JOBS, JSON_HELP, SECONDS, TEXT, WritablePath, add_option
 
 
 def _cmd_mutate(args: argparse.Namespace) -> int:
-    if args.jobs < 1:
-        raise UsageError(f"--jobs: must be >= 1, got {args.jobs}")
-    if args.timeout <= 0:
-        raise UsageError(f"--timeout: must be > 0, got {args.timeout}")
     mutants = select_mutants(args.only)
     if not mutants:
         raise UsageError(f"--only: no mutant id contains {args.only!r}")
@@ -50,9 +47,9 @@ def _cmd_mutate(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add ``dpspec mutate`` to the command parser's subparsers."""
     cmd = sub.add_parser("mutate", help="run the privacy mutant catalogue against verify")
-    cmd.add_argument("--only", metavar="TEXT", help="only mutants whose id contains TEXT")
-    cmd.add_argument("--json", metavar="PATH", help="write the report as JSON")
-    cmd.add_argument("--jobs", type=int, default=2, help="mutants run in parallel (default 2)")
+    add_option(cmd, "--only", domain=TEXT, metavar="TEXT", help="mutant ids containing TEXT")
+    add_option(cmd, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
+    add_option(cmd, "--jobs", domain=JOBS, default=2, help="mutants run in parallel (default 2)")
     cmd.add_argument(
         "--all-obligations",
         action="store_true",
@@ -63,8 +60,8 @@ def register(sub: Any) -> None:
         action="store_true",
         help="skip the unmutated run (obligations failing already then count as kills)",
     )
-    cmd.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per mutant (default 600)"
+    add_option(
+        cmd, "--timeout", domain=SECONDS, default=DEFAULT_TIMEOUT, help="seconds per mutant"
     )
     cmd.add_argument(
         "--fail-fast",

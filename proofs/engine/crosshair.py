@@ -56,6 +56,7 @@ from dpspec.proofs.engine.registry import (
     TOPICS_PACKAGE,
     Check,
     CheckOutcome,
+    Control,
     Obligation,
     VerifyConfig,
     topics,
@@ -191,7 +192,7 @@ def contract_lines(docstring: str) -> list[tuple[int, str, str]]:
 def _resolve(target: str) -> tuple[Path, str, str | None, bool]:
     """``(source file, display prefix, only this function or None, is_file)`` for a target.
 
-    A target is a module name (``dpspec.proofs.topics.core.lemmas``), a function in one
+    A target is a module name (``dpspec.proofs.topics.privacy.lemmas``), a function in one
     (``dpspec.proofs.topics.mechanisms.lemmas.laplace_loss_bound``), a file path
     (``tests/false_lemmas.py``) or
     a function in a file (``tests/false_lemmas.py:name``).
@@ -224,6 +225,8 @@ def discover(target: str) -> list[LemmaFunction]:
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef) or (only is not None and node.name != only):
             continue
+        if _enumerated(node):
+            continue  # a finite domain is declared: exact enumeration settles it
         first = node.body[0] if node.body else None
         if not (
             isinstance(first, ast.Expr)
@@ -258,6 +261,15 @@ def discover(target: str) -> list[LemmaFunction]:
     if only is not None and not found:
         raise LookupError(f"target: {target!r} has no function {only!r} with post-conditions")
     return found
+
+
+def _enumerated(node: ast.FunctionDef) -> bool:
+    """Whether a lemma declares a finite domain (``@over(...)``, see
+    :mod:`dpspec.proofs.engine.finite`): CrossHair is then not asked."""
+    return any(
+        isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "over"
+        for d in node.decorator_list
+    )
 
 
 def evaluate_contract(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> bool | None:
@@ -573,8 +585,9 @@ def prefetch_crosshair(selected: Sequence[Obligation], budget: float) -> None:
 
     modules: list[str] = []
     for ob in selected:
-        if ob.lemmas and ob.lemma_module not in modules:
+        if ob.lemmas and ob.lemma_module not in modules and discover(ob.lemma_module):
             modules.append(ob.lemma_module)
+    modules += [str(negation_file(m)) for m in list(modules)]
     with _LOCK:
         modules = [m for m in modules if (m, float(budget)) not in _MODULE_RUNS | _PENDING]
         events = {m: threading.Event() for m in modules}
@@ -609,6 +622,18 @@ def crosshair_check(functions: str | tuple[str, ...], module: str) -> Check:
 
     def run(config: VerifyConfig) -> CheckOutcome:
         report = module_report(module, config.crosshair_timeout)
+        negated = negation_report(module, config.crosshair_timeout)
+        stem = negation_file(module).stem
+        controls = [
+            Control(
+                f"{r['function'].rsplit('.', 1)[-1]} (a condition negated: the lemma vacuous or "
+                "unexplored)",
+                r["status"] == "counterexample",
+                f"CrossHair: {r['status']} in {r['seconds']:.2f}s CPU",
+            )
+            for r in negated.conditions
+            if any(r["function"].startswith(f"{stem}.{name}__negated_") for name in names)
+        ]
         records = [r for r in report.conditions if r["function"] in qualnames]
         missing = [q for q in qualnames if not any(r["function"] == q for r in records)]
         rec = summarise(" + ".join(qualnames), records, report.seconds)
@@ -628,7 +653,58 @@ def crosshair_check(functions: str | tuple[str, ...], module: str) -> Check:
                 "budget": config.crosshair_timeout,
                 "conditions": {r["id"]: r["status"] for r in records},
             },
+            controls,
         )
 
     run.__name__ = f"crosshair_{'_'.join(names)}"
     return run
+
+
+# ---------------------------------------------------------------------------------------------
+# Controls of the lemma layer: every condition negated must be refuted
+
+
+_NEGATION_FILES: dict[str, Path] = {}
+
+
+def negation_file(module: str) -> Path:
+    """A scratch copy of a lemma module in which every lemma's contract conditions are gone
+    and, for each ``post:`` line k of each lemma f, a function ``f__negated_k`` is appended:
+    f's own code with its ``pre:`` lines and the single line ``post: not (<line k>)``. CrossHair
+    must refute each of them — else the lemma holds vacuously (no input meets its
+    preconditions) or its search never reaches the line. The copies call contract-free
+    functions only (every contract of the scratch module is stripped but theirs), so no callee
+    contract can hide a path."""
+    if module in _NEGATION_FILES:
+        return _NEGATION_FILES[module]
+    source, _, _, _ = _resolve(module)
+    lines = source.read_text(encoding="utf-8").splitlines()
+    functions = discover(module)
+    stripped = [line for line in lines if not line.strip().startswith("post:")]
+    out = [*stripped, ""]
+    for fn in functions:
+        segment = lines[fn.first_line - 1 : fn.last_line]
+        for k, condition in enumerate(fn.conditions, start=1):
+            copy: list[str] = []
+            for line in segment:
+                text = line.strip()
+                if text.startswith("post:"):
+                    if text[len("post:") :].strip() == condition.text and not any(
+                        c.startswith("post:") and "not (" in c for c in copy
+                    ):
+                        indent = line[: len(line) - len(line.lstrip())]
+                        copy.append(f"{indent}post: not ({condition.text})")
+                    continue
+                copy.append(line)
+            copy[0] = copy[0].replace(f"def {fn.name}(", f"def {fn.name}__negated_{k}(", 1)
+            out += ["", "", *copy]
+    folder = Path(tempfile.mkdtemp(prefix="dpspec-negations-"))
+    path = folder / f"negated_{module.rsplit('.', 2)[-2]}.py"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    _NEGATION_FILES[module] = path
+    return path
+
+
+def negation_report(module: str, budget: float) -> ProveReport:
+    """CrossHair's report on :func:`negation_file` of ``module`` (cached for the process)."""
+    return module_report(str(negation_file(module)), budget)

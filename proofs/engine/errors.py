@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -26,9 +25,7 @@ __all__ = [
     "UsageError",
     "check_plot",
     "check_writable",
-    "jobs_count",
     "one_line_errors",
-    "positive_seconds",
     "write_json",
 ]
 
@@ -105,25 +102,3 @@ def one_line_errors(parser: argparse.ArgumentParser) -> None:
         parser.exit(EXIT_USAGE, f"{parser.prog}: {message} (see {parser.prog} --help)\n")
 
     parser.error = error  # type: ignore[method-assign]
-
-
-def positive_seconds(text: str) -> float:
-    """argparse type: a finite number of seconds > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}")
-    return value
-
-
-def jobs_count(text: str) -> int:
-    """argparse type: a number of worker processes, 1..64."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer 1..64, got {text!r}") from None
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"expected an integer 1..64, got {text!r}")
-    return value

@@ -113,7 +113,9 @@ LEGACY_IDS: dict[str, str] = {
     "audit.library-targets": "audit.library-targets",
     "audit.hostile-input": "audit.hostile-input",
     # robustness
-    "impl.bad-input": "inputs.bad-input",
+    "impl.bad-input": "contract.hostile-sweep",
+    # ids of 0.2 replaced in 0.3 (the contract by discovery)
+    "inputs.bad-input": "contract.hostile-sweep",
     "impl.hostile-input": "inputs.hostile-input",
     "impl.exact-integer-bounds": "inputs.exact-integer-bounds",
     "impl.cli-exit-codes": "cli.exit-codes",

@@ -38,18 +38,16 @@ from pathlib import Path
 from typing import Any
 
 from dpspec.proofs.engine.errors import InternalError, write_json
+from dpspec.proofs.engine.layout import ROOTS
 from dpspec.proofs.engine.registry import Obligation, obligations, topic_module, topics
 
 #: Source folders copied into the scratch package (``impl/`` is the package ``dpspec`` itself).
-SOURCE_FOLDERS = ("spec", "impl", "proofs")
+SOURCE_FOLDERS = tuple(sorted({folder.split("/")[0] for folder in ROOTS.values()}))
 
 
-#: Folder → import prefix, the mounted folders first (``setup.py``'s map).
-_IMPORT_PREFIXES = (
-    ("proofs/strategies", "dpspec.strategies"),
-    ("spec", "dpspec.spec"),
-    ("proofs", "dpspec.proofs"),
-    ("impl", "dpspec"),
+#: Folder → import prefix, the mounted folders inside others first (``layout.ROOTS``).
+_IMPORT_PREFIXES = tuple(
+    sorted(((folder, name) for name, folder in ROOTS.items()), key=lambda fp: -len(fp[0]))
 )
 
 
@@ -143,21 +141,28 @@ def snapshot(root: Path, into: Path) -> Path:
 
 
 def build_scratch(src: Path, into: Path) -> Path:
-    """A scratch root whose ``dpspec`` package is a copy of ``src``; returns the root."""
-    pkg = into / "dpspec"
-    shutil.copytree(src / "impl", pkg)
-    shutil.copytree(src / "spec", pkg / "spec")
-    shutil.copytree(src / "proofs", pkg / "proofs")
-    (pkg / "strategies").symlink_to(pkg / "proofs" / "strategies", target_is_directory=True)
+    """A scratch root whose ``dpspec`` package is a copy of ``src`` laid out as ``layout.ROOTS``
+    says (a mounted folder inside a copied one becomes a link); returns the root."""
+    for name, folder in sorted(ROOTS.items(), key=lambda nf: len(nf[0])):  # parents first
+        target = into.joinpath(*name.split("."))
+        if target.exists():  # inside a folder copied already: link the import name to it
+            continue
+        inner = [n for n, f in ROOTS.items() if f != folder and f.startswith(folder + "/")]
+        shutil.copytree(src / folder, target)
+        for n in inner:
+            link = into.joinpath(*n.split("."))
+            link.symlink_to(target / Path(ROOTS[n]).relative_to(folder), target_is_directory=True)
     return into
 
 
 def scratch_file(root: Path, file: str) -> Path:
-    """Where a repo-relative source file lies in a scratch root (``impl/`` is ``dpspec/``)."""
-    path = Path(file)
-    if path.parts[0] == "impl":
-        return root / "dpspec" / Path(*path.parts[1:])
-    return root / "dpspec" / path
+    """Where a repo-relative source file lies in a scratch root (``impl/x.py`` is
+    ``dpspec/x.py``: the folder's import name as a path)."""
+    path = Path(file).as_posix()
+    for folder, name in _IMPORT_PREFIXES:
+        if path.startswith(folder + "/"):
+            return root.joinpath(*name.split("."), path[len(folder) + 1 :])
+    raise ValueError(f"file: {file!r} is not under {', '.join(SOURCE_FOLDERS)}")
 
 
 def scratch_env(root: Path) -> dict[str, str]:

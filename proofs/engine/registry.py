@@ -49,6 +49,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from dpspec.proofs.engine.controls import BugControl
+
 
 class Kind(StrEnum):
     """What a running check can show.
@@ -185,6 +187,9 @@ class Obligation:
     ``"dotted.module:name"``; ``lemmas`` name CrossHair lemmas of the topic's ``lemmas`` module
     (the entry then passes when CrossHair confirms all their conditions).
 
+    ``bug_controls``: plausible one-line bugs of the implementation (:class:`BugControl`);
+    ``dpspec verify`` runs the passing check again with each planted and the check must fail.
+
     ``entry_points``: the public callables a user calls whose behaviour the check exercises;
     every privacy obligation (``privacy=True``) names at least one, and the registry meta-test
     runs the check under a tracer and fails when one of them is never called. ``binding`` says,
@@ -206,6 +211,7 @@ class Obligation:
     binding: str = ""
     kind: Kind | None = None
     reason: str = ""
+    bug_controls: tuple[BugControl, ...] = ()
     topic: str = ""
 
     @property
@@ -229,8 +235,15 @@ class Obligation:
         parts = [resolve_check(name, self.topic) for name in self.checks]
         if self.lemmas:
             from dpspec.proofs.engine.crosshair import crosshair_check
+            from dpspec.proofs.engine.finite import finite_check, finite_domain
 
-            parts.append(crosshair_check(self.lemmas, self.lemma_module))
+            module = importlib.import_module(self.lemma_module)
+            finite = tuple(n for n in self.lemmas if finite_domain(getattr(module, n)))
+            symbolic = tuple(n for n in self.lemmas if n not in finite)
+            if finite:
+                parts.append(finite_check(finite, self.lemma_module))
+            if symbolic:
+                parts.append(crosshair_check(symbolic, self.lemma_module))
         return all_of(*parts) if parts else None
 
     @property

@@ -16,7 +16,19 @@ from typing import Any
 from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS
 from dpspec.proofs.engine.registry import Erratum, Obligation, errata, obligations
 
-COLUMNS = ("id", "theorem", "seed:lines", "predicate", "entry point", "method", "status", "s")
+COLUMNS = (
+    "id",
+    "theorem",
+    "seed:lines",
+    "predicate",
+    "entry point",
+    "method",
+    "kind",
+    "controls caught",
+    "slack",
+    "status",
+    "s",
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,9 @@ class Row:
     predicate: str
     entry: str
     method: str
+    kind: str
+    controls: str
+    slack: str
     status: str
     seconds: str
 
@@ -40,6 +55,9 @@ class Row:
             self.predicate,
             self.entry,
             self.method,
+            self.kind,
+            self.controls,
+            self.slack,
             self.status,
             self.seconds,
         )
@@ -67,8 +85,30 @@ def row(ob: Obligation, result: dict[str, Any] | None) -> Row:
     )
     status = "not run" if result is None else str(result.get("status", "not run"))
     seconds = "" if result is None else f"{float(result.get('seconds', 0.0)):.2f}"
+    kind = ob.effective_kind.value
+    if ob.reason:
+        kind += f" ({ob.reason})"
+    controls, slack = "—", "—"
+    if result is not None:
+        found = result.get("controls") or []
+        if found:
+            caught = sum(bool(c.get("caught")) for c in found)
+            controls = f"{caught}/{len(found)}"
+        tight = result.get("tightest")
+        if isinstance(tight, dict):
+            slack = f"{tight['quantity']}: {tight['claim']:.4g} vs {tight['measured']:.4g}"
     return Row(
-        ob.id, theorem, where or "—", predicate, entry or "—", ob.method.value, status, seconds
+        ob.id,
+        theorem,
+        where or "—",
+        predicate,
+        entry or "—",
+        ob.method.value,
+        kind,
+        controls,
+        slack,
+        status,
+        seconds,
     )
 
 
@@ -85,11 +125,15 @@ def markdown(rows: Sequence[Row], errata_rows: Sequence[Erratum], title: str) ->
     """The report as Markdown (GitHub tables)."""
     out = [f"# {title}", ""]
     counts: dict[str, int] = {}
+    kinds: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1
+        kinds[r.kind.split(" (")[0]] = kinds.get(r.kind.split(" (")[0], 0) + 1
     out.append(
         f"{len(rows)} guarantees: "
         + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+        + "; by kind: "
+        + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
         + ". Seeds: 000 = Bousquet et al. 2022 (DP Bayes consistency), 002 = Sadigurschi's "
         "thesis, 003 = Berrett–Györfi–Walk 2021, 004 = Chaudhuri–Hsu 2011."
     )
@@ -124,7 +168,9 @@ def html_page(rows: Sequence[Row], errata_rows: Sequence[Erratum], title: str) -
     for r in rows:
         cells = r.cells()
         tds = "".join(
-            f'<td class="{esc(r.status)}">{esc(c)}</td>' if i == 6 else f"<td>{esc(c)}</td>"
+            f'<td class="{esc(r.status)}">{esc(c)}</td>'
+            if i == COLUMNS.index("status")
+            else f"<td>{esc(c)}</td>"
             for i, c in enumerate(cells)
         )
         body.append(f"<tr>{tds}</tr>")

@@ -17,9 +17,11 @@ from typing import Any
 
 from tqdm import tqdm
 
+from dpspec.proofs.engine.controls import planted
 from dpspec.proofs.engine.errors import UsageError
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
+    Control,
     Kind,
     Method,
     Obligation,
@@ -46,6 +48,9 @@ def run_obligation(ob: Obligation, config: VerifyConfig) -> dict[str, Any]:
                 {"traceback": traceback.format_exc()},
             )
         status = "passed" if outcome.passed else "failed"
+        if outcome.passed and ob.bug_controls:
+            outcome.controls.extend(run_bug_controls(ob, check, config))
+            outcome.passed = all(c.caught for c in outcome.controls)
     kind = ob.effective_kind
     power = power_problem(ob, outcome) if check is not None else None
     if power is not None and status == "passed" and ENFORCE_CONTROLS:
@@ -70,6 +75,28 @@ def run_obligation(ob: Obligation, config: VerifyConfig) -> dict[str, Any]:
         "tightest": None if tightest is None else tightest.to_json(),
         "power_problem": power,
     }
+
+
+def run_bug_controls(ob: Obligation, check: Any, config: VerifyConfig) -> list[Control]:
+    """The obligation's check run again with each of its bug controls planted: a control is
+    caught when the check then fails (or raises)."""
+    found = []
+    for control in ob.bug_controls:
+        try:
+            planting = planted(control)
+            planting.__enter__()
+        except (ValueError, AttributeError, OSError, TypeError) as exc:  # a stale control
+            found.append(Control(control.bug, False, f"cannot plant it: {exc}"))
+            continue
+        try:
+            outcome = check(config)
+            caught, seen = not outcome.passed, outcome.detail[:160]
+        except Exception as exc:  # a planted bug that crashes the check is caught by it
+            caught, seen = True, f"the check raised {type(exc).__name__}: {str(exc)[:120]}"
+        finally:
+            planting.__exit__(None, None, None)
+        found.append(Control(control.bug, caught, seen))
+    return found
 
 
 #: When True a running obligation whose power is not shown (see :func:`power_problem`) fails.

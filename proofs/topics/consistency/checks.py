@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.distributions import Checkerboard, Circle, Threshold1D, TwoValuedProblem
+from dpspec.consistency import Checkerboard, Circle, Threshold1D, TwoValuedProblem
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.proofs.topics.consistency.experiments import make_classifier, run_consistency
@@ -198,7 +198,7 @@ def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
         if isinstance(problem, Circle):
             sums_ok &= math.isclose(float(exact.sum()), problem.disk_area(), rel_tol=1e-12)
     # truncated Gaussian mixture: class-1 mass per cube vs sampled class-1 frequency
-    from dpspec.distributions import GaussianMixture
+    from dpspec.consistency import GaussianMixture
 
     g, g_wrong = GaussianMixture(), GaussianMixture(sigma=0.165)
     Xg, yg = g.sample(n, rng)

@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from dpspec.proofs.engine.consistency_runs import N_MAX, REPS_MAX
 from dpspec.proofs.engine.errors import (
     EXIT_OK,
     EXIT_VIOLATION,
@@ -26,14 +27,6 @@ from dpspec.proofs.engine.errors import (
     check_plot,
     write_json,
 )
-
-#: largest sample size per fit (memory: n points of [0,1]^d in float64 plus the learner's state)
-N_MAX = 10**7
-
-
-#: largest number of repetitions per n
-REPS_MAX = 1000
-
 
 #: largest test sample for sampled errors
 TEST_SIZE_MAX = 10**7
@@ -93,10 +86,10 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
     """Check every option before any fit: (sizes, learner kind, distribution name).
 
     The kind is ``classifier``, ``density`` or ``ldp``. Raises :class:`UsageError`."""
+    from dpspec.consistency import PROBLEMS
     from dpspec.densities import DENSITIES as DENSITY_LAWS
-    from dpspec.distributions import PROBLEMS
+    from dpspec.proofs.engine.consistency_runs import LDP_KINDS
     from dpspec.proofs.topics.consistency.experiments import CLASSIFIERS, DENSITIES
-    from dpspec.proofs.topics.ldp.experiments import KINDS as LDP_KINDS
     from dpspec.spec.consistency import JT_WORK_LIMIT
 
     learners = (*CLASSIFIERS, *DENSITIES, *LDP_KINDS)
@@ -169,14 +162,13 @@ def validate(args: argparse.Namespace) -> tuple[list[int], str, str]:
 
 
 def _cmd_consistency(args: argparse.Namespace) -> int:
+    from dpspec.proofs.engine.consistency_runs import plot_rows, run_ldp_consistency
     from dpspec.proofs.topics.consistency.experiments import (
         make_classifier,
         make_problem,
-        plot_rows,
         run_consistency,
         run_density_consistency,
     )
-    from dpspec.proofs.topics.ldp.experiments import run_ldp_consistency
     from dpspec.spec.consistency import consistency_trend
 
     ns, kind, dist = validate(args)

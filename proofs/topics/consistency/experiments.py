@@ -17,13 +17,20 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 from tqdm import tqdm
+
+from dpspec.proofs.engine.consistency_runs import (
+    N_MAX,
+    NO_RELEASE_L1,
+    ConsistencyRow,
+    check_grid,
+    density_l1_distance,
+    t_interval,
+)
 
 
 class ClassificationProblem(Protocol):
@@ -56,62 +63,6 @@ def _grid_error(problem: Any, model: Any) -> float | None:
     except ValueError:
         return None
     return float(exact(labels))
-
-
-@dataclass
-class ConsistencyRow:
-    n: int
-    excess_risk: float
-    excess_risk_ci: tuple[float, float]
-    fit_seconds: float
-    predict_seconds: float
-    exact: bool
-    values: list[float]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "excess_risk": self.excess_risk,
-            "excess_risk_ci": list(self.excess_risk_ci),
-            "fit_seconds": self.fit_seconds,
-            "predict_seconds": self.predict_seconds,
-            "exact": self.exact,
-            "values": self.values,
-        }
-
-
-def t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
-    """Two-sided t confidence interval for the mean (degenerate for one value)."""
-    arr = np.asarray(values, dtype=np.float64)
-    mean = float(arr.mean())
-    if arr.size < 2:
-        return mean, mean
-    half = float(stats.t.ppf(0.5 + level / 2, arr.size - 1) * arr.std(ddof=1) / math.sqrt(arr.size))
-    return mean - half, mean + half
-
-
-#: largest sample size per fit and repetitions per size accepted by the runners
-N_MAX = 10**7
-
-
-REPS_MAX = 1000
-
-
-def check_grid(ns: Sequence[int], reps: int, seed: int) -> list[int]:
-    """The runners' shared arguments: sizes are integers in [1, N_MAX] (bool is not one),
-    ``reps`` in [1, REPS_MAX], ``seed`` an integer >= 0. Raises ValueError naming them."""
-
-    def integer(v: object) -> bool:
-        return isinstance(v, int | np.integer) and not isinstance(v, bool)
-
-    sizes = list(ns)
-    if not sizes or not all(integer(n) and 1 <= int(n) <= N_MAX for n in sizes):
-        raise ValueError(f"n: need integer sample sizes in [1, {N_MAX}], got {sizes}")
-    if not integer(reps) or not 1 <= int(reps) <= REPS_MAX:
-        raise ValueError(f"reps: must be an integer in [1, {REPS_MAX}], got {reps!r}")
-    if not integer(seed) or int(seed) < 0:
-        raise ValueError(f"seed: must be an integer >= 0, got {seed!r}")
-    return [int(n) for n in sizes]
 
 
 def run_consistency(
@@ -163,32 +114,6 @@ def run_consistency(
         )
     bar.close()
     return rows
-
-
-def plot_rows(rows: Sequence[ConsistencyRow], title: str, path: str) -> None:
-    """Excess risk against n (log x) with the 95% intervals, as a PNG."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ValueError("plot: matplotlib is needed (pip install 'dpspec[plot]')") from exc
-    ns = [r.n for r in rows]
-    mean = [r.excess_risk for r in rows]
-    lo = [r.excess_risk - r.excess_risk_ci[0] for r in rows]
-    hi = [r.excess_risk_ci[1] - r.excess_risk for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.errorbar(ns, mean, yerr=[lo, hi], marker="o", capsize=4)
-    ax.set_xscale("log")
-    ax.set_xlabel("n")
-    ax.set_ylabel("excess risk  err − L*")
-    ax.set_title(title)
-    ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 class _DiffprivlibOnUnitCube:
@@ -251,7 +176,7 @@ DENSITIES = ("pcde",)
 
 
 def make_problem(name: str) -> ClassificationProblem:
-    from dpspec.distributions import PROBLEMS
+    from dpspec.consistency import PROBLEMS
 
     if name not in PROBLEMS:
         raise ValueError(f"distribution: unknown {name!r}; choose from {sorted(PROBLEMS)}")
@@ -271,7 +196,6 @@ def run_density_consistency(
     axis in d = 2); a fit that releases nothing counts as L1 = 2, the largest possible."""
     from dpspec.densities import DENSITIES
     from dpspec.learners import PrivateHistogramDensity
-    from dpspec.proofs.topics.pcde.checks import NO_RELEASE_L1, l1_distance
 
     ns = check_grid(ns, reps, seed)
     if density not in DENSITIES:
@@ -292,7 +216,7 @@ def run_density_consistency(
             try:
                 est.fit(X)
                 fit_t += time.perf_counter() - start
-                values.append(l1_distance(est, law))
+                values.append(density_l1_distance(est, law))
             except ValueError as exc:
                 if "no cube was released" not in str(exc):
                     raise

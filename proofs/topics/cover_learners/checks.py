@@ -1,122 +1,210 @@
-"""Checks of seed 004 (Chaudhuri–Hsu): privacy of A1/A1r/A2 through the real ``fit``, covers and
-smoothness, the threshold lower bound's packing inequality, utility against the certificates,
-Lemma 11's exact instance, and the errata.
+"""Privacy checks of seed 004 (Chaudhuri–Hsu): A1/A1r (α-private, Def 3, Thm 7) and A2 (α-label
+private, Def 2, Thm 26) through their release laws and their real ``fit``, for the caller's ε,
+both values of ``idealised``, over a Hypothesis strategy of parameters; the privacy report;
+label privacy implied by privacy; group privacy (Lemma 22); A2 not private under Def 3.
+
+Every privacy check reports its control — the same learner with its selection step calibrated
+for ε × 1.25 (:func:`~dpspec.proofs.topics.cover_learners.common.overspent`) — and its slack
+(the claimed ε against the worst ln ratio found). Instances are chosen where the mechanism comes
+near its level: the tight pairs of :func:`tight_pairs` change the label of the one example that
+only a single candidate classifies positive, in a sample where that candidate is unlikely.
+
+The other checks of the topic live in ``utility.py`` (Thms 8, 9, 27 and the score/predict
+agreement), ``lower_bounds.py`` (Thm 5, Lemma 11, Thm 12), ``geometry.py`` (covers, smoothness,
+Examples 1–3, Lemmas 14–17, 19–21, 25) and ``errata_checks.py``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from fractions import Fraction
-from itertools import combinations, pairwise
-from typing import Any, cast
+from itertools import combinations
+from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from dpspec.cover_learners import (
-    Boxes,
-    LabelPrivateCoverClassifier,
-    PrivateCoverClassifier,
-    empirical_threshold_cover,
-    grid_size,
-    interval_grid,
-    kappa_hat,
-    sample_threshold_family,
-    threshold_grid,
-)
-from dpspec.cover_learners.learners import _CoverExponentialClassifier
-from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
 from dpspec.proofs.engine.conformance import (
+    ConformanceReport,
     conformance,
     conformance_rng,
     draws,
-    outcome,
     power_against,
 )
-from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
-from dpspec.proofs.engine.stats import ALPHA
-from dpspec.spec import cover_learners as sc
+from dpspec.proofs.engine.exact import Dataset, ExactReport, control_of, slack_of, verify_pairs
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.topics.cover_learners.common import (
+    DOMAIN,
+    LAW_RTOL,
+    OVERSPEND,
+    SEED,
+    Learner,
+    arrays,
+    learner_law,
+    overspend_is_visible,
+    overspent,
+    verify_learner,
+)
 from dpspec.spec.neighbours import Relation, datasets, is_neighbour, neighbouring_pairs
-from dpspec.spec.privacy import Dist, max_likelihood_ratio, satisfies_group_privacy
+from dpspec.spec.privacy import max_likelihood_ratio, satisfies_group_privacy
+from dpspec.validation import rational_at_most
 
-SEED = 4004
-#: The record domain of the exact privacy checks: x ∈ {0.1, 0.45, 0.8}, y ∈ {0, 1}.
-DOMAIN = tuple((x, y) for x in (0.1, 0.45, 0.8) for y in (0, 1))
+Make = Callable[..., Learner]
 
-
-class PrintedWeightsCoverClassifier(PrivateCoverClassifier):
-    """Negative control: A1 with weights exp(−α·mistakes) (the ½ dropped), still declared α."""
-
-    def selection_mechanism(self, candidates: Boxes) -> ExponentialMechanism:
-        mech = super().selection_mechanism(candidates)
-        return ExponentialMechanism(mech.scores, 1, epsilon=self.epsilon, half=False)
+# ---------------------------------------------------------------------------------------------
+# Tight pairs: where the exponential mechanism comes near its level
 
 
-class ErmThresholdClassifier(PrivateCoverClassifier):
-    """Negative control: empirical risk minimisation over A1's grid (first minimiser), a
-    deterministic — hence not private — proper learner."""
-
-    def release_law(self, X: Any, y: Any) -> dict[int, float]:
-        x, labels, _ = self._data(X, y)
-        mistakes = self.candidates(x, x.size).mistakes(x, labels)
-        return {int(np.argmin(mistakes)): 1.0}
-
-
-def _arrays(data: Dataset) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    recs = cast(tuple[tuple[float, int], ...], data)
-    X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, 1)
-    return X, np.array([r[1] for r in recs], dtype=np.int64)
-
-
-def learner_law(learner: _CoverExponentialClassifier) -> Callable[[Dataset], Dist]:
-    """The learner's ``release_law`` on a dataset of (x, y) records, keyed by the released box
-    (so laws over different candidate sets compare by hypothesis, not by index)."""
-
-    def law(data: Dataset) -> Dist:
-        X, y = _arrays(data)
-        x = X[:, 0]
-        cands = learner.candidates(x, x.size)
-        out: dict[Any, float] = {}
-        for k, p in learner.release_law(X, y).items():
-            key = (float(cands.lower[k]), float(cands.upper[k]))
-            out[key] = out.get(key, 0.0) + p
-        return out
-
-    return law
+def tight_pairs(learner: Learner, epsilon: float) -> list[tuple[Dataset, Dataset]]:
+    """Neighbouring datasets (a label change, hence also a substitution) on which the learner's
+    worst ln ratio approaches ε: m examples at distinct x, all labelled 0, against the same with
+    the smallest x relabelled 1, where the smallest x is the lowest threshold of the learner's
+    grid (A1, thresholds: only that candidate gains), 0 (A1, intervals: only the intervals
+    [0, j/J] gain; the other examples sit at 1/J) or the smallest sample value (A2: only the
+    threshold at it gains). Under the first dataset the gaining candidates carry little mass,
+    so the normaliser falls by almost e^{−ε/2} while their weight rises by e^{ε/2}. m = 8, or
+    2 above ε = 50 (the float law of larger samples underflows there)."""
+    m = 8 if epsilon <= 50 else 2
+    xs = [0.3 + 0.6 * i / m for i in range(m)]
+    if isinstance(learner, PrivateCoverClassifier):
+        X, _ = arrays(tuple((x, 0) for x in xs))
+        grid = learner.candidates(X)
+        if learner.hypothesis_class == "interval":
+            # 0 and, m − 1 times, the first grid end 1/J: the intervals [0, j/J] that gain
+            # hold every point, so they are the least likely under the first dataset
+            xs = [0.0] + [float(grid.upper[0])] * (m - 1)
+        else:
+            xs[0] = float(grid.lower[0])
+    S = tuple((x, 0) for x in xs)
+    return [(S, ((xs[0], 1), *S[1:]))]
 
 
-def verify_learner(
-    learner: _CoverExponentialClassifier, relation: Relation, max_size: int, name: str
-) -> ExactReport:
-    """α-DP (the caller's ``epsilon``) of ``learner`` on every ``relation`` pair of datasets of
-    size 1..max_size over :data:`DOMAIN`."""
-    return verify_pairs(
-        name,
+def privacy_at(
+    make: Make, epsilon: float, accuracy: float, idealised: bool, relation: Relation, size: int
+) -> tuple[ExactReport, ExactReport, ExactReport | None]:
+    """The exact check of one parameter point: every ``relation`` pair of datasets of size
+    ≤ ``size`` over :data:`DOMAIN` and the tight pairs (claimed: the caller's ε); and the
+    control — the learner calibrated for ε × 1.25 — on the tight pairs (on the idealised path
+    where the exact sampler's rounding or its ε ≤ 700 hides the bug; None when neither shows
+    it)."""
+    learner = make(epsilon, accuracy, idealised=idealised)
+    every = verify_learner(learner, relation, size, f"{'float' if idealised else 'exact'} pairs")
+    tight = verify_pairs(
+        "tight pairs",
         learner_law(learner),
-        neighbouring_pairs(DOMAIN, max_size, relation, min_size=1),
-        math.exp(float(learner.epsilon)),
+        tight_pairs(learner, epsilon),
+        math.exp(epsilon),
         relation=relation,
-        rtol=RTOL,
+        rtol=LAW_RTOL,
     )
+    path = idealised if overspend_is_visible(epsilon, idealised) else True
+    control = None
+    if overspend_is_visible(epsilon, path):
+        bugged = overspent(make(epsilon, accuracy, idealised=path))
+        control = verify_pairs(
+            f"control: {type(learner).__name__} drawn for ε × {OVERSPEND}",
+            learner_law(bugged),
+            tight_pairs(bugged, epsilon),
+            math.exp(epsilon),
+            relation=relation,
+            rtol=LAW_RTOL,
+        )
+    return every, tight, control
 
 
-def _fit_conformance(make: Callable[[float, int], _CoverExponentialClassifier], tag: int) -> Any:
-    """``fit`` of ``make(α, seed)`` on a fixed 8-example dataset: the chosen index follows
-    ``release_law`` (chi-square, α = 1e-6); control: ``fit`` at 2α."""
+def _sweep(make: Make, relation: Relation, accuracies: list[float], config: VerifyConfig) -> Any:
+    """``privacy_at`` over a Hypothesis strategy of (ε, accuracy): the boundaries of ε's domain
+    (2^-32, 700), non-integer values between (derandomized, so verdicts reproduce), accuracies
+    giving grids that are not powers of two apart from 1/accuracy, and both values of
+    ``idealised``. Returns (reports, controls, points)."""
+    from hypothesis import HealthCheck, example, given, settings
+    from hypothesis import strategies as st
+
+    found: list[tuple[float, float, bool, ExactReport, ExactReport, ExactReport | None]] = []
+
+    @settings(
+        max_examples=6 if config.thorough else 2,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        st.floats(min_value=2**-32, max_value=700.0, allow_nan=False),
+        st.sampled_from(accuracies),
+    )
+    @example(2**-32, accuracies[0])
+    @example(700.0, accuracies[-1])
+    @example(1 / 3, accuracies[0])
+    @example(2.5, accuracies[-1])
+    def point(epsilon: float, accuracy: float) -> None:
+        for idealised in (False, True):
+            every, tight, control = privacy_at(make, epsilon, accuracy, idealised, relation, 2)
+            found.append((epsilon, accuracy, idealised, every, tight, control))
+
+    point()
+    return found
+
+
+def _sweep_outcome(name: str, found: Any) -> tuple[bool, str, list[Control], list[Slack]]:
+    """Every point holds on all pairs and on the tight pairs; every control shows the bug."""
+    bad = [
+        f"ε={e:.4g}, acc={a:g}, idealised={i}"
+        for e, a, i, every, tight, _ in found
+        if not (every.holds and tight.holds)
+    ]
+    controls = [(e, a, i, c) for e, a, i, _, _, c in found if c is not None]
+    missed = [f"ε={e:.4g}" for e, _, _, c in controls if c.holds]
+    ratios = [_ln(tight.worst_ratio) / e for e, _, _, _, tight, _ in found if e >= 1e-6]
+    detail = (
+        f"{name}: {len(found)} parameter points (ε from 2^-32 to 700, both idealised): "
+        f"{'all hold' if not bad else f'VIOLATED at {bad}'}; tight pairs reach "
+        f"{min(ratios):.3f}–{max(ratios):.3f} of ε; control ε × {OVERSPEND} caught at "
+        f"{len(controls) - len(missed)}/{len(controls)} points"
+    )
+    worst = max(found, key=lambda f: _ln(f[4].worst_ratio) / f[0])
+    control_list = [
+        Control(
+            f"{name} drawn for ε × {OVERSPEND} (Hypothesis points)",
+            bool(controls) and not missed,
+            f"caught at {len(controls) - len(missed)}/{len(controls)} points",
+        )
+    ]
+    slack = [
+        Slack(f"ε at the tightest point (ε = {worst[0]:.4g})", worst[0], _ln(worst[4].worst_ratio))
+    ]
+    return not bad and bool(controls) and not missed, detail, control_list, slack
+
+
+def _ln(ratio: Any) -> float:
+    r = float(ratio)
+    return math.inf if math.isinf(r) else math.log(r) if r > 0 else -math.inf
+
+
+# ---------------------------------------------------------------------------------------------
+# fit conforms to release_law
+
+
+def fit_conformance(
+    make: Make, tag: int, idealised: bool, config: VerifyConfig
+) -> ConformanceReport:
+    """``fit`` of ``make(α, random_state=seed)`` on a fixed 8-example dataset: the chosen index
+    follows ``release_law`` (chi-square, α = 1e-6); control: ``fit`` at 2α."""
     rng = conformance_rng(tag)
     X = rng.random((8, 1))
     y = (X[:, 0] > 0.5).astype(np.int64) ^ (rng.random(8) < 0.3)
-    reps = draws(VerifyConfig(), 600)
-    law = make(1.0, 0).release_law(X, y)
-    doubled = make(2.0, 0).release_law(X, y)
+    reps = draws(config, 600)
+    law = make(1.0, idealised=idealised).release_law(X, y)
+    doubled = make(2.0, idealised=idealised).release_law(X, y)
 
     def at(alpha: float, offset: int) -> Callable[[int], list[int]]:
-        return lambda n: [make(alpha, offset + r).fit(X, y).choice_ for r in range(n)]
+        return lambda n: [
+            make(alpha, idealised=idealised, random_state=offset + r).fit(X, y).choice_
+            for r in range(n)
+        ]
 
     report = conformance(
-        f"{type(make(1.0, 0)).__name__}.fit: chosen candidate",
+        f"{type(make(1.0)).__name__}.fit ({'idealised' if idealised else 'exact'})",
         law,
         at(1.0, 0),
         at(2.0, 10**6),
@@ -127,130 +215,134 @@ def _fit_conformance(make: Callable[[float, int], _CoverExponentialClassifier], 
     return report
 
 
-def a1_privacy(config: VerifyConfig) -> CheckOutcome:
-    """Thm 7 (α-privacy of A1, Def 3): every substitution pair of datasets of size ≤ 3 over
-    :data:`DOMAIN`, thresholds (|G| = 32; size ≤ 2 for intervals, |G| = 137), α = 1 as passed; the
-    law is ``release_law`` and ``fit`` conforms to it. Controls: the weights without the ½;
-    A2's data-dependent cover used as fully private."""
-    size = 4 if config.thorough else 3
-    reports = [
-        verify_learner(
-            PrivateCoverClassifier("threshold", 1.0, accuracy=0.1),
-            Relation.SUBSTITUTE,
-            size,
-            "A1 thresholds",
-        ),
-        verify_learner(
-            PrivateCoverClassifier("interval", 1.0, accuracy=0.25),
-            Relation.SUBSTITUTE,
-            2,
-            "A1 intervals",
-        ),
-    ]
-    half = verify_learner(
-        PrintedWeightsCoverClassifier("threshold", 1.0, accuracy=0.1),
-        Relation.SUBSTITUTE,
-        2,
-        "control: no 1/2",
-    )
-    dependent = verify_learner(
-        LabelPrivateCoverClassifier(1.0, accuracy=0.1),
-        Relation.SUBSTITUTE,
-        2,
-        "control: A2's data-dependent cover as fully private",
-    )
-    fit = _fit_conformance(
-        lambda a, s: PrivateCoverClassifier("threshold", a, accuracy=0.5, random_state=s), 400
-    )
-    return _exact_outcome(reports, [half, dependent], [fit])
-
-
-def a1r_privacy(config: VerifyConfig) -> CheckOutcome:
-    """Thm 7 for A1r (Fig. 2, same mechanism, the realizable κ̂): substitution pairs as for
-    A1 (κ̂ and so G depend on the public m only); control: the weights without the ½."""
-    size = 4 if config.thorough else 3
-    good = verify_learner(
-        PrivateCoverClassifier("threshold", 1.0, accuracy=0.1, realizable=True),
-        Relation.SUBSTITUTE,
-        size,
-        "A1r thresholds",
-    )
-    bad = verify_learner(
-        PrintedWeightsCoverClassifier("threshold", 1.0, accuracy=0.1, realizable=True),
-        Relation.SUBSTITUTE,
-        2,
-        "control: no 1/2",
-    )
-    fit = _fit_conformance(
-        lambda a, s: PrivateCoverClassifier(
-            "threshold", a, accuracy=0.5, realizable=True, random_state=s
-        ),
-        401,
-    )
-    return _exact_outcome([good], [bad], [fit])
-
-
-class PrintedWeightsLabelClassifier(LabelPrivateCoverClassifier):
-    """Negative control: A2 with the ½ dropped."""
-
-    def selection_mechanism(self, candidates: Boxes) -> ExponentialMechanism:
-        mech = super().selection_mechanism(candidates)
-        return ExponentialMechanism(mech.scores, 1, epsilon=self.epsilon, half=False)
-
-
-def a2_label_privacy(config: VerifyConfig) -> CheckOutcome:
-    """Thm 26: A2 is α-label private (Def 2): every label-change pair of datasets of size ≤ 3
-    over :data:`DOMAIN` (α = 1); ``fit`` conforms to ``release_law``; control: no ½."""
-    size = 4 if config.thorough else 3
-    good = verify_learner(LabelPrivateCoverClassifier(1.0, 0.1), Relation.LABEL, size, "A2")
-    bad = verify_learner(
-        PrintedWeightsLabelClassifier(1.0, 0.1), Relation.LABEL, 2, "control: no 1/2"
-    )
-    fit = _fit_conformance(lambda a, s: LabelPrivateCoverClassifier(a, 0.1, random_state=s), 402)
-    return _exact_outcome([good], [bad], [fit])
-
-
-def _exact_outcome(
-    goods: list[ExactReport], bads: list[ExactReport], fits: list[Any]
+def _privacy_check(
+    goods: list[ExactReport],
+    controls: list[tuple[ExactReport, str]],
+    make: Make,
+    tag: int,
+    sweep: tuple[bool, str, list[Control], list[Slack]],
+    config: VerifyConfig,
 ) -> CheckOutcome:
-    conf = outcome(fits)
-    ok = all(r.holds for r in goods) and not any(r.holds for r in bads) and conf.passed
+    fits = [fit_conformance(make, tag, idealised, config) for idealised in (False, True)]
+    swept, sweep_detail, sweep_controls, sweep_slack = sweep
+    ok = (
+        all(r.holds for r in goods)
+        and not any(c.holds for c, _ in controls)
+        and all(f.holds for f in fits)
+        and swept
+    )
     return CheckOutcome(
         ok,
         "; ".join(r.summary() for r in goods)
         + "; controls: "
-        + "; ".join(r.summary() for r in bads)
-        + f"; {conf.detail}",
+        + "; ".join(c.summary() for c, _ in controls)
+        + "; "
+        + "; ".join(f.summary() for f in fits)
+        + f"; {sweep_detail}",
         {
             "pairs": sum(r.pairs for r in goods),
             "worst_ratios": [float(r.worst_ratio) for r in goods],
-            "controls_caught": [not r.holds for r in bads],
-            "conformance": conf.numbers,
+            "conformance_p": [f.pvalue for f in fits],
         },
+        [control_of(c, bug) for c, bug in controls] + [f.control for f in fits] + sweep_controls,
+        [slack_of(r) for r in goods] + sweep_slack,
     )
+
+
+def _a1_make(**fixed: Any) -> Make:
+    def make(epsilon: float, accuracy: float = 0.5, **kw: Any) -> Learner:
+        return PrivateCoverClassifier(epsilon, accuracy, **fixed, **kw)
+
+    return make
+
+
+def _a2_make(epsilon: float, accuracy: float = 0.1, **kw: Any) -> Learner:
+    return LabelPrivateCoverClassifier(epsilon, accuracy, **kw)
+
+
+def _fixed(make: Make, accuracy: float, relation: Relation, size: int, name: str) -> list[Any]:
+    """The fixed instance at ε = 1 on all pairs of size ≤ ``size`` (≤ 2 for the idealised
+    float law) and on the tight pairs, and its ×1.25 control on the tight pairs."""
+    reports: list[ExactReport] = []
+    controls: list[tuple[ExactReport, str]] = []
+    for idealised in (False, True):
+        largest = min(size, 2) if idealised else size  # the float law: the small instance
+        every, tight, control = privacy_at(make, 1.0, accuracy, idealised, relation, largest)
+        label = f"{name} ({'idealised' if idealised else 'exact'})"
+        every.name, tight.name = f"{label}, |S| ≤ {largest}", f"{label}, tight pairs"
+        reports += [every, tight]
+        if control is not None:
+            controls.append((control, f"{label}: selection calibrated for ε × {OVERSPEND}"))
+    return [reports, controls]
+
+
+def a1_privacy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 7 (α-privacy of A1, Def 3) for the caller's ε, through ``release_law`` and the real
+    ``fit``: at ε = 1 every substitution pair of datasets of size ≤ 3 over :data:`DOMAIN`
+    (thresholds, |G| = 32; 4 with ``--thorough``) and ≤ 2 for intervals (|G| = 137), plus the
+    tight pairs, both values of ``idealised``; over a Hypothesis strategy of ε ∈ [2^-32, 700]
+    and accuracies; ``fit`` conforms to ``release_law`` (exact and idealised). Controls: the
+    same learner drawn for ε × 1.25 (caught on the tight pairs), ``fit`` drawn at 2ε."""
+    size = 4 if config.thorough else 3
+    thresholds = _a1_make(hypothesis_class="threshold")
+    intervals = _a1_make(hypothesis_class="interval")
+    goods, controls = _fixed(thresholds, 0.1, Relation.SUBSTITUTE, size, "A1 thresholds")
+    more, more_controls = _fixed(intervals, 0.25, Relation.SUBSTITUTE, 2, "A1 intervals")
+    found = _sweep(thresholds, Relation.SUBSTITUTE, [0.1, 1 / 7], config)
+    found += _sweep(intervals, Relation.SUBSTITUTE, [0.25], config)
+    return _privacy_check(
+        goods + more,
+        controls + more_controls,
+        _a1_make(hypothesis_class="threshold"),
+        400,
+        _sweep_outcome("A1", found),
+        config,
+    )
+
+
+def a1r_privacy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 7 for A1r (Fig. 2: the realizable κ̂, the same mechanism): as ``a1_privacy`` on
+    thresholds (κ̂ and so G depend on the public m only)."""
+    size = 4 if config.thorough else 3
+    make = _a1_make(hypothesis_class="threshold", realizable=True)
+    goods, controls = _fixed(make, 0.1, Relation.SUBSTITUTE, size, "A1r thresholds")
+    found = _sweep(make, Relation.SUBSTITUTE, [0.1, 1 / 7], config)
+    return _privacy_check(goods, controls, make, 401, _sweep_outcome("A1r", found), config)
+
+
+def a2_label_privacy(config: VerifyConfig) -> CheckOutcome:
+    """Thm 26: A2 is α-label private (Def 2) for the caller's ε: every label-change pair of
+    datasets of size ≤ 3 over :data:`DOMAIN` (4 with ``--thorough``) and the tight pairs, both
+    values of ``idealised``, over the Hypothesis strategy of ε; ``fit`` conforms to
+    ``release_law``. Controls: ε × 1.25 on the tight pairs; ``fit`` at 2ε."""
+    size = 4 if config.thorough else 3
+    goods, controls = _fixed(_a2_make, 0.1, Relation.LABEL, size, "A2")
+    found = _sweep(_a2_make, Relation.LABEL, [0.1, 0.3], config)
+    return _privacy_check(goods, controls, _a2_make, 402, _sweep_outcome("A2", found), config)
 
 
 def a2_not_private(config: VerifyConfig) -> CheckOutcome:
     """A2 is **not** α-private under Def 3 (its cover is built from the x's): on substitution
     pairs the exact law violates α-DP (the released threshold can be the replaced x itself:
-    ratio ∞), and the statistical auditor, run on ``fit`` as a mechanism on the worst pair,
-    flags the α = 1 claim (ε_LCB > 1 at 95 % confidence). Control: A1 on the same pair is not
-    flagged."""
+    ratio ∞), and the statistical auditor, run on ``fit`` as a mechanism on that pair, flags the
+    α = 1 claim (ε_LCB > 1 at 95 % confidence). Control: A2 with its cover made public — A1 on
+    the same pair — is private, and neither the exact check nor the auditor calls it otherwise."""
     learner = LabelPrivateCoverClassifier(1.0, 0.1)
     exact = verify_learner(learner, Relation.SUBSTITUTE, 2, "A2 under substitution")
+    public = verify_learner(PrivateCoverClassifier(1.0, 0.1), Relation.SUBSTITUTE, 2, "A1")
     records = (((0.1, 0), (0.8, 1)), ((0.45, 0), (0.8, 1)))
-    pair = (_arrays(records[0]), _arrays(records[1]))
+    pair = (arrays(records[0]), arrays(records[1]))
     from dpspec.audit import audit
     from dpspec.audit.learners import LearnerMechanism
 
-    def threshold(model: _CoverExponentialClassifier) -> float:
+    def threshold(model: Learner) -> float:
         return float(model.lower_)
 
     def a2(seed: int) -> LabelPrivateCoverClassifier:
         return LabelPrivateCoverClassifier(1.0, 0.1, random_state=seed)
 
     def a1(seed: int) -> PrivateCoverClassifier:
-        return PrivateCoverClassifier("threshold", 1.0, 0.1, random_state=seed)
+        return PrivateCoverClassifier(1.0, 0.1, random_state=seed)
 
     samples = 2000 if config.thorough else 300
     flagged = audit(
@@ -259,236 +351,122 @@ def a2_not_private(config: VerifyConfig) -> CheckOutcome:
     control = audit(
         LearnerMechanism(a1, threshold), pair, 1.0, samples=samples, seed=SEED, selection=150
     )
-    ok = not exact.holds and flagged.violation and not control.violation
+    control_cleared = public.holds and not control.violation
+    ok = not exact.holds and flagged.violation and control_cleared
     return CheckOutcome(
         ok,
         f"{exact.summary()}; auditor on A2.fit: ε_LCB = {flagged.epsilon_lower:.3g} "
-        f"(flagged: {flagged.violation}); control A1.fit: ε_LCB = "
-        f"{control.epsilon_lower:.3g} (flagged: {control.violation})",
+        f"(flagged: {flagged.violation}); control (the cover made public: A1): "
+        f"{public.summary()}; auditor on A1.fit: ε_LCB = {control.epsilon_lower:.3g} "
+        f"(flagged: {control.violation})",
         {
             "exact_worst_ratio": float(exact.worst_ratio),
             "audit_epsilon_lower": flagged.epsilon_lower,
             "control_epsilon_lower": control.epsilon_lower,
         },
+        [
+            Control(
+                "A2 with a public (data-independent) cover, i.e. A1: a private learner the "
+                "check must not call non-private",
+                control_cleared,
+                f"exact worst ratio {float(public.worst_ratio):.4g} ≤ e; ε_LCB "
+                f"{control.epsilon_lower:.3g}",
+            )
+        ],
+        [Slack("ε (auditor's lower bound against the claim)", 1.0, flagged.epsilon_lower)],
     )
 
 
 def privacy_report(config: VerifyConfig) -> CheckOutcome:
-    """``privacy_`` states the theorems' levels for the caller's α: (α, 0) under substitution
-    for A1/A1r (Thm 7), (α, 0) under label change for A2 (Thm 26); the exact sampler flag is
-    set. Control: a report read off A2 as if fully private is told apart."""
+    """``privacy_`` states the theorems' levels for the caller's ε: (α, 0) under substitution
+    for A1/A1r (Thm 7), (α, 0) under label change for A2 (Thm 26) — exactly the caller's ε with
+    ``idealised=True`` (``exact_sampler=False``), the rational ε' ≤ ε the exact sampler draws
+    with otherwise (``exact_sampler=True``, ε − ε' < 2^-32) — over ε at the domain's ends and
+    between. Controls: A2 reporting a substitution guarantee; the idealised learner reporting
+    an exact sampler; a report of the level ε × 1.25 the overspent learner draws with."""
     rng = np.random.default_rng(SEED)
     X = rng.random((50, 1))
     y = (X[:, 0] > 0.3).astype(np.int64)
     problems = []
-    for alpha in (0.25, 1.0, 3.0):
-        for learner, relation in (
-            (PrivateCoverClassifier("threshold", alpha, random_state=1), Relation.SUBSTITUTE),
-            (PrivateCoverClassifier("interval", alpha, random_state=1), Relation.SUBSTITUTE),
-            (
-                PrivateCoverClassifier("threshold", alpha, realizable=True, random_state=1),
-                Relation.SUBSTITUTE,
-            ),
-            (LabelPrivateCoverClassifier(alpha, random_state=1), Relation.LABEL),
-        ):
-            p = learner.fit(X, y).privacy_
-            if not (
-                math.isclose(p.epsilon, alpha, rel_tol=1e-12)
-                and p.delta == 0
-                and p.relation is relation
-                and p.exact_sampler
+    points = 0
+
+    def expected(learner: Learner, epsilon: float, idealised: bool) -> tuple[Any, ...]:
+        eps = epsilon if idealised else float(rational_at_most(epsilon, "epsilon"))
+        return (eps, 0, not idealised, learner.relation)
+
+    def reported(learner: Learner) -> tuple[Any, ...]:
+        p = learner.fit(X, y).privacy_
+        return (p.epsilon, p.delta, p.exact_sampler, p.relation)
+
+    for epsilon in (2**-32, 0.25, 1 / 3, 3.0, 700.0):
+        for idealised in (False, True):
+            for learner in (
+                PrivateCoverClassifier(epsilon, idealised=idealised, random_state=1),
+                PrivateCoverClassifier(
+                    epsilon, hypothesis_class="interval", idealised=idealised, random_state=1
+                ),
+                PrivateCoverClassifier(
+                    epsilon, realizable=True, idealised=idealised, random_state=1
+                ),
+                LabelPrivateCoverClassifier(epsilon, idealised=idealised, random_state=1),
             ):
-                problems.append(f"{type(learner).__name__}(α={alpha}): {p}")
-    a2 = LabelPrivateCoverClassifier(1.0, random_state=1).fit(X, y).privacy_
-    control_caught = a2.relation is not Relation.SUBSTITUTE
+                points += 1
+                if reported(learner) != expected(learner, epsilon, idealised):
+                    problems.append(f"{type(learner).__name__}(ε={epsilon}, {idealised})")
+    caught = []
+    a2 = LabelPrivateCoverClassifier(1.0, random_state=1)
+    caught.append(reported(a2)[3] is not Relation.SUBSTITUTE)
+    ideal = PrivateCoverClassifier(1.0, idealised=True, random_state=1)
+    caught.append(reported(ideal)[2] is False)
+    bugged = overspent(PrivateCoverClassifier(1.0, idealised=True, random_state=1))
+    caught.append(reported(bugged)[0] != 1.0)
     return CheckOutcome(
-        not problems and control_caught,
-        f"problems: {problems or 'none'}; A2's report is not a substitution guarantee: "
-        f"{control_caught}",
+        not problems and all(caught),
+        f"{points} fitted learners (4 kinds × 5 ε × idealised): problems: "
+        f"{problems or 'none'}; controls told apart: {caught}",
+        {"points": points},
+        [
+            Control("A2 reporting a substitution (fully private) guarantee", caught[0]),
+            Control("the idealised learner reporting an exact sampler", caught[1]),
+            Control(f"a learner drawing for ε × {OVERSPEND} reports that level", caught[2]),
+        ],
+        [Slack("reported ε against the caller's (1 = exact)", 1.0, 1.0)],
     )
 
 
 def label_privacy_implied(config: VerifyConfig) -> CheckOutcome:
     """α-privacy ⇒ α-label privacy (L149): every label-change pair (Def 2) of datasets of size
     ≤ 4 over :data:`DOMAIN` is a substitution pair (Def 3), so a learner α-private under
-    substitution is α-label private — checked on A1 under LABEL too. Control: add/remove pairs
-    are not substitution pairs (the containment test can fail)."""
+    substitution is α-label private — checked on A1 under LABEL too (all pairs of size ≤ 3 and
+    the tight pairs). Controls: A1 drawn for ε × 1.25 under LABEL (tight pairs); add/remove
+    pairs are not substitution pairs (the containment test can fail)."""
     label = list(neighbouring_pairs(DOMAIN, 4, Relation.LABEL, min_size=1))
     contained = all(is_neighbour(a, b, Relation.SUBSTITUTE) for a, b in label)
     add_remove = list(neighbouring_pairs(DOMAIN, 3, Relation.ADD_REMOVE, min_size=1))
-    control = not all(is_neighbour(a, b, Relation.SUBSTITUTE) for a, b in add_remove)
-    a1 = verify_learner(
-        PrivateCoverClassifier("threshold", 1.0, 0.1), Relation.LABEL, 3, "A1 under LABEL"
+    refused = not all(is_neighbour(a, b, Relation.SUBSTITUTE) for a, b in add_remove)
+    every, tight, bugged = privacy_at(
+        _a1_make(hypothesis_class="threshold"), 1.0, 0.1, False, Relation.LABEL, 3
     )
-    ok = contained and control and a1.holds
+    assert bugged is not None
+    ok = contained and refused and every.holds and tight.holds and not bugged.holds
     return CheckOutcome(
         ok,
-        f"{len(label)} label pairs, all substitution pairs: {contained}; {a1.summary()}; "
-        f"control (add/remove pairs not all substitution pairs): {control}",
-    )
-
-
-def _finite_law(rng: np.random.Generator, size: int) -> dict[int, Fraction]:
-    w = [int(v) for v in rng.integers(1, 20, size=size)]
-    return {i: Fraction(v, sum(w)) for i, v in enumerate(w)}
-
-
-def smoothness_lemma19(config: VerifyConfig) -> CheckOutcome:
-    """Def 6 and Lemma 19 on finite domains, exactly: κ* = max D(x)/𝒰(x) makes D κ*-smooth
-    and ρ_D ≤ κ* ρ_𝒰 on all thresholds of the domain; κ* − 1/1000 is not a smoothness constant
-    and Lemma 19 fails at it (control). Example 1 (L294–300): the discretised D_z (½ uniform on
-    N points + ½ uniform on g of them) has κ* = ½ + N/(2g) — ½ + 3/(4η) in the continuum."""
-    rng = np.random.default_rng(SEED + 1)
-    problems = []
-    caught = 0
-    trials = 40 if config.thorough else 15
-    for t in range(trials):
-        n = int(rng.integers(2, 9))
-        d, u = _finite_law(rng, n), _finite_law(rng, n)
-        kappa = sc.smoothness(d, u)
-        assert kappa is not None
-        thresholds = [{x: int(x >= w) for x in range(n)} for w in range(n + 1)]
-        if not (sc.is_smooth(d, u, kappa) and sc.distances_dominated(d, u, kappa, thresholds)):
-            problems.append(f"trial {t}")
-        smaller = kappa - Fraction(1, 1000)
-        caught += not sc.is_smooth(d, u, smaller) and not sc.distances_dominated(
-            d, u, smaller, thresholds
-        )
-    example = []
-    for n, g in ((12, 3), (30, 2), (60, 5)):
-        uniform = {x: Fraction(1, n) for x in range(n)}
-        dz = {x: Fraction(1, 2 * n) + (Fraction(1, 2 * g) if x < g else 0) for x in range(n)}
-        example.append(sc.smoothness(dz, uniform) == Fraction(1, 2) + Fraction(n, 2 * g))
-    ok = not problems and caught == trials and all(example)
-    return CheckOutcome(
-        ok,
-        f"{trials} random finite (D, 𝒰): problems {problems or 'none'}; controls caught "
-        f"{caught}/{trials}; Example 1 κ* = ½ + N/(2g): {example}",
-    )
-
-
-def _threshold_distance(a: Fraction, b: Fraction) -> Fraction:
-    return abs(a - b)
-
-
-def _interval_distance(
-    a: tuple[Fraction, Fraction] | None, b: tuple[Fraction, Fraction] | None
-) -> Fraction:
-    """ρ_𝒰 of two intervals in [0, 1] (None: the empty hypothesis) = λ(A △ B)."""
-    la = a[1] - a[0] if a else Fraction(0)
-    lb = b[1] - b[0] if b else Fraction(0)
-    if a is None or b is None:
-        return la + lb
-    overlap = max(Fraction(0), min(a[1], b[1]) - max(a[0], b[0]))
-    return la + lb - 2 * overlap
-
-
-def _intervals(boxes: Boxes) -> list[tuple[Fraction, Fraction] | None]:
-    return [
-        (Fraction(lo), Fraction(hi)) if lo <= hi else None
-        for lo, hi in zip(boxes.lower.tolist(), boxes.upper.tolist(), strict=True)
-    ]
-
-
-def cover_grids(config: VerifyConfig) -> CheckOutcome:
-    """The public covers of A1 (Fig. 1 step 2) in exact rationals: the threshold grid G_J is a
-    strict 1/(2J)-packing and a 1/(2J)-cover of [0, 1] (the distance to G_J is piecewise linear,
-    maximal at 0, 1 and the midpoints: all checked); the interval grid I_J is a 1/J-cover of
-    every interval with ends on the 1/(4J) lattice and a strict 1/(2J)-packing; a greedy maximal
-    packing is a cover; A2's empirical cover is an (ε/4)-cover of (thresholds, ρ_X) on samples
-    with ties; ``grid_size`` picks the least power of two with cover radius ≤ ε₀ = ε/(4κ̂) and
-    ``kappa_hat`` solves Fig. 1's sample-size equation. Control (L166, strict packing): the grid
-    with spacing exactly r is not an r-packing."""
-    problems = []
-    for size in (1, 2, 8, 64):
-        g = [Fraction(v) for v in threshold_grid(size).lower.tolist()]
-        r = Fraction(1, 2 * size)
-        critical = [
-            Fraction(0),
-            Fraction(1),
-            *((a + b) / 2 for a, b in pairwise(g)),
-        ]
-        if not (
-            sc.is_packing(g, _threshold_distance, r)
-            and sc.is_cover(critical, g, _threshold_distance, r)
-        ):
-            problems.append(f"thresholds J={size}")
-    for size in (1, 2, 4):
-        grid = _intervals(interval_grid(size))
-        lattice = [Fraction(k, 4 * size) for k in range(4 * size + 1)]
-        space: list[tuple[Fraction, Fraction] | None] = [None]
-        space += [(a, b) for a in lattice for b in lattice if a <= b]
-        if not (
-            sc.is_cover(space, grid, _interval_distance, Fraction(1, size))
-            and sc.is_packing(grid, _interval_distance, Fraction(1, 2 * size))
-        ):
-            problems.append(f"intervals J={size}")
-    points = [Fraction(k, 97) for k in range(98)]
-    greedy = sc.greedy_packing(points, _threshold_distance, Fraction(1, 10))
-    if not (
-        sc.is_packing(greedy, _threshold_distance, Fraction(1, 10))
-        and sc.is_cover(points, greedy, _threshold_distance, Fraction(1, 10))
-    ):
-        problems.append("greedy")
-    rng = np.random.default_rng(SEED + 2)
-    for t in range(10):
-        x = np.round(rng.random(int(rng.integers(5, 60))) * 8) / 8  # ties
-        eps = float(rng.choice([0.1, 0.3, 0.8]))
-        cover = empirical_threshold_cover(x, eps / 4)
-        every = empirical_threshold_cover(x, 0.0)  # all dichotomies: the whole class on X
-        rho = [
-            [float(np.mean(every.predict(i, x) != cover.predict(j, x))) for j in range(cover.size)]
-            for i in range(every.size)
-        ]
-        if max(min(row) for row in rho) > eps / 4:
-            problems.append(f"A2 cover t={t}")
-    for kappa in (1.0, 3.7, 64.0):
-        for eps in (0.05, 0.2, 1.0):
-            for cls, per in (("threshold", 2), ("interval", 1)):
-                size = grid_size(kappa, eps, cls)
-                radius = Fraction(1, per * size)  # the grid's cover radius
-                if not (radius <= Fraction(eps) / (4 * Fraction(kappa)) < 2 * radius or size == 1):
-                    problems.append(f"grid_size({kappa}, {eps}, {cls}) = {size}")
-    m, a, e, d = 20_000, 1.0, 0.2, 0.05
-    k = kappa_hat(m, a, e, d, 1, kappa_max=1e9)
-    equation = 56 * (1 / (a * e) + 1 / e**2) * (math.log(k / e) + math.log(1 / d))
-    if not math.isclose(equation, m, rel_tol=1e-9):
-        problems.append(f"kappa_hat: the sample-size equation gives {equation}, not {m}")
-    spacing = [Fraction(k, 10) for k in range(11)]
-    control = not sc.is_packing(spacing, _threshold_distance, Fraction(1, 10))
-    return CheckOutcome(
-        not problems and control,
-        f"problems: {problems or 'none'}; control (spacing = r is not a strict r-packing): "
-        f"{control}",
-    )
-
-
-def lemma14_erratum(config: VerifyConfig) -> CheckOutcome:
-    """Lemma 14 (L437) holds for ε ≤ 4r and is false beyond: on [0, 1] (doubling dimension 1),
-    greedy ε-packings of balls of radius r stay within (4r/ε) for ε ≤ 4r; for ε > 4r the bound is
-    < 1 while a ball always holds a one-point packing."""
-    points = [Fraction(k, 200) for k in range(201)]
-    problems = []
-    for r in (Fraction(1, 10), Fraction(1, 4), Fraction(1, 2)):
-        ball = [p for p in points if abs(p - Fraction(1, 2)) <= r]
-        for eps in (Fraction(1, 50), Fraction(1, 10), r, 2 * r, 4 * r):
-            packing = sc.greedy_packing(ball, _threshold_distance, eps)
-            if len(packing) > sc.packing_size_bound(r, eps, 1):
-                problems.append(f"r={r}, ε={eps}: {len(packing)}")
-    r, eps = Fraction(1, 10), Fraction(1, 2)
-    beyond = sc.packing_size_bound(r, eps, 1)
-    printed_fails = beyond < 1 <= len(sc.greedy_packing([Fraction(1, 2)], _threshold_distance, eps))
-    return CheckOutcome(
-        not problems and printed_fails,
-        f"ε ≤ 4r: problems {problems or 'none'}; ε = 1/2 > 4r = 2/5: bound {beyond} < 1 while a "
-        f"one-point packing exists: {printed_fails}",
+        f"{len(label)} label pairs, all substitution pairs: {contained}; A1 under LABEL: "
+        f"{every.summary()}; {tight.summary()}; control: {bugged.summary()}; add/remove pairs "
+        f"refused as substitution pairs: {refused}",
+        {"label_pairs": len(label)},
+        [
+            control_of(bugged, f"A1 drawn for ε × {OVERSPEND}, under label change"),
+            Control("add/remove pairs taken for substitution pairs", refused),
+        ],
+        [slack_of(tight)],
     )
 
 
 def group_privacy(config: VerifyConfig) -> CheckOutcome:
-    """Lemma 22 (L611–623) on A1: datasets k = 2 substitutions apart (size 2; 3 with
-    ``--thorough``; over :data:`DOMAIN`) have laws within e^{2α}; control: A1 without the ½
-    violates it."""
+    """Lemma 22 (L611–623) on A1: datasets k = 2 substitutions apart (size 2, 3 with
+    ``--thorough``, over :data:`DOMAIN`; and the tight pair with two labels changed) have laws
+    within e^{2α}, α = 1; control: A1 drawn for α × 1.25 violates it."""
     pairs = []
     for size in (2, 3) if config.thorough else (2,):
         data = list(datasets(DOMAIN, size, size))
@@ -496,389 +474,31 @@ def group_privacy(config: VerifyConfig) -> CheckOutcome:
             common = sum(min(a.count(r), b.count(r)) for r in set(a))
             if size - common == 2:
                 pairs.append((a, b))
+    learner = PrivateCoverClassifier(1.0, 0.1)
+    grid = learner.grid(8)
+    xs = [float(grid.lower[0]), float(grid.lower[1])] + [0.4 + 0.1 * i for i in range(6)]
+    S = tuple((x, 0) for x in xs)
+    pairs.append((S, ((xs[0], 1), (xs[1], 1), *S[2:])))
 
-    def check(learner: _CoverExponentialClassifier) -> tuple[bool, float]:
-        law = learner_law(learner)
-        worst = 0.0
-        ok = True
+    def check(candidate: Learner) -> tuple[bool, float]:
+        law = learner_law(candidate)
+        worst, ok = 0.0, True
         for a, b in pairs:
             pa, pb = law(a), law(b)
-            ok &= satisfies_group_privacy(pa, pb, math.e, 0, 2, rtol=RTOL)
+            ok &= satisfies_group_privacy(pa, pb, math.e, 0, 2, rtol=LAW_RTOL)
             worst = max(
                 worst, float(max_likelihood_ratio(pa, pb)), float(max_likelihood_ratio(pb, pa))
             )
         return ok, worst
 
-    good, worst = check(PrivateCoverClassifier("threshold", 1.0, 0.1))
-    bad, bad_worst = check(PrintedWeightsCoverClassifier("threshold", 1.0, 0.1))
+    good, worst = check(learner)
+    bad, bad_worst = check(overspent(learner))
     return CheckOutcome(
         good and not bad,
         f"{len(pairs)} pairs 2 substitutions apart: worst ratio {worst:.4g} vs e^2 = "
-        f"{math.e**2:.4g} -> {'holds' if good else 'VIOLATED'}; control (no ½): worst "
-        f"{bad_worst:.4g}, caught: {not bad}",
+        f"{math.e**2:.4g} -> {'holds' if good else 'VIOLATED'}; control (α × {OVERSPEND}): "
+        f"worst {bad_worst:.4g}, caught: {not bad}",
+        {"pairs": len(pairs), "worst_ratio": worst},
+        [Control(f"A1 drawn for α × {OVERSPEND}", not bad, f"worst ratio {bad_worst:.4g}")],
+        [Slack("ε of the group (2α)", 2.0, math.log(worst))],
     )
-
-
-#: Thm 5's instance: α = 1/2, M = 4 (e^{αM} = e², η ≈ 0.028, K = 34 distributions P_z).
-LOWER_ALPHA, LOWER_HORIZON = Fraction(1, 2), 4
-
-
-def _success_probabilities(
-    learner: PrivateCoverClassifier,
-    samples: list[tuple[NDArray[np.float64], NDArray[np.int64]]],
-    zs: list[Fraction],
-    eta: Fraction,
-) -> list[float]:
-    """q_z = P(A(S_z) ∈ 𝒢_z) = Σ_{g ∈ G ∩ G_z} p_g from ``release_law`` on each S_z."""
-    out = []
-    for (X, y), z in zip(samples, zs, strict=True):
-        lower = learner.candidates(X[:, 0], X.shape[0]).lower
-        law = learner.release_law(X, y)
-        out.append(sum(p for k, p in law.items() if abs(Fraction(float(lower[k])) - z) <= eta / 3))
-    return out
-
-
-def _family_samples(
-    zs: list[Fraction], eta: Fraction, m: int, rng: np.random.Generator
-) -> list[tuple[NDArray[np.float64], NDArray[np.int64]]]:
-    return [sample_threshold_family(float(z), float(eta), m, rng) for z in zs]
-
-
-def packing_inequality(config: VerifyConfig) -> CheckOutcome:
-    """Thm 5's proof (L212–228) as an executable test of privacy: for datasets S_z ~ P_z^m
-    (m = M = 4, one per z ∈ Z, K = 34) and the disjoint success sets 𝒢_z, every α-private proper
-    learner satisfies q_z + e^{−αm} Σ_{z'≠z} q_{z'} ≤ 1 (``satisfies_packing_inequality``). A1
-    (the exact law of ``fit``, α = 1/2 as passed) satisfies it; ERM over the same grid (not
-    private) violates it (Σ q_z ≫ e^{αm})."""
-    eta, zs = sc.threshold_family(LOWER_ALPHA, LOWER_HORIZON)
-    rng = np.random.default_rng(SEED + 3)
-    ratio = math.exp(float(LOWER_ALPHA) * LOWER_HORIZON)
-    rounds = 6 if config.thorough else 3
-    a1 = PrivateCoverClassifier("threshold", float(LOWER_ALPHA), accuracy=0.02)
-    erm = ErmThresholdClassifier("threshold", float(LOWER_ALPHA), accuracy=0.02)
-    holds, totals, erm_fails, erm_totals = True, [], 0, []
-    for _ in range(rounds):
-        samples = _family_samples(zs, eta, LOWER_HORIZON, rng)
-        q = _success_probabilities(a1, samples, zs, eta)
-        holds &= sc.satisfies_packing_inequality([qz * (1 - RTOL) for qz in q], ratio)
-        totals.append(sum(q))
-        qe = _success_probabilities(erm, samples, zs, eta)
-        erm_fails += not sc.satisfies_packing_inequality(qe, ratio)
-        erm_totals.append(sum(qe))
-    ok = holds and erm_fails == rounds
-    return CheckOutcome(
-        ok,
-        f"η = {float(eta):.4f}, K = {len(zs)}, e^(αm) = {ratio:.3f}; A1: Σ q_z = "
-        f"{max(totals):.3f} (max over {rounds} sample sets), inequality holds: {holds}; "
-        f"control ERM: Σ q_z up to {max(erm_totals):.1f}, violated in {erm_fails}/{rounds}",
-        {"a1_sums": totals, "erm_sums": erm_totals, "eta": float(eta), "K": len(zs)},
-    )
-
-
-def lower_bound_failure(config: VerifyConfig) -> CheckOutcome:
-    """Thm 5 (L196–205) shown on A1 at α = 1/2, M = 4: for every z ∈ Z and every drawn sample
-    of size m ≤ M, P(err_z(A1(S)) ≥ 1/5) ≥ 1/2, exactly from ``release_law`` and the exact error
-    of P_z (``threshold_family_error``; it is 0 at τ = z and ≥ 1/4 + η/6 off G_z, checked).
-    Control: non-private ERM succeeds (error < 1/5 w.p. 1) on some drawn sample for every z."""
-    eta, zs = sc.threshold_family(LOWER_ALPHA, LOWER_HORIZON)
-    rng = np.random.default_rng(SEED + 4)
-    a1 = PrivateCoverClassifier("threshold", float(LOWER_ALPHA), accuracy=0.02)
-    erm = ErmThresholdClassifier("threshold", float(LOWER_ALPHA), accuracy=0.02)
-    formula_ok = all(
-        sc.threshold_family_error(z, z, eta) == 0
-        and all(
-            sc.threshold_family_error(t, z, eta) >= Fraction(1, 4) + eta / 6
-            for t in (Fraction(0), Fraction(1), z - eta / 3 - Fraction(1, 10**9), z + eta / 2)
-        )
-        for z in zs
-    )
-    reps = 8 if config.thorough else 3
-    worst, erm_success = 1.0, set()
-    bad: dict[tuple[Fraction, tuple[float, ...]], set[int]] = {}
-
-    def failing(z: Fraction, lower: NDArray[np.float64]) -> set[int]:
-        """Candidates with err_z ≥ 1/5, exactly (cached per z and public grid)."""
-        key = (z, tuple(lower.tolist()))
-        if key not in bad:
-            bad[key] = {
-                k
-                for k, t in enumerate(lower.tolist())
-                if sc.threshold_family_error(Fraction(t), z, eta) >= Fraction(1, 5)
-            }
-        return bad[key]
-
-    for _ in range(reps):
-        for m in range(1, LOWER_HORIZON + 1):
-            for z, (X, y) in zip(zs, _family_samples(zs, eta, m, rng), strict=True):
-                for learner in (a1, erm):
-                    wrong = failing(z, learner.candidates(X[:, 0], m).lower)
-                    fail = sum(p for k, p in learner.release_law(X, y).items() if k in wrong)
-                    if learner is a1:
-                        worst = min(worst, fail)
-                    elif fail == 0:
-                        erm_success.add(z)
-    ok = formula_ok and worst >= 0.5 and len(erm_success) == len(zs)
-    return CheckOutcome(
-        ok,
-        f"A1: min over z, m ≤ {LOWER_HORIZON}, {reps} samples each of P(err ≥ 1/5) = "
-        f"{worst:.4f} (≥ 1/2: {worst >= 0.5}); error formula checks: {formula_ok}; control "
-        f"ERM succeeds on some sample for {len(erm_success)}/{len(zs)} of the z",
-    )
-
-
-TARGET = 0.37  # the target threshold of the utility checks (x ~ Unif[0, 1], κ = 1)
-
-
-class HoledGridClassifier(PrivateCoverClassifier):
-    """Negative control for utility: A1 whose grid misses every threshold within 0.3 of the
-    target — not a cover, so every candidate's excess error exceeds the accuracy."""
-
-    def candidates(self, X: NDArray[np.float64], m: int) -> Boxes:
-        grid = super().candidates(X, m)
-        keep = np.abs(grid.lower - TARGET) > 0.3
-        return Boxes(grid.lower[keep], grid.upper[keep])
-
-
-def _utility(
-    make: Callable[[], _CoverExponentialClassifier],
-    control: Callable[[], _CoverExponentialClassifier],
-    m: int,
-    noise: float,
-    accuracy: float,
-    reps: int,
-    seed: int,
-) -> tuple[float, float, float, float, int]:
-    """(mean exact failure probability, certificate, control mean, bound slack, reps): for each
-    of ``reps`` samples S ~ P^m (x uniform, label 1[x ≥ TARGET] flipped w.p. ``noise``), the
-    exact P(excess(h) > accuracy) = Σ_g p_g·1[(1 − 2·noise)|g − TARGET| > accuracy] from
-    ``release_law`` (the law ``fit`` draws from)."""
-    rng = np.random.default_rng(seed)
-    fails: list[float] = []
-    control_fails: list[float] = []
-    certificate = 0.0
-    for _ in range(reps):
-        X = rng.random((m, 1))
-        y = (X[:, 0] >= TARGET).astype(np.int64) ^ (rng.random(m) < noise)
-        for learner, out in ((make(), fails), (control(), control_fails)):
-            lower = learner.candidates(X[:, 0], m).lower
-            law = learner.release_law(X, y)
-            out.append(
-                sum(
-                    p
-                    for k, p in law.items()
-                    if (1 - 2 * noise) * abs(min(lower[k], 1.0) - TARGET) > accuracy
-                )
-            )
-        certificate = max(certificate, make().fit(X, y).certificate_)
-    slack = math.sqrt(math.log(1 / ALPHA) / (2 * reps))  # Hoeffding: P(mean ≥ E + slack) ≤ α
-    return float(np.mean(fails)), certificate, float(np.mean(control_fails)), slack, reps
-
-
-def _utility_outcome(name: str, result: tuple[float, float, float, float, int]) -> CheckOutcome:
-    mean, cert, control, slack, reps = result
-    ok = mean <= cert + slack and control > cert + slack and cert < 1
-    return CheckOutcome(
-        ok,
-        f"{name}: {reps} samples, mean exact P(excess > ε) = {mean:.3g} vs certificate δ_cert = "
-        f"{cert:.3g} (+ Hoeffding slack {slack:.3g} at α = 1e-6): "
-        f"{'holds' if mean <= cert + slack else 'EXCEEDED'}; control (grid with a hole): "
-        f"{control:.3g}, rejected: {control > cert + slack}",
-        {"mean_failure": mean, "certificate": cert, "control_mean": control, "slack": slack},
-    )
-
-
-def a1_utility(config: VerifyConfig) -> CheckOutcome:
-    """Thm 8 (L264–274) with the explicit certificate: x ~ Unif[0, 1] (κ = 1), 10 % label noise,
-    m = 1200, α = 1, ε = 0.2: the mean over samples of the exact P(excess > ε) stays below
-    δ_cert = 2|G|e^{−mε²/8} + |G|e^{−αmε/8} (one-sided Hoeffding test, false alarm 1e-6);
-    control: a grid with a hole is rejected."""
-    reps = 600 if config.thorough else 200
-    return _utility_outcome(
-        "A1",
-        _utility(
-            lambda: PrivateCoverClassifier("threshold", 1.0, 0.2, 0.05, random_state=0),
-            lambda: HoledGridClassifier("threshold", 1.0, 0.2, 0.05),
-            1200,
-            0.1,
-            0.2,
-            reps,
-            SEED + 5,
-        ),
-    )
-
-
-def a1r_utility(config: VerifyConfig) -> CheckOutcome:
-    """Thm 9 (L278–290) with the corrected certificate |G|e^{−mε/400} + δ/4 + |G|e^{−3αmε/40}:
-    realizable thresholds, m = 40000, α = 1/2, ε = 0.1 (κ̂ = κ_max = 64, |G| = 2048); control:
-    a grid with a hole."""
-    reps = 200 if config.thorough else 60
-    return _utility_outcome(
-        "A1r",
-        _utility(
-            lambda: PrivateCoverClassifier("threshold", 0.5, 0.1, 0.05, True, random_state=0),
-            lambda: HoledGridClassifier("threshold", 0.5, 0.1, 0.05, True),
-            40_000,
-            0.0,
-            0.1,
-            reps,
-            SEED + 6,
-        ),
-    )
-
-
-def a2_utility(config: VerifyConfig) -> CheckOutcome:
-    """Thm 27 (L804–812) on thresholds with the certificate 4e^{−mε²/32} + |G|e^{−αmε/8}: 10 %
-    label noise, m = 4000, α = 1, ε = 0.2; control: A1's holed grid."""
-    reps = 600 if config.thorough else 200
-    return _utility_outcome(
-        "A2",
-        _utility(
-            lambda: LabelPrivateCoverClassifier(1.0, 0.2, 0.05, random_state=0),
-            lambda: HoledGridClassifier("threshold", 1.0, 0.2, 0.05),
-            4000,
-            0.1,
-            0.2,
-            reps,
-            SEED + 7,
-        ),
-    )
-
-
-def _lemma11_instance(alpha: float) -> tuple[NDArray[np.int64], list[int], ExponentialMechanism]:
-    """X of size 12, H = labelings of weight ≤ 4 (h₀ = all zeros), P = the 66 weight-2
-    labelings (an s-packing of B_X(h₀, 4s), s = 1/12), the exponential mechanism over H with
-    score −mistakes (α-label private)."""
-    rows = [
-        [1 if i in ones else 0 for i in range(12)]
-        for w in range(5)
-        for ones in combinations(range(12), w)
-    ]
-    H = np.array(rows, dtype=np.int64)
-    packing = [k for k in range(H.shape[0]) if int(H[k].sum()) == 2]
-
-    def scores(labels: NDArray[Any]) -> NDArray[np.int64]:
-        mistakes: NDArray[np.int64] = np.sum(np.asarray(labels).reshape(1, -1) != H, axis=1)
-        return -mistakes
-
-    return H, packing, ExponentialMechanism(scores, 1, epsilon=alpha)
-
-
-def lemma11(config: VerifyConfig) -> CheckOutcome:
-    """Lemma 11 (L358–365), corrected, on the exact instance m = 12, |P| = 66, s = 1/12,
-    α = 0.3 (the hypothesis m < log(|P|/2 − 1)/(8αs) ≈ 17.3 holds): for the exponential
-    mechanism (α-label private), P(A(S_{X,h}) ∉ B_X(h, s/2)) = 1 − P(A = h) > 1/2 for all 66
-    h ∈ P (so |Q| ≥ |P|/2). Control: ERM (not private) returns h itself — the conclusion fails,
-    so it is not vacuous."""
-    alpha, s = 0.3, Fraction(1, 12)
-    H, packing, mech = _lemma11_instance(alpha)
-    miss = [1.0 - float(mech.pmf(H[k])[k]) for k in packing]
-    erm = [0.0 for _ in packing]
-    condition = sc.lemma11_condition(12, len(packing), alpha, s)
-    ok = condition and sc.lemma11_conclusion(miss) and not sc.lemma11_conclusion(erm)
-    return CheckOutcome(
-        ok,
-        f"|H| = {H.shape[0]}, |P| = {len(packing)}, condition m = 12 < "
-        f"{math.log(len(packing) / 2 - 1) / (8 * alpha * float(s)):.2f}: {condition}; exponential "
-        f"mechanism: min miss = {min(miss):.4f} (> 1/2 for {sum(v > 0.5 for v in miss)}/66); "
-        f"control ERM: conclusion fails: {not sc.lemma11_conclusion(erm)}",
-        {"miss": min(miss)},
-    )
-
-
-def lemma11_printed(config: VerifyConfig) -> CheckOutcome:
-    """Erratum: Lemma 11 as printed (L365: "≤ 1/2") is false — on the exact instance the
-    α-label private exponential mechanism misses every h ∈ P with probability > 1/2, so no Q
-    with |Q| ≥ |P|/2 and miss ≤ 1/2 exists; the corrected "> 1/2" holds (check ``lemma11``)."""
-    H, packing, mech = _lemma11_instance(0.3)
-    miss = [1.0 - float(mech.pmf(H[k])[k]) for k in packing]
-    printed = sc.lemma11_conclusion(miss, printed=True)
-    corrected = sc.lemma11_conclusion(miss)
-    return CheckOutcome(
-        not printed and corrected,
-        f"miss ∈ [{min(miss):.4f}, {max(miss):.4f}]: printed (≤ 1/2 for ≥ 33) holds: {printed}; "
-        f"corrected (> 1/2 for ≥ 33) holds: {corrected}",
-    )
-
-
-def thm9_exponent(config: VerifyConfig) -> CheckOutcome:
-    """Erratum (L565): Thm 9's final step bounds P(err(h, S) > err(g₀, S) + 3ε/20) by
-    |G|e^{−3ε|S|/20}; Lemma 18 with a_g = α|S|err(g, S)/2 gives |G|e^{−3α|S|ε/40}. On A1r's
-    exact law (realizable thresholds, m = 2000, ε = 0.1): at α = 0.01 the tail (≈ 0.7) exceeds
-    the printed bound (≈ 10^-5) and respects the corrected one; at α = 1 both hold."""
-    rng = np.random.default_rng(SEED + 8)
-    m, eps = 2000, 0.1
-    X = rng.random((m, 1))
-    y = (X[:, 0] >= TARGET).astype(np.int64)
-    rows = []
-    for alpha in (0.01, 1.0):
-        learner = PrivateCoverClassifier("threshold", alpha, eps, 0.05, True)
-        cands = learner.candidates(X[:, 0], m)
-        mistakes = cands.mistakes(X[:, 0], y)
-        law = learner.release_law(X, y)
-        best = int(mistakes.min())
-        tail = sum(p for k, p in law.items() if mistakes[k] > best + 3 * eps * m / 20)
-        printed = cands.size * math.exp(-3 * eps * m / 20)
-        corrected = cands.size * math.exp(-3 * alpha * m * eps / 40)
-        a = [alpha * float(v) / 2 for v in mistakes]
-        lemma = sc.exponential_tail_holds(a, int(np.argmin(mistakes)), alpha * m * 3 * eps / 40)
-        rows.append((alpha, tail, printed, corrected, lemma))
-    low, high = rows
-    ok = (
-        low[1] > low[2]
-        and low[1] <= low[3]
-        and low[4]
-        and high[1] <= high[2]
-        and high[1] <= high[3]
-        and high[4]
-    )
-    return CheckOutcome(
-        ok,
-        "; ".join(
-            f"α={a}: tail {t:.3g}, printed bound {p:.3g}, corrected bound {c:.3g}, Lemma 18: {lm}"
-            for a, t, p, c, lm in rows
-        ),
-    )
-
-
-def lemma18_part1(config: VerifyConfig) -> CheckOutcome:
-    """Erratum (L484): Lemma 18.1 prints "a_i ≤ t ⇒ P(j = i) ≥ e^{−(t − a_{i₀})}"; its proof
-    (L490) shows a_i ≥ t ⇒ P(j = i) ≤ e^{−(t − a_{i₀})}. Printed form fails on a = (0, 0),
-    i = i₀ = 0, t = 0 (P = 1/2 < 1); the corrected form holds on random weight vectors."""
-    rng = np.random.default_rng(SEED + 9)
-    printed_fails = math.exp(-(0 - 0)) > 0.5
-    corrected = True
-    for _ in range(200):
-        a = rng.exponential(2.0, size=int(rng.integers(2, 12)))
-        p = np.exp(-(a - a.min()))
-        p /= p.sum()
-        i0, t = int(rng.integers(a.size)), float(rng.uniform(0, 6))
-        corrected &= bool(np.all(p[a >= t] <= np.exp(-(t - a[i0])) * (1 + RTOL)))
-        corrected &= sc.exponential_tail_holds(a.tolist(), i0, t)
-    return CheckOutcome(
-        printed_fails and corrected,
-        f"printed 18.1 fails on a = (0, 0): {printed_fails}; corrected 18.1 and 18.2 on 200 "
-        f"random vectors: {corrected}",
-    )
-
-
-def thm5_counting(config: VerifyConfig) -> CheckOutcome:
-    """Errata in Thm 5's proof, exactly (η from ``threshold_family``): L226 — |Z ∖ {z}| =
-    ⌊1/η⌋ − 2 is ≥ 1/η − 3 but **not** ≥ 1/η − 2 (printed) when 1/η ∉ ℤ, and the contradiction
-    e^{−αm}(1/η − 3)/2 > 1/2 still holds for m ≤ M; L228 — "since m ≥ M" must read m ≤ M: for
-    m = M + ⌈2/α⌉ + 1 the bound drops below 1/2."""
-    rows = []
-    ok = True
-    for alpha, horizon in ((Fraction(1, 2), 4), (Fraction(1, 10), 10), (Fraction(1), 3)):
-        eta, zs = sc.threshold_family(alpha, horizon)
-        others = len(zs) - 1
-        printed = others >= 1 / eta - 2
-        corrected = others >= 1 / eta - 3
-        holds = all(
-            math.exp(-float(alpha) * m) * float(1 / eta - 3) / 2 > 0.5
-            for m in range(1, horizon + 1)
-        )
-        far = horizon + math.ceil(2 / alpha) + 1  # e^{αm} > 7 e^{αM} ≥ 1/η − 3
-        beyond = math.exp(-float(alpha) * far) * float(1 / eta - 3) / 2 > 0.5
-        ok &= (not printed) and corrected and holds and not beyond
-        rows.append(f"α={alpha}, M={horizon}: |Z∖z| = {others}, 1/η = {float(1 / eta):.3f}")
-    return CheckOutcome(ok, "; ".join(rows) + f" -> printed −2 fails, −3 holds, m ≤ M: {ok}")

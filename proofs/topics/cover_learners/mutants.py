@@ -1,4 +1,8 @@
-"""Privacy bugs ``dpspec mutate`` plants in seed 004's learners (``proofs/notes/mutation.md``)."""
+"""Bugs ``dpspec mutate`` plants in seed 004's learners (``proofs/notes/mutation.md``): in their
+privacy (the ½, the ε the selection is drawn for, a sampler that leaves its law, a cover that
+reads the data), in what they report, in the mistakes they score, in their grids and in the
+certificates they state. Each is killed by an obligation of the topic; the controls of those
+obligations are the same bugs, run in the check itself."""
 
 from __future__ import annotations
 
@@ -11,25 +15,49 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="cover.selection-half-dropped",
         file=_LEARNERS,
-        original="return ExponentialMechanism(scores, 1, epsilon=self.epsilon)",
-        replacement="return ExponentialMechanism(scores, 1, epsilon=self.epsilon, half=False)",
+        original="return ExponentialMechanism(scores, 1, epsilon=epsilon)",
+        replacement="return ExponentialMechanism(scores, 1, epsilon=epsilon, half=False)",
         description="A1/A1r/A2 select with weights exp(−α·mistakes) (the ½ dropped): 2α",
         kind="half",
     ),
     Mutant(
+        id="cover.selection-epsilon-1.25",
+        file=_LEARNERS,
+        original='        return float(s["epsilon"])\n',
+        replacement='        return 1.25 * float(s["epsilon"])\n',
+        description="the selection step calibrated for ε × 1.25 (fit and release_law, both paths)",
+        kind="sampler",
+    ),
+    Mutant(
         id="cover.fit-half-false",
         file=_LEARNERS,
-        original="exponential_choice(scores, self.epsilon, 1, rng, half=mech.half)",
-        replacement="exponential_choice(scores, self.epsilon, 1, rng, half=False)",
+        original="exponential_choice(scores, eps, 1, rng, half=mech.half)",
+        replacement="exponential_choice(scores, eps, 1, rng, half=False)",
         description="fit draws without the ½ while release_law keeps it (sampler ≠ law)",
         kind="sampler",
     ),
     Mutant(
         id="cover.fit-epsilon-doubled",
         file=_LEARNERS,
-        original="exponential_choice(scores, self.epsilon, 1, rng, half=mech.half)",
-        replacement=("exponential_choice(scores, 2 * self.epsilon, 1, rng, half=mech.half)"),
+        original="exponential_choice(scores, eps, 1, rng, half=mech.half)",
+        replacement="exponential_choice(scores, 2 * eps, 1, rng, half=mech.half)",
         description="fit selects at 2α (the law at α)",
+        kind="sampler",
+    ),
+    Mutant(
+        id="cover.idealised-half-dropped",
+        file=_LEARNERS,
+        original="weights = np.exp(-(epsilon / 2) * gap)",
+        replacement="weights = np.exp(-epsilon * gap)",
+        description="the idealised (float) law and sampler without the ½: 2α",
+        kind="half",
+    ),
+    Mutant(
+        id="cover.idealised-sampler-off-law",
+        file=_LEARNERS,
+        original="cumulative = np.cumsum(_float_release_law(scores, epsilon))",
+        replacement="cumulative = np.cumsum(_float_release_law(scores, 2 * epsilon))",
+        description="the idealised fit draws at 2α while its release_law states α",
         kind="sampler",
     ),
     Mutant(
@@ -43,18 +71,19 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="cover.a1-grid-from-data",
         file=_LEARNERS,
-        original="            return threshold_grid(size)",
-        replacement="            return empirical_threshold_cover(X, 1 / (2 * size))",
-        description="A1's threshold cover built from the sample's x's (data-dependent G)",
+        original="        return self._grid(s, int(np.asarray(X).shape[0]))",
+        replacement=(
+            "        return empirical_threshold_cover(np.asarray(X)[:, 0], s['accuracy'] / 4)"
+        ),
+        description="A1's cover built from the sample's x's (data-dependent G)",
         kind="public",
     ),
     Mutant(
         id="cover.a1-kappa-from-data",
         file=_LEARNERS,
-        original="size = grid_size(self.kappa(m), float(self.accuracy), self.hypothesis_class)",
+        original="        return self._grid(s, int(np.asarray(X).shape[0]))",
         replacement=(
-            "size = grid_size(self.kappa(m) * (1 + float(np.mean(X))), float(self.accuracy), "
-            "self.hypothesis_class)"
+            "        return self._grid_at(s, self._kappa(s, len(X)) * (1 + float(np.mean(X))))"
         ),
         description="κ̂ (hence |G|) depends on the data, not only on the public m",
         kind="public",
@@ -66,6 +95,22 @@ MUTANTS: tuple[Mutant, ...] = (
         replacement="out += sign * inside",
         description="the empty interval counts −n points inside: its score moves by 2 per label",
         kind="sensitivity",
+    ),
+    Mutant(
+        id="cover.score-open-lower-end",
+        file=_HYPOTHESES,
+        original='                xs, self.lower, side="left"',
+        replacement='                xs, self.lower, side="right"',
+        description="mistakes counted with an open lower end (x > lower) while predict is closed",
+        kind="utility",
+    ),
+    Mutant(
+        id="cover.threshold-grid-shifted",
+        file=_HYPOTHESES,
+        original="w = (2 * np.arange(1, size + 1) - 1) / (2 * size)",
+        replacement="w = np.arange(1, size + 1) / size",
+        description="A1's threshold grid at j/J: cover radius 1/J, not the 1/(2J) the proof needs",
+        kind="utility",
     ),
     Mutant(
         id="cover.a2-cover-too-coarse",
@@ -82,5 +127,29 @@ MUTANTS: tuple[Mutant, ...] = (
         replacement="    relation = Relation.SUBSTITUTE\n",
         description="A2 reports a substitution (fully private) guarantee it does not have",
         kind="reported",
+    ),
+    Mutant(
+        id="cover.idealised-reports-exact",
+        file=_LEARNERS,
+        original="level = PrivacyLevel(eps, math.exp(eps), 0, False, self.relation)",
+        replacement="level = PrivacyLevel(eps, math.exp(eps), 0, True, self.relation)",
+        description="the idealised (float) learner reports an exact sampler",
+        kind="reported",
+    ),
+    Mutant(
+        id="cover.a1-certificate-halved",
+        file=_LEARNERS,
+        original="return 2 * size * math.exp(-m * accuracy**2 / 8) + size",
+        replacement="return size * math.exp(-m * accuracy**2 / 8) + size",
+        description="A1's certificate without the 2 of the two-sided Hoeffding bound",
+        kind="certificate",
+    ),
+    Mutant(
+        id="cover.a1r-certificate-printed-exponent",
+        file=_LEARNERS,
+        original="+ size * math.exp(-3 * epsilon * m * accuracy / 40)",
+        replacement="+ size * math.exp(-3 * m * accuracy / 20)",
+        description="A1r's certificate with L565's printed exponent (α and ½ dropped)",
+        kind="certificate",
     ),
 )

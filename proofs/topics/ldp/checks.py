@@ -37,9 +37,9 @@ from dpspec.ldp.partition import (
     truncation_level,
 )
 from dpspec.learners.estimator import model_key
+from dpspec.proofs.engine.consistency_runs import ldp_error, run_ldp_consistency
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA, binomial_pvalue, chisquare_gof
-from dpspec.proofs.topics.ldp.experiments import ldp_error, run_ldp_consistency
 from dpspec.spec.consistency import consistency_trend
 from dpspec.spec.ldp import (
     onehot_change,

@@ -28,13 +28,16 @@ class _FixedNoise:
         return self.values.copy()
 
 
-class _FixedLaplace:
-    """Stands in for the generator of the idealised path: ``laplace`` returns chosen draws."""
+class _FixedLaplace(np.random.Generator):
+    """A generator for the idealised path whose ``laplace`` returns chosen draws."""
 
     def __init__(self, values: Sequence[float]) -> None:
+        super().__init__(np.random.PCG64(0))
         self.values = np.asarray(values, dtype=np.float64)
 
-    def laplace(self, loc: float, scale: float, size: int) -> NDArray[np.float64]:
+    def laplace(  # type: ignore[override]
+        self, loc: float, scale: float, size: int
+    ) -> NDArray[np.float64]:
         if size != self.values.size:
             raise Mismatch(f"the mechanism drew {size} noise values, expected {self.values.size}")
         return self.values.copy()
@@ -70,7 +73,9 @@ def _compare_stability(mechs: list[Any]) -> Callable[[Case], str | None]:
             saved = mech.noise
             mech.noise = _FixedNoise([int(z) for z in draws])
             try:
-                out = mech.release_counts(np.asarray(counts, dtype=np.int64), None)
+                out = mech.release_counts(
+                    np.asarray(counts, dtype=np.int64), np.random.default_rng(0)
+                )
             finally:
                 mech.noise = saved
         expected = [stability_release(c, z, tau) for c, z in zip(counts, noise_all, strict=True)]
@@ -182,15 +187,27 @@ def _compare_exponential(case: Case) -> str | None:
             return f"candidate {i}: impl exponent {a[i]}/{d} != lemma {lemma}"
     base = case["base"]
     exact = ExponentialMechanism(lambda d: d, delta, base=base)
-    pmf = exact.pmf(scores)
-    gaps = [top - s for s in scores.tolist()]
-    big = max(gaps)
-    # integer weights over the common denominator q^big: w_i = p^g_i q^(big - g_i)
-    weights = tuple(base.numerator**g * base.denominator ** (big - g) for g in gaps)
-    z, _ = em_normaliser_ratio(weights, weights, 1, 1)
-    for i, w in enumerate(weights):
-        if Fraction(pmf[i]) != Fraction(w, z):
-            return f"candidate {i}: impl pmf {pmf[i]} != w_i/Z = {w}/{z}"
+    # a neighbour's scores: each moves by at most Δ (the lemma's per-weight precondition)
+    shift = np.asarray(case.get("shift", (0,) * scores.size), dtype=np.int64)[: scores.size]
+    shift = np.resize(shift, scores.size) if shift.size else np.zeros_like(scores)
+    neighbour = scores + np.clip(shift, -delta, delta)
+    # absolute weights q^(−s_i) (the base already holds the ½ and Δ: q = e^(−ε/(2Δ))), as
+    # integers over one common denominator for both datasets: W_i = num^(E − e_i) · den^e_i
+    low = int(min(scores.min(), neighbour.min()))
+    exps = [[s - low for s in v.tolist()] for v in (scores, neighbour)]
+    top_e = max(max(e) for e in exps)
+    weights = [
+        tuple(base.numerator ** (top_e - e) * base.denominator**e for e in es) for es in exps
+    ]
+    ratio = base ** (-delta)
+    z, z_prime = em_normaliser_ratio(weights[0], weights[1], ratio.numerator, ratio.denominator)
+    for v, w, norm in ((scores, weights[0], z), (neighbour, weights[1], z_prime)):
+        pmf = exact.pmf(v)
+        for i, wi in enumerate(w):
+            if Fraction(pmf[i]) != Fraction(wi, norm):
+                return (
+                    f"scores {v.tolist()}, candidate {i}: impl pmf {pmf[i]} != w_i/Z = {wi}/{norm}"
+                )
     return None
 
 
@@ -223,7 +240,8 @@ def _reduce_mistakes(c: dict[str, Any]) -> Case:
 
 def exponential_binding(config: VerifyConfig) -> CheckOutcome:
     """The exponential mechanism's exponents ``a_i/d`` equal the lemma's log-weight difference
-    ε(max s − s_i)/(2Δ), its exact pmf equals w_i/Z with Z the lemma's normaliser, and the
+    ε(max s − s_i)/(2Δ), its exact pmf on scores s and on a neighbour's scores s' (each moved
+    by at most Δ) equals w_i/Z and w'_i/Z' with (Z, Z') the lemma's normalisers, and the
     semi-supervised learner's vectorised mistake counts equal :func:`mistakes` (the score the
     lemma bounds) for every dichotomy."""
     base = Fraction(1, 2)
@@ -235,19 +253,21 @@ def exponential_binding(config: VerifyConfig) -> CheckOutcome:
         {"kind": "mistakes", "kind_h": "interval", "points": 3, "xs": (0, 2), "ys": (1, 0)},
     ]
     em = st.builds(
-        lambda s, dl, en, ed, b: {
+        lambda s, dl, en, ed, b, sh: {
             "kind": "em",
             "scores": tuple(s),
             "delta": dl,
             "eps_num": en,
             "eps_den": ed,
             "base": b,
+            "shift": tuple(sh),
         },
         st.lists(st.integers(-8, 0), min_size=1, max_size=5),
         st.integers(1, 3),
         st.integers(1, 4),
         st.integers(1, 2),
         st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1, 5)]),
+        st.lists(st.integers(-3, 3), min_size=1, max_size=5),
     )
     mis = st.fixed_dictionaries(
         {

@@ -19,12 +19,24 @@ from dpspec.mechanisms import (
     StabilityHistogram,
     stability_histogram,
 )
-from dpspec.proofs.engine.exact import exact_with_control, verify_pairs
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.exact import (
+    ExactReport,
+    control_of,
+    exact_with_control,
+    slack_of,
+    verify_pairs,
+)
+from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.proofs.topics.mechanisms.verifiers import (
+    EPSILON_BUG,
+    discrete_laplace_count_law,
+    exponential_threshold_law,
+    noisy_majority_law,
+    randomized_response_law,
     verify_discrete_laplace_count,
     verify_discrete_laplace_mutant,
+    verify_epsilon_bug,
     verify_exponential,
     verify_laplace_idealised,
     verify_laplace_lattice,
@@ -46,10 +58,24 @@ def discrete_laplace_exact(config: VerifyConfig) -> CheckOutcome:
     ]
     good.append(verify_discrete_laplace_count(Fraction(9, 10), size))
     bad = verify_discrete_laplace_mutant(Fraction(1, 2), size)
-    outcome = exact_with_control(good[0], bad)
+    scaled = verify_epsilon_bug(
+        "discrete-laplace count",
+        discrete_laplace_count_law,
+        list(neighbouring_pairs((0, 1), size, Relation.SUBSTITUTE, min_size=1)),
+        math.log(2),
+    )
+    outcome = exact_with_control(good[0], bad, "a query of sensitivity 2 declared as 1")
+    _add_control(outcome, scaled)
     outcome.passed = outcome.passed and all(g.holds for g in good)
     outcome.numbers["pairs"] = sum(g.pairs for g in good)
     return outcome
+
+
+def _add_control(outcome: CheckOutcome, bad: ExactReport) -> None:
+    """One more control of an exact check: it must be rejected for the check to pass."""
+    outcome.controls.append(control_of(bad))
+    outcome.passed = outcome.passed and not bad.holds
+    outcome.detail += f"; control: {bad.summary()}"
 
 
 def laplace_lattice_exact(config: VerifyConfig) -> CheckOutcome:
@@ -63,7 +89,9 @@ def laplace_lattice_exact(config: VerifyConfig) -> CheckOutcome:
     # control: a query of sensitivity 2 run with the mechanism calibrated to Δ = 1
     bad = verify_laplace_lattice((0.0, 1.0), size, 0.5, query_scale=2.0)
     ideal = verify_laplace_idealised((0.0, 0.3, 1.0, 2.0), 3, 0.5)
-    outcome = exact_with_control(good, bad)
+    scaled = verify_laplace_lattice((0.0, 0.3, 0.7, 1.0), size, 0.5 * EPSILON_BUG, claimed=0.5)
+    outcome = exact_with_control(good, bad, "a query of sensitivity 2 declared as 1")
+    _add_control(outcome, scaled)
     outcome.passed = outcome.passed and rounding.holds and ideal.holds
     outcome.detail += f"; rounding boundary: {rounding.summary()}; {ideal.summary()}"
     outcome.numbers["rounding_worst_loss"] = rounding.details["worst_loss"]
@@ -75,7 +103,15 @@ def exponential_exact(config: VerifyConfig) -> CheckOutcome:
     good = verify_exponential(Fraction(1, 2), half=True, max_size=size)
     good2 = verify_exponential(Fraction(4, 5), half=True, max_size=size)
     bad = verify_exponential(Fraction(1, 2), half=False, max_size=size)
-    outcome = exact_with_control(good, bad)
+    domain = tuple((x, y) for x in range(3) for y in (0, 1))
+    scaled = verify_epsilon_bug(
+        "exponential mechanism",
+        exponential_threshold_law,
+        list(neighbouring_pairs(domain, size, Relation.SUBSTITUTE, min_size=1)),
+        math.log(4),
+    )
+    outcome = exact_with_control(good, bad, "the weights without the ½ (the printed rule)")
+    _add_control(outcome, scaled)
     outcome.passed = outcome.passed and good2.holds
     return outcome
 
@@ -84,13 +120,13 @@ def randomized_response_exact(config: VerifyConfig) -> CheckOutcome:
     ks = (2, 3, 5, 8) if config.thorough else (2, 3, 5)
     reports = [verify_randomized_response(Fraction(3), k) for k in ks]
     reports += [verify_randomized_response(Fraction(11, 10), k) for k in ks]
-    # control: the k = 3 randomiser with e^ε = 3 checked against the claim e^ε = 29/10
-    mech = RandomizedResponse(3, base=Fraction(1, 3))
-    bad = verify_pairs(
-        "randomized response k=3 against a smaller claim",
-        lambda d: mech.local_pmf(d[0]),  # type: ignore[arg-type]
+    # control: the k = 3 randomiser built for ε × 1.25, decided against the caller's e^ε = 3
+    mech = RandomizedResponse(3, epsilon=1.25 * math.log(3))
+    bad = verify_epsilon_bug(
+        "randomized response k=3",
+        lambda eps: randomized_response_law(3, eps),
         [((0,), (1,)), ((0,), (2,)), ((1,), (2,))],
-        Fraction(29, 10),
+        math.log(3),
     )
     # the ε-LDP predicate on each randomiser's whole table, at the caller's ratio
     ldp = [
@@ -98,7 +134,7 @@ def randomized_response_exact(config: VerifyConfig) -> CheckOutcome:
         for r in (Fraction(3), Fraction(11, 10))
         for k in ks
     ]
-    ldp_control = privacy.satisfies_ldp(mech.local_distributions(), Fraction(29, 10))
+    ldp_control = privacy.satisfies_ldp(mech.local_distributions(), 3.0)
     outcome = exact_with_control(reports[0], bad)
     outcome.passed = (
         outcome.passed and all(r.holds for r in reports) and all(ldp) and not ldp_control
@@ -133,7 +169,16 @@ def noisy_majority_exact(config: VerifyConfig) -> CheckOutcome:
         math.exp(1.0),
         rtol=1e-9,
     )
-    outcome = exact_with_control(good, bad)
+    outcome = exact_with_control(good, bad, "noise of half the scale")
+    _add_control(
+        outcome,
+        verify_epsilon_bug(
+            "noisy majority vote, 3 cells",
+            lambda eps: noisy_majority_law(3, eps),
+            list(neighbouring_pairs(domain, size - 1, Relation.SUBSTITUTE, min_size=1)),
+            math.log(4),
+        ),
+    )
     outcome.passed = outcome.passed and half_ok and ideal_report.holds
     outcome.detail += f"; {ideal_report.summary()}"
     outcome.numbers["add_remove_worst_ratio"] = str(half.worst_ratio)
@@ -158,11 +203,48 @@ def stability_histogram_exact(config: VerifyConfig) -> CheckOutcome:
         mech.privacy.ratio,
         Fraction(1, 100),
     )
-    outcome = exact_with_control(reports[0], bad)
-    outcome.passed = outcome.passed and all(r.holds for r in reports)
+    outcome = exact_with_control(reports[0], bad, "the threshold lowered by 4")
+    pins = [threshold_pin(q, d) for q, d in THRESHOLD_PINS]
+    pin_control = threshold_pin(Fraction(1, 2), Fraction(1, 100), lowered=1)
+    outcome.controls.append(
+        Control(
+            "the threshold off by one (one below the smallest τ with (1 + e^ε)·P(Z ≥ τ) ≤ δ)",
+            not pin_control[0],
+            pin_control[1],
+        )
+    )
+    outcome.passed = (
+        outcome.passed
+        and all(r.holds for r in reports)
+        and all(ok for ok, _ in pins)
+        and not pin_control[0]
+    )
+    outcome.detail += "; thresholds pinned: " + "; ".join(text for _, text in pins)
     outcome.numbers["exact_deltas"] = [str(r.worst_delta) for r in reports]
     outcome.numbers["thresholds"] = [r.details["threshold"] for r in reports]
     return outcome
+
+
+#: (base, δ) of the threshold pins: small and large δ, bases near 0 and near 1.
+THRESHOLD_PINS = (
+    (Fraction(1, 2), Fraction(1, 100)),
+    (Fraction(2, 3), Fraction(1, 1000)),
+    (Fraction(9, 10), Fraction(1, 10**6)),
+    (Fraction(1, 5), Fraction(1, 3)),
+    (Fraction(99, 100), Fraction(1, 10**4)),
+)
+
+
+def threshold_pin(q: Fraction, delta: Fraction, lowered: int = 0) -> tuple[bool, str]:
+    """The histogram's threshold against the smallest τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ found
+    by counting up in exact rationals from the closed form P(Z ≥ τ) = q^τ/(1 + q), e^ε = q^-2
+    (independent of the implementation's search); ``lowered`` moves the implementation's
+    threshold down (the control)."""
+    tau = 1
+    while (1 + q**-2) * q**tau / (1 + q) > delta:
+        tau += 1
+    got = int(StabilityHistogram(2, base=q, delta=delta).threshold) - lowered
+    return got == tau, f"q={q}, δ={delta}: τ = {got} (closed form {tau})"
 
 
 def stability_zero_counts(config: VerifyConfig) -> CheckOutcome:
@@ -307,4 +389,6 @@ def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
             "corrected_claimed_ratio": str(corrected.claimed_ratio),
             "pairs": printed.pairs,
         },
+        [control_of(printed, "the mechanism as printed (weights without the ½) claimed ε-DP")],
+        [slack_of(corrected)],
     )

@@ -1,5 +1,5 @@
 """CrossHair lemmas of the basic mechanisms: the Laplace and discrete Laplace privacy loss
-(:mod:`dpspec.spec.loss`), the stability histogram's release rule, and the exponential
+(:mod:`dpspec.spec.mechanisms`), the stability histogram's release rule, and the exponential
 mechanism's score sensitivity, log-weights and normaliser. Each registry entry names the
 differential obligation of ``bindings.py`` that ties the lemma to the code that runs; the
 method is in ``proofs/notes/lemmas.md``.
@@ -11,7 +11,8 @@ from fractions import Fraction
 
 # The *_bound functions appear only in the docstring contracts, which are evaluated in this
 # module's namespace (by CrossHair and by evaluate_contract): hence the noqa.
-from dpspec.spec.loss import (
+from dpspec.proofs.engine.finite import over, tuples
+from dpspec.spec.mechanisms import (
     discrete_laplace_exponent,
     discrete_laplace_exponent_bound,  # noqa: F401
     laplace_log_ratio,
@@ -112,6 +113,12 @@ def stability_release(count: int, noise: int, threshold: int) -> int:
     post: __return__ == 0 or __return__ >= threshold
     post: __return__ in (0, count + noise)
     """
+    return release_rule(count, noise, threshold)
+
+
+def release_rule(count: int, noise: int, threshold: int) -> int:
+    """Alg 1's rule for one cell, without a contract (the lemmas above and below call it, so
+    CrossHair explores it instead of assuming a callee's contract)."""
     if count == 0:
         return 0
     noisy = count + noise
@@ -134,9 +141,15 @@ def stability_histogram_release(
     post: all(r == 0 for c, r in zip(counts, __return__) if c == 0)
     post: all(r == 0 or r >= threshold for r in __return__)
     """
-    return tuple(stability_release(c, w, threshold) for c, w in zip(counts, noise, strict=True))
+    return tuple(release_rule(c, w, threshold) for c, w in zip(counts, noise, strict=True))
 
 
+@over(
+    candidate=tuples((0, 1), 3, 3),
+    records=tuples(tuple((x, y) for x in range(3) for y in (0, 1)), 3, 1),
+    new_x=range(3),
+    new_y=range(2),
+)
 def em_score_change_substitution(
     candidate: tuple[int, int, int],
     records: tuple[tuple[int, int], ...],

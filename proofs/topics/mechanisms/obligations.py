@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 
@@ -14,6 +15,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         predicates=("dpspec.spec.privacy.satisfies_pure_dp",),
         impls=(
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism",
+            "dpspec.mechanisms.base.float_discrete_laplace",
+            "dpspec.mechanisms.base.count_nonzero",
+            "dpspec.mechanisms.base.mean_value",
+            "dpspec.mechanisms.base.counts_by_value",
             "dpspec.mechanisms.base.discrete_laplace_for",
             "dpspec.noise.DiscreteLaplaceNoise",
         ),
@@ -32,7 +37,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         predicates=(
             "dpspec.spec.privacy.satisfies_pure_dp_losses",
-            "dpspec.spec.loss.discrete_laplace_log_ratio",
+            "dpspec.spec.mechanisms.discrete_laplace_log_ratio",
         ),
         impls=("dpspec.mechanisms.laplace.LaplaceMechanism",),
         checks=(
@@ -49,6 +54,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.PROPERTY,
         impls=("dpspec.mechanisms.laplace.LaplaceMechanism",),
         checks=("laplace_outputs_on_lattice",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.laplace.LaplaceMechanism.sample",
+                "if self.idealised:",
+                "if True:",
+                "the exact path drawing float Laplace noise (off the lattice)",
+            ),
+        ),
     ),
     Obligation(
         id="exponential.privacy",
@@ -125,6 +138,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.mechanisms.stability_histogram.paper_threshold",
         ),
         checks=("stability_zero_counts",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+                "np.where(noisy >= self.threshold, noisy, 0.0)",
+                "np.where(noisy >= self.threshold - 1, noisy, 0.0)",
+                "values one below the threshold released",
+            ),
+        ),
     ),
     Obligation(
         id="noisy-majority.privacy",
@@ -183,6 +204,20 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=("dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",),
         checks=("bindings:stability_release_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+                "noisy >= self.threshold",
+                "noisy > self.threshold",
+                "a count equal to the threshold dropped (> for >=)",
+            ),
+            BugControl(
+                "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_counts",
+                "noisy >= self.threshold",
+                "noisy >= self.threshold - 1",
+                "the threshold off by one",
+            ),
+        ),
     ),
     Obligation(
         id="discrete-laplace.lemma-binding",
@@ -202,6 +237,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=("dpspec.noise.DiscreteLaplaceNoise.pmf",),
         checks=("bindings:discrete_laplace_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.noise.discrete_laplace_pmf",
+                "base ** abs(z)",
+                "base ** abs(2 * z)",
+                "the pmf at twice the distance (the law of noise for 2ε)",
+            ),
+        ),
     ),
     Obligation(
         id="exponential.lemma-binding",
@@ -225,6 +268,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("bindings:exponential_binding",),
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+        bug_controls=(
+            BugControl(
+                "dpspec.mechanisms.exponential.ExponentialMechanism.__init__",
+                "c = 2 if half else 1",
+                "c = 1",
+                "the weights without the ½ whatever half says",
+            ),
+        ),
     ),
     Obligation(
         id="laplace.loss-lemma",
@@ -296,7 +347,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="exponential.score-sensitivity-lemma",
         source=f"{THESIS}:L655 (exponential mechanism; score = −mistakes)",
         claim="the −mistakes score of every candidate moves by ≤ 1 under substitution",
-        method=Method.CROSSHAIR,
+        method=Method.EXACT,
         predicates=("dpspec.proofs.topics.mechanisms.lemmas.em_score_change_substitution",),
         lemmas=("em_score_change_substitution",),
         tests=("tests/test_lemmas.py::test_lemma_holds_on_examples",),

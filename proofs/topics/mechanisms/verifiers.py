@@ -17,7 +17,7 @@ from dpspec.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.proofs.engine.exact import Dataset, ExactReport, verify_losses, verify_pairs
-from dpspec.spec.loss import discrete_laplace_log_ratio, laplace_log_ratio
+from dpspec.spec.mechanisms import discrete_laplace_log_ratio, laplace_log_ratio
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 
 
@@ -137,12 +137,16 @@ def verify_laplace_lattice(
     epsilon: float = 0.5,
     query_scale: float = 1.0,
     sensitivity: float = 1.0,
+    claimed: float | None = None,
 ) -> ExactReport:
     """Lattice Laplace on a sum clamped to [0, Δ] per record, decided on the exact privacy loss.
 
+    ``claimed`` (default ``epsilon``) is the ε the verdict is taken against: a mechanism built
+    at ε × 1.25 and decided against ε is the control every check of it must reject.
+
     The output on S is γ·(a + Z) with a the lattice value of f(S) and Z discrete Laplace of
     scale t (lattice units): ln P(y|S)/P(y|S') = (|y − a'| − |y − a|)/t
-    (:func:`dpspec.spec.loss.discrete_laplace_log_ratio`, an exact rational), largest in
+    (:func:`dpspec.spec.mechanisms.discrete_laplace_log_ratio`, an exact rational), largest in
     absolute value at y ∈ {a, a'} (lemma ``laplace_loss_bound``); the verdict is
     :func:`dpspec.spec.privacy.satisfies_pure_dp_losses` against the ε the caller passed.
 
@@ -162,10 +166,10 @@ def verify_laplace_lattice(
         return [discrete_laplace_log_ratio(y, a, b, t) for y in outputs]
 
     report = verify_losses(
-        "laplace (lattice) sum",
+        "laplace (lattice) sum" + ("" if claimed is None else f" built for ε = {epsilon:g}"),
         losses,
         neighbouring_pairs(tuple(values), max_size, Relation.SUBSTITUTE, min_size=1),
-        Fraction(epsilon),
+        Fraction(epsilon if claimed is None else claimed),
     )
     report.details["scale_lattice_units"] = str(t)
     return report
@@ -176,7 +180,7 @@ def verify_laplace_idealised(
 ) -> ExactReport:
     """The idealised (continuous) Laplace mechanism on a sum clamped to [0, 1] per record,
     decided on its exact privacy loss (|y − a'| − |y − a|)/b with b the scale it samples with
-    (:func:`dpspec.spec.loss.laplace_log_ratio`, the query summed exactly as ideal reals),
+    (:func:`dpspec.spec.mechanisms.laplace_log_ratio`, the query summed exactly as ideal reals),
     largest in absolute value at y ∈ {a, a'}, against the ε the caller passed. Ideal reals are
     assumed (the float sampler is open to Mironov's attack; the lattice path is the default)."""
     mech = LaplaceMechanism(
@@ -198,3 +202,51 @@ def verify_laplace_idealised(
         neighbouring_pairs(tuple(values), max_size, Relation.SUBSTITUTE, min_size=1),
         Fraction(epsilon),
     )
+
+
+#: The modest privacy bug every exact privacy check must catch: noise calibrated for ε × 1.25.
+EPSILON_BUG = 1.25
+
+
+def verify_epsilon_bug(
+    name: str,
+    law_at: Callable[[float], Callable[[Dataset], Any]],
+    pairs: Sequence[tuple[Dataset, Dataset]],
+    epsilon: float,
+    relation: Relation = Relation.SUBSTITUTE,
+) -> ExactReport:
+    """The control of an exact privacy check: the real mechanism built with ε × 1.25 (noise
+    too small by a fifth) decided against the caller's e^ε; its laws are floats, compared with
+    relative slack 1e-9 (the bug moves the worst ratio by a factor e^{ε/4}, far above it)."""
+    return verify_pairs(
+        f"{name} with noise for ε × {EPSILON_BUG}",
+        law_at(EPSILON_BUG * epsilon),
+        pairs,
+        float(np.exp(epsilon)),
+        relation=relation,
+        rtol=1e-9,
+    )
+
+
+def discrete_laplace_count_law(epsilon: float) -> Callable[[Dataset], Any]:
+    """The law of the count query under discrete Laplace noise at ``epsilon`` (Δ = 1)."""
+    mech = DiscreteLaplaceMechanism(lambda d: int(np.sum(d == 1)), 1, epsilon=epsilon)
+    return lambda d: mech.pmf(np.array(d), (0, 8))
+
+
+def exponential_threshold_law(epsilon: float) -> Callable[[Dataset], Any]:
+    """The law of the exponential mechanism choosing a threshold on {0, 1, 2} at ``epsilon``."""
+    mech = ExponentialMechanism(threshold_mistakes([0, 1, 2, 3]), 1, epsilon=epsilon)
+    return lambda d: mech.pmf(np.array(d, dtype=np.int64).reshape(-1, 2))
+
+
+def randomized_response_law(k: int, epsilon: float) -> Callable[[Dataset], Any]:
+    """The local law of k-ary randomized response at ``epsilon`` (one-record datasets)."""
+    mech = RandomizedResponse(k, epsilon=epsilon)
+    return lambda d: mech.local_pmf(cast(int, d[0]))
+
+
+def noisy_majority_law(cells: int, epsilon: float) -> Callable[[Dataset], Any]:
+    """The law of the noisy majority bits over ``cells`` cells at ``epsilon``."""
+    mech = NoisyMajorityVote(cells, epsilon=epsilon)
+    return lambda d: mech.pmf(np.array(d, dtype=np.int64).reshape(-1, 2))

@@ -28,11 +28,11 @@ from dpspec.learners.semi_supervised import (
 )
 from dpspec.mechanisms.stability_histogram import TAIL, StabilityHistogram
 from dpspec.noise import laplace_sf
-from dpspec.proofs.engine.conformance import conformance, conformance_rng, draws, outcome
+from dpspec.proofs.engine.conformance import Law, conformance, conformance_rng, draws, outcome
+from dpspec.proofs.engine.consistency_runs import NO_RELEASE_L1, density_l1_distance
 from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
-from dpspec.proofs.topics.mechanisms.conformance import Law
 from dpspec.spec.consistency import welch_greater_pvalue
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist
@@ -194,18 +194,6 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-def l1_distance(est: PrivateHistogramDensity, density: ProductDensity) -> float:
-    """‖f − f̂‖₁ for a fitted PCDE f̂ and a :class:`~dpspec.densities.ProductDensity` f
-    (closed form per cube for d = 1; Gauss–Legendre in one axis for d = 2, whose stated
-    error must stay below 1e-6 or this raises)."""
-    if est.n_features_in_ != density.d:
-        raise ValueError(f"est: fitted on d={est.n_features_in_}, density has d={density.d}")
-    value, error = density.l1_to_histogram(est.released_cells_, est.side_, est.density_values_)
-    if error > 1e-6:
-        raise ValueError(f"density: quadrature error {error:.2g} above 1e-6")
-    return value
-
-
 def l1_to_standard_normal(est: PrivateHistogramDensity) -> float:
     """∫|φ − f̂| for a fitted 1-D PCDE (φ the N(0, 1) density), in closed form per cube.
 
@@ -214,12 +202,7 @@ def l1_to_standard_normal(est: PrivateHistogramDensity) -> float:
     cubes f̂ = 0 and the distance is the normal mass there, 1 − Σ_j (Φ(b_j) − Φ(a_j)).
     Exact up to the accuracy of Φ (scipy's ``ndtr``, ~1e-16).
     """
-    return l1_distance(est, DENSITIES["normal"])
-
-
-#: L1 charged when nothing is released: f̂ does not exist, so the estimate counts as the
-#: farthest any density can be from f (‖f − g‖₁ ≤ 2).
-NO_RELEASE_L1 = 2.0
+    return density_l1_distance(est, DENSITIES["normal"])
 
 
 Estimator = Callable[[NDArray[np.float64], int], PrivateHistogramDensity]
@@ -239,7 +222,7 @@ def l1_trend(
 
     def one(n: int, k: int) -> float:
         try:
-            return l1_distance(estimator(density.sample(n, rng), k), density)
+            return density_l1_distance(estimator(density.sample(n, rng), k), density)
         except ValueError as exc:
             if "no cube was released" not in str(exc):
                 raise
@@ -506,7 +489,7 @@ def _idealised_law(hist: StabilityHistogram, count: int, edges: NDArray[np.float
     if count <= 0:
         return {-1: 1.0 - released, 0: released}  # an empty cell: never noised, never released
     sf = [laplace_sf(float(e) - count, hist.scale) for e in edges]
-    law: Law = {-1: 1.0 - released}
+    law: dict[Any, Any] = {-1: 1.0 - released}
     for i in range(len(edges) - 1):
         law[i] = sf[i] - sf[i + 1]
     law[len(edges) - 1] = sf[-1]

@@ -4,73 +4,23 @@ real ``fit``/``predict``, and the fixed hypothesis of the counter-keyed noise.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from fractions import Fraction
-from typing import Any, Protocol, cast
+from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 from scipy import stats
 
 from dpspec.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
+from dpspec.proofs.engine.cells import cell_bits, checkerboard_sample, verify_cell_classifier
 from dpspec.proofs.engine.conformance import conformance, draws, outcome
-from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
+from dpspec.proofs.engine.exact import ExactReport
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
-from dpspec.spec.neighbours import Relation, neighbouring_pairs
+from dpspec.spec.neighbours import Relation
 from dpspec.spec.privacy import (
-    Dist,
     bernoulli_product,
 )
 
-
-class CellBitClassifier(Protocol):
-    """A classifier releasing one independent bit per cell, with its exact per-cell law."""
-
-    def release_law(self, X: Any, y: Any) -> list[Fraction | float]: ...
-
-
 #: Relative slack of float-law comparisons (probabilities carry ~1e-15 relative error).
-
-
-def verify_cell_classifier(
-    name: str,
-    clf: CellBitClassifier,
-    representatives: Sequence[tuple[float, ...]],
-    max_size: int,
-    epsilon: float,
-    relation: Relation = Relation.SUBSTITUTE,
-    claimed_epsilon: float | None = None,
-) -> ExactReport:
-    """Exact ε-DP of a one-bit-per-cell hypothesis (PCL, PCL2): enumerate every neighbouring
-    pair of datasets of records (cell representative, label) and compare the laws
-    ∏_C Bernoulli(P(h_C = 1)) of the whole hypothesis (empty cells included).
-
-    Probabilities come from the classifier's own ``release_law`` in floating point
-    (relative error ~1e-15) and are compared with relative slack ``RTOL`` = 1e-9, far below
-    the margin by which the controls fail. ``claimed_epsilon`` < ε makes a negative control.
-    """
-    d = len(representatives[0])
-    domain = tuple((c, y) for c in representatives for y in (0, 1))
-
-    def law(data: Dataset) -> Dist:
-        recs = cast(tuple[tuple[tuple[float, ...], int], ...], data)
-        X = np.array([r[0] for r in recs], dtype=np.float64).reshape(-1, d)
-        y = np.array([r[1] for r in recs], dtype=np.int64)
-        return bernoulli_product([float(p) for p in clf.release_law(X, y)])
-
-    claimed = math.exp(epsilon if claimed_epsilon is None else claimed_epsilon)
-    report = verify_pairs(
-        name,
-        law,
-        neighbouring_pairs(domain, max_size, relation, min_size=1),
-        claimed,
-        relation=relation,
-        rtol=RTOL,
-    )
-    report.details["rtol"] = RTOL
-    return report
 
 
 def verify_pcl(
@@ -125,19 +75,12 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-def _checkerboard(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    X = rng.random((n, 2))
-    black = (np.floor(X[:, 0] * 4) + np.floor(X[:, 1] * 4)) % 2 == 0
-    y = np.where(rng.random(n) < 0.9, black, ~black).astype(np.int64)
-    return X, y
-
-
 def pcl_fixed_function(config: VerifyConfig) -> CheckOutcome:
     """The hypothesis is one function: repeated and split predictions agree; empty cubes carry
     noise (their 1-rate matches P(Z ≥ 1), binomial test at α = 1e-6, and a noiseless rule would
     fail it); memory holds only non-empty cubes."""
     rng = np.random.default_rng(SEED)
-    X, y = _checkerboard(2000, rng)
+    X, y = checkerboard_sample(2000, rng)
     clf = PrivateHistogramClassifier(1.0, cells_per_axis=400, random_state=7).fit(X, y)
     Xt = rng.random((20000, 2))
     a, b = clf.predict(Xt), clf.predict(Xt)
@@ -166,21 +109,6 @@ def pcl_fixed_function(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-def _cell_bits(
-    make: Callable[[float, int], Any], X: Any, y: Any, centres: Any
-) -> Callable[[float, int], Callable[[int], NDArray[np.int64]]]:
-    def at(epsilon: float, offset: int) -> Callable[[int], NDArray[np.int64]]:
-        def draw(reps: int) -> NDArray[np.int64]:
-            return np.array(
-                [make(epsilon, offset + r).fit(X, y).predict(centres) for r in range(reps)],
-                dtype=np.int64,
-            )
-
-        return draw
-
-    return at
-
-
 def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL ``fit`` + ``predict``: the joint law of the 3 cubes' bits (one empty cube
     included) against ∏ Bernoulli(``release_law``), ε = 1 discrete and idealised; control:
@@ -204,7 +132,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
                 )
             )
 
-        at = _cell_bits(make, X, y, centres)
+        at = cell_bits(make, X, y, centres)
         reports.append(
             conformance(
                 f"PCL fit ({'idealised' if idealised else 'exact'}), 4 cubes",
@@ -229,7 +157,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         fixed = PrivateHistogramClassifier(eps, cells_per_axis=m)
         return bernoulli_product(fixed.release_law(X9, y9))
 
-    at = _cell_bits(make_default, X9, y9, centres9)
+    at = cell_bits(make_default, X9, y9, centres9)
     reports.append(
         conformance(
             f"PCL fit, default grid ({m} cubes for n = 9)",
@@ -254,7 +182,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         probs = make_far(eps, 0).release_law(X2, y2)
         return bernoulli_product([probs[int(c)] for c in far])
 
-    at = _cell_bits(make_far, X2, y2, centres2)
+    at = cell_bits(make_far, X2, y2, centres2)
     reports.append(
         conformance(
             "PCL fit, cubes 0, 1024, 1025 of 2048 (two noise blocks)",

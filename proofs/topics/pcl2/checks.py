@@ -27,11 +27,11 @@ from dpspec.learners.pcl2 import (
     release_histogram,
 )
 from dpspec.mechanisms.stability_histogram import TAIL, StabilityHistogram
+from dpspec.proofs.engine.cells import cell_bits, verify_cell_classifier
 from dpspec.proofs.engine.conformance import conformance, draws, outcome
 from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
-from dpspec.proofs.topics.pcl.checks import _cell_bits, verify_cell_classifier
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist, bernoulli_product
 
@@ -485,7 +485,7 @@ def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     def law(eps: float) -> dict[Any, Any]:
         return bernoulli_product(make(eps, 0).release_law(X, y))
 
-    at = _cell_bits(make, X, y, centres)
+    at = cell_bits(make, X, y, centres)
     return outcome(
         [conformance("PCL2 fit, 3 cells", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps)]
     )

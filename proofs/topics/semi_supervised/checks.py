@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import product
 from typing import Any, cast
 
@@ -29,11 +29,13 @@ from dpspec.proofs.engine.conformance import (
 from dpspec.proofs.engine.exact import RTOL, Dataset, ExactReport, verify_pairs
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA
-from dpspec.proofs.topics.pcde.checks import Points
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist
 
 SEED = 4100
+
+#: Points of the unit interval, or of [0,1]^d as tuples.
+Points = Sequence[float] | Sequence[tuple[float, ...]]
 
 
 class PrintedWeightsLearner(PrivateSemiSupervisedClassifier):

@@ -8,11 +8,12 @@ import math
 import time
 import warnings
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import pytest
 
+from dpspec.contract import PrivacyLevel
 from dpspec.learners import (
     PrivateHistogramClassifier,
     PrivateSemiSupervisedClassifier,
@@ -29,8 +30,20 @@ from dpspec.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.proofs.engine.registry import VerifyConfig
-from dpspec.proofs.topics.robustness import checks as checks_hostile
-from dpspec.validation import LIMITS, MAX_EPSILON, check_epsilon, exact_fraction
+from dpspec.proofs.topics.contract import checks as checks_hostile
+from dpspec.validation import (
+    LIMITS,
+    MAX_EPSILON,
+    Array,
+    Checked,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    SizeArg,
+    check_epsilon,
+    exact_fraction,
+    example,
+)
 
 G = 21474836511  # ε = 0.1 → numerator 429496729: G·numerator is just above 2^63
 
@@ -154,7 +167,7 @@ def test_unclear_messages_now_name_the_argument() -> None:
     assert LaplaceMechanism(_count, 1.0, 1.0).sf(D, 1e308) == 0.0
     mech = DiscreteLaplaceMechanism(_count, 1, base=Fraction(1, 2))
     _refused(lambda: mech.pmf(D, (0.5, 2.5)), "window")  # type: ignore[arg-type]
-    _refused(lambda: mech.sample(None, 3, _rng()), "data")
+    _refused(lambda: mech.sample(None, 3, _rng()), "data")  # type: ignore[arg-type]
     _refused(
         lambda: PrivateHistogramClassifier(random_state=0).fit(
             X2[:4], np.array(["a", 1, "a", 1], dtype=object)
@@ -290,3 +303,51 @@ def test_one_distribution_for_every_draw_costs_memory_of_one_row() -> None:
     draws = mech.sample(D, 10**4, _rng())
     assert draws.shape == (10**4,) and draws.min() >= 0 and draws.max() < 10**6
     assert time.perf_counter() - start < 30.0
+
+
+# --- the contract by discovery ----------------------------------------------------------------
+
+
+@example(every={"data": np.array([0.0, 1.0])}, sample={"size": 3})
+class OnContract(Checked):
+    def __init__(self, epsilon: EpsilonArg = 1.0, *, idealised: FlagArg = False) -> None:
+        self.epsilon, self.idealised = epsilon, idealised
+        self.privacy = PrivacyLevel(float(epsilon), math.exp(epsilon), 0, not idealised)
+
+    def sample(self, data: Annotated[Any, Array()], size: SizeArg, rng: GeneratorArg) -> Any:
+        return np.asarray(data).sum() + rng.laplace(0, 1 / self.epsilon, size)
+
+
+def test_a_new_class_without_the_contract_is_reported() -> None:
+    """A public mechanism written the way the newest families were (no Checked base, no
+    declared domains, no idealised, ``n`` for ``size``) is reported; the same mechanism on the
+    contract is not (but for its exports and registry entry, which a scratch class lacks)."""
+    from dpspec.proofs.engine.discovery import PublicObject
+    from dpspec.proofs.topics.contract.discovery import contract_problems
+    from dpspec.proofs.topics.contract.surface import ScratchMechanism
+
+    bad = contract_problems([PublicObject("dpspec.mechanisms.scratch", "S", ScratchMechanism)])
+    for expected in ("does not subclass", "no idealised switch", "(data, size, rng)"):
+        assert any(expected in p for p in bad), (expected, bad)
+    assert any("no declared domain" in p for p in bad), bad
+
+    good = contract_problems([PublicObject("dpspec.mechanisms.scratch", "G", OnContract)])
+    assert all("__all__" in p or "registry" in p for p in good), good
+
+
+def test_the_sweep_catches_bypassed_validation() -> None:
+    """The sweep's control: the real discrete Laplace mechanism whose ``sample`` skips its
+    checked wrapper accepts NaN data and a float size; the sweep reports it."""
+    from dpspec.proofs.engine.discovery import PublicObject
+    from dpspec.proofs.engine.sweep import entries, sweep
+    from dpspec.proofs.topics.contract.surface import UncheckedDiscreteLaplace
+
+    public = PublicObject(
+        "dpspec.mechanisms.x", "DiscreteLaplaceMechanism", UncheckedDiscreteLaplace
+    )
+    tally = sweep([e for e in entries((public,)) if e.method == "sample"])
+    assert any("size=" in f for f in tally.failures), tally.failures
+    clean = PublicObject(
+        "dpspec.mechanisms.x", "DiscreteLaplaceMechanism", DiscreteLaplaceMechanism
+    )
+    assert not sweep([e for e in entries((clean,)) if e.method == "sample"]).failures

@@ -1,9 +1,11 @@
 """CrossHair lemmas of the core notions: sensitivity of counts, histograms and PCL's centred
 votes under substitution and add/remove, and post-processing.
 
-Each function is pure Python on ints/Fractions with a PEP 316 contract that ``dpspec prove``
-explores to exhaustion; the lemmas evaluate the real :mod:`dpspec.spec.sensitivity` functions,
-and ``bindings.counts_binding`` ties those to the implementation's counting code. The method
+Each function is pure Python on ints/Fractions with a PEP 316 contract; those over finite
+domains (``@over``) are settled by exact enumeration of every input, the others by CrossHair's
+exhaustive symbolic search (``dpspec prove``); the lemmas evaluate the real
+:mod:`dpspec.spec.sensitivity` functions, and ``bindings.counts_binding`` ties those to the
+implementation's counting code. The method
 (contracts, why the bounds, w.l.o.g. reductions, CPU budget) is in ``proofs/notes/lemmas.md``.
 """
 
@@ -13,6 +15,7 @@ from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction  # noqa: F401 - used by the docstring contracts
 from typing import TypeVar
 
+from dpspec.proofs.engine.finite import over, tuples
 from dpspec.spec.sensitivity import (
     Number,
     centred_votes,
@@ -20,6 +23,9 @@ from dpspec.spec.sensitivity import (
     histogram,
     l1_distance,
 )
+
+#: Records (cell, label) of the centred-vote lemmas: cells 0..2, labels 0/1.
+_RECORDS = tuple((c, y) for c in range(3) for y in (0, 1))
 
 Out = TypeVar("Out", bound=Hashable)
 
@@ -31,6 +37,7 @@ def _holds(bit: bool) -> bool:
     return bit
 
 
+@over(bits=tuples((False, True), 10), i=range(10), new=(False, True))
 def count_change_substitution(bits: tuple[bool, ...], i: int, new: bool) -> int:
     """A counting query moves by at most 1 when one record is substituted.
 
@@ -39,7 +46,7 @@ def count_change_substitution(bits: tuple[bool, ...], i: int, new: bool) -> int:
     bit of the new record: ``|c_φ(S) − c_φ(S')| = |bᵢ − b'ᵢ| ≤ 1`` (GS = 1, seed 000 Alg 1
     counts, ``000_dff3c4dc97cf0e21.txt:L125-L138``).
 
-    pre: len(bits) <= 8
+    pre: len(bits) <= 10
     pre: 0 <= i < len(bits)
     post: abs(__return__) <= 1
     """
@@ -47,13 +54,14 @@ def count_change_substitution(bits: tuple[bool, ...], i: int, new: bool) -> int:
     return count(bits, _holds) - count(neighbour, _holds)
 
 
+@over(bits=tuples((False, True), 10), i=range(10))
 def count_change_add_remove(bits: tuple[bool, ...], i: int) -> int:
     """A counting query moves by at most 1 when one record is removed (or added).
 
     Removing record i drops exactly the term ``bᵢ``: ``|c_φ(S) − c_φ(S ∖ {xᵢ})| = bᵢ ≤ 1``.
     Adding a record is the same pair read the other way.
 
-    pre: len(bits) <= 8
+    pre: len(bits) <= 10
     pre: 0 <= i < len(bits)
     post: abs(__return__) <= 1
     """
@@ -61,6 +69,7 @@ def count_change_add_remove(bits: tuple[bool, ...], i: int) -> int:
     return count(bits, _holds) - count(neighbour, _holds)
 
 
+@over(data=tuples(range(4), 5), bins=range(1, 5), i=range(5), new=range(4))
 def histogram_change_substitution(data: tuple[int, ...], bins: int, i: int, new: int) -> Number:
     """``‖h(S) − h(S')‖₁ ≤ 2`` under substitution: one record leaves one bin, enters another.
 
@@ -68,7 +77,7 @@ def histogram_change_substitution(data: tuple[int, ...], bins: int, i: int, new:
     +1 (nothing when j = j'), so the L1 change is exactly 0 or 2.
 
     pre: 1 <= bins <= 4
-    pre: len(data) <= 4
+    pre: len(data) <= 5
     pre: all(0 <= r < bins for r in data)
     pre: 0 <= new < bins
     pre: 0 <= i < len(data)
@@ -79,11 +88,12 @@ def histogram_change_substitution(data: tuple[int, ...], bins: int, i: int, new:
     return l1_distance(histogram(data, bins), histogram(neighbour, bins))
 
 
+@over(data=tuples(range(4), 5), bins=range(1, 5), i=range(5))
 def histogram_change_add_remove(data: tuple[int, ...], bins: int, i: int) -> Number:
     """``‖h(S) − h(S ∖ {xᵢ})‖₁ = 1``: removing one record lowers exactly one bin by one.
 
     pre: 1 <= bins <= 4
-    pre: len(data) <= 4
+    pre: len(data) <= 5
     pre: all(0 <= r < bins for r in data)
     pre: 0 <= i < len(data)
     post: __return__ <= 1
@@ -93,6 +103,7 @@ def histogram_change_add_remove(data: tuple[int, ...], bins: int, i: int) -> Num
     return l1_distance(histogram(data, bins), histogram(neighbour, bins))
 
 
+@over(records=tuples(_RECORDS, 4, 1), cells=range(1, 4), new_cell=range(3), new_label=range(2))
 def centred_vote_change_substitution(
     records: tuple[tuple[int, int], ...], cells: int, new_cell: int, new_label: int
 ) -> Number:
@@ -104,8 +115,8 @@ def centred_vote_change_substitution(
     ``y' − ½``, each of absolute value ½, total 1. The substituted record is the first one
     w.l.o.g.: ``v`` is a sum over the records, so reordering them changes nothing.
 
-    pre: 1 <= cells <= 2
-    pre: 1 <= len(records) <= 2
+    pre: 1 <= cells <= 3
+    pre: 1 <= len(records) <= 4
     pre: all(0 <= c < cells and 0 <= y <= 1 for c, y in records)
     pre: 0 <= new_cell < cells
     pre: 0 <= new_label <= 1
@@ -115,6 +126,7 @@ def centred_vote_change_substitution(
     return l1_distance(centred_votes(records, cells), centred_votes(neighbour, cells))
 
 
+@over(records=tuples(_RECORDS, 4, 1), cells=range(1, 4))
 def centred_vote_change_add_remove(records: tuple[tuple[int, int], ...], cells: int) -> Number:
     """``‖v(S) − v(S ∖ {(c₁, y₁)})‖₁ = ½``: one cell loses ``y₁ − ½ = ±½``.
 
@@ -122,8 +134,8 @@ def centred_vote_change_add_remove(records: tuple[tuple[int, int], ...], cells: 
     (ε/2)-DP (``000_dff3c4dc97cf0e21.txt:L206``). The removed record is the first one w.l.o.g.
     (``v`` is a sum over the records).
 
-    pre: 1 <= cells <= 2
-    pre: 1 <= len(records) <= 2
+    pre: 1 <= cells <= 3
+    pre: 1 <= len(records) <= 4
     pre: all(0 <= c < cells and 0 <= y <= 1 for c, y in records)
     post: __return__ == Fraction(1, 2)
     """

@@ -21,7 +21,7 @@ def _equals(j: int) -> Callable[[int], bool]:
 
 
 def _compare_counts(case: Case) -> str | None:
-    from dpspec.mechanisms.stability_histogram import _cell_counts
+    from dpspec.mechanisms.stability_histogram import StabilityHistogram, _cell_counts
     from dpspec.spec.sensitivity import count, histogram
 
     data, bins = case["data"], case["bins"]
@@ -37,12 +37,16 @@ def _compare_counts(case: Case) -> str | None:
     per_bin = [count(data, _equals(j)) for j in range(bins)]
     if per_bin != spec_hist:
         return f"spec count {per_bin} != spec histogram {spec_hist}"
+    # the counts StabilityHistogram.sample releases (the finite-bins path)
+    released = StabilityHistogram(bins, 1.0, 1e-3).counts(np.asarray(data, dtype=np.int64))
+    if released.tolist() != spec_hist:
+        return f"StabilityHistogram.counts {released.tolist()} != spec histogram {spec_hist}"
     return None
 
 
 def _compare_votes(case: Case) -> str | None:
     from dpspec.learners.pcl import PrivateHistogramClassifier, cube_index
-    from dpspec.proofs.topics.core.lemmas import pushforward
+    from dpspec.proofs.topics.privacy.lemmas import pushforward
     from dpspec.spec.sensitivity import centred_votes
 
     m, cells_, labels = case["m"], case["cells"], case["labels"]
@@ -104,7 +108,9 @@ def _reduce_votes(c: dict[str, Any]) -> Case:
 
 
 def counts_binding(config: VerifyConfig) -> CheckOutcome:
-    """The implementation's counting (``np.unique`` counts of the stability histogram) equals
+    """The implementation's counting (``np.unique`` counts of the stability histogram on
+    unbounded cell ids, and ``StabilityHistogram.counts`` on its finite bins, the counts
+    ``sample`` releases) equals
     :func:`dpspec.spec.sensitivity.histogram` / ``count``; the margins PCL's ``fit`` feeds its
     noise step equal 2 × :func:`dpspec.spec.sensitivity.centred_votes`; and PCL's ``predict``
     is a deterministic map of the released bits (the post-processing lemma's hypothesis): each

@@ -9,6 +9,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpspec.validation.checked import checked, example
+
+
+def _generator(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
 #: Largest denominator used when a float privacy parameter is turned into a rational.
 MAX_DENOMINATOR = 2**32
 
@@ -48,18 +55,24 @@ MAX_BASE_DENOMINATOR = 2**62
 _REAL_TYPES = (int, float, Fraction, np.integer, np.floating)
 
 
-def check_limit(value: int, name: str, kind: str) -> int:
+@example(__call__={"value": 3, "name": "size", "kind": "draws"})
+@checked
+def check_limit(value: Checkable, name: NameArg, kind: LimitKindArg) -> int:
     """``value`` ≤ ``LIMITS[kind]``, else a ValueError naming ``name`` and the limit."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputTypeError(f"{name}: expected an integer count, got {value!r}")
     limit = LIMITS[kind]
     if value > limit:
         raise ValueError(
             f"{name}: {value} exceeds the limit of {limit} {kind} per call "
             "(dpspec.validation.LIMITS); split the request"
         )
-    return value
+    return int(value)
 
 
-def exact_fraction(x: Any, name: str) -> Fraction:
+@example(__call__={"x": 0.5, "name": "x"})
+@checked
+def exact_fraction(x: Checkable, name: NameArg) -> Fraction:
     """The exact rational value of a finite real number: int, float, Fraction or a numpy real
     scalar (float16/32/64, longdouble, integers — converted without rounding).
 
@@ -78,14 +91,18 @@ def exact_fraction(x: Any, name: str) -> Fraction:
     return Fraction(int(num), int(den))
 
 
-def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+@example(__call__={"rng": _generator(0)})
+@checked
+def check_rng(rng: Checkable, name: NameArg = "rng") -> np.random.Generator:
     """Randomness only through a passed-in numpy Generator (no global seeding)."""
     if not isinstance(rng, np.random.Generator):
         raise InputTypeError(f"{name}: expected a numpy.random.Generator, got {type(rng).__name__}")
     return rng
 
 
-def check_positive(x: Any, name: str, maximum: float | None = None) -> float:
+@example(__call__={"x": 2.0, "name": "x"})
+@checked
+def check_positive(x: Checkable, name: NameArg, maximum: OptionalBoundArg = None) -> float:
     """A finite number > 0 (and ≤ ``maximum``); rejects NaN, inf, bool, non-numbers.
 
     numpy real scalars are accepted; wrong types raise a TypeError (and ValueError) naming
@@ -107,7 +124,9 @@ def check_positive(x: Any, name: str, maximum: float | None = None) -> float:
     return float(v)
 
 
-def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
+@example(__call__={"epsilon": 1.0})
+@checked
+def check_epsilon(epsilon: Checkable, name: NameArg = "epsilon") -> float:
     """0 < ε ≤ ``MAX_EPSILON`` (= 700), finite; numpy real scalars accepted."""
     v = check_positive(epsilon, name)
     if exact_fraction(epsilon, name) > MAX_EPSILON:
@@ -118,7 +137,9 @@ def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     return v
 
 
-def check_delta(delta: Any, name: str = "delta", allow_zero: bool = True) -> float:
+@example(__call__={"delta": 1e-6})
+@checked
+def check_delta(delta: Checkable, name: NameArg = "delta", allow_zero: FlagArg = True) -> float:
     """δ ∈ [0, 1) (or (0, 1) when ``allow_zero`` is False)."""
     interval = "[0, 1)" if allow_zero else "(0, 1)"
     if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, _REAL_TYPES):
@@ -133,7 +154,11 @@ def check_delta(delta: Any, name: str = "delta", allow_zero: bool = True) -> flo
     return v
 
 
-def check_count(n: Any, name: str = "n", minimum: int = 1, maximum: int | None = None) -> int:
+@example(__call__={"n": 3})
+@checked
+def check_count(
+    n: Checkable, name: NameArg = "n", minimum: MinimumArg = 1, maximum: OptionalMaximumArg = None
+) -> int:
     """An integer ≥ ``minimum`` (and ≤ ``maximum``)."""
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
         raise InputTypeError(f"{name}: expected an integer >= {minimum}, got {n!r}")
@@ -144,7 +169,9 @@ def check_count(n: Any, name: str = "n", minimum: int = 1, maximum: int | None =
     return int(n)
 
 
-def check_base(base: Any, name: str = "base") -> Fraction:
+@example(__call__={"base": Fraction(1, 2)})
+@checked
+def check_base(base: Checkable, name: NameArg = "base") -> Fraction:
     """A rational noise base q ∈ (0, 1) (the factor e^{-ε/Δ} of a geometric pmf)."""
     if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, Fraction, np.integer)):
         raise InputTypeError(f"{name}: expected a Fraction in (0, 1), got {base!r}")
@@ -154,7 +181,9 @@ def check_base(base: Any, name: str = "base") -> Fraction:
     return q
 
 
-def check_sampling_base(base: Any, name: str = "base") -> Fraction:
+@example(__call__={"base": Fraction(1, 2)})
+@checked
+def check_sampling_base(base: Checkable, name: NameArg = "base") -> Fraction:
     """A rational base the exact base samplers can draw with in bounded time and int64:
     denominator ≤ 2^62 and 1 − q ≥ 2^−12 (``MIN_ONE_MINUS_BASE``)."""
     q = check_base(base, name)
@@ -176,7 +205,9 @@ def _exact(x: Any, name: str) -> Fraction:
     return exact_fraction(x, name)
 
 
-def rational_at_most(x: Any, name: str) -> Fraction:
+@example(__call__={"x": 0.5, "name": "x"})
+@checked
+def rational_at_most(x: Checkable, name: NameArg) -> Fraction:
     """The largest rational ≤ x with denominator ≤ 2^32 (x > 0).
 
     Privacy parameters are rounded *down* (ε) so that the guarantee given is never weaker
@@ -191,7 +222,9 @@ def rational_at_most(x: Any, name: str) -> Fraction:
     return r
 
 
-def rational_at_least(x: Any, name: str) -> Fraction:
+@example(__call__={"x": 0.5, "name": "x"})
+@checked
+def rational_at_least(x: Checkable, name: NameArg) -> Fraction:
     """The smallest rational ≥ x with denominator ≤ 2^32 (x > 0)."""
     v = _exact(x, name)
     if v.denominator <= MAX_DENOMINATOR:
@@ -204,7 +237,11 @@ class InputTypeError(ValueError, TypeError):
     TypeError as numpy's own conversion error is (so callers catching either see it)."""
 
 
-def as_finite_array(data: Any, name: str = "data", ndim: int | None = None) -> NDArray[Any]:
+@example(__call__={"data": [1.0, 2.0]})
+@checked
+def as_finite_array(
+    data: Checkable, name: NameArg = "data", ndim: OptionalNdimArg = None
+) -> NDArray[Any]:
     """A non-empty numeric array with no NaN/inf, optionally of a given number of dims.
 
     Object arrays holding numbers are converted to float64 (as scikit-learn does); complex
@@ -250,7 +287,9 @@ def as_finite_array(data: Any, name: str = "data", ndim: int | None = None) -> N
     return arr
 
 
-def bounded_int_array(values: Any, name: str) -> NDArray[np.int64]:
+@example(__call__={"values": [1, 2], "name": "values"})
+@checked
+def bounded_int_array(values: Checkable, name: NameArg) -> NDArray[np.int64]:
     """Integers with |v| < 2^62 (``INT_BOUND``) as int64: sums and differences of two of them
     cannot wrap. Python ints beyond int64 and uint64 values are range-checked before any cast.
     """
@@ -269,7 +308,9 @@ def bounded_int_array(values: Any, name: str) -> NDArray[np.int64]:
     return arr.astype(np.int64)
 
 
-def check_real(x: Any, name: str) -> float:
+@example(__call__={"x": 0.5, "name": "x"})
+@checked
+def check_real(x: Checkable, name: NameArg) -> float:
     """A real number (not NaN) as a float; ±inf allowed; numpy real scalars accepted."""
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a real number, got {x!r}")
@@ -285,14 +326,18 @@ def check_real(x: Any, name: str) -> float:
     return v
 
 
-def check_flag(value: Any, name: str) -> bool:
+@example(__call__={"value": True, "name": "idealised"})
+@checked
+def check_flag(value: Checkable, name: NameArg) -> bool:
     """A switch such as ``idealised``: a bool (numpy bool accepted), else a TypeError naming it."""
     if not isinstance(value, (bool, np.bool_)):
         raise InputTypeError(f"{name}: expected True or False, got {value!r}")
     return bool(value)
 
 
-def integer_output(values: Any, name: str, expected: str) -> NDArray[np.int64]:
+@example(__call__={"values": [1, 2], "name": "query", "expected": "integers"})
+@checked
+def integer_output(values: Checkable, name: NameArg, expected: TextArg) -> NDArray[np.int64]:
     """A user function's output (a query's value, a score vector) as a non-empty 1-D int64
     array with |v| < 2^62, else a ValueError naming the function's role ``name``."""
     arr = np.asarray(values)
@@ -302,3 +347,57 @@ def integer_output(values: Any, name: str, expected: str) -> NDArray[np.int64]:
         return bounded_int_array(arr, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must return {expected} ({exc})") from exc
+
+
+#: Largest memory one call may ask for (bytes): a request estimated beyond it is refused before
+#: any work, naming the parameter, the estimate and the limit.
+MEMORY_LIMIT = 4 * 2**30
+
+
+@example(__call__={"estimate": 1.0, "limit": 2.0, "name": "size", "what": "bytes"})
+@checked
+def require_within(estimate: AmountArg, limit: AmountArg, name: NameArg, what: TextArg) -> None:
+    """Refuse, before any work, a request whose ``estimate`` exceeds ``limit``: a ValueError
+    naming ``name`` that states both (``what`` says what is counted, e.g. "grid points")."""
+    if not estimate <= limit:
+        raise ValueError(
+            f"{name}: the request needs {_amount(estimate, what)}; the limit is "
+            f"{_amount(limit, what)}"
+        )
+
+
+def _amount(x: float, what: str) -> str:
+    if what == "bytes":
+        for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+            if x >= size:
+                return f"~{x / size:.3g} {unit}"
+        return f"{x:.0f} bytes"
+    return f"~{x:.3g} {what}" if x >= 1e6 else f"{x:.0f} {what}"
+
+
+# The parameters of the checks themselves (resolved when a check is first called: the domains
+# are built on these checks, so they are imported last).
+from typing import Annotated  # noqa: E402
+
+from dpspec.validation.domains import Anything, Choice, Flag, Instance, Integer, Real  # noqa: E402
+
+#: The value a check judges: anything (the check's own refusal names it).
+Checkable = Annotated[Any, Anything(why="the value this check judges", clean=1)]
+#: The name a refusal gives the value (a parameter's name).
+NameArg = Annotated[str, Instance(types=(str,), clean="x")]
+#: Text a message includes.
+TextArg = Annotated[str, Instance(types=(str,), clean="an integer")]
+#: A kind of limit of ``LIMITS``.
+LimitKindArg = Annotated[str, Choice(tuple(LIMITS))]
+#: A bound of a check, or None.
+OptionalBoundArg = Annotated[float | None, Real(0, lo_open=True, optional=True)]
+#: The least integer a count may be.
+MinimumArg = Annotated[int, Integer(-INT_BOUND + 1, clean=1)]
+#: The largest integer a count may be, or None.
+OptionalMaximumArg = Annotated[int | None, Integer(-INT_BOUND + 1, optional=True)]
+#: A required number of dimensions, or None.
+OptionalNdimArg = Annotated[int | None, Integer(1, hi=32, optional=True)]
+#: A switch.
+FlagArg = Annotated[bool, Flag()]
+#: An amount (bytes, points, …): a non-negative real, possibly infinite.
+AmountArg = Annotated[float, Real(0, clean=1.0, infinite=True)]

@@ -92,6 +92,9 @@ _Y1 = (_X1[:, 0] > 0.4).astype(np.int64)
 _D = np.array([0, 1, 1, 0, 1])
 
 
+_NONE: Any = None
+
+
 def _count(d: Any) -> int:
     """Number of non-zero entries (cannot overflow whatever the data)."""
     return int(np.count_nonzero(d))
@@ -930,7 +933,7 @@ def _reported_cases() -> list[tuple[str, Callable[[], Any], Callable[[Any], str 
             ),
             None,
         ),
-        ("data", lambda: DiscreteLaplaceMechanism(_count, 1, 1.0).sample(None, 3, rng(0)), None),
+        ("data", lambda: DiscreteLaplaceMechanism(_count, 1, 1.0).sample(_NONE, 3, rng(0)), None),
         (
             "y",
             lambda: PrivateHistogramClassifier(1.0, random_state=0).fit(
@@ -1265,66 +1268,4 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
         f"{rate:.4f} (e^-1 = {math.exp(-1):.4f}, control {control_rate:.3f} rejected)"
         + (f"; problems: {problems[:5]}" if problems else ""),
         {"checked": checked, "problems": problems, "excess_rate": rate},
-    )
-
-
-def bad_input_rejected(config: VerifyConfig) -> CheckOutcome:
-    """Every mechanism rejects invalid parameters and data with a ValueError naming them."""
-    from dpspec.mechanisms import DiscreteLaplaceMechanism, ExponentialMechanism
-    from dpspec.validation import check_delta, check_epsilon, check_rng
-
-    def count(d: np.ndarray) -> int:
-        return int(np.sum(d))
-
-    cases: list[tuple[str, Callable[[], object]]] = [
-        ("epsilon", lambda: LaplaceMechanism(count, 1.0, 0.0)),
-        ("epsilon", lambda: LaplaceMechanism(count, 1.0, float("nan"))),
-        ("epsilon", lambda: LaplaceMechanism(count, 1.0, float("inf"))),
-        ("sensitivity", lambda: LaplaceMechanism(count, -1.0, 1.0)),
-        ("data", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([], 3, np.random.default_rng())),
-        (
-            "data",
-            lambda: LaplaceMechanism(count, 1.0, 1.0).sample(
-                [1.0, float("nan")], 3, np.random.default_rng()
-            ),
-        ),
-        ("n", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([1.0], 0, np.random.default_rng())),
-        ("rng", lambda: LaplaceMechanism(count, 1.0, 1.0).sample([1.0], 1, 42)),  # type: ignore[arg-type]
-        ("epsilon", lambda: DiscreteLaplaceMechanism(count, 1, -2.0)),
-        ("epsilon", lambda: DiscreteLaplaceMechanism(count, 1, 1.0, base=Fraction(1, 2))),
-        ("base", lambda: DiscreteLaplaceMechanism(count, 1, base=Fraction(3, 2))),
-        ("delta", lambda: StabilityHistogram(3, 1.0, 1.5)),
-        ("delta", lambda: StabilityHistogram(3, 1.0, 0.0)),
-        ("delta", lambda: check_delta(float("nan"))),
-        (
-            "data",
-            lambda: StabilityHistogram(3, 1.0, 1e-3).sample([0, 5], 1, np.random.default_rng()),
-        ),
-        ("data", lambda: NoisyMajorityVote(2, 1.0).sample([0, 1], 1, np.random.default_rng())),
-        ("data", lambda: NoisyMajorityVote(2, 1.0).sample([[0, 2]], 1, np.random.default_rng())),
-        ("x", lambda: RandomizedResponse(2, 1.0).randomise([0, 2], np.random.default_rng())),
-        ("k", lambda: RandomizedResponse(1, 1.0)),
-        (
-            "scores",
-            lambda: ExponentialMechanism(lambda d: np.array([0.5, 1.5]), 1, 1.0).sample(
-                [1], 1, np.random.default_rng()
-            ),
-        ),
-        ("epsilon", lambda: check_epsilon(True)),
-        ("rng", lambda: check_rng(np.random.RandomState(0))),
-    ]
-    missed: list[str] = []
-    for name, call in cases:
-        try:
-            call()
-        except ValueError as exc:
-            if name not in str(exc):
-                missed.append(f"{name}: message {exc!s} does not name it")
-        else:
-            missed.append(f"{name}: no ValueError")
-    return CheckOutcome(
-        not missed,
-        f"{len(cases) - len(missed)}/{len(cases)} bad inputs rejected with a named ValueError"
-        + (f"; missed: {missed}" if missed else ""),
-        {"cases": len(cases), "missed": missed},
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 
 #: The public callables the hostile-input check drives (dotted names, for the registry).
@@ -39,28 +40,78 @@ HOSTILE_ENTRY_POINTS: tuple[str, ...] = (
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
-        id="inputs.bad-input",
-        source="dpspec standard: bad input gets a ValueError naming the parameter",
-        claim="ε ≤ 0/NaN/inf, δ ∉ [0,1), empty or non-finite data, bad shapes → named ValueError",
+        id="contract.discovery",
+        source="dpspec standard: one contract for every public class and function, by discovery",
+        claim=(
+            "every public class and function found by walking dpspec enforces its declared "
+            "parameter domains, declares every parameter, keeps the mechanism / learner / "
+            "privacy contract, is exported and registered, and the hostile sweep reaches it"
+        ),
         method=Method.PROPERTY,
         impls=(
-            "dpspec.validation.check_epsilon",
-            "dpspec.validation.check_flag",
-            "dpspec.validation.integer_output",
-            "dpspec.contract.restrict",
-            "dpspec.validation.check_delta",
-            "dpspec.validation.check_rng",
-            "dpspec.validation.check_positive",
-            "dpspec.validation.check_count",
-            "dpspec.validation.check_base",
-            "dpspec.validation.rational_at_most",
-            "dpspec.validation.rational_at_least",
-            "dpspec.validation.as_finite_array",
-            "dpspec.validation.InputTypeError",
-            "dpspec.mechanisms.base.epsilon_rational",
-            "dpspec.contract.PrivacyLevel",
+            "dpspec.validation.checked",
+            "dpspec.validation.domains",
+            "dpspec.contract",
         ),
-        checks=("bad_input_rejected",),
+        checks=("surface:public_surface",),
+        tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
+    ),
+    Obligation(
+        id="contract.privacy-coverage",
+        source="dpspec standard: every object stating a privacy level is checked against it",
+        claim=(
+            "every public class whose constructor takes epsilon, found by walking dpspec, is "
+            "run by a privacy obligation and has its report checked against its theorem with "
+            "idealised False and True"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.proofs.engine.reports",),
+        checks=("surface:privacy_coverage",),
+    ),
+    Obligation(
+        id="contract.declared-maximum",
+        source="dpspec standard: a public entry refuses, before any work, what it cannot finish",
+        claim=(
+            "every capped parameter (draws, cells, outcomes, ...) of every public callable, set "
+            "to its declared maximum, finishes or is refused naming it within the CPU budget; "
+            "at 2^40 it is refused within 0.1 s"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.validation.domains.Integer", "dpspec.validation.checks.LIMITS"),
+        checks=("limits:declared_maximum",),
+        bug_controls=(
+            BugControl(
+                "dpspec.validation.domains.Integer.convert",
+                "if v < self.lo or (top is not None and v > top):",
+                "if v < self.lo:",
+                "the caps of integer domains not enforced",
+            ),
+        ),
+    ),
+    Obligation(
+        id="cli.options",
+        source="dpspec standard: CLI errors are one line, exit 2, before any work",
+        claim=(
+            "every option of every dpspec command declares its domain (or choices), and every "
+            "text its domain refuses ends with exit code 2 and one line on stderr"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.proofs.engine.options", "dpspec.proofs.cli.build_parser"),
+        checks=("surface:cli_options",),
+        entry_points=("dpspec.proofs.cli.main",),
+    ),
+    Obligation(
+        id="contract.hostile-sweep",
+        source="dpspec standard: bad input gets a ValueError/TypeError naming the parameter",
+        claim=(
+            "every declared parameter of every public callable refuses each value its domain "
+            "refuses, naming the parameter, and gives the clean result for each equivalent "
+            "value (numpy scalars, Fractions); no other exception, no warning, bounded CPU time"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.validation.checks", "dpspec.validation.domains"),
+        checks=("surface:hostile_sweep",),
+        tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
     ),
     Obligation(
         id="cli.exit-codes",
@@ -72,8 +123,16 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.proofs.engine.errors.check_writable",
         ),
         checks=("cli:cli_hostile_argv",),
-        tests=("tests/test_cli_hostile.py::test_usage_errors",),
+        tests=("tests/test_contract_cli.py::test_usage_errors",),
         entry_points=("dpspec.proofs.cli.main",),
+        bug_controls=(
+            BugControl(
+                "dpspec.proofs.engine.errors.one_line_errors",
+                "parser.exit(EXIT_USAGE,",
+                "parser.exit(1,",
+                "argparse's usage errors exiting 1 (a violation) instead of 2",
+            ),
+        ),
     ),
     Obligation(
         id="inputs.hostile-input",
@@ -100,8 +159,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("hostile_inputs",),
         tests=(
-            "tests/test_hostile.py::test_hostile_input_obligation",
-            "tests/test_hostile.py::test_harness_flags_broken_targets",
+            "tests/test_contract.py::test_hostile_input_obligation",
+            "tests/test_contract.py::test_harness_flags_broken_targets",
         ),
         entry_points=HOSTILE_ENTRY_POINTS,
     ),
@@ -121,11 +180,19 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.validation.bounded_int_array",
         ),
         checks=("exact_integer_bounds",),
-        tests=("tests/test_hostile.py::test_integer_bounds_obligation",),
+        tests=("tests/test_contract.py::test_integer_bounds_obligation",),
         entry_points=(
             "dpspec.mechanisms.discrete_laplace.DiscreteLaplaceMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.sample",
             "dpspec.mechanisms.exponential.ExponentialMechanism.pmf",
+        ),
+        bug_controls=(
+            BugControl(
+                "dpspec.validation.checks.bounded_int_array",
+                "if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):",
+                "if arr.size and (int(arr.max()) > INT_BOUND or int(arr.min()) < -INT_BOUND):",
+                "|v| = 2^62 accepted (the bound off by one)",
+            ),
         ),
     ),
 )

@@ -1,0 +1,476 @@
+"""``conform(target, "ALGORITHM", **params)``: is this implementation the algorithm it claims?
+
+For each of the algorithm's instances (:mod:`dpspec.conform.catalogue`) the target is run
+through its calling convention (:mod:`dpspec.conform.adapters`) and judged on three counts:
+
+1. **law** — the draws against the exact law (:mod:`dpspec.conform.gof`; false alarm bounded
+   exactly, power computed exactly) with a budget sized *before any draw* so that the power
+   against the same algorithm at ε × 1.1 is ≥ ``power`` (0.99); the power against the
+   instance's other alternatives (a shifted support, a truncated tail, a learner's bugs) at
+   that budget is stated. When the target states its own law (``pmf``), that law is compared
+   with the spec's too (max absolute difference ≤ 1e-12);
+2. **privacy** — the auditor's ε lower bound (``dpspec.audit.audit``) on the instance's worst
+   neighbouring pair from the spec, against the spec's claim, beside the spec's exact ε of that
+   pair;
+3. **other guarantees** where the spec has them (a histogram's empty cells, a classifier's
+   consistency trend).
+
+Verdict per instance and overall: ``conforms``, ``deviates`` (with the largest per-outcome
+discrepancy and where) or ``not private``. The false alarm of the whole run — a verdict other
+than "conforms" for a target that *is* the algorithm — is at most ``alpha`` (1e-6): it is split
+evenly (union bound) over the instances' law tests and audits.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dpspec.conform.adapters import Sampler
+from dpspec.conform.catalogue import Algorithm, Instance, algorithm
+from dpspec.conform.gof import (
+    ALPHA,
+    POWER,
+    FitResult,
+    Law,
+    draws_for_power,
+    event_family,
+    fit_test,
+    power_bound,
+)
+from dpspec.spec.privacy import hockey_stick, max_likelihood_ratio
+from dpspec.validation import LIMITS, check_count
+
+#: largest draw budget per instance for a vectorised target / one called once per draw
+MAX_DRAWS_VECTORISED = LIMITS["draws"]
+MAX_DRAWS_PER_CALL = 2 * 10**6
+#: default audit draws per side for a vectorised target / a per-call target / a learner
+AUDIT_SAMPLES = {"vectorised": 10**6, "per-call": 10**5, "learner": 10**4}
+#: an exposed pmf matches the spec's when every probability is within this of the spec's
+PMF_TOLERANCE = 1e-12
+
+VERDICTS = ("conforms", "deviates", "not private")
+
+
+@dataclass
+class InstanceReport:
+    """What was found on one instance (every number is in :meth:`to_json`)."""
+
+    label: str
+    data: Any
+    neighbour: Any
+    draws: int
+    power: float
+    alternatives: dict[str, float]
+    fit: FitResult
+    exact: dict[str, Any] | None
+    privacy: dict[str, Any] | None
+    guarantees: list[dict[str, Any]]
+    verdict: str
+    seconds: float
+
+    def why(self) -> str:
+        """One line: why the verdict."""
+        f = self.fit
+        if self.verdict == "not private":
+            assert self.privacy is not None
+            return (
+                f"ε lower bound {self.privacy['epsilon_lower']:.4g} > claim "
+                f"{self.privacy['epsilon_claimed']:.4g} on {self.privacy['pair']}"
+            )
+        parts = []
+        if f.impossible:
+            parts.append(
+                f"{f.impossible} outputs impossible under the law, e.g. "
+                f"{', '.join(f.impossible_examples)}"
+            )
+        if f.rejected or self.verdict == "conforms":
+            parts.append(
+                f"largest discrepancy {f.largest_discrepancy:.3g} at output {f.discrepancy_at} "
+                f"(observed {f.observed:.4g}, law {f.expected:.4g}, z = {f.z:.1f}); "
+                f"p = {f.pvalue:.3g} (α = {f.alpha:.2g}) on '{f.worst_event}'"
+            )
+        if self.exact is not None and not self.exact["matches"]:
+            parts.append(
+                f"its pmf differs by {self.exact['max_abs_difference']:.3g} at {self.exact['at']}"
+            )
+        parts.extend(f"{g['guarantee']}: FAILS" for g in self.guarantees if not g["holds"])
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "data": _jsonable(self.data),
+            "neighbour": _jsonable(self.neighbour),
+            "draws": self.draws,
+            "power_epsilon_x1.1": self.power,
+            "power_alternatives": self.alternatives,
+            "law": self.fit.to_json(),
+            "exact_pmf": self.exact,
+            "privacy": self.privacy,
+            "guarantees": [_jsonable(g) for g in self.guarantees],
+            "verdict": self.verdict,
+            "why": self.why(),
+            "seconds": self.seconds,
+        }
+
+
+@dataclass
+class ConformResult:
+    """The verdict of one ``conform`` run."""
+
+    algorithm: str
+    params: dict[str, Any]
+    target: str
+    form: str
+    seeded: bool
+    alpha: float
+    power_target: float
+    instances: list[InstanceReport]
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        found = {r.verdict for r in self.instances}
+        for v in ("not private", "deviates"):
+            if v in found:
+                return v
+        return "conforms"
+
+    @property
+    def conforms(self) -> bool:
+        return self.verdict == "conforms"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.conforms else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "algorithm": self.algorithm,
+            "params": _jsonable(self.params),
+            "target": self.target,
+            "form": self.form,
+            "seeded": self.seeded,
+            "alpha": self.alpha,
+            "power_target": self.power_target,
+            "verdict": self.verdict,
+            "instances": [r.to_json() for r in self.instances],
+            "notes": self.notes,
+            "seconds": self.seconds,
+        }
+
+    def lines(self) -> list[str]:
+        """The report as text lines (what ``dpspec conform`` prints)."""
+        out = [
+            f"{self.target} as {self.algorithm} {_jsonable(self.params)}",
+            f"  calls: {self.form}; seeded: {'yes' if self.seeded else 'NO'}",
+        ]
+        out += [f"  note: {n}" for n in self.notes]
+        for r in self.instances:
+            alts = ", ".join(f"{k} {v:.3f}" for k, v in r.alternatives.items())
+            priv = "privacy: no claim"
+            if r.privacy is not None:
+                priv = (
+                    f"privacy: ε_LCB {r.privacy['epsilon_lower']:.4g} vs claim "
+                    f"{r.privacy['epsilon_claimed']:.4g} (spec's exact ε on the pair "
+                    f"{r.privacy['epsilon_pair_exact']:.4g})"
+                )
+            out.append(
+                f"  [{r.verdict.upper()}] {r.label}: {r.draws} draws, power vs ε × 1.1 "
+                f"{r.power:.4f} (also: {alts}); {priv}; {r.seconds:.2f}s"
+            )
+            out.append(f"      {r.why()}")
+            for g in r.guarantees:
+                mark = "holds" if g["holds"] else "FAILS"
+                out.append(f"      {g['guarantee']}: {mark} ({_short(g['measured'])})")
+        out.append(f"verdict: {self.verdict} (false alarm <= {self.alpha:g} for the whole run)")
+        return out
+
+
+def _short(v: Any) -> str:
+    text = str(_jsonable(v))
+    return text if len(text) < 160 else text[:157] + "..."
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(u) for u in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(u) for k, u in v.items()}
+    if isinstance(v, (np.integer, np.floating, np.bool_)):
+        return v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, (int, float, str, bool)) or v is None:
+        return v
+    return str(v)
+
+
+def _as_dict(law: Law) -> dict[Any, float]:
+    return {label: float(p) for label, p in zip(law.labels, law.probs, strict=True)}
+
+
+def compare_pmf(law: Law, stated: Any) -> dict[str, Any]:
+    """The target's own law against the spec's on every outcome both list."""
+    try:
+        items = dict(stated)
+    except (TypeError, ValueError):
+        return {
+            "compared": 0,
+            "matches": False,
+            "max_abs_difference": math.inf,
+            "at": "its pmf is not a mapping outcome -> probability",
+        }
+    worst, at, compared = 0.0, "", 0
+    for label, p in zip(law.labels, law.probs, strict=True):
+        if label in items:
+            compared += 1
+            gap = abs(float(items[label]) - float(p))
+            if gap > worst:
+                worst, at = gap, repr(label)
+    return {
+        "compared": compared,
+        "max_abs_difference": worst,
+        "at": at,
+        "matches": compared > 0 and worst <= PMF_TOLERANCE,
+    }
+
+
+def _pair_epsilon(law: Law, other: Law | None, ratio_claim: float) -> tuple[float, float]:
+    """(ln of the largest likelihood ratio between the two laws, their hockey-stick δ at the
+    claim) — the spec's exact privacy of the pair, on the instance's table."""
+    if other is None:
+        return math.nan, math.nan
+    p, q = _as_dict(law), _as_dict(other)
+    ratio = max(float(max_likelihood_ratio(p, q)), float(max_likelihood_ratio(q, p)))
+    delta = max(float(hockey_stick(p, q, ratio_claim)), float(hockey_stick(q, p, ratio_claim)))
+    return (math.log(ratio) if ratio > 0 else -math.inf), delta
+
+
+@dataclass
+class Plan:
+    """What a run will do, fixed before any draw: the budget of every instance."""
+
+    algo: Algorithm
+    params: dict[str, Any]
+    sampler: Sampler
+    instances: list[Instance]
+    draws: list[int]
+    powers: list[float]
+    alpha_each: float
+    claim: tuple[float, float] | None
+    audit_samples: int
+
+
+def plan(
+    target: Any,
+    name: str,
+    *,
+    alpha: float = ALPHA,
+    power: float = POWER,
+    max_draws: int | None = None,
+    audit_samples: int | None = None,
+    **params: Any,
+) -> Plan:
+    """Check every argument and size every instance's budget; refuse (ValueError) a budget
+    above the limit, before any draw."""
+    algo = algorithm(name)
+    resolved = algo.resolve(params)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha <= 0.01:
+        raise ValueError(f"alpha: must be in (0, 0.01], got {alpha!r}")
+    if isinstance(power, bool) or not isinstance(power, (int, float)) or not 0.5 <= power < 1:
+        raise ValueError(f"power: must be in [0.5, 1), got {power!r}")
+    sampler = algo.sampler(target, resolved)
+    kind = "learner" if algo.learner else "vectorised" if sampler.vectorised else "per-call"
+    limit = MAX_DRAWS_VECTORISED if sampler.vectorised else MAX_DRAWS_PER_CALL
+    if max_draws is not None:
+        limit = check_count(max_draws, "max_draws", maximum=MAX_DRAWS_VECTORISED)
+    samples = (
+        AUDIT_SAMPLES[kind]
+        if audit_samples is None
+        else check_count(audit_samples, "audit_samples", minimum=100, maximum=10**8)
+    )
+    instances = algo.instances(resolved)
+    claim = algo.claim(resolved)
+    tests = len(instances) * (2 if claim is not None else 1)
+    alpha_each = float(alpha) / tests
+    draws, powers = [], []
+    for inst in instances:
+        if inst.variant.labels != inst.law.labels or any(
+            a.labels != inst.law.labels for a in (*inst.alternatives, *inst.sized)
+        ):
+            raise RuntimeError(f"{algo.name}: alternatives of '{inst.label}' are on another table")
+        n, pw = 0, 1.0
+        for alt in (inst.variant, *inst.sized):  # the budget reaches the power against each
+            n_alt, _ = draws_for_power(inst.law, alt.probs, alpha_each, float(power), limit)
+            n = max(n, n_alt)
+        events = event_family(inst.law)
+        pw = power_bound(inst.law, events, inst.variant.probs, min(n, limit), alpha_each)
+        if n > limit:
+            raise ValueError(
+                f"max_draws: instance '{inst.label}' needs more than {limit} draws for power "
+                f"{power} against ε × 1.1 (power {pw:.3f} at {limit}); the limit for "
+                f"{kind} targets is {limit} (raise it with max_draws)"
+            )
+        draws.append(n)
+        powers.append(pw)
+    if claim is not None:
+        from dpspec.audit.core import max_epsilon_lower
+
+        top = max_epsilon_lower(samples=samples, confidence=1 - alpha_each, delta=claim[1])
+        if top <= claim[0]:
+            raise ValueError(
+                f"audit_samples: {samples} draws per side cannot refute ε = {claim[0]:g} at "
+                f"confidence 1 − {alpha_each:.2g} (largest bound {top:.3g}); use more"
+            )
+    return Plan(algo, resolved, sampler, instances, draws, powers, alpha_each, claim, samples)
+
+
+def conform(
+    target: Any,
+    name: str,
+    *,
+    seed: int = 0,
+    alpha: float = ALPHA,
+    power: float = POWER,
+    max_draws: int | None = None,
+    audit_samples: int | None = None,
+    **params: Any,
+) -> ConformResult:
+    """Judge ``target`` against the algorithm ``name`` with its ``params`` (module docstring).
+
+    ``seed`` drives every generator passed to the target and the auditor; ``max_draws`` caps
+    the draw budget of one instance (default 2^27 for vectorised targets, 2·10^6 for targets
+    called once per draw; a budget above it is refused before any draw); ``audit_samples`` is
+    the auditor's draws per side (default 10^6 / 10^5 / 10^4 for vectorised / per-call /
+    learner targets).
+    """
+    start = time.perf_counter()
+    seed = check_count(seed, "seed", minimum=0, maximum=2**63 - 1)
+    p = plan(
+        target,
+        name,
+        alpha=alpha,
+        power=power,
+        max_draws=max_draws,
+        audit_samples=audit_samples,
+        **params,
+    )
+    notes = []
+    if not p.sampler.seeded:
+        notes.append(
+            "the target draws from its own generator: its draws do not reproduce run "
+            "to run (the false-alarm bound does not need them to)"
+        )
+    reports = []
+    for i, (inst, n, pw) in enumerate(zip(p.instances, p.draws, p.powers, strict=True)):
+        reports.append(_run_instance(p, i, inst, n, pw, seed))
+    return ConformResult(
+        p.algo.name,
+        p.params,
+        p.sampler.description,
+        p.sampler.form,
+        p.sampler.seeded,
+        float(alpha),
+        float(power),
+        reports,
+        time.perf_counter() - start,
+        notes,
+    )
+
+
+def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int) -> InstanceReport:
+    begin = time.perf_counter()
+    rng = np.random.default_rng([seed, i])
+    outputs = p.sampler.draw(inst.data, n, rng)
+    events = event_family(inst.law)
+    fit = fit_test(inst.law, outputs, p.alpha_each, events)
+    alternatives = {
+        alt.note or f"alternative {j}": power_bound(inst.law, events, alt.probs, n, p.alpha_each)
+        for j, alt in enumerate((*inst.sized, *inst.alternatives))
+    }
+    exact = None if p.sampler.pmf is None else compare_pmf(inst.law, p.sampler.pmf(inst.data))
+    privacy = None
+    if p.claim is not None and inst.neighbour is not None:
+        privacy = _privacy(p, inst, seed, i)
+    guarantees = p.algo.guarantees(
+        p.params,
+        inst,
+        outputs,
+        sampler=p.sampler if i == 0 else None,
+        rng=np.random.default_rng([seed, 10**6]),
+    )
+    if privacy is not None and privacy["violation"]:
+        verdict = "not private"
+    elif (
+        fit.rejected
+        or (exact is not None and not exact["matches"])
+        or not all(g["holds"] for g in guarantees)
+    ):
+        verdict = "deviates"
+    else:
+        verdict = "conforms"
+    return InstanceReport(
+        inst.label,
+        inst.data,
+        inst.neighbour,
+        n,
+        pw,
+        alternatives,
+        fit,
+        exact,
+        privacy,
+        guarantees,
+        verdict,
+        time.perf_counter() - begin,
+    )
+
+
+def _privacy(p: Plan, inst: Instance, seed: int, i: int) -> dict[str, Any]:
+    from dpspec.audit import audit
+
+    assert p.claim is not None
+    eps, delta = p.claim
+    exact_eps, exact_delta = _pair_epsilon(inst.law, inst.neighbour_law, math.exp(eps))
+    result = audit(
+        mechanism=p.sampler,
+        pair=(inst.data, inst.neighbour),
+        epsilon=eps,
+        delta=delta,
+        samples=p.audit_samples,
+        confidence=1 - p.alpha_each,
+        seed=int(np.random.SeedSequence([seed, i, 7]).generate_state(1)[0]),
+    )
+    return {
+        "epsilon_claimed": eps,
+        "delta_claimed": delta,
+        "epsilon_lower": float(result.epsilon_lower),
+        "confidence": 1 - p.alpha_each,
+        "violation": bool(result.violation),
+        "event": result.event,
+        "samples_per_side": int(result.samples_per_side),
+        "epsilon_pair_exact": exact_eps,
+        "delta_pair_exact_at_claim": exact_delta,
+        "pair": f"{_short(inst.data)} vs {_short(inst.neighbour)}",
+    }
+
+
+def empirical_power(
+    alternative: Sampler, law: Law, data: Any, draws: int, alpha: float, reps: int, seed: int
+) -> tuple[int, int]:
+    """(rejections, reps): the law test run ``reps`` times on ``draws`` fresh outputs of
+    ``alternative`` — the empirical check of the computed power."""
+    events = event_family(law)
+    hits = 0
+    for r in range(check_count(reps, "reps")):
+        outputs = alternative.draw(data, draws, np.random.default_rng([seed, 99, r]))
+        hits += fit_test(law, outputs, alpha, events).rejected
+    return hits, reps

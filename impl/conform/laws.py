@@ -1,0 +1,233 @@
+"""Outcome tables of the catalogue's algorithms, with their exact probabilities and encodings.
+
+Every probability here comes from dpspec's own exact laws — ``dpspec.noise``'s
+``discrete_laplace_pmf`` / ``discrete_laplace_sf``, the mechanisms' ``pmf`` / ``local_pmf`` /
+``cell_pmf`` and the learners' ``release_law`` — arranged as a :class:`~dpspec.conform.gof.Law`:
+a finite table (infinite supports end in two lumped tails whose mass is computed exactly from
+the survival function) and an ``encode`` that maps a batch of a target's outputs to outcome
+indices, −1 marking an output the law gives probability 0.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Sequence
+from itertools import product
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpspec.conform.gof import Law
+from dpspec.noise import discrete_laplace_pmf, discrete_laplace_sf
+
+#: the lumped tails of an integer table hold at most this much mass together (ε × 1.1 included)
+TAIL_MASS = 1e-12
+#: integer tables wider than this are grouped into this many intervals of equal width
+MAX_ATOMS = 4096
+
+
+def _as_float_array(outputs: Any) -> NDArray[np.float64]:
+    """Outputs as float64 (anything that is not a real number becomes NaN: impossible)."""
+    try:
+        return np.asarray(outputs, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        flat = np.asarray(outputs, dtype=object).ravel()
+        out = np.full(flat.size, np.nan)
+        for i, v in enumerate(flat):
+            with contextlib.suppress(TypeError, ValueError):
+                out[i] = float(v)
+        return out
+
+
+def tail_half_width(q: float, mass: float = TAIL_MASS) -> int:
+    """Smallest W with P(|Z| > W) = 2q^{W+1}/(1 + q) ≤ mass for discrete Laplace base q."""
+    if q <= 0:
+        return 1
+    return max(1, math.ceil(math.log(mass * (1 + q) / 2) / math.log(q)) - 1)
+
+
+def integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, note: str = "") -> Law:
+    """center + Z, Z discrete Laplace with P(Z = z) = (1 − q)/(1 + q)·q^{|z|}, on the lattice
+    unit·ℤ: atoms lo … hi (grouped into at most MAX_ATOMS equal intervals when wider) and the
+    two lumped tails. An output is encoded by k = output/unit, which must be a finite integer
+    (else impossible)."""
+    width = max(1, math.ceil((hi - lo + 1) / MAX_ATOMS))
+    starts = np.arange(lo, hi + 1, width, dtype=np.int64)
+    ends = np.minimum(starts + width - 1, hi)
+    inner = np.array(
+        [_between(int(a) - center, int(b) - center, q) for a, b in zip(starts, ends, strict=True)]
+    )
+    if width == 1:
+        labels_inner: list[Any] = [_value(int(s), unit) for s in starts]
+    else:
+        labels_inner = [
+            f"[{_value(int(a), unit)}, {_value(int(b), unit)}]"
+            for a, b in zip(starts, ends, strict=True)
+        ]
+    below = float(discrete_laplace_sf(center - lo + 1, q))  # P(Z < lo − c) = P(Z > c − lo)
+    above = float(discrete_laplace_sf(hi + 1 - center, q))
+    probs = np.concatenate([[below], inner, [above]])
+    labels = (f"< {_value(lo, unit)}", *labels_inner, f"> {_value(hi, unit)}")
+    count = starts.size
+
+    def encode(outputs: Any) -> NDArray[np.int64]:
+        x = _as_float_array(outputs)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            k = x / unit
+        ok = np.isfinite(k) & (k == np.floor(k))
+        k = np.where(ok, k, 0.0)
+        idx = np.where(
+            k < lo,
+            0,
+            np.where(k > hi, count + 1, 1 + np.floor((np.clip(k, lo, hi) - lo) / width)),
+        ).astype(np.int64)
+        return np.where(ok, idx, -1)
+
+    return Law(labels, probs / probs.sum(), "ordered", encode, note=note)
+
+
+def _between(a: int, b: int, q: float) -> float:
+    """P(a ≤ Z ≤ b) for discrete Laplace Z, from the tail on the side away from 0 (no
+    cancellation of numbers near 1: the far bins keep their relative precision)."""
+    if a == b:
+        return float(discrete_laplace_pmf(a, q))
+    if a > 0:
+        return float(discrete_laplace_sf(a, q)) - float(discrete_laplace_sf(b + 1, q))
+    if b < 0:
+        return float(discrete_laplace_sf(-b, q)) - float(discrete_laplace_sf(1 - a, q))
+    return 1.0 - float(discrete_laplace_sf(b + 1, q)) - float(discrete_laplace_sf(1 - a, q))
+
+
+def _value(k: int, unit: float) -> Any:
+    return k if unit == 1.0 else k * unit
+
+
+def categorical_law(
+    probs: Sequence[Any], labels: Sequence[Any] | None = None, note: str = ""
+) -> Law:
+    """Outcomes 0 … K−1 (indices, or the given labels, matched exactly) with these
+    probabilities."""
+    p = np.array([float(v) for v in probs])
+    keys = list(range(len(p))) if labels is None else list(labels)
+    exact = tuple(probs)
+
+    if labels is None:
+
+        def encode(outputs: Any) -> NDArray[np.int64]:
+            x = _as_float_array(outputs)
+            ok = np.isfinite(x) & (x == np.floor(x)) & (x >= 0) & (x < len(keys))
+            return np.where(ok, np.where(ok, x, 0).astype(np.int64), -1)
+
+    else:
+        where = {k: i for i, k in enumerate(keys)}
+
+        def encode(outputs: Any) -> NDArray[np.int64]:
+            flat = np.asarray(outputs, dtype=object).ravel()
+            return np.array([where.get(_key(v), -1) for v in flat], dtype=np.int64)
+
+    return Law(tuple(keys), p / p.sum(), "categorical", encode, exact=exact, note=note)
+
+
+def _key(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def bernoulli_law(p_one: Any, note: str = "") -> Law:
+    """{0, 1} (bools or 0/1 numbers) with P(1) = ``p_one``."""
+    p = float(p_one)
+
+    def encode(outputs: Any) -> NDArray[np.int64]:
+        x = _as_float_array(outputs)
+        return np.where((x == 0) | (x == 1), np.where(x == 1, 1, 0), -1).astype(np.int64)
+
+    return Law(
+        (0, 1), np.array([1.0 - p, p]), "ordered", encode, exact=(1 - p_one, p_one), note=note
+    )
+
+
+def product_law(coordinates: Sequence[Law], note: str = "", width: int | None = None) -> Law:
+    """The law of independent coordinates (each a Law): outcome = tuple of coordinate
+    outcomes. A batch is an (n, m) array, one row per output."""
+    m = len(coordinates)
+    sizes = [c.probs.size for c in coordinates]
+    total = math.prod(sizes)
+    if total > 2**18:
+        raise ValueError(f"coordinates: {total} joint outcomes exceed 2^18")
+    combos = list(product(*(range(s) for s in sizes)))
+    coords = np.array(combos, dtype=np.int64).reshape(total, m)
+    probs = np.ones(total)
+    for j, c in enumerate(coordinates):
+        probs *= c.probs[coords[:, j]]
+    labels = tuple(tuple(coordinates[j].labels[i] for j, i in enumerate(row)) for row in combos)
+    radix = np.array([math.prod(sizes[j + 1 :]) for j in range(m)], dtype=np.int64)
+    expected = m if width is None else width
+
+    def encode(outputs: Any) -> NDArray[np.int64]:
+        arr = np.asarray(outputs)
+        if arr.ndim != 2 or arr.shape[1] != expected:
+            rows = arr.shape[0] if arr.ndim else 1
+            return np.full(rows, -1, dtype=np.int64)
+        idx = np.zeros(arr.shape[0], dtype=np.int64)
+        bad = np.zeros(arr.shape[0], dtype=np.bool_)
+        for j, c in enumerate(coordinates):
+            k = c.encode(arr[:, j])
+            bad |= k < 0
+            idx += np.maximum(k, 0) * radix[j]
+        return np.where(bad, -1, idx)
+
+    return Law(labels, probs / probs.sum(), "product", encode, coords=coords, note=note)
+
+
+def noisy_max_law(scores: Sequence[int], q: float) -> list[float]:
+    """P(argmax_i (s_i + Z_i) = i), Z_i i.i.d. discrete Laplace of base q, ties to the smallest
+    index (numpy's argmax): Σ_v P(X_i = v) Π_{j<i} P(X_j ≤ v − 1) Π_{j>i} P(X_j ≤ v).
+
+    The sum runs over v within W of the scores, W = :func:`tail_half_width` at mass 1e-17 per
+    coordinate; what is left out is at most K·1e-17 in total (floats: about 1e-15 absolute).
+    """
+    s = [int(v) for v in scores]
+    w = tail_half_width(q, 1e-17)
+    vs = np.arange(min(s) - w, max(s) + w + 1, dtype=np.int64)
+    pmf = np.array([[float(discrete_laplace_pmf(int(v) - si, q)) for v in vs] for si in s])
+    cdf = np.array([[1.0 - float(discrete_laplace_sf(int(v) - si + 1, q)) for v in vs] for si in s])
+    below = np.hstack([np.zeros((len(s), 1)), cdf[:, :-1]])  # P(X_j <= v - 1)
+    out = []
+    for i in range(len(s)):
+        term = pmf[i].copy()
+        for j in range(len(s)):
+            if j != i:
+                term *= below[j] if j < i else cdf[j]
+        out.append(float(term.sum()))
+    total = sum(out)
+    return [p / total for p in out]
+
+
+def shifted(law: Law, note: str = "the support shifted by one outcome") -> Law:
+    """The alternative whose outcomes are moved one step up (ordered; last outcome kept) or
+    relabelled i → i + 1 mod K (categorical)."""
+    p = law.probs
+    if law.shape == "ordered":
+        q = np.concatenate([[0.0], p[:-2], [p[-2] + p[-1]]])
+    else:
+        q = np.roll(p, 1)
+    return law.with_probs(q, note)
+
+
+def truncated(law: Law, mass: float = 1e-2, note: str = "") -> Law:
+    """The alternative that never outputs its least likely outcomes holding ``mass`` together
+    (renormalised): a tail cut off, as by a sampler with a bounded range."""
+    order = np.argsort(law.probs, kind="stable")
+    cut = np.cumsum(law.probs[order]) <= mass
+    if not np.any(cut):
+        cut[0] = True
+    q = law.probs.copy()
+    q[order[cut]] = 0.0
+    return law.with_probs(
+        q,
+        note
+        or f"the least likely outcomes (mass {float(law.probs[order[cut]].sum()):.2g}) never drawn",
+    )

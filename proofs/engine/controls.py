@@ -1,0 +1,117 @@
+"""Bug controls: a check re-run on the implementation with one plausible bug planted.
+
+A :class:`BugControl` names a function or method of the package (``target``), a snippet of its
+source and the snippet that replaces it — a one-line bug a developer could write (a ``>=`` that
+became ``>``, a scale halved, a boundary off by one). :func:`planted` recompiles the target from
+its own source with the bug, puts it in place of the original for the duration of a ``with``
+block (re-applying :func:`dpspec.validation.checked` when the original carried it), and restores
+it. ``dpspec verify`` runs every passing obligation's check again under each of its bug
+controls: the check must now fail, or the obligation fails for want of power.
+
+Unlike the mutants of ``dpspec mutate`` (a scratch copy of the tree, one subprocess per
+mutant), a bug control runs in the process, in the time of one more run of the check.
+"""
+
+from __future__ import annotations
+import __future__
+
+import importlib
+import inspect
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BugControl:
+    """A one-line bug: ``original`` replaced by ``replacement`` (exactly one occurrence) in the
+    source of ``target`` (a dotted name: ``dpspec.noise.discrete_laplace_pmf`` or
+    ``dpspec.mechanisms.StabilityHistogram.release_counts``); ``bug`` says what is wrong."""
+
+    target: str
+    original: str
+    replacement: str
+    bug: str
+
+
+def _resolve(dotted: str) -> tuple[Any, str, Any]:
+    """(owner, attribute, member) of a dotted name: the module or class that holds it."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            owner: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:-1]:
+            owner = getattr(owner, attr)
+        name = parts[-1]
+        return owner, name, inspect.getattr_static(owner, name)
+    raise ValueError(f"target: cannot resolve {dotted!r}")
+
+
+def _raw(member: Any) -> tuple[Callable[..., Any], str]:
+    """The function under a member, and how it is held (function, staticmethod, classmethod)."""
+    if isinstance(member, staticmethod):
+        return member.__func__, "static"
+    if isinstance(member, classmethod):
+        return member.__func__, "class"
+    return member, "function"
+
+
+def mutated(function: Callable[..., Any], original: str, replacement: str) -> Callable[..., Any]:
+    """``function`` recompiled from its own source with ``original`` replaced (it must occur
+    exactly once), in its module's namespace; decorators in the source are applied again."""
+    inner = inspect.unwrap(function)
+    source = textwrap.dedent(inspect.getsource(inner))
+    count = source.count(original)
+    if count != 1:
+        raise ValueError(
+            f"original: occurs {count} times in {inner.__qualname__} (expected once): {original!r}"
+        )
+    namespace: dict[str, Any] = dict(inner.__globals__)
+    code = compile(
+        source.replace(original, replacement),
+        f"<bug control of {inner.__qualname__}>",
+        "exec",
+        flags=__future__.annotations.compiler_flag,
+        dont_inherit=True,
+    )
+    exec(code, namespace)
+    made: Callable[..., Any] = namespace[inner.__name__]
+    if getattr(function, "__dpspec_checked__", False) and not getattr(
+        made, "__dpspec_checked__", False
+    ):
+        from dpspec.validation import checked
+
+        made = checked(made)
+    return made
+
+
+@contextmanager
+def planted(control: BugControl) -> Iterator[None]:
+    """The package with ``control``'s bug in place, for the duration of the block."""
+    owner, name, member = _resolve(control.target)
+    function, how = _raw(member)
+    bug = mutated(function, control.original, control.replacement)
+    replacement: Any = (
+        staticmethod(bug) if how == "static" else classmethod(bug) if how == "class" else bug
+    )
+    holders = [(owner, member)]
+    if inspect.ismodule(owner):  # modules that imported the function by name use it too
+        holders += [
+            (module, member)
+            for key, module in list(sys.modules.items())
+            if key.startswith("dpspec")
+            and module is not owner
+            and getattr(module, name, None) is member
+        ]
+    for holder, _ in holders:
+        setattr(holder, name, replacement)
+    try:
+        yield
+    finally:
+        for holder, original in holders:
+            setattr(holder, name, original)

@@ -1,0 +1,87 @@
+"""Declared limits, run at their maximum.
+
+A parameter whose domain caps it (``Integer(..., limit="draws")``: the draws one ``sample`` call
+returns, the cells of a partition, the outcomes a law lists …) promises that a request at the cap
+either finishes or is refused, before any work, naming the parameter — never a memory error or a
+run without end. ``declared_maximum`` runs every public callable's clean call with each capped
+parameter set to its maximum, under a CPU budget of ``MAXIMUM_CPU_SECONDS``, with
+``--thorough`` (a call at its maximum allocates up to gigabytes: too heavy for the default run,
+which checks instead that every cap raised to 2^40 — a request no call can finish — is refused
+within 0.1 s, not attempted). A refusal must name a parameter of the calls made: a maximum
+``dimension`` may be refused by the ``size`` of the draw that follows (their product is capped).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from dpspec.proofs.engine import sweep
+from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig
+from dpspec.proofs.engine.sweep import entries, execute, names_parameter, plan, run
+from dpspec.validation import Domain, Integer
+
+#: CPU seconds a call at its declared maximum may take under ``--thorough``.
+MAXIMUM_CPU_SECONDS = 120.0
+
+def capped(domain: Domain | object) -> int | None:
+    """The maximum of a capped integer domain (one with a ``limit``), or None."""
+    if isinstance(domain, Integer) and domain.limit is not None:
+        return domain.top
+    return None
+
+
+def declared_maximum(config: VerifyConfig) -> CheckOutcome:
+    """Every capped parameter at its maximum: the call finishes or is refused naming the
+    parameter, within the CPU budget; and at 2^40 (a request no call can finish) it is refused
+    within 0.1 s, not attempted."""
+    budget = MAXIMUM_CPU_SECONDS
+    finished, refused, deferred, failures = 0, 0, 0, []
+    slowest = 0.0
+    controls_ok = 0
+    cases = 0
+    saved = sweep.CASE_CPU_SECONDS
+    sweep.CASE_CPU_SECONDS = budget
+    try:
+        for entry in entries():
+            for name, domain in entry.domains.items():
+                top = capped(domain)
+                if top is None:
+                    continue
+                try:
+                    the_plan = plan(entry)
+                except LookupError:
+                    continue  # reported by contract.discovery
+                cases += 1
+                names = {name, *the_plan.init, *(n for _, a in the_plan.calls for n in a)}
+                label = f"{entry.label}[{name}={top}]"
+                if not config.thorough:
+                    deferred += 1
+                else:
+                    out = run(partial(execute, the_plan, name, top))
+                    slowest = max(slowest, out.cpu_seconds)
+                    if out.failure is not None:
+                        failures.append(f"{label}: {out.failure}")
+                    elif out.refused is not None:
+                        if any(names_parameter(out.refused, n) for n in names):
+                            refused += 1
+                        else:
+                            failures.append(f"{label}: refusal naming no parameter: {out.refused}")
+                    else:
+                        finished += 1
+                beyond = run(partial(execute, the_plan, name, 2**40))
+                controls_ok += beyond.refused is not None and beyond.cpu_seconds < 0.1
+    finally:
+        sweep.CASE_CPU_SECONDS = saved
+    beyond_ok = controls_ok == cases
+    return CheckOutcome(
+        not failures and beyond_ok,
+        f"{cases} capped parameters at their maximum: {finished} finished, {refused} refused "
+        f"naming a parameter, within {budget:g} s CPU"
+        + (f" ({deferred} run with --thorough only)" if deferred else "")
+        + f", {len(failures)} failures; at 2^40: {controls_ok}/{cases} refused within 0.1 s"
+        + (f"; failures: {failures[:5]}" if failures else ""),
+        {"cases": cases, "finished": finished, "refused": refused, "deferred": deferred},
+        [],
+        [Slack("CPU seconds of the slowest call at its maximum", budget, slowest)],
+    )
+
