@@ -52,6 +52,7 @@ from dpspec.noise.tables import WORD, count_at_or_below, sample_words
 from dpspec.validation import (
     INT_BOUND,
     check_count,
+    check_limit,
     check_rng,
     check_sampling_base,
     rational_at_least,
@@ -85,6 +86,23 @@ BoolArray = NDArray[np.bool_]
 _INT64_SAFE = 2**56  # bound on the scale's terms t, s
 #: Most distinct exponents one Bernoulli call tabulates (more: the alternating series).
 MAX_THRESHOLD_TABLES = 4096
+
+
+#: Most distinct levels (weights) a categorical law tabulates (its table: ≈ 3 µs per level).
+MAX_LEVELS = 2**20
+
+
+def _size(size: Any) -> int:
+    """``size`` ≥ 0 and at most ``LIMITS["draws"]`` (refused up front, naming the limit)."""
+    return check_limit(check_count(size, "size", minimum=0), "size", "draws")
+
+
+def _check_levels(count: int, name: str) -> None:
+    if count > MAX_LEVELS:
+        raise ValueError(
+            f"{name}: {count} distinct weights exceed the limit of {MAX_LEVELS} (the exact "
+            f"table of the law takes about {count * 3e-6:.0f} s to build); group the candidates"
+        )
 
 
 # --- Bernoulli(exp(−γ)) --------------------------------------------------------------------
@@ -215,7 +233,7 @@ def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> In
     """``size`` exact draws with P(Z = z) ∝ exp(−|z|/scale) on the integers (scale rational):
     the two-sided law with factor Q = e^{−s/t} for scale = t/s."""
     check_rng(rng)
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     scale = coarsen_up(rational_at_least(scale, "scale"))
     q = Ratio(scale.denominator, scale.numerator, exp=True)
     return two_sided_sampler(q).sample(size, rng)
@@ -258,7 +276,7 @@ def geometric(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array
     """P(G = g) = (1 − q) q^g for rational q = ``base`` ∈ (0, 1)."""
     check_rng(rng)
     q = _base_ratio(base)
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     return geometric_sampler(q).sample(size, rng)
 
 
@@ -266,7 +284,7 @@ def discrete_laplace_base(base: Fraction, size: int, rng: np.random.Generator) -
     """P(Z = z) = (1 − q)/(1 + q) · q^{|z|} for rational q = ``base`` ∈ (0, 1)."""
     check_rng(rng)
     q = _base_ratio(base)
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     return two_sided_sampler(q).sample(size, rng)
 
 
@@ -284,32 +302,54 @@ def categorical_exp_levels(
     """``size`` levels i with P(i) ∝ counts_i·exp(−gaps_i·num/den), exactly (gaps distinct,
     increasing integers ≥ 0; counts ≥ 1; num ≥ 1, den ≥ 1)."""
     check_rng(rng)
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     g, c = [int(x) for x in np.asarray(gaps).ravel()], [int(x) for x in np.asarray(counts).ravel()]
     if not g or len(g) != len(c) or g[0] < 0 or any(x >= y for x, y in itertools.pairwise(g)):
         raise ValueError("gaps: expected distinct increasing integers >= 0, one count each")
     if min(c) < 1:
         raise ValueError("counts: expected integers >= 1")
+    _check_levels(len(g), "gaps")
     q = Ratio(check_count(num, "num"), check_count(den, "den"), exp=True)
     return _level_sampler(q, tuple(g), tuple(c)).sample(size, rng)
+
+
+@dataclass(frozen=True, eq=False)
+class _Members:
+    """The levels of a gap vector: the level sampler, the members of each level in one array
+    (``order``, level by level), each level's count and first position."""
+
+    sampler: LevelSampler
+    order: NDArray[np.intp]
+    counts: NDArray[np.int64]
+    offsets: NDArray[np.int64]
+    single: bool  # every level has one member
+
+
+@lru_cache(maxsize=32)
+def _members(q: Ratio, gap_bytes: bytes) -> _Members:
+    gap = np.frombuffer(gap_bytes, dtype=np.int64)
+    order = np.argsort(gap, kind="stable")
+    levels, counts = np.unique(gap, return_counts=True)
+    _check_levels(levels.size, "a")
+    sampler = _level_sampler(q, tuple(levels.tolist()), tuple(counts.tolist()))
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    return _Members(sampler, order, counts.astype(np.int64), offsets, levels.size == gap.size)
 
 
 def _categorical_levels(
     q: Ratio, gap: NDArray[Any], size: int, rng: np.random.Generator
 ) -> Int64Array:
     """``size`` indices i with P(i) ∝ Q^{gap_i} (gap ≥ 0 integers, min 0): the level of each
-    distinct gap from a table, then a uniform index among the level's members."""
-    order = np.argsort(gap, kind="stable")
-    levels, counts = np.unique(gap, return_counts=True)
-    sampler = _level_sampler(
-        q, tuple(int(x) for x in levels.tolist()), tuple(int(x) for x in counts.tolist())
+    distinct gap from a table, then a uniform index among the level's members (the levels and
+    their tables cached per gap vector)."""
+    members = _members(q, np.ascontiguousarray(gap, dtype=np.int64).tobytes())
+    level = members.sampler.sample(size, rng)
+    if members.single:  # every level has one member
+        return np.asarray(np.take(members.order, level), dtype=np.int64)
+    inside = rng.integers(0, np.take(members.counts, level))
+    return np.asarray(
+        np.take(members.order, np.take(members.offsets, level) + inside), dtype=np.int64
     )
-    level = sampler.sample(size, rng)
-    if levels.size == gap.size:  # every level has one member
-        return np.asarray(order[level], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    inside = rng.integers(0, np.take(counts, level))
-    return np.asarray(order[np.take(offsets, level) + inside], dtype=np.int64)
 
 
 def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generator) -> Int64Array:
@@ -322,7 +362,7 @@ def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generat
     check_rng(rng)
     d = check_count(d, "d", maximum=INT_BOUND)
     a = _bounded_ints(a, "a")
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     rows = _weight_rows(a, size)
     if a.ndim == 1:
         return _categorical_levels(Ratio(1, d, exp=True), a - a.min(), size, rng)
@@ -336,7 +376,7 @@ def categorical_exp_gap(
     0 ≤ gap_i < 2^63 with min gap = 0 (the weights e^{−num/den} to the power gap_i are
     bounded exactly whatever their size)."""
     check_rng(rng)
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     g = np.asarray(gap)
     if g.ndim != 1 or g.size == 0 or not np.issubdtype(g.dtype, np.integer):
         raise ValueError(f"gap: expected a non-empty 1-D integer array, got shape {g.shape}")
@@ -368,7 +408,7 @@ def categorical_base(
     check_rng(rng)
     q = check_sampling_base(base)
     a = _bounded_ints(a, "a")
-    size = check_count(size, "size", minimum=0)
+    size = _size(size)
     rows = _weight_rows(a, size)
     if a.ndim == 1:
         return _categorical_levels(_base_ratio(q), a - a.min(), size, rng)

@@ -314,7 +314,7 @@ class WithinBlockSampler:
         part is symmetric, so only the residual draws are turned round)."""
         w = sample_words(rng, size)
         r = np.asarray(rng.integers(0, self.block, size=size), dtype=np.int64)
-        rest = np.flatnonzero(~np.asarray(w < self.threshold))
+        rest = np.flatnonzero(np.asarray(w >= self.threshold))
         if rest.size:
             drawn = np.asarray(locate_fresh(self.residual, rest.size, rng), dtype=np.int64)
             if reversed_ is not None:
@@ -386,8 +386,9 @@ class TwoSidedSampler:
 
     def sample(self, size: int, rng: np.random.Generator) -> NDArray[np.int64]:
         k = np.asarray(locate_fresh(self.table, size, rng), dtype=np.int64)
-        j = k - (self.half + 1)
-        beyond = np.flatnonzero((j + self.half).view(np.uint64) > 2 * self.half)  # |j| > K
+        beyond = np.flatnonzero((k - 1).view(np.uint64) > 2 * self.half)  # k = 0 or 2K + 2
+        j = k
+        j -= self.half + 1  # the block index, in place
         if beyond.size:  # |J| > K: |J| = K + 1 + a block geometric (memoryless)
             extra = self.tail.sample(beyond.size, rng)
             if int(extra.max()) > VALUE_BOUND // (2 * self.block):
@@ -396,7 +397,10 @@ class TwoSidedSampler:
         if self.within is None:
             return j
         # position in the block: R for j ≥ 0, B − 1 − R for j < 0 (|Z| grows away from 0)
-        return j * self.block + self.within.sample(size, rng, reversed_=j < 0)
+        r = self.within.sample(size, rng, reversed_=j < 0)
+        j *= self.block
+        j += r
+        return j
 
 
 @lru_cache(maxsize=64)

@@ -156,7 +156,7 @@ class ThresholdTable:
     def locate(self, w: NDArray[np.uint64], rng: np.random.Generator) -> NDArray[np.intp]:
         """The outcome #{k : c_k ≤ U} for each first word w of U (further words from ``rng``
         on the draws whose first word equals an inexact F_k)."""
-        k = np.take(self.guide, (w >> self.shift).astype(np.intp))
+        k = np.take(self.guide, (w >> self.shift).view(np.intp))  # < 2^18: a view, no copy
         idx = np.flatnonzero(np.take(self.below, k) < w)  # F_k ≤ w: past the bucket's start
         if idx.size:
             k[idx] = np.searchsorted(self.floors, w[idx], side="right")

@@ -60,9 +60,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="skip the unmutated run (obligations failing already then count as kills)",
     )
-    add_option(
-        cmd, "--timeout", domain=SECONDS, default=DEFAULT_TIMEOUT, help="seconds per mutant"
-    )
+    add_option(cmd, "--timeout", domain=SECONDS, default=DEFAULT_TIMEOUT, help="seconds per mutant")
     cmd.add_argument(
         "--fail-fast",
         action="store_true",

@@ -216,6 +216,9 @@ class Draws(np.lib.mixins.NDArrayOperatorsMixin):
     def astype(self, dtype: Any, **kwargs: Any) -> NDArray[Any]:
         return self._pinned(f"astype({dtype})").astype(dtype, **kwargs)
 
+    def view(self, dtype: Any) -> NDArray[Any]:
+        return self._pinned(f"view({dtype})").view(dtype)
+
     # --- tracked uses -------------------------------------------------------------------
     def _record_compare(self, const: Any, kind: str) -> None:
         """Points where ``(raw >> shift) <kind> c`` changes value, in raw coordinates."""

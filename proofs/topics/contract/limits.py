@@ -23,6 +23,7 @@ from dpspec.validation import Domain, Integer
 #: CPU seconds a call at its declared maximum may take under ``--thorough``.
 MAXIMUM_CPU_SECONDS = 120.0
 
+
 def capped(domain: Domain | object) -> int | None:
     """The maximum of a capped integer domain (one with a ``limit``), or None."""
     if isinstance(domain, Integer) and domain.limit is not None:
@@ -84,4 +85,3 @@ def declared_maximum(config: VerifyConfig) -> CheckOutcome:
         [],
         [Slack("CPU seconds of the slowest call at its maximum", budget, slowest)],
     )
-
