@@ -162,8 +162,3 @@ def ratio_bounds(q: Ratio, bits: int) -> Bounds:
     work = bits + GUARD + 2 * q.power.bit_length()
     one = ((q.num << work) // q.den, -((-(q.num << work)) // q.den))
     return rescale(power(one, q.power, work), work, bits)
-
-
-def from_fraction(x: Fraction, bits: int) -> Bounds:
-    """Bounds at precision ``bits`` on a non-negative rational."""
-    return math.floor(x * 2**bits), math.ceil(x * 2**bits)

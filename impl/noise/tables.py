@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -190,8 +190,6 @@ def locate_fresh(table: ThresholdTable, size: int, rng: np.random.Generator) -> 
     """``size`` independent outcomes of the table's law."""
     return table.locate(sample_words(rng, size), rng)
 
-
-Builder = Callable[[], ThresholdTable]
 
 
 class LazyFloors(Protocol):
