@@ -97,6 +97,24 @@ def _size(size: Any) -> int:
     return check_limit(check_count(size, "size", minimum=0), "size", "draws")
 
 
+#: Draws per vectorised pass: the samplers' temporaries stay below ≈ 100 MB per call.
+_CHUNK = 2**20
+
+
+def _in_chunks(size: int, draw: Callable[[int], NDArray[Any]]) -> NDArray[Any]:
+    """``draw(size)``, made ``_CHUNK`` values at a time into one array when ``size`` is larger
+    (the draws are independent, so the law is the same)."""
+    if size <= _CHUNK:
+        return draw(size)
+    first = draw(_CHUNK)
+    out = np.empty(size, dtype=first.dtype)
+    out[:_CHUNK] = first
+    for start in range(_CHUNK, size, _CHUNK):
+        stop = min(size, start + _CHUNK)
+        out[start:stop] = draw(stop - start)
+    return out
+
+
 def _check_levels(count: int, name: str) -> None:
     if count > MAX_LEVELS:
         raise ValueError(
@@ -236,7 +254,7 @@ def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> In
     size = _size(size)
     scale = coarsen_up(rational_at_least(scale, "scale"))
     q = Ratio(scale.denominator, scale.numerator, exp=True)
-    return two_sided_sampler(q).sample(size, rng)
+    return _in_chunks(size, lambda m: two_sided_sampler(q).sample(m, rng))
 
 
 def bernoulli_rational(p: Fraction, size: int, rng: np.random.Generator) -> BoolArray:
@@ -277,7 +295,7 @@ def geometric(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array
     check_rng(rng)
     q = _base_ratio(base)
     size = _size(size)
-    return geometric_sampler(q).sample(size, rng)
+    return _in_chunks(size, lambda m: geometric_sampler(q).sample(m, rng))
 
 
 def discrete_laplace_base(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
@@ -285,7 +303,7 @@ def discrete_laplace_base(base: Fraction, size: int, rng: np.random.Generator) -
     check_rng(rng)
     q = _base_ratio(base)
     size = _size(size)
-    return two_sided_sampler(q).sample(size, rng)
+    return _in_chunks(size, lambda m: two_sided_sampler(q).sample(m, rng))
 
 
 # --- categorical laws -----------------------------------------------------------------------
@@ -310,7 +328,8 @@ def categorical_exp_levels(
         raise ValueError("counts: expected integers >= 1")
     _check_levels(len(g), "gaps")
     q = Ratio(check_count(num, "num"), check_count(den, "den"), exp=True)
-    return _level_sampler(q, tuple(g), tuple(c)).sample(size, rng)
+    sampler = _level_sampler(q, tuple(g), tuple(c))
+    return _in_chunks(size, lambda m: sampler.sample(m, rng))
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,13 +362,15 @@ def _categorical_levels(
     distinct gap from a table, then a uniform index among the level's members (the levels and
     their tables cached per gap vector)."""
     members = _members(q, np.ascontiguousarray(gap, dtype=np.int64).tobytes())
-    level = members.sampler.sample(size, rng)
-    if members.single:  # every level has one member
-        return np.asarray(np.take(members.order, level), dtype=np.int64)
-    inside = rng.integers(0, np.take(members.counts, level))
-    return np.asarray(
-        np.take(members.order, np.take(members.offsets, level) + inside), dtype=np.int64
-    )
+
+    def draw(m: int) -> NDArray[Any]:
+        level = members.sampler.sample(m, rng)
+        if members.single:  # every level has one member
+            return np.take(members.order, level)
+        inside = rng.integers(0, np.take(members.counts, level))
+        return np.take(members.order, np.take(members.offsets, level) + inside)
+
+    return np.asarray(_in_chunks(size, draw), dtype=np.int64)
 
 
 def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generator) -> Int64Array:

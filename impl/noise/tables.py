@@ -191,7 +191,6 @@ def locate_fresh(table: ThresholdTable, size: int, rng: np.random.Generator) -> 
     return table.locate(sample_words(rng, size), rng)
 
 
-
 class LazyFloors(Protocol):
     """A law whose floors F_k = ⌊2^64 c_k⌋ are computed when asked (``floor(k)`` → (F_k,
     exact)), for laws with many thresholds and few draws."""
