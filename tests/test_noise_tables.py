@@ -173,3 +173,24 @@ def test_categorical_levels_validate_their_inputs() -> None:
     with pytest.raises(ValueError, match=r"^num:"):
         noise.categorical_exp_levels([0, 1], [1, 1], 0, 2, 3, rng)
     assert noise.categorical_exp_levels([0], [3], 1, 2, 4, rng).tolist() == [0, 0, 0, 0]
+
+
+def test_median_runs_by_scan_and_sorted_agree() -> None:
+    """The two ways ExponentialMedian maps (level, offset) to a grid point — a scan for few
+    answers, one sort for many — agree on every (gap, offset) of random data."""
+    from dpspec.rectangles.interior_point import RunIndex, score_runs
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        values = rng.integers(0, 60, size=int(rng.integers(1, 25)))
+        starts, lengths, scores = score_runs(values)
+        gaps = int(scores.max()) - scores
+        index = RunIndex(starts, lengths, gaps)
+        pairs = [
+            (g, o) for g in np.unique(gaps).tolist() for o in range(int(lengths[gaps == g].sum()))
+        ]
+        g = np.array([p[0] for p in pairs], dtype=np.int64)
+        o = np.array([p[1] for p in pairs], dtype=np.int64)
+        by_scan, by_sort = index.points_by_scan(g, o), index.points_sorted(g, o)
+        assert by_scan.tolist() == by_sort.tolist()
+        assert sorted(by_scan.tolist()) == sorted(set(by_scan.tolist()))  # each point once

@@ -87,6 +87,44 @@ def score_runs(values: NDArray[np.int64]) -> tuple[NDArray[np.int64], ...]:
     return starts.astype(np.int64), lengths.astype(np.int64), scores.astype(np.int64)
 
 
+class RunIndex:
+    """Runs of equal gap (``starts``, ``lengths``, ``gaps``): the ``offset``-th grid point of the
+    runs of one gap, the runs taken in increasing ``start`` order."""
+
+    def __init__(
+        self, starts: NDArray[np.int64], lengths: NDArray[np.int64], gaps: NDArray[np.int64]
+    ) -> None:
+        self.starts, self.lengths, self.gaps = starts, lengths, gaps
+
+    def points_by_scan(
+        self, gaps: NDArray[np.int64], offsets: NDArray[np.int64]
+    ) -> NDArray[np.int64]:
+        """One pass over the runs per answer (few answers)."""
+        out = np.empty(gaps.size, dtype=np.int64)
+        for j, (gap, offset) in enumerate(zip(gaps.tolist(), offsets.tolist(), strict=True)):
+            runs = np.flatnonzero(self.gaps == gap)
+            runs = runs[np.argsort(self.starts[runs], kind="stable")]
+            ends = np.cumsum(self.lengths[runs])
+            r = int(np.searchsorted(ends, offset, side="right"))
+            before = int(ends[r - 1]) if r else 0
+            out[j] = int(self.starts[runs[r]]) + offset - before
+        return out
+
+    def points_sorted(
+        self, gaps: NDArray[np.int64], offsets: NDArray[np.int64]
+    ) -> NDArray[np.int64]:
+        """The runs sorted once by (gap, start), every answer by a search (many answers)."""
+        order = np.lexsort((self.starts, self.gaps))
+        sorted_gaps = self.gaps[order]
+        ends = np.cumsum(self.lengths[order])
+        first = np.searchsorted(sorted_gaps, gaps, side="left")  # the gap's first run
+        before_gap = np.where(first > 0, np.take(ends, first - 1), 0)
+        target = before_gap + offsets
+        r = np.searchsorted(ends, target, side="right")
+        before_run = np.where(r > 0, np.take(ends, r - 1), 0)
+        return np.asarray(np.take(self.starts[order], r) + target - before_run, dtype=np.int64)
+
+
 def interior_point_sample_complexity(grid_max: int, epsilon: float, beta: float) -> int:
     """IP_A = ⌈(4/ε) ln((X + 1)/β)⌉: the exponential median fails w.p. ≤ β on m ≥ IP_A points."""
     return math.ceil(4 / epsilon * math.log((grid_max + 1) / beta))
@@ -163,15 +201,10 @@ class ExponentialMedian:
         )
         chosen = law.sample(size, rng)
         inside = np.asarray(rng.integers(0, np.take(counts, chosen)), dtype=np.int64)
-        out = np.empty(size, dtype=np.int64)
-        for j, (level, offset) in enumerate(zip(chosen.tolist(), inside.tolist(), strict=True)):
-            runs = np.flatnonzero(gaps == levels[level])
-            runs = runs[np.argsort(starts[runs], kind="stable")]
-            ends = np.cumsum(lengths[runs])
-            r = int(np.searchsorted(ends, offset, side="right"))
-            before = int(ends[r - 1]) if r else 0
-            out[j] = int(starts[runs[r]]) + offset - before
-        return out
+        runs = RunIndex(starts, lengths, gaps)
+        if size <= 16:
+            return runs.points_by_scan(levels[chosen], inside)
+        return runs.points_sorted(levels[chosen], inside)
 
     def pmf(self, data: Any, window: tuple[int, int] | None = None) -> dict[int, Fraction | float]:
         """Exact P(A(D) = x) for x in the grid (uniform when D is empty)."""

@@ -36,8 +36,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rect.median-run-offset",
         file=_IP,
-        original="out[j] = int(starts[runs[r]]) + offset - before",
-        replacement="out[j] = int(starts[runs[r]]) + offset - before + 1",
+        original="out[j] = int(self.starts[runs[r]]) + offset - before",
+        replacement="out[j] = int(self.starts[runs[r]]) + offset - before + 1",
         description="the point inside a run of equal score read one to the right",
         kind="sampler",
     ),

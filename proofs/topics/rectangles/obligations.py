@@ -202,6 +202,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         impls=(
             f"{_IP}.ExponentialMedian",
             f"{_IP}.score_runs",
+            f"{_IP}.RunIndex",
             "dpspec.noise.laws.CumulativeLevels",
             "dpspec.noise.tables.locate_lazily",
             "dpspec.noise.tables.LazyFloors",
