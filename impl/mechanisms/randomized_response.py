@@ -114,15 +114,11 @@ class RandomizedResponse(Checked):
         if self.idealised:
             ratio = float(self.privacy.ratio)
             keep = rng.random(m) < ratio / (ratio + self.k - 1)
-            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
-            out = np.where(keep, flat, other)
         elif self._ratio is not None:
             r = self._ratio
             total = r.numerator + (self.k - 1) * r.denominator
             u = rng.integers(0, total, size=m)
             keep = u < r.numerator
-            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
-            out = np.where(keep, flat, other)
         else:
             assert self._eps is not None
             # weight of y is exp(−ε·1[y ≠ x]): level 0 (y = x, weight 1) against level 1
@@ -131,8 +127,9 @@ class RandomizedResponse(Checked):
             level = categorical_exp_levels(
                 [0, 1], [1, self.k - 1], eps.numerator, eps.denominator, m, rng
             )
-            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
-            out = np.where(level == 0, flat, other)
+            keep = level == 0
+        other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
+        out = np.where(keep, flat, other)
         return out.reshape(ints.shape)
 
     def sample(self, data: AnswersArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:

@@ -385,6 +385,8 @@ def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generat
     a = _bounded_ints(a, "a")
     size = _size(size)
     rows = _weight_rows(a, size)
+    if a.ndim == 2 and size and bool((rows == rows[0]).all()):
+        a = rows[0]  # one distribution for every draw, written out row by row
     if a.ndim == 1:
         return _categorical_levels(Ratio(1, d, exp=True), a - a.min(), size, rng)
     return _categorical_by_rejection(rows, lambda e: bernoulli_exp_neg(e, d, rng), rng)
@@ -431,6 +433,8 @@ def categorical_base(
     a = _bounded_ints(a, "a")
     size = _size(size)
     rows = _weight_rows(a, size)
+    if a.ndim == 2 and size and bool((rows == rows[0]).all()):
+        a = rows[0]  # one distribution for every draw, written out row by row
     if a.ndim == 1:
         return _categorical_levels(_base_ratio(q), a - a.min(), size, rng)
     return _categorical_by_rejection(rows, lambda e: bernoulli_power(q, e, rng), rng)

@@ -306,8 +306,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rr.exponent-doubled",
         file="impl/mechanisms/randomized_response.py",
-        original="categorical_exp_neg(mismatch * self._eps.numerator,",
-        replacement="categorical_exp_neg(2 * mismatch * self._eps.numerator,",
+        original="[0, 1], [1, self.k - 1], eps.numerator, eps.denominator, m, rng",
+        replacement="[0, 1], [1, self.k - 1], 2 * eps.numerator, eps.denominator, m, rng",
         description="randomized response (epsilon=...) randomises at 2eps",
         kind="response",
     ),
