@@ -141,18 +141,28 @@ def samplers_table(files: list[tuple[Path, Any]]) -> list[str]:
             if isinstance(r.get("samples_per_second"), (int, float))
         }
         reference = next((v for k, v in rate.items() if k.lower().startswith("numpy laplace")), 0)
+        spread = {
+            str(r.get("sampler", r.get("name", "?"))): r.get("spread")
+            for r in rows
+            if isinstance(r.get("spread"), (int, float))
+        }
         body = [
             [
                 name,
                 f"{value / 1e6:.3g} M/s",
                 f"{value / reference:.2f}" if reference else "—",
+                f"{spread[name]:.2f}" if name in spread else "—",
             ]
             for name, value in rate.items()
         ]
         size = data.get("n") if isinstance(data, dict) else None
         if size is not None:
-            lines += [f"{number(size)} draws per call, best of the script's repeats.", ""]
-        lines += table(["sampler", "throughput", "× numpy float Laplace"], body)
+            lines += [
+                f"{number(size)} draws per call, best of the script's interleaved rounds "
+                "(spread: slowest / fastest round).",
+                "",
+            ]
+        lines += table(["sampler", "throughput", "× numpy float Laplace", "spread"], body)
         lines += footer([(path, data)], f"python benchmarks/bench_samplers.py --json {rel(path)}")
     return lines
 
@@ -247,13 +257,9 @@ FAMILIES: tuple[tuple[str, Callable[[list[tuple[Path, Any]]], list[str]]], ...] 
     ("samplers.json", samplers_table),
     ("pcl_*.json", pcl_table),
     (
-        "exponential_median*.json",
-        generic_table("Exponential median", None),
-    ),
-    (
-        "rectangles*.json",
+        "rectangles.json",
         generic_table(
-            "Rectangle learner (RandMargins)",
+            "The exponential median and the rectangle learner (thesis ch. 5)",
             "python benchmarks/bench_rectangles.py --json benchmarks/results/rectangles.json",
         ),
     ),

@@ -2,10 +2,11 @@
 
 On input x ∈ {0, …, k−1} report x with probability e^ε/(e^ε + k − 1) and each other value
 with probability 1/(e^ε + k − 1). Any two inputs have likelihood ratio ≤ e^ε at every output,
-so it is ε-LDP, and applied to every record it is ε-DP under substitution. **Exact**: sampled
-as the exponential mechanism with score 1[y = x] through integer-only rejection
-(``categorical_exp_neg``), or with a rational ``base`` = e^{−ε} (every mechanism's rational
-parameter: the noise base, here the weight of a changed answer) by a uniform integer draw.
+so it is ε-LDP, and applied to every record it is ε-DP under substitution. **Exact**: keep x
+or not from the exact two-level law of ``categorical_exp_levels`` (x with weight 1 against the
+k − 1 others of weight e^{−ε} each) and a uniform other; or with a rational ``base`` = e^{−ε}
+(every mechanism's rational parameter: the noise base, here the weight of a changed answer)
+by a uniform integer draw.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from dpspec.contract import PrivacyLevel, restrict
 from dpspec.mechanisms.base import epsilon_rational
-from dpspec.noise import categorical_exp_neg
+from dpspec.noise import categorical_exp_levels
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     INT_BOUND,
@@ -109,24 +110,26 @@ class RandomizedResponse(Checked):
         ints = self._check_values(x, "x")
         flat = ints.ravel()
         m = flat.size
-        exact_categorical = self._ratio is None and not self.idealised
-        check_limit(m * self.k if exact_categorical else m, "x", "draws")
-        if self.idealised or self._ratio is not None:
-            if self.idealised:  # a float coin of probability e^ε/(e^ε + k − 1)
-                ratio = float(self.privacy.ratio)
-                keep = rng.random(m) < ratio / (ratio + self.k - 1)
-            else:  # an exact coin: numerator of the ratio out of numerator + (k − 1)·denominator
-                r = self._ratio
-                assert r is not None
-                total = r.numerator + (self.k - 1) * r.denominator
-                keep = rng.integers(0, total, size=m) < r.numerator
-            other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
-            out = np.where(keep, flat, other)
+        check_limit(m, "x", "draws")
+        if self.idealised:
+            ratio = float(self.privacy.ratio)
+            keep = rng.random(m) < ratio / (ratio + self.k - 1)
+        elif self._ratio is not None:
+            r = self._ratio
+            total = r.numerator + (self.k - 1) * r.denominator
+            u = rng.integers(0, total, size=m)
+            keep = u < r.numerator
         else:
             assert self._eps is not None
-            # weight of y is exp(−ε·1[y ≠ x]): exponents ε_num·1[y ≠ x] over ε_den
-            mismatch = (np.arange(self.k)[None, :] != flat[:, None]).astype(np.int64)
-            out = categorical_exp_neg(mismatch * self._eps.numerator, self._eps.denominator, m, rng)
+            # weight of y is exp(−ε·1[y ≠ x]): level 0 (y = x, weight 1) against level 1
+            # (the k − 1 others, weight e^{−ε} each), then a uniform other
+            eps = self._eps
+            level = categorical_exp_levels(
+                [0, 1], [1, self.k - 1], eps.numerator, eps.denominator, m, rng
+            )
+            keep = level == 0
+        other = (flat + 1 + rng.integers(0, self.k - 1, size=m)) % self.k
+        out = np.where(keep, flat, other)
         return out.reshape(ints.shape)
 
     def sample(self, data: AnswersArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:

@@ -107,7 +107,7 @@ def per_call_level(
     if per_axis < MIN_CALL_EPSILON:
         raise ValueError(
             f"epsilon: the per-axis level ε/d = {float(epsilon):g}/{d} = {per_axis:.3g} is "
-            f"below the smallest interior-point call level 2^-10 ≈ {MIN_CALL_EPSILON:.3g}; "
+            f"below the smallest interior-point call level {MIN_CALL_EPSILON:.3g}; "
             f"for d = {d} axes epsilon must be at least {d * MIN_CALL_EPSILON:.3g}"
         )
     return per_axis, "basic", 0.0

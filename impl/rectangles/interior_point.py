@@ -13,15 +13,21 @@ the thesis cites an O(log*) algorithm it does not describe, Remark 5.2.5 L1332).
 a rational base q ≥ e^{−ε/2} (:func:`median_base`), so the exact law (``pmf``) is in Fractions and
 ``sample`` draws from it exactly; ``idealised=True`` is the textbook version, weights
 exp(ε·q/2) in floating point.
+
+**Sampling without big integers.** The score is constant on runs of the grid: on each distinct
+data value and on each open gap between consecutive ones (:func:`_score_runs`), and 0 outside
+[min D, max D]. The grid points of equal score form a *level* of weight count·q^{top − score};
+a level is drawn by inverting its exact CDF against a lazily drawn uniform (the cumulative
+weights bounded once with integer arithmetic, the floors ⌊2^64 c_k⌋ read off them only for the
+≈ log2(levels) thresholds a binary search visits: :class:`~dpspec.noise.laws.CumulativeLevels`),
+then a point uniformly among the level's runs. O(m log m + levels) per call whatever the grid.
 """
 
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
 from typing import Annotated, Any
 
 import numpy as np
@@ -29,9 +35,12 @@ from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.noise.laws import CumulativeLevels
+from dpspec.noise.reals import Ratio
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     MAX_EPSILON,
+    MIN_ONE_MINUS_BASE,
     Checked,
     Domain,
     EpsilonArg,
@@ -46,19 +55,17 @@ from dpspec.validation import (
     check_limit,
     checked,
     example,
-    require_within,
 )
 
 #: Largest grid {0, …, X} (scores are computed for every grid point of [min D, max D]).
 MAX_GRID = 2**24
 
 #: Smallest ε of one interior-point call: the rational base q ≥ e^{−ε/2} must keep
-#: 1 − q ≥ 2^-12, what the exact categorical sampler accepts (``dpspec.validation``).
-MIN_CALL_EPSILON = 2**-10
+#: 1 − q ≥ 2^-12, what the exact level sampler accepts (``dpspec.validation``).
+MIN_CALL_EPSILON = 5e-4
 
-#: Work one exact ``sample`` call may ask for, in the steps of :func:`_exact_sampler_steps`
-#: (about 2.5 ns each on one core: the limit is ≈ 10 s).
-MAX_SAMPLER_STEPS = 2**32
+#: Most data points ``sample`` accepts (one sort of the data: about a second per 10^7 points).
+MAX_POINTS = 2**25
 
 #: Largest top score gap an exact pmf takes: its Fractions have ≈ 25·gap bits and one is
 #: made per score level (≤ gap + 1 of them).
@@ -113,7 +120,7 @@ class GridValues(Domain):
 GridValuesArg = Annotated[NDArray[np.int64], GridValues()]
 #: X: the grid {0, …, X}.
 GridMaxArg = Annotated[int, Integer(0, hi=MAX_GRID - 1, clean=7)]
-#: The ε of one interior-point call (at least 2^-10, see ``MIN_CALL_EPSILON``).
+#: The ε of one interior-point call (at least 5e-4, see ``MIN_CALL_EPSILON``).
 CallEpsilonArg = Annotated[float, Real(MIN_CALL_EPSILON, MAX_EPSILON, clean=1.0)]
 #: A failure probability β ∈ (0, 1).
 FailureArg = Annotated[float, Real(0, 1, lo_open=True, hi_open=True, clean=0.05)]
@@ -148,28 +155,61 @@ def median_base(epsilon: EpsilonArg) -> Fraction:
     return min(q, Fraction(scale - 1, scale))
 
 
-def _uniform_below(bound: int, rng: np.random.Generator) -> int:
-    """A uniform integer in [0, bound) for any Python int bound ≥ 1 (62-bit chunks, rejection)."""
-    bits = max(1, (bound - 1).bit_length())
-    chunks = -(-bits // 62)
-    while True:
-        value = 0
-        for part in rng.integers(0, 2**62, size=chunks).tolist():
-            value = (value << 62) | int(part)
-        value >>= chunks * 62 - bits
-        if value < bound:
-            return value
+def _score_runs(values: NDArray[np.int64]) -> tuple[NDArray[np.int64], ...]:
+    """The interval [min D, max D] in runs of equal score: (starts, lengths, scores).
+
+    With u_1 < … < u_r the distinct data values and C_j = #{z ≤ u_j} (m = C_r): the point u_j
+    scores min(C_j, m − C_{j−1}) and the open gap (u_j, u_{j+1}) scores min(C_j, m − C_j).
+    """
+    u, c = np.unique(values, return_counts=True)
+    cum = np.cumsum(c)
+    m = int(cum[-1])
+    point_score = np.minimum(cum, m - (cum - c))
+    gap_start, gap_length = u[:-1] + 1, u[1:] - u[:-1] - 1
+    gap_score = np.minimum(cum[:-1], m - cum[:-1])
+    has_gap = gap_length > 0
+    starts = np.concatenate([u, gap_start[has_gap]])
+    lengths = np.concatenate([np.ones(u.size, dtype=np.int64), gap_length[has_gap]])
+    scores = np.concatenate([point_score, gap_score[has_gap]])
+    return starts.astype(np.int64), lengths.astype(np.int64), scores.astype(np.int64)
 
 
-def _outside_point(k: int, lo: int, hi: int) -> int:
-    """The k-th grid point outside [lo, hi] (0..lo−1, then hi+1..)."""
-    return k if k < lo else hi + 1 + (k - lo)
+class _RunIndex:
+    """Runs of equal gap (``starts``, ``lengths``, ``gaps``): the ``offset``-th grid point of the
+    runs of one gap, the runs taken in increasing ``start`` order."""
 
+    def __init__(
+        self, starts: NDArray[np.int64], lengths: NDArray[np.int64], gaps: NDArray[np.int64]
+    ) -> None:
+        self.starts, self.lengths, self.gaps = starts, lengths, gaps
 
-def _exact_sampler_steps(size: int, span: int) -> int:
-    """The work of ``size`` exact draws on data spanning ``span`` grid points: each draw scans
-    the span once and costs about 2^14 span steps of fixed overhead (big-integer uniforms)."""
-    return size * (span + 2**14)
+    def points_by_scan(
+        self, gaps: NDArray[np.int64], offsets: NDArray[np.int64]
+    ) -> NDArray[np.int64]:
+        """One pass over the runs per answer (few answers)."""
+        out = np.empty(gaps.size, dtype=np.int64)
+        for j, (gap, offset) in enumerate(zip(gaps.tolist(), offsets.tolist(), strict=True)):
+            runs = np.flatnonzero(self.gaps == gap)
+            runs = runs[np.argsort(self.starts[runs], kind="stable")]
+            ends = np.cumsum(self.lengths[runs])
+            r = int(np.searchsorted(ends, offset, side="right"))
+            before = int(ends[r - 1]) if r else 0
+            out[j] = int(self.starts[runs[r]]) + offset - before
+        return out
+
+    def points_sorted(
+        self, gaps: NDArray[np.int64], offsets: NDArray[np.int64]
+    ) -> NDArray[np.int64]:
+        """The runs sorted once by (gap, start), every answer by a search (many answers)."""
+        order = np.lexsort((self.starts, self.gaps))
+        sorted_gaps = self.gaps[order]
+        ends = np.cumsum(self.lengths[order])
+        first = np.searchsorted(sorted_gaps, gaps, side="left")  # the gap's first run
+        before_gap = np.where(first > 0, np.take(ends, first - 1), 0)
+        target = before_gap + offsets
+        r = np.searchsorted(ends, target, side="right")
+        before_run = np.where(r > 0, np.take(ends, r - 1), 0)
+        return np.asarray(np.take(self.starts[order], r) + target - before_run, dtype=np.int64)
 
 
 @checked
@@ -219,6 +259,11 @@ class ExponentialMedian(Checked):
         self.epsilon = epsilon
         self.idealised = idealised
         self.base = median_base(epsilon)
+        if 1 - self.base < MIN_ONE_MINUS_BASE:
+            raise ValueError(
+                f"epsilon: at least about 4.9e-4 per interior-point call (the base q ≥ e^(-ε/2) "
+                f"must keep 1 - q ≥ 2^-12), got {epsilon!r}"
+            )
         size = self.grid_max + 1
         self.mechanism = ExponentialMechanism(lambda d: median_scores(d, size), 1, base=self.base)
         if idealised:
@@ -251,46 +296,42 @@ class ExponentialMedian(Checked):
         return _Levels(lo, hi, top - scores, top, self.grid_max + 1 - (hi - lo + 1))
 
     def sample(self, data: GridValuesArg, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
-        """``size`` independent interior-point answers on ``data``, exactly from :meth:`pmf`.
-
-        The weights base^{gap} are rational and take at most ⌈m/2⌉ + 1 distinct gaps (every grid
-        point outside [min D, max D] has score 0), so a level is drawn with probability
-        count·base^gap / Σ by one uniform big integer, then a point uniformly within the level:
-        O(m + span) per call however large the grid.
-        """
+        """``size`` independent interior-point answers on ``data``, exactly from :meth:`pmf`
+        (module docstring: a level of equal score by exact inversion, then a uniform point of
+        it). Refuses more than ``MAX_POINTS`` data points."""
         values = self._data(data)
         if self.idealised:
             return self._sample_float(values, size, rng)
-        span = int(values.max()) - int(values.min()) + 1 if values.size else 1
-        require_within(
-            _exact_sampler_steps(size, span), MAX_SAMPLER_STEPS, "size", "exact sampler steps"
-        )
+        if values.size > MAX_POINTS:
+            raise ValueError(
+                f"data: {values.size} points exceed the limit of {MAX_POINTS} (one sort of the "
+                f"data: about {values.size / 1e7:.0f} s); use fewer points"
+            )
         if values.size == 0:  # every score is 0: uniform on the grid
-            return rng.integers(0, self.grid_max + 1, size=size)
+            return np.asarray(rng.integers(0, self.grid_max + 1, size=size), dtype=np.int64)
+        starts, lengths, scores = _score_runs(values)
         lo, hi = int(values.min()), int(values.max())
-        gaps = median_scores(values - lo, hi - lo + 1)
-        top = int(gaps.max())
-        gaps = top - gaps
-        outside = self.grid_max + 1 - (hi - lo + 1)
-        levels, counts = np.unique(gaps, return_counts=True)
-        num, den = self.base.numerator, self.base.denominator
-        weights = [
-            (int(c) + (outside if int(g) == top else 0)) * num ** int(g) * den ** (top - int(g))
-            for g, c in zip(levels.tolist(), counts.tolist(), strict=True)
-        ]
-        if top not in set(levels.tolist()) and outside:
-            levels = np.append(levels, top)
-            weights.append(outside * num**top)
-        cumulative = list(accumulate(weights))
-        out = np.empty(size, dtype=np.int64)
-        for j in range(size):
-            u = _uniform_below(cumulative[-1], rng)
-            level = int(levels[bisect_right(cumulative, u)])
-            inside = np.flatnonzero(gaps == level) + lo
-            extra = outside if level == top else 0
-            k = _uniform_below(inside.size + extra, rng)
-            out[j] = int(inside[k]) if k < inside.size else _outside_point(k - inside.size, lo, hi)
-        return out
+        outside = [(0, lo), (hi + 1, self.grid_max - hi)]  # score 0 below and above
+        for start, length in outside:
+            if length > 0:
+                starts = np.append(starts, start)
+                lengths = np.append(lengths, length)
+                scores = np.append(scores, 0)
+        gaps = int(scores.max()) - scores
+        weight = np.bincount(gaps, weights=lengths.astype(np.float64))  # ≤ 2^24: exact
+        levels = np.flatnonzero(weight > 0)
+        counts = weight[levels].astype(np.int64)
+        law = CumulativeLevels(
+            Ratio(self.base.numerator, self.base.denominator, exp=False),
+            levels.tolist(),
+            counts.tolist(),
+        )
+        chosen = law.sample(size, rng)
+        inside = np.asarray(rng.integers(0, np.take(counts, chosen)), dtype=np.int64)
+        runs = _RunIndex(starts, lengths, gaps)
+        if size <= 16:
+            return runs.points_by_scan(levels[chosen], inside)
+        return runs.points_sorted(levels[chosen], inside)
 
     def _sample_float(
         self, values: NDArray[np.int64], size: int, rng: np.random.Generator

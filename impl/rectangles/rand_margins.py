@@ -52,6 +52,7 @@ from numpy.typing import NDArray
 from dpspec.contract import PrivacyLevel
 from dpspec.noise import discrete_laplace
 from dpspec.rectangles.interior_point import (
+    MIN_CALL_EPSILON,
     BetaArg,
     ExponentialMedian,
     GridValues,
@@ -84,8 +85,6 @@ MAX_REFINED_GRID = 2**22
 #: Largest number of axes d (one interior-point call each).
 MAX_AXES = 2**16
 
-#: The ε of one interior-point call (``interior_point.MIN_CALL_EPSILON``).
-MIN_CALL_EPSILON = 2**-10
 
 
 @dataclass(frozen=True)

@@ -130,80 +130,104 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.bernoulli-exp-parity",
-        file="impl/noise.py",
+        file="impl/noise/series.py",
         original="return np.asarray(first_failure % 2 == 1)",
         replacement="return np.asarray(first_failure % 2 == 0)",
         description=(
-            "Bernoulli(exp(-gamma)) for gamma <= 1 returns the complement (1 - exp(-gamma))"
+            "the alternating series returns the complement: Bernoulli(1 - exp(-gamma)) for the "
+            "many-exponent path"
         ),
         kind="sampler",
     ),
     Mutant(
-        id="noise.geometric-exp-parity",
-        file="impl/noise.py",
-        original="success = stops % 2 == 1  # the trial stopped at an odd step",
-        replacement="success = stops % 2 == 0",
+        id="noise.threshold-one-ulp-high",
+        file="impl/noise/tables.py",
+        original="            floors.append(found[0])",
+        replacement="            floors.append(found[0] + (k == 0))",
+        description="the first threshold of every table one unit in the last place (2^-64) high",
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.refinement-skipped",
+        file="impl/noise/tables.py",
+        original="        for i in ties.tolist():",
+        replacement="        for i in ties.tolist()[:0]:",
         description=(
-            "the Geometric(1 - e^-1) part of the discrete Laplace sampler counts the wrong trials"
+            "the fallback skipped: a word equal to an inexact floor is decided by the floor "
+            "(each threshold off by up to 2^-64)"
         ),
         kind="sampler",
     ),
     Mutant(
-        id="noise.unit-trial-thresholds",
-        file="impl/noise.py",
-        original="math.factorial(20) // math.factorial(j) for j in range(1, 21)",
-        replacement="math.factorial(20) // math.factorial(j + 1) for j in range(1, 21)",
+        id="noise.bernoulli-off-by-1e-3",
+        file="impl/noise/__init__.py",
+        original="    out = np.asarray(w < threshold)",
+        replacement="    out = np.asarray(w < threshold - np.uint64(2**54))",
         description=(
-            "the one-uniform alternating-series trial passes step j with probability 1/(j+1)!: "
-            "Bernoulli(e^-1) is drawn with the wrong law"
+            "Bernoulli(exp(-gamma)) true with probability lower by 2^-10 (about 1e-3): invisible "
+            "to a chi-square test of 2*10^5 draws"
         ),
         kind="sampler",
     ),
     Mutant(
-        id="noise.geometric-counts-the-failure",
-        file="impl/noise.py",
-        original="leading = np.where(ended, np.argmax(failed, axis=1), _TRIALS)",
-        replacement="leading = np.where(ended, np.argmax(failed, axis=1) + 1, _TRIALS)",
-        description="the geometric sampler counts the failing trial as a success: V shifted by 1",
+        id="noise.geometric-tail-not-continued",
+        file="impl/noise/laws.py",
+        original="        beyond = np.flatnonzero(g == self.size)",
+        replacement="        beyond = np.flatnonzero(g == self.size + 1)",
+        description=(
+            "the geometric tail loop one step short: G >= K returned as K (mass e^-14 misplaced)"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.two-sided-tail-offset",
+        file="impl/noise/laws.py",
+        original="            j[beyond] += np.sign(j[beyond]) * extra",
+        replacement="            j[beyond] += np.sign(j[beyond]) * (extra + 1)",
+        description="the discrete Laplace tails start one block too far out",
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.block-negative-offset",
+        file="impl/noise/laws.py",
+        original="drawn = np.where(reversed_[rest], self.block - 1 - drawn, drawn)",
+        replacement="drawn = np.where(reversed_[rest], self.block - drawn, drawn)",
+        description=(
+            "large-scale discrete Laplace: the residual positions of negative blocks turned "
+            "round one value off (the lattice Laplace's law off by one lattice step there)"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.residual-for-a-lighter-uniform-part",
+        file="impl/noise/laws.py",
+        original="ThresholdTable.build(ResidualLaw(q, block, self.uniform))",
+        replacement="ThresholdTable.build(ResidualLaw(q, block, self.uniform - block))",
+        description=(
+            "the within-block residual table built for a uniform part B*2^-64 lighter than the "
+            "one drawn (the large-scale discrete Laplace off by 2^-64 per value)"
+        ),
         kind="sampler",
     ),
     Mutant(
         id="noise.dlap-scale-halved",
-        file="impl/noise.py",
-        original="y = x // s",
-        replacement="y = x // (2 * s)",
+        file="impl/noise/__init__.py",
+        original="    q = Ratio(scale.denominator, scale.numerator, exp=True)",
+        replacement="    q = Ratio(2 * scale.denominator, scale.numerator, exp=True)",
         description="discrete_laplace(scale) draws at scale/2",
         kind="sampler",
     ),
     Mutant(
-        id="noise.dlap-zero-twice",
-        file="impl/noise.py",
-        original="accept = ~(negative & (y == 0))",
-        replacement="accept = negative | ~negative",
-        description="discrete_laplace keeps the (sign -, 0) draw: P(0) doubled, ratio at 0 is 2/q",
-        kind="sampler",
-    ),
-    Mutant(
-        id="noise.geometric-step-two",
-        file="impl/noise.py",
-        original="g[active] += 1",
-        replacement="g[active] += 2",
-        description="geometric(base) counts each success twice: discrete_laplace_base lives on 2Z",
-        kind="sampler",
-    ),
-    Mutant(
         id="noise.categorical-half-exponent",
-        file="impl/noise.py",
-        original="shifted = rows - rows.min(axis=1, keepdims=True)",
-        replacement="shifted = (rows - rows.min(axis=1, keepdims=True)) // 2",
-        description=(
-            "categorical sampling (exponential mechanism, randomized response) at half the exponent"
-        ),
+        file="impl/noise/__init__.py",
+        original="_categorical_levels(Ratio(1, d, exp=True), a - a.min(), size, rng)",
+        replacement="_categorical_levels(Ratio(1, 2 * d, exp=True), a - a.min(), size, rng)",
+        description="categorical sampling (the exponential mechanism) at half the exponent",
         kind="sampler",
     ),
     Mutant(
         id="noise.dlap-sf-shifted",
-        file="impl/noise.py",
+        file="impl/noise/closed_forms.py",
         original="return base**k / (1 + base)",
         replacement="return base ** (k + 1) / (1 + base)",
         description="discrete_laplace_sf (the law the verifiers use) is off by one: law != sampler",
@@ -264,8 +288,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rr.keep-too-likely",
         file="impl/mechanisms/randomized_response.py",
-        original="keep = rng.integers(0, total, size=m) < r.numerator",
-        replacement="keep = rng.integers(0, total, size=m) < r.numerator + r.denominator",
+        original="keep = u < r.numerator",
+        replacement="keep = u < r.numerator + r.denominator",
         description="randomized response keeps the true value with probability (r + 1)/(r + k - 1)",
         kind="response",
     ),
@@ -282,8 +306,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rr.exponent-doubled",
         file="impl/mechanisms/randomized_response.py",
-        original="categorical_exp_neg(mismatch * self._eps.numerator,",
-        replacement="categorical_exp_neg(2 * mismatch * self._eps.numerator,",
+        original="[0, 1], [1, self.k - 1], eps.numerator, eps.denominator, m, rng",
+        replacement="[0, 1], [1, self.k - 1], 2 * eps.numerator, eps.denominator, m, rng",
         description="randomized response (epsilon=...) randomises at 2eps",
         kind="response",
     ),

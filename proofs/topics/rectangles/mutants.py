@@ -29,8 +29,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rect.sampler-base-squared",
         file=_IP,
-        original="num, den = self.base.numerator, self.base.denominator",
-        replacement="num, den = self.base.numerator**2, self.base.denominator**2",
+        original="Ratio(self.base.numerator, self.base.denominator, exp=False)",
+        replacement="Ratio(self.base.numerator**2, self.base.denominator**2, exp=False)",
         description="ExponentialMedian.sample draws with weights q^{2·gap} while pmf keeps q^gap",
         kind="sampler",
     ),
@@ -63,6 +63,22 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         description="RandMargins' interior point drawn for ε × 1.25 (Δ, μ, the report unchanged)",
         kind="noise",
+    ),
+    Mutant(
+        id="rect.median-run-offset",
+        file=_IP,
+        original="out[j] = int(self.starts[runs[r]]) + offset - before",
+        replacement="out[j] = int(self.starts[runs[r]]) + offset - before + 1",
+        description="the point inside a run of equal score read one to the right",
+        kind="sampler",
+    ),
+    Mutant(
+        id="rect.median-gap-score",
+        file=_IP,
+        original="gap_score = np.minimum(cum[:-1], m - cum[:-1])",
+        replacement="gap_score = np.minimum(cum[:-1], m - cum[:-1] + 1)",
+        description="the score of the gaps between data points counts the point to their right",
+        kind="sampler",
     ),
     Mutant(
         id="rect.size-noise-dropped",

@@ -336,4 +336,33 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "any output, and the withdrawn accounting is chosen only for d ≳ 1400 axes"
         ),
     ),
+    Obligation(
+        id="interior-point.law-enumerated",
+        source=f"{THESIS}:L1221 (Def 5.1.1); {THESIS}:L655 (exponential mechanism)",
+        claim=(
+            "ExponentialMedian.sample draws P(x) ∝ q^{top − score(x)} exactly on every dataset of "
+            "≤ 3 points of {0..4}: its law derived from its code (truncated mass < 2^-64)"
+        ),
+        method=Method.EXACT,
+        impls=(
+            f"{_IP}.ExponentialMedian",
+            "dpspec.noise.laws.CumulativeLevels",
+            "dpspec.noise.tables.locate_lazily",
+            "dpspec.noise.tables.LazyFloors",
+        ),
+        checks=("enumeration:interior_point_law",),
+        entry_points=(f"{_IP}.ExponentialMedian.sample",),
+    ),
+    Obligation(
+        id="rand-margins.size-noise-law-enumerated",
+        source=f"{THESIS}:L1320-1326 (Algorithm 4: k_i = ⌈μ + Lap(2Δ)⌉, discrete here)",
+        claim=(
+            "noisy_sizes draws k = ⌈μ⌉ + Z with Z discrete Laplace of scale 2Δ exactly: its law "
+            "derived from its code for Δ = 1 (and 2, 3 with --thorough)"
+        ),
+        method=Method.EXACT,
+        impls=(f"{_RM}.noisy_sizes", f"{_RM}.RandMarginsParameters"),
+        checks=("enumeration:size_noise_law",),
+        entry_points=(f"{_RM}.noisy_sizes",),
+    ),
 )

@@ -1,0 +1,315 @@
+"""Enumerated laws against the laws the samplers state, as registry checks.
+
+The stated laws are often irrational (e^{−γ}); they are computed here independently of
+``dpspec.noise`` as rational intervals (:class:`Interval`, :func:`exp_neg_interval`: the
+alternating Taylor series with argument halving, width ≤ 2^-bits). :func:`compare_law` decides
+whether an :class:`~dpspec.proofs.engine.enumeration.EnumeratedLaw` can be the stated law
+outcome by outcome; :func:`law_check` turns cases and controls (the same entry points with a
+plausible real bug) into a :class:`~dpspec.proofs.engine.registry.CheckOutcome`. The controls
+for threshold tables — one threshold one unit in the last place off, the refinement of ties
+skipped — are built by :func:`table_off_by_one_ulp` and :func:`table_without_refinement`.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from dpspec.noise.reals import Bounds
+from dpspec.noise.tables import CdfLaw, ThresholdTable
+from dpspec.proofs.engine.enumeration import EnumeratedLaw, enumerate_law
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack
+
+#: The truncated mass an enumeration may leave unless a case states otherwise.
+TRUNCATION_CLAIM = Fraction(1, 2**64)
+#: One unit in the last place of a 64-bit threshold: the smallest table bug the checks see.
+ULP = Fraction(1, 2**64)
+
+Program = Callable[[np.random.Generator], Hashable]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A closed rational interval [lo, hi] (arithmetic rounds outward, exactly)."""
+
+    lo: Fraction
+    hi: Fraction
+
+    @staticmethod
+    def point(x: Fraction | int) -> Interval:
+        return Interval(Fraction(x), Fraction(x))
+
+    def __add__(self, other: Interval | Fraction | int) -> Interval:
+        o = _iv(other)
+        return Interval(self.lo + o.lo, self.hi + o.hi)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Interval | Fraction | int) -> Interval:
+        o = _iv(other)
+        return Interval(self.lo - o.hi, self.hi - o.lo)
+
+    def __rsub__(self, other: Interval | Fraction | int) -> Interval:
+        return _iv(other) - self
+
+    def __mul__(self, other: Interval | Fraction | int) -> Interval:
+        o = _iv(other)
+        products = (self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi)
+        return Interval(min(products), max(products))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Interval | Fraction | int) -> Interval:
+        o = _iv(other)
+        if o.lo <= 0 <= o.hi:
+            raise ZeroDivisionError("interval division by an interval holding 0")
+        return self * Interval(1 / o.hi, 1 / o.lo)
+
+    def __rtruediv__(self, other: Interval | Fraction | int) -> Interval:
+        return _iv(other) / self
+
+    def __pow__(self, k: int) -> Interval:
+        if self.lo < 0:
+            raise ValueError("powers of intervals with negative values are not needed here")
+        return Interval(self.lo**k, self.hi**k)
+
+    @property
+    def width(self) -> Fraction:
+        return self.hi - self.lo
+
+    def rounded(self, bits: int = 256) -> Interval:
+        """The smallest interval with endpoints on the grid 2^-bits holding this one (keeps
+        the Fractions small through long products)."""
+        return Interval(_round_down(self.lo, bits), _round_up(self.hi, bits))
+
+
+def ipow(x: Interval, k: int, bits: int = 256) -> Interval:
+    """x^k for x ≥ 0 by repeated squaring, rounded outward to 2^-bits at every step."""
+    result, base = Interval.point(1), x.rounded(bits)
+    while k:
+        if k & 1:
+            result = (result * base).rounded(bits)
+        k >>= 1
+        if k:
+            base = (base * base).rounded(bits)
+    return result
+
+
+def _iv(x: Interval | Fraction | int) -> Interval:
+    return x if isinstance(x, Interval) else Interval.point(x)
+
+
+def exp_neg_interval(x: Fraction | int, bits: int = 200) -> Interval:
+    """An interval of width ≤ 2^-bits·(small factor) holding e^{−x}, x ≥ 0 rational.
+
+    e^{−x} = (e^{−y})^{2^j} with y = x/2^j ≤ 1/2; e^{−y} lies between consecutive partial sums
+    of its alternating Taylor series (terms decrease for y ≤ 1), summed until a term is below
+    2^-(bits + 2j + 8); squaring j times keeps it an enclosure.
+    """
+    x = Fraction(x)
+    if x < 0:
+        raise ValueError("x: must be >= 0")
+    if x == 0:
+        return Interval.point(1)
+    j = max(0, math.ceil(math.log2(float(x))) + 1)
+    y = x / 2**j
+    tol = Fraction(1, 2 ** (bits + 2 * j + 8))
+    term, total, k = Fraction(1), Fraction(1), 0
+    while True:
+        k += 1
+        term = term * y / k
+        nxt = total - term if k % 2 else total + term
+        if term < tol:
+            lo, hi = min(total, nxt), max(total, nxt)
+            break
+        total = nxt
+    lo = _round_down(lo, bits + 2 * j + 8)
+    hi = _round_up(hi, bits + 2 * j + 8)
+    for _ in range(j):
+        lo, hi = _round_down(lo * lo, bits + 2 * j + 8), _round_up(hi * hi, bits + 2 * j + 8)
+    return Interval(lo, hi)
+
+
+def _round_down(x: Fraction, bits: int) -> Fraction:
+    return Fraction(math.floor(x * 2**bits), 2**bits)
+
+
+def _round_up(x: Fraction, bits: int) -> Fraction:
+    return Fraction(math.ceil(x * 2**bits), 2**bits)
+
+
+# --- comparing an enumerated law with the stated one --------------------------------------
+
+SpecLaw = Callable[[Any], Interval | Fraction]
+
+
+@dataclass
+class LawComparison:
+    """An enumerated law against the stated law.
+
+    The code's probability of an outcome o lies in [L_o, L_o + R] (L_o enumerated, R the
+    truncated mass, which may belong to any outcome); the spec's in its interval. ``difference``
+    is the largest *proved* difference (the two ranges do not meet; 0 when every outcome, and
+    the mass of the outcomes the code never produced, is consistent); ``resolution`` is the
+    largest difference |P_code − P_spec| the comparison cannot exclude.
+    """
+
+    name: str
+    law: EnumeratedLaw
+    difference: Fraction
+    resolution: Fraction
+    worst: Hashable
+
+    @property
+    def holds(self) -> bool:
+        return self.difference == 0
+
+    def summary(self) -> str:
+        verdict = "equal" if self.holds else f"DIFFERENT by {float(self.difference):.3g}"
+        return (
+            f"{self.name}: {len(self.law.probabilities)} outcomes from {self.law.runs} runs, "
+            f"truncated mass {float(self.law.truncated):.3g}, |P_code − P_spec| ≤ "
+            f"{float(self.resolution):.3g} -> {verdict}"
+            + ("" if self.holds else f" at {self.worst!r}")
+        )
+
+
+def compare_law(name: str, law: EnumeratedLaw, spec: SpecLaw) -> LawComparison:
+    """Compare ``law`` with ``spec`` (outcome → exact probability or an enclosing interval)
+    outcome by outcome, and on the mass of the outcomes the code never produced."""
+    r = law.truncated
+    difference, resolution, worst = Fraction(0), Fraction(0), None
+    inside_lo, inside_hi = Fraction(0), Fraction(0)
+    for outcome, p in law.probabilities.items():
+        s = _iv(spec(outcome))
+        inside_lo, inside_hi = inside_lo + s.lo, inside_hi + s.hi
+        gap = max(p - s.hi, s.lo - (p + r), Fraction(0))
+        resolution = max(resolution, p + r - s.lo, s.hi - p)
+        if gap > difference or worst is None:
+            difference, worst = max(difference, gap), outcome
+    outside_gap = max(1 - inside_hi - r, Fraction(0))
+    resolution = max(resolution, 1 - inside_lo, r)
+    if outside_gap > difference:
+        difference, worst = outside_gap, "the outcomes the code never produced"
+    return LawComparison(name, law, difference, resolution, worst)
+
+
+# --- cases, controls and the check --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LawCase:
+    """One entry point on one instance: its program (rng → outcome), the stated law, the
+    truncation weight of its enumeration and the truncated mass it may leave."""
+
+    name: str
+    program: Program
+    spec: SpecLaw
+    min_weight: Fraction = Fraction(1, 2**72)
+    truncation: Fraction = TRUNCATION_CLAIM
+
+
+def run_case(case: LawCase) -> LawComparison:
+    law = enumerate_law(case.program, min_weight=case.min_weight)
+    return compare_law(case.name, law, case.spec)
+
+
+def law_check(cases: Sequence[LawCase], controls: Sequence[tuple[str, LawCase]]) -> CheckOutcome:
+    """Every case equal to its stated law within its truncated mass, every control (a bug
+    and its case) DIFFERENT; slack: the truncated mass against its claim, and the largest
+    difference the comparison cannot exclude, over the cases enumerated to the finest
+    truncation, against that truncation (2^-64, one unit in the last place of a table, for the
+    samplers)."""
+    good = [run_case(c) for c in cases]
+    bad = [(bug, run_case(c)) for bug, c in controls]
+    tight = max(range(len(good)), key=lambda i: good[i].law.truncated / cases[i].truncation)
+    truncated, claim = good[tight].law.truncated, cases[tight].truncation
+    finest = min(c.truncation for c in cases)
+    resolution = max(
+        g.resolution for g, c in zip(good, cases, strict=True) if c.truncation == finest
+    )
+    within = all(g.law.truncated <= c.truncation for g, c in zip(good, cases, strict=True))
+    passed = all(g.holds for g in good) and all(not b.holds for _, b in bad) and within
+    failing = [g.summary() for g in good if not g.holds]
+    detail = (
+        f"{len(good)} laws derived from the code ({sum(g.law.runs for g in good)} runs), "
+        + ("all equal to the stated laws" if not failing else "DIFFERENT: " + "; ".join(failing))
+        + f", largest truncated mass {float(truncated):.3g} (allowed {float(claim):.3g}); "
+        + "controls: "
+        + "; ".join(b.summary() for _, b in bad)
+    )
+    return CheckOutcome(
+        passed,
+        detail,
+        {
+            "laws": len(good),
+            "runs": sum(g.law.runs for g in good),
+            "truncated_mass": float(truncated),
+            "resolution": float(resolution),
+            "control_differences": [float(b.difference) for _, b in bad],
+        },
+        [Control(bug, not b.holds, b.summary()) for bug, b in bad],
+        [
+            Slack("truncated mass", float(claim), float(truncated)),
+            Slack("undetectable |P_code − P_spec|", float(finest), float(resolution)),
+        ],
+    )
+
+
+class _OffByOneUlp:
+    """A law whose threshold ``index`` is 2^-64 larger: a table one unit in the last place
+    off, consistently at every depth of the refinement."""
+
+    def __init__(self, law: CdfLaw, index: int) -> None:
+        self.law, self.index = law, index
+
+    @property
+    def count(self) -> int:
+        return self.law.count
+
+    def _shift(self, b: Bounds, k: int, bits: int) -> Bounds:
+        if k != self.index:
+            return b
+        step = 1 << (bits - 64)
+        return b[0] + step, b[1] + step
+
+    def bounds(self, k: int, bits: int) -> Bounds:
+        return self._shift(self.law.bounds(k, bits), k, bits)
+
+    def all_bounds(self, bits: int) -> list[Bounds]:
+        return [self._shift(b, k, bits) for k, b in enumerate(self.law.all_bounds(bits))]
+
+    def exact(self, k: int) -> Fraction | None:
+        value = self.law.exact(k)
+        return None if value is None else value + (ULP if k == self.index else 0)
+
+
+def table_off_by_one_ulp(table: ThresholdTable, index: int) -> ThresholdTable:
+    """The table rebuilt with threshold ``index`` one unit in the last place (2^-64) higher."""
+    return ThresholdTable.build(_OffByOneUlp(table.law, index))
+
+
+class _Unrefined(ThresholdTable):
+    def refine(self, count: int, rng: np.random.Generator) -> int:
+        return count  # the tie w = F taken as c ≤ U: the refinement skipped
+
+
+def table_without_refinement(table: ThresholdTable) -> ThresholdTable:
+    """The table with its refinement of ties skipped (a word equal to an inexact floor is
+    decided as if the floor were the threshold)."""
+    bad = copy.copy(table)
+    bad.__class__ = _Unrefined
+    return bad
+
+
+def with_attribute(obj: Any, name: str, value: Any) -> Any:
+    """A shallow copy of ``obj`` with one attribute replaced (a sampler with a bad table)."""
+    bad = copy.copy(obj)
+    setattr(bad, name, value)
+    return bad
