@@ -99,9 +99,7 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
     signature = inspect.signature(fn)
     params = list(signature.parameters.values())
     variadic = any(p.kind is p.VAR_POSITIONAL for p in params)
-    positional = [
-        p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     declared: dict[str, Domain] | None = None
     by_position: list[tuple[int, str, Domain]] = []
 

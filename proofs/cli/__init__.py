@@ -269,9 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _empty_value(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
     """The option of a single value that argparse filled with ``[]`` (``--opt=--``), if any."""
     command = getattr(args, "command", None)
-    sub = next(
-        (a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None
-    )
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
     chosen = sub.choices.get(command) if sub is not None and command else None
     for action in (*parser._actions, *(chosen._actions if chosen is not None else ())):
         value = getattr(args, action.dest, None)
