@@ -63,6 +63,26 @@ def false_alarm_rate_acceptable(
     return binomial_upper_tail(audits, violations, level) >= alpha
 
 
+def misses_acceptable(missed: int, levels: Sequence[float], alpha: float) -> bool:
+    """Independent one-sided bounds, bound i missing with probability at most ``levels[i]``:
+    is ``missed`` misses consistent with that? Rejects when P(S ≥ missed) < ``alpha`` for S a
+    sum of independent Bernoulli(levels) (it dominates the count of misses, so the test's own
+    false rejection probability is ≤ ``alpha``). P(S ≤ missed − 1) by the exact recursion
+    over the bounds, truncated at ``missed`` terms."""
+    if missed < 0:
+        raise ValueError(f"missed: must be >= 0, got {missed}")
+    if missed == 0:
+        return True
+    below = [1.0] + [0.0] * (missed - 1)  # P(S_t = j) for j < missed
+    for p in levels:
+        if not 0 <= p <= 1:
+            raise ValueError(f"levels: each must be in [0, 1], got {p}")
+        for j in range(missed - 1, 0, -1):
+            below[j] = below[j] * (1 - p) + below[j - 1] * p
+        below[0] *= 1 - p
+    return 1.0 - math.fsum(below) >= alpha
+
+
 def checkpoint_counts_valid(done: int, hits: int, n: int, block: int) -> bool:
     """Counts a checkpoint of an audit with ``n`` estimation draws per side may hold for one
     side: ``done`` draws in whole blocks of ``block`` (or all n), and 0 ≤ hits ≤ done — the hits

@@ -236,9 +236,12 @@ def test_idealised_hockey_stick_matches_quadrature() -> None:
 
 def test_sample_points_replaces_sklearn_style_sample() -> None:
     """The fitted density draws with ``sample_points(size, rng)`` (the contract keeps
-    ``sample(data, size, rng)`` for mechanisms); the draw is reproducible from the rng."""
+    ``sample(data, size, rng)`` for mechanisms); 0.2's ``sample(n_samples, random_state)``
+    forwards to it with a DeprecationWarning; the draw is reproducible from the rng."""
     est = _normal_fit(20_000, 1)
-    assert not hasattr(est, "sample")
+    with pytest.warns(DeprecationWarning, match="sample_points"):
+        old = est.sample(10, 4)
+    assert np.array_equal(old, est.sample_points(10, np.random.default_rng(4)))
     a = est.sample_points(10, np.random.default_rng(4))
     b = est.sample_points(10, np.random.default_rng(4))
     assert np.array_equal(a, b) and a.shape == (10, 1)

@@ -8,8 +8,12 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="audit.repeated-fits-reuse-noise",
         file="impl/learners/pcl.py",
-        original="noise = self._noise(reps * probed.size, rng).reshape(reps, probed.size)",
-        replacement=("noise = np.repeat(self._noise(probed.size, rng)[None, :], reps, axis=0)"),
+        original=(
+            "noise = self._noise(repetitions * probed.size, rng).reshape(repetitions, probed.size)"
+        ),
+        replacement=(
+            "noise = np.repeat(self._noise(probed.size, rng)[None, :], repetitions, axis=0)"
+        ),
         description=(
             "PCL's vectorised repeated fits reuse one noise draw for every repetition (the "
             "auditor would see one fit, not many)"
