@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,7 +53,16 @@ from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.noise import DiscreteLaplaceNoise
-from dpspec.validation import check_epsilon
+from dpspec.validation import (
+    EpsilonArg,
+    FeaturesArg,
+    Instance,
+    Integer,
+    LabelsArg,
+    check_epsilon,
+    checked,
+    example,
+)
 
 #: Seed of the zoo's background datasets (fixed: the pairs are public test fixtures).
 DATA_SEED = 20261125
@@ -63,6 +72,8 @@ DATA_SEED = 20261125
 class LearnerEntry:
     """A learner target, the pair it is audited on, its claim and its true ε on that pair
     (None where only a bound is known: ``why`` says which)."""
+
+    __dpspec_declarative__ = "a record of the learner zoo (what learner_zoo() returns)"
 
     name: str
     mechanism: LearnerMechanism
@@ -80,6 +91,8 @@ class HalvedNoiseHistogramClassifier(PrivateHistogramClassifier):
     """PCL with its noise calibrated to sensitivity 1 (the bug: a label flip moves the margin
     2Σy − |C| by 2): half the noise, true ε = 2ε."""
 
+    __dpspec_fixture__ = "PCL's noise calibrated to sensitivity 1 instead of 2"
+
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
         law, level = discrete_laplace_for(Fraction(1), check_epsilon(self.epsilon), None)
         return law, level
@@ -91,49 +104,68 @@ class LastLabelHistogramClassifier(PrivateHistogramClassifier):
     not leak: an auditor that sampled the parent's shortcut instead of this class's own
     ``predict`` would call it private."""
 
-    def fit(self, X: Any, y: Any) -> LastLabelHistogramClassifier:
+    __dpspec_fixture__ = "predict returns the last training label (the data itself)"
+
+    def fit(self, X: FeaturesArg, y: LabelsArg) -> LastLabelHistogramClassifier:
         super().fit(X, y)
         self.last_label_ = np.asarray(y)[-1]
         return self
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: FeaturesArg) -> NDArray[Any]:
         rows = np.asarray(X).shape[0]
         return np.full(rows, self.last_label_)
 
 
-class DataRangeHistogramClassifier:
+class DataRangeHistogramClassifier(PrivateHistogramClassifier):
     """PCL fitted after dividing every feature by its maximum over the training data (the bug:
-    the partition moves with the data, so one record changes every cube's contents)."""
+    the partition moves with the data, so one record changes every cube's contents). ``fit``
+    and ``predict`` rescale; PCL's other releases (its vectorised shortcut included) read the
+    rescaled grid unscaled, and the auditor runs this class's own ``fit`` + ``predict``."""
 
-    def __init__(self, epsilon: float = 1.0, cells_per_axis: int = 10, random_state: Any = None):
-        self.epsilon = epsilon
-        self.cells_per_axis = cells_per_axis
-        self.random_state = random_state
+    __dpspec_fixture__ = "the partition is scaled by the data's own maximum"
 
-    def fit(self, X: Any, y: Any) -> DataRangeHistogramClassifier:
+    def fit(self, X: FeaturesArg, y: LabelsArg) -> DataRangeHistogramClassifier:
         X = check_unit_cube(X)
         self.scale_ = np.maximum(X.max(axis=0), 1e-12)
-        self.inner_ = PrivateHistogramClassifier(
-            self.epsilon, cells_per_axis=self.cells_per_axis, random_state=self.random_state
-        ).fit(np.minimum(X / self.scale_, 1.0), y)
+        super().fit(np.minimum(X / self.scale_, 1.0), y)
         return self
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: FeaturesArg) -> NDArray[Any]:
         X = check_unit_cube(X)
-        return self.inner_.predict(np.minimum(X / self.scale_, 1.0))
+        return super().predict(np.minimum(X / self.scale_, 1.0))
 
 
 class DoubledEpsilonDensity(PrivateHistogramDensity):
     """PCDE whose stability histogram is built at 2ε (the bug: ε counted per cube instead of
     for the pair of cubes a substitution touches): true ε = 2ε."""
 
+    __dpspec_fixture__ = "the stability histogram is built at 2ε"
+
     def make_histogram(self) -> StabilityHistogram:
         eps = 2 * check_epsilon(self.epsilon)
         return StabilityHistogram(bins=None, epsilon=eps, delta=self.delta)
 
 
-def released_counts_at(model: PrivateHistogramDensity, probe: NDArray[np.float64]) -> Any:
+def _example_density() -> PrivateHistogramDensity:
+    """A PCDE fitted on 200 points of [0, 1] (the example of :func:`released_counts_at`)."""
+    X = np.random.default_rng(DATA_SEED).random((200, 1))
+    return PrivateHistogramDensity(1.0, 1e-3, side=0.25, random_state=0).fit(X)
+
+
+@example(__call__={"model": _example_density(), "probe": np.array([[0.125], [0.375]])})
+@checked
+def released_counts_at(
+    model: Annotated[PrivateHistogramDensity, Instance(types=(PrivateHistogramDensity,))],
+    probe: FeaturesArg,
+) -> Any:
     """PCDE's released counts of the cubes holding the probe points (0 if not released)."""
+    if not hasattr(model, "side_"):
+        raise ValueError("model: not fitted (call fit first)")
+    probe = np.asarray(probe, dtype=np.float64)
+    if probe.shape[1] != model.released_cells_.shape[1]:
+        raise ValueError(
+            f"probe: expected {model.released_cells_.shape[1]} columns, got {probe.shape[1]}"
+        )
     cells = np.floor(probe / model.side_).astype(np.int64)
     out = np.zeros(len(probe), dtype=np.int64)
     for i, cell in enumerate(cells):
@@ -171,13 +203,17 @@ def _range_pair() -> tuple[Any, Any, NDArray[np.float64]]:
     return D, D2, np.array([[0.66]])
 
 
-def data_range_epsilon(epsilon: float = 1.0) -> float:
+@checked
+def data_range_epsilon(epsilon: EpsilonArg = 1.0) -> float:
     """True ε of ``pcl-data-range`` on its pair: the released bit is 1 w.p. P(Z ≥ −19) under
     D and P(Z ≥ 22) under D' (P(Z ≥ k) = q^k/(1 + q) for k ≥ 1, q = e^{−ε/2}); the larger
     of the two log-ratios (event 1, event 0)."""
-    q = math.exp(-epsilon / 2)
-    tail20, tail22 = q**20 / (1 + q), q**22 / (1 + q)  # P(Z ≤ −20), P(Z ≥ 22)
-    return max(math.log((1 - tail20) / tail22), math.log((1 - tail22) / tail20))
+    eps = float(epsilon)
+    lead = math.log1p(math.exp(-eps / 2))  # ln(1 + q)
+    log20, log22 = -10 * eps - lead, -11 * eps - lead  # ln P(Z ≤ −20), ln P(Z ≥ 22)
+    return max(
+        math.log1p(-math.exp(log20)) - log22, math.log1p(-math.exp(log22)) - log20
+    )  # in logs: finite for every ε
 
 
 def _pcde_pair() -> tuple[Any, Any, NDArray[np.float64]]:
@@ -195,7 +231,8 @@ def _threshold(model: Any) -> float:
     return float(model.lower_)
 
 
-def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
+@checked
+def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, LearnerEntry]:
     """Every learner target by name (built fresh). ``n_pcl``: PCL's dataset size (≥ 50)."""
     e: dict[str, LearnerEntry] = {}
 
@@ -272,7 +309,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
     R, R2, at = _range_pair()
 
     def pcl_range(seed: int) -> DataRangeHistogramClassifier:
-        return DataRangeHistogramClassifier(1.0, 10, random_state=seed)
+        return DataRangeHistogramClassifier(1.0, cells_per_axis=10, random_state=seed)
 
     add(
         "pcl-data-range",

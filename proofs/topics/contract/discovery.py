@@ -82,6 +82,12 @@ def _root_exports() -> set[str]:
     return set(dpspec.__all__)
 
 
+def is_fixture(obj: Any) -> bool:
+    """A target of the auditor's zoo built broken on purpose (``__dpspec_fixture__ = "why"``):
+    it keeps the validation contract, but states no privacy of its own to report or export."""
+    return isinstance(getattr(obj, "__dpspec_fixture__", None), str)
+
+
 def _params(cls: type) -> list[str]:
     init = inspect.getattr_static(cls, "__init__")
     return [p for p in inspect.signature(init).parameters if p != "self"]
@@ -143,7 +149,7 @@ def _report_problems(public: PublicObject) -> Iterable[str]:
     attribute = "privacy_" if "learner" in found else "privacy"
     if "private" in found and not isinstance(getattr(obj, attribute, None), PrivacyLevel):
         yield f"{public.dotted}: no PrivacyLevel in {attribute}"
-    if "mechanism" in found and not isinstance(obj, Mechanism):
+    if "mechanism" in found and not isinstance(obj, Mechanism) and not is_fixture(cls):
         yield f"{public.dotted}: does not satisfy dpspec.contract.Mechanism"
 
 
@@ -174,7 +180,11 @@ def contract_problems(objects: Iterable[PublicObject]) -> list[str]:
         if declarative_kind(public.obj) is not None or inspect.isfunction(public.obj):
             continue
         problems.extend(_class_problems(public))
-        if kinds(public.obj) & {"mechanism", "learner", "private"} and public.name not in root:
+        if (
+            kinds(public.obj) & {"mechanism", "learner", "private"}
+            and public.name not in root
+            and not is_fixture(public.obj)  # a broken-on-purpose fixture is no library API
+        ):
             problems.append(f"{label}: a mechanism or learner missing from dpspec.__all__")
         problems.extend(_report_problems(public))
     swept = entries(selected)
