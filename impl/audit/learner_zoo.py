@@ -226,6 +226,29 @@ def _pcde_pair() -> tuple[Any, Any, NDArray[np.float64]]:
     return X[:, None], X2[:, None], np.array([[0.125], [0.375]])
 
 
+class _Estimator:
+    """A learner target's factory ``seed -> estimator(*args, **params, random_state=seed)``
+    (two built from the same arguments compare equal through them)."""
+
+    def __init__(self, estimator: type, *args: Any, **params: Any) -> None:
+        self.estimator = estimator
+        self.args = args
+        self.params = params
+
+    def __call__(self, seed: int) -> Any:
+        return self.estimator(*self.args, **self.params, random_state=seed)
+
+
+class _CountsAt:
+    """The release ``model -> released_counts_at(model, probe)``."""
+
+    def __init__(self, probe: NDArray[np.float64]) -> None:
+        self.probe = probe
+
+    def __call__(self, model: Any) -> Any:
+        return released_counts_at(model, self.probe)
+
+
 def _threshold(model: Any) -> float:
     """The threshold the cover learners release (their whole output)."""
     return float(model.lower_)
@@ -251,14 +274,9 @@ def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, 
 
     D, D2, canary = _pcl_pair(n_pcl)
 
-    def pcl(seed: int) -> PrivateHistogramClassifier:
-        return PrivateHistogramClassifier(1.0, random_state=seed)
-
-    def pcl_idealised(seed: int) -> PrivateHistogramClassifier:
-        return PrivateHistogramClassifier(1.0, idealised=True, random_state=seed)
-
-    def pcl_half(seed: int) -> HalvedNoiseHistogramClassifier:
-        return HalvedNoiseHistogramClassifier(1.0, random_state=seed)
+    pcl = _Estimator(PrivateHistogramClassifier, 1.0)
+    pcl_idealised = _Estimator(PrivateHistogramClassifier, 1.0, idealised=True)
+    pcl_half = _Estimator(HalvedNoiseHistogramClassifier, 1.0)
 
     add(
         "pcl",
@@ -292,8 +310,7 @@ def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, 
     )
     S, S2, corner = _pcl_pair(500)
 
-    def pcl_last_label(seed: int) -> LastLabelHistogramClassifier:
-        return LastLabelHistogramClassifier(1.0, random_state=seed)
+    pcl_last_label = _Estimator(LastLabelHistogramClassifier, 1.0)
 
     add(
         "pcl-last-label",
@@ -308,8 +325,7 @@ def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, 
     )
     R, R2, at = _range_pair()
 
-    def pcl_range(seed: int) -> DataRangeHistogramClassifier:
-        return DataRangeHistogramClassifier(1.0, cells_per_axis=10, random_state=seed)
+    pcl_range = _Estimator(DataRangeHistogramClassifier, 1.0, cells_per_axis=10)
 
     add(
         "pcl-data-range",
@@ -323,14 +339,10 @@ def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, 
     )
     P, P2, cubes = _pcde_pair()
 
-    def pcde(seed: int) -> PrivateHistogramDensity:
-        return PrivateHistogramDensity(1.0, 1e-3, side=0.25, random_state=seed)
+    pcde = _Estimator(PrivateHistogramDensity, 1.0, 1e-3, side=0.25)
+    pcde_2eps = _Estimator(DoubledEpsilonDensity, 1.0, 1e-3, side=0.25)
 
-    def pcde_2eps(seed: int) -> DoubledEpsilonDensity:
-        return DoubledEpsilonDensity(1.0, 1e-3, side=0.25, random_state=seed)
-
-    def counts(model: Any) -> Any:
-        return released_counts_at(model, cubes)
+    counts = _CountsAt(cubes)
 
     add(
         "pcde",
@@ -363,11 +375,8 @@ def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, 
         (np.array([[0.1], [0.45], [0.8]]), np.array([0, 1, 1])),
     )
 
-    def a1(seed: int) -> PrivateCoverClassifier:
-        return PrivateCoverClassifier(epsilon=1.0, accuracy=0.1, random_state=seed)
-
-    def a2(seed: int) -> LabelPrivateCoverClassifier:
-        return LabelPrivateCoverClassifier(1.0, 0.1, random_state=seed)
+    a1 = _Estimator(PrivateCoverClassifier, epsilon=1.0, accuracy=0.1)
+    a2 = _Estimator(LabelPrivateCoverClassifier, 1.0, 0.1)
 
     add(
         "a1",
