@@ -64,6 +64,17 @@ from dpspec.validation import (
     example,
 )
 
+__all__ = [
+    "DataRangeHistogramClassifier",
+    "DoubledEpsilonDensity",
+    "HalvedNoiseHistogramClassifier",
+    "LastLabelHistogramClassifier",
+    "LearnerEntry",
+    "data_range_epsilon",
+    "learner_zoo",
+    "released_counts_at",
+]
+
 #: Seed of the zoo's background datasets (fixed: the pairs are public test fixtures).
 DATA_SEED = 20261125
 

@@ -44,6 +44,22 @@ from dpspec.validation import (
     example,
 )
 
+__all__ = [
+    "FunctionMechanism",
+    "ZooEntry",
+    "data_threshold_sampler",
+    "gaussian_epsilon",
+    "gaussian_sampler",
+    "laplace_sampler",
+    "noisy_max_sampler",
+    "rare_leak_sampler",
+    "svt_no_threshold_noise_epsilon",
+    "svt_sampler",
+    "truncated_geometric_sampler",
+    "vector_laplace_sampler",
+    "zoo",
+]
+
 Sampler = Callable[[Any, int, np.random.Generator], NDArray[Any]]
 
 #: A noise scale (b of Lap(b), σ of N(0, σ²)): a positive real.

@@ -30,6 +30,26 @@ from dpspec.validation import (
     example,
 )
 
+__all__ = [
+    "CallableRelease",
+    "clipped_sum",
+    "gaussian_sigma",
+    "gaussian_vector",
+    "global_laplace",
+    "global_laplace_half_noise",
+    "group_by_counts",
+    "kinds",
+    "labelled_release",
+    "laplace_vector",
+    "laplace_with_defaults",
+    "laplace_wrong_default",
+    "noisy_records",
+    "one_coordinate_released",
+    "resampled_bounded_epsilon",
+    "resampled_bounded_laplace",
+    "unclipped_sum",
+]
+
 #: One query answer q (a real).
 AnswerArg = Annotated[float, Real()]
 #: A dataset of real records (empty allowed: the add-remove search starts from ()).

@@ -14,7 +14,9 @@ contract of :mod:`dpspec.contract`:
   level (a constructor taking ``epsilon``) takes ``idealised`` as a real bool, orders its
   keywords ``epsilon``, ``delta``, ``idealised``, ``random_state``, and reports a
   :class:`~dpspec.contract.PrivacyLevel` (``privacy``, or ``privacy_`` after ``fit``);
-* **exported** — from its subpackage's ``__all__``, and mechanisms and learners from the root's;
+* **exported** — from its subpackage's ``__all__`` (or from a module the subpackage exports
+  whole, by that module's ``__all__``), and mechanisms and learners from the root's (but
+  fixtures built broken on purpose, ``__dpspec_fixture__``);
 * **registered** — named by some obligation of the registry.
 """
 
@@ -72,8 +74,15 @@ def _is_registered(public: PublicObject, registered: set[str]) -> bool:
 
 
 def _exported(public: PublicObject) -> bool:
-    package = importlib.import_module(public.package)
-    return public.name in getattr(package, "__all__", ())
+    """In its subpackage's ``__all__``, or in the ``__all__`` of a module the subpackage exports
+    whole (a catalogue such as ``dpspec.audit.zoo``, whose names stay under its own name)."""
+    exported = getattr(importlib.import_module(public.package), "__all__", ())
+    if public.name in exported:
+        return True
+    module = importlib.import_module(public.module)
+    return public.module.rsplit(".", 1)[-1] in exported and public.name in module.__dict__.get(
+        "__all__", ()
+    )
 
 
 def _root_exports() -> set[str]:
