@@ -79,10 +79,9 @@ def _exported(public: PublicObject) -> bool:
     exported = getattr(importlib.import_module(public.package), "__all__", ())
     if public.name in exported:
         return True
-    module = importlib.import_module(public.module)
-    return public.module.rsplit(".", 1)[-1] in exported and public.name in module.__dict__.get(
-        "__all__", ()
-    )
+    if public.module.rsplit(".", 1)[-1] not in exported:
+        return False
+    return public.name in vars(importlib.import_module(public.module)).get("__all__", ())
 
 
 def _root_exports() -> set[str]:
