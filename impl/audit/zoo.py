@@ -87,8 +87,8 @@ class _Sampler:
 
 
 def _example_draws(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
-    """The example sampler of :class:`FunctionMechanism`: q + Lap(1)."""
-    return float(np.sum(data)) + rng.laplace(0.0, 1.0, n)
+    """The example sampler of :class:`FunctionMechanism`: q + Lap(1) for a real q."""
+    return Real().check(data, "data") + rng.laplace(0.0, 1.0, n)
 
 
 @example(__init__={"name": "laplace", "fn": _example_draws}, sample={"data": 0.0})

@@ -139,7 +139,10 @@ def clipped_sum(data: RecordsArg, n: SizeArg, rng: GeneratorArg) -> NDArray[np.f
 @checked
 def unclipped_sum(data: RecordsArg, n: SizeArg, rng: GeneratorArg) -> NDArray[np.float64]:
     """Σ x + Lap(2) with records in [0, 5] and the clipping forgotten: sensitivity 5."""
-    return float(np.sum(np.asarray(data, dtype=np.float64))) + rng.laplace(0.0, 2.0, n)
+    records = np.asarray(data, dtype=np.float64)
+    if not np.all((records >= 0.0) & (records <= 5.0)):
+        raise ValueError("data: the records of this entry lie in [0, 5]")
+    return float(np.sum(records)) + rng.laplace(0.0, 2.0, n)
 
 
 #: the domain of the bounded Laplace entries and its noise scale
