@@ -88,7 +88,9 @@ class _Sampler:
 
 def _example_draws(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
     """The example sampler of :class:`FunctionMechanism`: q + Lap(1) for a real q."""
-    return Real().check(data, "data") + rng.laplace(0.0, 1.0, n)
+    q: float = Real().check(data, "data")
+    out: NDArray[np.float64] = q + rng.laplace(0.0, 1.0, n)
+    return out
 
 
 @example(__init__={"name": "laplace", "fn": _example_draws}, sample={"data": 0.0})
