@@ -97,7 +97,7 @@ def test_learner_zoo_true_epsilons() -> None:
     clf = zoo["pcl-data-range"].mechanism.factory(0)
     D, D2 = zoo["pcl-data-range"].pair
     for data, margin in ((D, 20), (D2, -21)):
-        fitted = clf.fit(*data).inner_
+        fitted = clf.fit(*data)
         scaled = np.minimum(np.array([[0.66]]) / fitted_scale(clf), 1.0)
         cube = int(scaled[0, 0] * 10) if scaled[0, 0] < 1 else 9
         where = np.searchsorted(fitted.cells_, cube)

@@ -325,3 +325,44 @@ def test_the_sweep_catches_bypassed_validation() -> None:
         "dpspec.mechanisms.x", "DiscreteLaplaceMechanism", DiscreteLaplaceMechanism
     )
     assert not sweep([e for e in entries((clean,)) if e.method == "sample"]).failures
+
+
+def test_fixtures_are_exempt_from_the_root_export_and_the_mechanism_protocol() -> None:
+    """A target built broken on purpose (``__dpspec_fixture__``) keeps the validation contract
+    but is neither a root export nor a Mechanism stating its privacy; the same class without
+    the declaration is reported for both."""
+    from dpspec.audit.zoo import FunctionMechanism
+    from dpspec.proofs.engine.discovery import PublicObject
+    from dpspec.proofs.topics.contract.discovery import contract_problems, is_fixture
+
+    class Undeclared(FunctionMechanism):
+        __dpspec_fixture__ = None
+
+    rules = ("missing from dpspec.__all__", "does not satisfy dpspec.contract.Mechanism")
+    fixture = contract_problems(
+        [PublicObject("dpspec.audit.zoo", "FunctionMechanism", FunctionMechanism)]
+    )
+    assert is_fixture(FunctionMechanism) and not is_fixture(Undeclared)
+    assert not any(rule in p for rule in rules for p in fixture), fixture
+    plain = contract_problems([PublicObject("dpspec.audit.zoo", "FunctionMechanism", Undeclared)])
+    for rule in rules:
+        assert any(rule in p for p in plain), (rule, plain)
+
+
+def test_a_name_in_a_module_exported_whole_is_exported() -> None:
+    """``dpspec.audit`` exports its zoo modules whole: their names count as exported through
+    the module's own ``__all__``; a name outside that ``__all__`` does not."""
+    import dpspec.audit
+    from dpspec.audit import zoo
+    from dpspec.proofs.engine.discovery import PublicObject
+    from dpspec.proofs.topics.contract.discovery import contract_problems
+
+    assert "zoo" in dpspec.audit.__all__ and "laplace_sampler" not in dpspec.audit.__all__
+    listed = contract_problems(
+        [PublicObject("dpspec.audit.zoo", "laplace_sampler", zoo.laplace_sampler)]
+    )
+    assert not any("__all__" in p for p in listed), listed
+    unlisted = contract_problems(
+        [PublicObject("dpspec.audit.zoo", "unlisted", zoo.laplace_sampler)]
+    )
+    assert any("not in dpspec.audit.__all__" in p for p in unlisted), unlisted

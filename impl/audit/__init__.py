@@ -5,8 +5,13 @@
 :mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The modules:
 ``targets`` (what is sampled), ``bounds``, ``events``, ``selection``, ``checkpoint``,
 ``identity``, ``loop`` (the audit itself), ``search`` (finding a pair), ``learners``,
-``one_run``, ``libraries``, ``ci`` (``assert_dp``).
+``one_run``, ``libraries``, ``ci`` (``assert_dp``). The zoo modules ``zoo``, ``zoo_kinds`` and
+``learner_zoo`` are exported whole (their names stay under them, listed in their ``__all__``)
+and imported on first use, not with the auditor (they load the learners).
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
 from dpspec.audit.checkpoint import AuditIdentity
@@ -25,6 +30,19 @@ from dpspec.audit.loop import (
 )
 from dpspec.audit.pair_search import Search
 from dpspec.audit.targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
+
+if TYPE_CHECKING:
+    from dpspec.audit import learner_zoo, zoo, zoo_kinds
+
+#: The submodules exported whole, imported on first access.
+_LAZY_MODULES = frozenset({"learner_zoo", "zoo", "zoo_kinds"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"dpspec.audit.{name}")
+    raise AttributeError(f"module 'dpspec.audit' has no attribute {name!r}")
+
 
 __all__ = [
     "AuditCoverageWarning",
@@ -48,8 +66,11 @@ __all__ = [
     "epsilon_lower",
     "event_level",
     "fingerprint",
+    "learner_zoo",
     "majority_false_alarm",
     "max_epsilon_lower",
     "screen_bound",
     "vote",
+    "zoo",
+    "zoo_kinds",
 ]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,7 +53,27 @@ from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.mechanisms.base import discrete_laplace_for
 from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.noise import DiscreteLaplaceNoise
-from dpspec.validation import check_epsilon
+from dpspec.validation import (
+    EpsilonArg,
+    FeaturesArg,
+    Instance,
+    Integer,
+    LabelsArg,
+    check_epsilon,
+    checked,
+    example,
+)
+
+__all__ = [
+    "DataRangeHistogramClassifier",
+    "DoubledEpsilonDensity",
+    "HalvedNoiseHistogramClassifier",
+    "LastLabelHistogramClassifier",
+    "LearnerEntry",
+    "data_range_epsilon",
+    "learner_zoo",
+    "released_counts_at",
+]
 
 #: Seed of the zoo's background datasets (fixed: the pairs are public test fixtures).
 DATA_SEED = 20261125
@@ -63,6 +83,8 @@ DATA_SEED = 20261125
 class LearnerEntry:
     """A learner target, the pair it is audited on, its claim and its true ε on that pair
     (None where only a bound is known: ``why`` says which)."""
+
+    __dpspec_declarative__ = "a record of the learner zoo (what learner_zoo() returns)"
 
     name: str
     mechanism: LearnerMechanism
@@ -80,6 +102,8 @@ class HalvedNoiseHistogramClassifier(PrivateHistogramClassifier):
     """PCL with its noise calibrated to sensitivity 1 (the bug: a label flip moves the margin
     2Σy − |C| by 2): half the noise, true ε = 2ε."""
 
+    __dpspec_fixture__ = "PCL's noise calibrated to sensitivity 1 instead of 2"
+
     def _noise_law(self) -> tuple[DiscreteLaplaceNoise | None, PrivacyLevel]:
         law, level = discrete_laplace_for(Fraction(1), check_epsilon(self.epsilon), None)
         return law, level
@@ -91,49 +115,68 @@ class LastLabelHistogramClassifier(PrivateHistogramClassifier):
     not leak: an auditor that sampled the parent's shortcut instead of this class's own
     ``predict`` would call it private."""
 
-    def fit(self, X: Any, y: Any) -> LastLabelHistogramClassifier:
+    __dpspec_fixture__ = "predict returns the last training label (the data itself)"
+
+    def fit(self, X: FeaturesArg, y: LabelsArg) -> LastLabelHistogramClassifier:
         super().fit(X, y)
         self.last_label_ = np.asarray(y)[-1]
         return self
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: FeaturesArg) -> NDArray[Any]:
         rows = np.asarray(X).shape[0]
         return np.full(rows, self.last_label_)
 
 
-class DataRangeHistogramClassifier:
+class DataRangeHistogramClassifier(PrivateHistogramClassifier):
     """PCL fitted after dividing every feature by its maximum over the training data (the bug:
-    the partition moves with the data, so one record changes every cube's contents)."""
+    the partition moves with the data, so one record changes every cube's contents). ``fit``
+    and ``predict`` rescale; PCL's other releases (its vectorised shortcut included) read the
+    rescaled grid unscaled, and the auditor runs this class's own ``fit`` + ``predict``."""
 
-    def __init__(self, epsilon: float = 1.0, cells_per_axis: int = 10, random_state: Any = None):
-        self.epsilon = epsilon
-        self.cells_per_axis = cells_per_axis
-        self.random_state = random_state
+    __dpspec_fixture__ = "the partition is scaled by the data's own maximum"
 
-    def fit(self, X: Any, y: Any) -> DataRangeHistogramClassifier:
+    def fit(self, X: FeaturesArg, y: LabelsArg) -> DataRangeHistogramClassifier:
         X = check_unit_cube(X)
         self.scale_ = np.maximum(X.max(axis=0), 1e-12)
-        self.inner_ = PrivateHistogramClassifier(
-            self.epsilon, cells_per_axis=self.cells_per_axis, random_state=self.random_state
-        ).fit(np.minimum(X / self.scale_, 1.0), y)
+        super().fit(np.minimum(X / self.scale_, 1.0), y)
         return self
 
-    def predict(self, X: Any) -> NDArray[Any]:
+    def predict(self, X: FeaturesArg) -> NDArray[Any]:
         X = check_unit_cube(X)
-        return self.inner_.predict(np.minimum(X / self.scale_, 1.0))
+        return super().predict(np.minimum(X / self.scale_, 1.0))
 
 
 class DoubledEpsilonDensity(PrivateHistogramDensity):
     """PCDE whose stability histogram is built at 2ε (the bug: ε counted per cube instead of
     for the pair of cubes a substitution touches): true ε = 2ε."""
 
+    __dpspec_fixture__ = "the stability histogram is built at 2ε"
+
     def make_histogram(self) -> StabilityHistogram:
         eps = 2 * check_epsilon(self.epsilon)
         return StabilityHistogram(bins=None, epsilon=eps, delta=self.delta)
 
 
-def released_counts_at(model: PrivateHistogramDensity, probe: NDArray[np.float64]) -> Any:
+def _example_density() -> PrivateHistogramDensity:
+    """A PCDE fitted on 200 points of [0, 1] (the example of :func:`released_counts_at`)."""
+    X = np.random.default_rng(DATA_SEED).random((200, 1))
+    return PrivateHistogramDensity(1.0, 1e-3, side=0.25, random_state=0).fit(X)
+
+
+@example(__call__={"model": _example_density(), "probe": np.array([[0.125], [0.375]])})
+@checked
+def released_counts_at(
+    model: Annotated[PrivateHistogramDensity, Instance(types=(PrivateHistogramDensity,))],
+    probe: FeaturesArg,
+) -> Any:
     """PCDE's released counts of the cubes holding the probe points (0 if not released)."""
+    if not hasattr(model, "side_"):
+        raise ValueError("model: not fitted (call fit first)")
+    probe = np.asarray(probe, dtype=np.float64)
+    if probe.shape[1] != model.released_cells_.shape[1]:
+        raise ValueError(
+            f"probe: expected {model.released_cells_.shape[1]} columns, got {probe.shape[1]}"
+        )
     cells = np.floor(probe / model.side_).astype(np.int64)
     out = np.zeros(len(probe), dtype=np.int64)
     for i, cell in enumerate(cells):
@@ -171,13 +214,17 @@ def _range_pair() -> tuple[Any, Any, NDArray[np.float64]]:
     return D, D2, np.array([[0.66]])
 
 
-def data_range_epsilon(epsilon: float = 1.0) -> float:
+@checked
+def data_range_epsilon(epsilon: EpsilonArg = 1.0) -> float:
     """True ε of ``pcl-data-range`` on its pair: the released bit is 1 w.p. P(Z ≥ −19) under
     D and P(Z ≥ 22) under D' (P(Z ≥ k) = q^k/(1 + q) for k ≥ 1, q = e^{−ε/2}); the larger
     of the two log-ratios (event 1, event 0)."""
-    q = math.exp(-epsilon / 2)
-    tail20, tail22 = q**20 / (1 + q), q**22 / (1 + q)  # P(Z ≤ −20), P(Z ≥ 22)
-    return max(math.log((1 - tail20) / tail22), math.log((1 - tail22) / tail20))
+    eps = float(epsilon)
+    lead = math.log1p(math.exp(-eps / 2))  # ln(1 + q)
+    log20, log22 = -10 * eps - lead, -11 * eps - lead  # ln P(Z ≤ −20), ln P(Z ≥ 22)
+    return max(
+        math.log1p(-math.exp(log20)) - log22, math.log1p(-math.exp(log22)) - log20
+    )  # in logs: finite for every ε
 
 
 def _pcde_pair() -> tuple[Any, Any, NDArray[np.float64]]:
@@ -190,12 +237,36 @@ def _pcde_pair() -> tuple[Any, Any, NDArray[np.float64]]:
     return X[:, None], X2[:, None], np.array([[0.125], [0.375]])
 
 
+class _Estimator:
+    """A learner target's factory ``seed -> estimator(*args, **params, random_state=seed)``
+    (two built from the same arguments compare equal through them)."""
+
+    def __init__(self, estimator: type, *args: Any, **params: Any) -> None:
+        self.estimator = estimator
+        self.args = args
+        self.params = params
+
+    def __call__(self, seed: int) -> Any:
+        return self.estimator(*self.args, **self.params, random_state=seed)
+
+
+class _CountsAt:
+    """The release ``model -> released_counts_at(model, probe)``."""
+
+    def __init__(self, probe: NDArray[np.float64]) -> None:
+        self.probe = probe
+
+    def __call__(self, model: Any) -> Any:
+        return released_counts_at(model, self.probe)
+
+
 def _threshold(model: Any) -> float:
     """The threshold the cover learners release (their whole output)."""
     return float(model.lower_)
 
 
-def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
+@checked
+def learner_zoo(n_pcl: Annotated[int, Integer(50, 10**6)] = 10**4) -> dict[str, LearnerEntry]:
     """Every learner target by name (built fresh). ``n_pcl``: PCL's dataset size (≥ 50)."""
     e: dict[str, LearnerEntry] = {}
 
@@ -214,14 +285,9 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
 
     D, D2, canary = _pcl_pair(n_pcl)
 
-    def pcl(seed: int) -> PrivateHistogramClassifier:
-        return PrivateHistogramClassifier(1.0, random_state=seed)
-
-    def pcl_idealised(seed: int) -> PrivateHistogramClassifier:
-        return PrivateHistogramClassifier(1.0, idealised=True, random_state=seed)
-
-    def pcl_half(seed: int) -> HalvedNoiseHistogramClassifier:
-        return HalvedNoiseHistogramClassifier(1.0, random_state=seed)
+    pcl = _Estimator(PrivateHistogramClassifier, 1.0)
+    pcl_idealised = _Estimator(PrivateHistogramClassifier, 1.0, idealised=True)
+    pcl_half = _Estimator(HalvedNoiseHistogramClassifier, 1.0)
 
     add(
         "pcl",
@@ -255,8 +321,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
     )
     S, S2, corner = _pcl_pair(500)
 
-    def pcl_last_label(seed: int) -> LastLabelHistogramClassifier:
-        return LastLabelHistogramClassifier(1.0, random_state=seed)
+    pcl_last_label = _Estimator(LastLabelHistogramClassifier, 1.0)
 
     add(
         "pcl-last-label",
@@ -271,8 +336,7 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
     )
     R, R2, at = _range_pair()
 
-    def pcl_range(seed: int) -> DataRangeHistogramClassifier:
-        return DataRangeHistogramClassifier(1.0, 10, random_state=seed)
+    pcl_range = _Estimator(DataRangeHistogramClassifier, 1.0, cells_per_axis=10)
 
     add(
         "pcl-data-range",
@@ -286,14 +350,10 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
     )
     P, P2, cubes = _pcde_pair()
 
-    def pcde(seed: int) -> PrivateHistogramDensity:
-        return PrivateHistogramDensity(1.0, 1e-3, side=0.25, random_state=seed)
+    pcde = _Estimator(PrivateHistogramDensity, 1.0, 1e-3, side=0.25)
+    pcde_2eps = _Estimator(DoubledEpsilonDensity, 1.0, 1e-3, side=0.25)
 
-    def pcde_2eps(seed: int) -> DoubledEpsilonDensity:
-        return DoubledEpsilonDensity(1.0, 1e-3, side=0.25, random_state=seed)
-
-    def counts(model: Any) -> Any:
-        return released_counts_at(model, cubes)
+    counts = _CountsAt(cubes)
 
     add(
         "pcde",
@@ -326,11 +386,8 @@ def learner_zoo(n_pcl: int = 10**4) -> dict[str, LearnerEntry]:
         (np.array([[0.1], [0.45], [0.8]]), np.array([0, 1, 1])),
     )
 
-    def a1(seed: int) -> PrivateCoverClassifier:
-        return PrivateCoverClassifier(epsilon=1.0, accuracy=0.1, random_state=seed)
-
-    def a2(seed: int) -> LabelPrivateCoverClassifier:
-        return LabelPrivateCoverClassifier(1.0, 0.1, random_state=seed)
+    a1 = _Estimator(PrivateCoverClassifier, epsilon=1.0, accuracy=0.1)
+    a2 = _Estimator(LabelPrivateCoverClassifier, 1.0, 0.1)
 
     add(
         "a1",

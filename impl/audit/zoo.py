@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,19 +26,91 @@ from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.mechanisms.laplace import LaplaceMechanism
 from dpspec.mechanisms.randomized_response import RandomizedResponse
+from dpspec.validation import (
+    Anything,
+    Array,
+    Checked,
+    Choice,
+    CountArg,
+    EpsilonArg,
+    Function,
+    GeneratorArg,
+    Integer,
+    NameArg,
+    PositiveDeltaArg,
+    Real,
+    SizeArg,
+    checked,
+    example,
+)
+
+__all__ = [
+    "FunctionMechanism",
+    "ZooEntry",
+    "data_threshold_sampler",
+    "gaussian_epsilon",
+    "gaussian_sampler",
+    "laplace_sampler",
+    "noisy_max_sampler",
+    "rare_leak_sampler",
+    "svt_no_threshold_noise_epsilon",
+    "svt_sampler",
+    "truncated_geometric_sampler",
+    "vector_laplace_sampler",
+    "zoo",
+]
 
 Sampler = Callable[[Any, int, np.random.Generator], NDArray[Any]]
 
+#: A noise scale (b of Lap(b), σ of N(0, σ²)): a positive real.
+ScaleArg = Annotated[float, Real(0.0, lo_open=True)]
+#: A query vector of the zoo's samplers (each query of sensitivity 1).
+QueriesArg = Annotated[Any, Array(ndim=1)]
 
-class FunctionMechanism:
-    """A :class:`~dpspec.audit.core.Mechanism` from a vectorised function and a name."""
 
-    def __init__(self, name: str, fn: Sampler) -> None:
+class _Sampler:
+    """A vectorised sampler ``run(data, n, rng)`` built by one of the builders below; ``kind``
+    and ``params`` name it (two builds from the same arguments compare equal through them)."""
+
+    def __init__(
+        self, kind: str, params: dict[str, Any], run: Callable[[Any, int, np.random.Generator], Any]
+    ) -> None:
+        self.kind = kind
+        self.params = params
+        self._run = run
+
+    def __call__(self, data: Any, n: int, rng: np.random.Generator) -> Any:
+        return self._run(data, n, rng)
+
+    def __repr__(self) -> str:
+        return f"{self.kind}({', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
+
+
+def _example_draws(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
+    """The example sampler of :class:`FunctionMechanism`: q + Lap(1) for a real q."""
+    q: float = Real().check(data, "data")
+    out: NDArray[np.float64] = q + rng.laplace(0.0, 1.0, n)
+    return out
+
+
+@example(__init__={"name": "laplace", "fn": _example_draws}, sample={"data": 0.0})
+class FunctionMechanism(Checked):
+    """An audit target from a vectorised function ``fn(data, n, rng)`` and a name; its privacy
+    is what the audit measures (the zoo wraps correct and broken samplers alike)."""
+
+    __dpspec_fixture__ = "wraps the zoo's samplers, broken ones included: no privacy of its own"
+
+    def __init__(self, name: NameArg, fn: Annotated[Sampler, Function()]) -> None:
         self.name = name
         self.fn = fn
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
-        return np.asarray(self.fn(data, n, rng))
+    def sample(
+        self,
+        data: Annotated[Any, Anything(why="the sampler's input, read by the sampler")],
+        size: SizeArg,
+        rng: GeneratorArg,
+    ) -> NDArray[Any]:
+        return np.asarray(self.fn(data, size, rng))
 
     def __repr__(self) -> str:
         return f"FunctionMechanism({self.name!r})"
@@ -47,6 +119,8 @@ class FunctionMechanism:
 @dataclass(frozen=True)
 class ZooEntry:
     """A mechanism, the pair it is audited on, its claim and its true ε on that pair."""
+
+    __dpspec_declarative__ = "a record of the bug zoo (what zoo() returns)"
 
     name: str
     mechanism: Any
@@ -71,7 +145,8 @@ def _q(data: Any) -> NDArray[np.float64]:
     return np.atleast_1d(np.asarray(data, dtype=np.float64))
 
 
-def laplace_sampler(scale: float) -> Sampler:
+@checked
+def laplace_sampler(scale: ScaleArg) -> Sampler:
     """q + Lap(scale) per coordinate."""
 
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
@@ -79,19 +154,27 @@ def laplace_sampler(scale: float) -> Sampler:
         out = q + rng.laplace(0.0, scale, size=(n, q.size))
         return out[:, 0] if q.size == 1 else out
 
-    return run
+    return _Sampler("laplace_sampler", {"scale": scale}, run)
 
 
-def gaussian_sampler(sigma: float) -> Sampler:
+@checked
+def gaussian_sampler(sigma: ScaleArg) -> Sampler:
+    """q + N(0, σ²) on the first query."""
+
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
         return float(_q(data)[0]) + rng.normal(0.0, sigma, size=n)
 
-    return run
+    return _Sampler("gaussian_sampler", {"sigma": sigma}, run)
 
 
-def vector_laplace_sampler(scales: tuple[float, ...]) -> Sampler:
+@example(__call__={"scales": (1.0, 4.0)})
+@checked
+def vector_laplace_sampler(scales: Annotated[Any, Array(ndim=1)]) -> Sampler:
     """q + (Lap(s_1), …, Lap(s_d)): a vector release with unequal coordinate scales; on a pair
     q, q' its true ε is Σ_j |q_j − q'_j|/s_j (attained on the orthant beyond both means)."""
+    if not np.all(np.asarray(scales) > 0):
+        raise ValueError(f"scales: every scale must be positive, got {scales!r}")
+    scales = tuple(float(s) for s in np.asarray(scales))
 
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
         q = _q(data)
@@ -100,10 +183,15 @@ def vector_laplace_sampler(scales: tuple[float, ...]) -> Sampler:
         out: NDArray[np.float64] = q + rng.laplace(0.0, 1.0, size=(n, q.size)) * np.asarray(scales)
         return out
 
-    return run
+    return _Sampler("vector_laplace_sampler", {"scales": scales}, run)
 
 
-def noisy_max_sampler(noise: str, scale: float, returns: str) -> Sampler:
+@checked
+def noisy_max_sampler(
+    noise: Annotated[str, Choice(options=("laplace", "exponential"))],
+    scale: ScaleArg,
+    returns: Annotated[str, Choice(options=("index", "value"))],
+) -> Sampler:
     """Report-noisy-max over the query vector: ``noise`` "laplace" or "exponential" with the
     given scale; ``returns`` "index" (correct) or "value" (the StatDP bug)."""
 
@@ -116,10 +204,13 @@ def noisy_max_sampler(noise: str, scale: float, returns: str) -> Sampler:
         noisy = q + z
         return np.asarray(noisy.argmax(axis=1) if returns == "index" else noisy.max(axis=1))
 
-    return run
+    return _Sampler("noisy_max_sampler", {"noise": noise, "scale": scale, "returns": returns}, run)
 
 
-def svt_sampler(rho_scale: float, nu_scale: float, c: int = 1) -> Sampler:
+@checked
+def svt_sampler(
+    rho_scale: Annotated[float, Real(0.0)], nu_scale: ScaleArg, c: CountArg = 1
+) -> Sampler:
     """Sparse vector (threshold 0, cutoff c): answers ⊤ (1) while q_i + ν_i ≥ T + ρ, ⊥ (0)
     otherwise, and −1 for queries after the c-th ⊤ (stopped). Lyu et al. Alg 1 is
     ρ ~ Lap(2/ε), ν ~ Lap(4c/ε); Alg 4 (buggy) is ρ ~ Lap(4/ε), ν ~ Lap(4/(3ε));
@@ -135,10 +226,11 @@ def svt_sampler(rho_scale: float, nu_scale: float, c: int = 1) -> Sampler:
         out[stopped] = -1
         return out
 
-    return run
+    return _Sampler("svt_sampler", {"rho_scale": rho_scale, "nu_scale": nu_scale, "c": c}, run)
 
 
-def rare_leak_sampler(scale: float, leak: float) -> Sampler:
+@checked
+def rare_leak_sampler(scale: ScaleArg, leak: Annotated[float, Real(0.0, 1.0)]) -> Sampler:
     """q + Lap(scale), except that with probability ``leak`` the raw q is returned."""
 
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
@@ -147,10 +239,11 @@ def rare_leak_sampler(scale: float, leak: float) -> Sampler:
         out[rng.random(n) < leak] = q
         return out
 
-    return run
+    return _Sampler("rare_leak_sampler", {"scale": scale, "leak": leak}, run)
 
 
-def data_threshold_sampler(epsilon: float) -> Sampler:
+@checked
+def data_threshold_sampler(epsilon: EpsilonArg) -> Sampler:
     """A label-private learner used as if fully private: the exponential mechanism (score
     −mistakes, weights e^{εs/2}) over thresholds *at the records' own x values*. Labels are
     protected; the candidate set reveals the x's (support shift under a change of one x)."""
@@ -160,11 +253,11 @@ def data_threshold_sampler(epsilon: float) -> Sampler:
         x, y = recs[:, 0], recs[:, 1]
         cands = np.sort(x)
         mistakes = np.array([np.sum((x >= t) != (y == 1)) for t in cands])
-        logits = -epsilon * mistakes / 2.0
+        logits = -float(epsilon) * mistakes / 2.0
         p = np.exp(logits - logits.max())
         return cands[rng.choice(cands.size, size=n, p=p / p.sum())]
 
-    return run
+    return _Sampler("data_threshold_sampler", {"epsilon": epsilon}, run)
 
 
 def _rr_sampler(epsilon: float) -> Sampler:
@@ -176,22 +269,29 @@ def _int_sum(data: Any) -> int:
     return int(np.sum(data))
 
 
-def truncated_geometric_sampler(epsilon: float, top: int) -> Sampler:
+@checked
+def truncated_geometric_sampler(
+    epsilon: EpsilonArg, top: Annotated[int, Integer(0, limit="draws")]
+) -> Sampler:
     """The count plus two-sided geometric noise (P(z) ∝ e^{−ε|z|}), clamped to {0..top}."""
 
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.int64]:
-        p = 1.0 - math.exp(-epsilon)
+        p = -math.expm1(-float(epsilon))
         z = rng.geometric(p, n) - rng.geometric(p, n)
         return np.asarray(np.clip(int(data) + z, 0, top), dtype=np.int64)
 
-    return run
+    return _Sampler("truncated_geometric_sampler", {"epsilon": epsilon, "top": top}, run)
 
 
 def _sum(data: Any) -> float:
     return float(np.sum(data))
 
 
-def svt_no_threshold_noise_epsilon(q: Any, q2: Any, nu_scale: float, c: int) -> float:
+@example(__call__={"q": (1.0, 0.0, 1.0), "q2": (0.0, 1.0, 1.0), "nu_scale": 8.0, "c": 2})
+@checked
+def svt_no_threshold_noise_epsilon(
+    q: QueriesArg, q2: QueriesArg, nu_scale: ScaleArg, c: CountArg
+) -> float:
     """Exact max log-ratio of :func:`svt_sampler` with ρ = 0 on the pair (q, q2): queries are
     then independent, so the law of the output sequence is enumerated over all 2^m
     above/below patterns (m ≤ 16)."""
@@ -199,6 +299,8 @@ def svt_no_threshold_noise_epsilon(q: Any, q2: Any, nu_scale: float, c: int) -> 
     m = a.size
     if m > 16:
         raise ValueError("q: at most 16 queries for the exact enumeration")
+    if b.size != m:
+        raise ValueError(f"q2: expected {m} queries (as many as q), got {b.size}")
 
     def up(v: NDArray[np.float64]) -> NDArray[np.float64]:  # P(v + Lap(s) ≥ 0)
         return np.where(v >= 0, 1 - 0.5 * np.exp(-v / nu_scale), 0.5 * np.exp(v / nu_scale))
@@ -220,13 +322,18 @@ def svt_no_threshold_noise_epsilon(q: Any, q2: Any, nu_scale: float, c: int) -> 
 # --- true ε ------------------------------------------------------------------------------------
 
 
-def gaussian_epsilon(sigma: float, delta: float, sensitivity: float = 1.0) -> float:
+@checked
+def gaussian_epsilon(
+    sigma: ScaleArg, delta: PositiveDeltaArg, sensitivity: ScaleArg = 1.0
+) -> float:
     """Exact ε of the Gaussian mechanism at δ (Balle–Wang 2018): the smallest ε with
-    Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ (bisection to 1e-12)."""
+    Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ (bisection to 1e-12; e^ε Φ(·) as
+    exp(ε + ln Φ(·)), finite for every ε)."""
 
     def excess(eps: float) -> float:
         a, b = sensitivity / (2 * sigma), eps * sigma / sensitivity
-        return float(special.ndtr(a - b) - math.exp(eps) * special.ndtr(-a - b)) - delta
+        tail = math.exp(eps + float(special.log_ndtr(-a - b)))
+        return float(special.ndtr(a - b)) - tail - delta
 
     lo, hi = 0.0, 1.0
     while excess(hi) > 0:
@@ -256,6 +363,7 @@ def _em_no_half() -> tuple[ExponentialMechanism, tuple[Any, Any], float, float]:
     return mech, (a, b), math.log(2.0), true
 
 
+@checked
 def zoo() -> dict[str, ZooEntry]:
     """Every zoo entry by name (built fresh: mechanisms hold no state between calls)."""
     e: dict[str, ZooEntry] = {}

@@ -7,43 +7,118 @@ mechanisms audited without a known pair, releases that are not fixed-shape vecto
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit.pair_search import Search
-from dpspec.audit.zoo import ZooEntry, gaussian_epsilon
+from dpspec.audit.zoo import ScaleArg, ZooEntry, _Sampler, gaussian_epsilon
+from dpspec.validation import (
+    Array,
+    Checked,
+    CountArg,
+    EpsilonArg,
+    FlagArg,
+    GeneratorArg,
+    PositiveDeltaArg,
+    Real,
+    SizeArg,
+    checked,
+    example,
+)
+
+__all__ = [
+    "CallableRelease",
+    "clipped_sum",
+    "gaussian_sigma",
+    "gaussian_vector",
+    "global_laplace",
+    "global_laplace_half_noise",
+    "group_by_counts",
+    "kinds",
+    "labelled_release",
+    "laplace_vector",
+    "laplace_with_defaults",
+    "laplace_wrong_default",
+    "noisy_records",
+    "one_coordinate_released",
+    "resampled_bounded_epsilon",
+    "resampled_bounded_laplace",
+    "unclipped_sum",
+]
+
+#: One query answer q (a real).
+AnswerArg = Annotated[float, Real()]
+#: A dataset of real records (empty allowed: the add-remove search starts from ()).
+RecordsArg = Annotated[Any, Array(empty=True)]
+
+
+@dataclass(frozen=True)
+class _GlobalAnswer(Real):
+    """A query answer of a function drawing from numpy's global generator: no equivalents are
+    compared (two calls draw different noise, whatever their arguments)."""
+
+    def equivalents(self, clean: Any) -> tuple[Any, ...]:
+        return ()
+
+
+GlobalAnswerArg = Annotated[float, _GlobalAnswer()]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fixture(why: str) -> Callable[[F], F]:
+    """Declare a callable broken on purpose (``__dpspec_fixture__``: why)."""
+
+    def mark(fn: F) -> F:
+        fn.__dpspec_fixture__ = why  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
 
 # --- callables of every form -------------------------------------------------------------------
 
 
-def laplace_with_defaults(data: Any, n: int, rng: np.random.Generator, scale: float = 2.0) -> Any:
+@checked
+def laplace_with_defaults(
+    data: AnswerArg, n: SizeArg, rng: GeneratorArg, scale: ScaleArg = 2.0
+) -> Any:
     """f(data, n, rng) with a defaulted extra parameter: q + Lap(scale)."""
     return float(data) + rng.laplace(0.0, scale, n)
 
 
-def laplace_wrong_default(data: Any, n: int, rng: np.random.Generator, scale: float = 1.0) -> Any:
+@_fixture("its default scale is half what ε = 0.5 needs")
+@checked
+def laplace_wrong_default(
+    data: AnswerArg, n: SizeArg, rng: GeneratorArg, scale: ScaleArg = 1.0
+) -> Any:
     """The same with a default calibrated for ε = 1 while ε = 0.5 is claimed."""
     return float(data) + rng.laplace(0.0, scale, n)
 
 
-class CallableRelease:
+class CallableRelease(Checked):
     """A class with ``__call__(data, rng)``: one release q + Lap(scale) per call."""
 
-    def __init__(self, scale: float) -> None:
+    def __init__(self, scale: ScaleArg) -> None:
         self.scale = scale
 
     def __call__(self, data: Any, rng: np.random.Generator, unused: int = 0) -> float:
         return float(data) + float(rng.laplace(0.0, self.scale))
 
 
-def global_laplace(data: Any) -> float:
+@checked
+def global_laplace(data: GlobalAnswerArg) -> float:
     """f(data): one release from numpy's global generator (seeded by the audit)."""
     return float(data) + float(np.random.laplace(0.0, 2.0))
 
 
-def global_laplace_half_noise(data: Any) -> float:
+@_fixture("half the noise its claim of ε = 0.5 needs")
+@checked
+def global_laplace_half_noise(data: GlobalAnswerArg) -> float:
     """f(data) with half the noise a claim of 0.5 needs."""
     return float(data) + float(np.random.laplace(0.0, 1.0))
 
@@ -51,22 +126,34 @@ def global_laplace_half_noise(data: Any) -> float:
 # --- no known pair: search ---------------------------------------------------------------------
 
 
-def clipped_sum(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
+@example(__call__={"data": (0.5, 2.0)})
+@checked
+def clipped_sum(data: RecordsArg, n: SizeArg, rng: GeneratorArg) -> NDArray[np.float64]:
     """Σ clip(x, 0, 1) + Lap(2): records in any range, sensitivity 1 (add-remove)."""
     total = float(np.sum(np.clip(np.asarray(data, dtype=np.float64), 0.0, 1.0)))
     return total + rng.laplace(0.0, 2.0, n)
 
 
-def unclipped_sum(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
+@example(__call__={"data": (0.5, 2.0)})
+@_fixture("the clipping to [0, 1] is forgotten (sensitivity 5)")
+@checked
+def unclipped_sum(data: RecordsArg, n: SizeArg, rng: GeneratorArg) -> NDArray[np.float64]:
     """Σ x + Lap(2) with records in [0, 5] and the clipping forgotten: sensitivity 5."""
-    return float(np.sum(np.asarray(data, dtype=np.float64))) + rng.laplace(0.0, 2.0, n)
+    records = np.asarray(data, dtype=np.float64)
+    if not np.all((records >= 0.0) & (records <= 5.0)):
+        raise ValueError("data: the records of this entry lie in [0, 5]")
+    return float(np.sum(records)) + rng.laplace(0.0, 2.0, n)
 
 
 #: the domain of the bounded Laplace entries and its noise scale
 _BOUNDS, _BOUNDED_SCALE = (0.0, 10.0), 2.0
 
 
-def resampled_bounded_laplace(data: Any, n: int, rng: np.random.Generator) -> Any:
+@_fixture("rejection sampling renormalises by a q-dependent mass")
+@checked
+def resampled_bounded_laplace(
+    data: Annotated[float, Real(*_BOUNDS)], n: SizeArg, rng: GeneratorArg
+) -> Any:
     """q + Lap(2) drawn again until it lands in [0, 10] (the bug: rejection sampling
     renormalises by P(q + L ∈ [0, 10]), which depends on q: at the edges the loss exceeds
     1/b by ln of the ratio of those probabilities)."""
@@ -91,6 +178,7 @@ def _mass(q: float) -> float:
     return cdf(_BOUNDS[1] - q) - cdf(_BOUNDS[0] - q)
 
 
+@checked
 def resampled_bounded_epsilon() -> float:
     """Exact worst ε of :func:`resampled_bounded_laplace` over neighbours q, q ± 1 in
     [0, 10]: 1/b + max ln(mass(q')/mass(q)), attained at the edges (q, q') = (0, 1)."""
@@ -101,7 +189,8 @@ def resampled_bounded_epsilon() -> float:
 # --- outputs that are not fixed-shape vectors --------------------------------------------------
 
 
-def one_coordinate_released(scale: float) -> Any:
+@checked
+def one_coordinate_released(scale: ScaleArg) -> Any:
     """A 2-vector of which one coordinate (chosen by a fair coin, independent of the data) is
     released as q_j + Lap(scale) and the other is NaN: the NaN pattern carries nothing, every
     row holds a NaN, and the leak is in the finite value (ε = 1/scale on a pair moving both
@@ -114,10 +203,11 @@ def one_coordinate_released(scale: float) -> Any:
         out[np.arange(n), hide] = np.nan
         return out
 
-    return run
+    return _Sampler("one_coordinate_released", {"scale": scale}, run)
 
 
-def group_by_counts(public_keys: bool) -> Any:
+@checked
+def group_by_counts(public_keys: FlagArg) -> Any:
     """A GROUP BY count released as a dict {group: count + Lap(2)}. With ``public_keys``
     every group of the public domain {a, b, c} is a key (ε = 1/2 under add-remove); without,
     only the groups present in the data are (the partition-selection bug: the key set
@@ -132,10 +222,11 @@ def group_by_counts(public_keys: bool) -> Any:
             {g: c + float(z) for g, c, z in zip(groups, counts, row, strict=True)} for row in noise
         ]
 
-    return run
+    return _Sampler("group_by_counts", {"public_keys": public_keys}, run)
 
 
-def noisy_records(fixed_length: bool) -> Any:
+@checked
+def noisy_records(fixed_length: FlagArg) -> Any:
     """Every record of the dataset plus Lap(2), as a list: with ``fixed_length`` the list is
     padded to 4 entries with noise alone (each record moves one entry: ε = 1/2 under
     substitution); without, its length is the number of records (ε = ∞ under add-remove)."""
@@ -147,14 +238,15 @@ def noisy_records(fixed_length: bool) -> Any:
         noise = rng.laplace(0.0, 2.0, (n, size))
         return [[v + float(z) for v, z in zip(values, row, strict=True)] for row in noise]
 
-    return run
+    return _Sampler("noisy_records", {"fixed_length": fixed_length}, run)
 
 
-def labelled_release(epsilon_bit: float) -> Any:
+@checked
+def labelled_release(epsilon_bit: EpsilonArg) -> Any:
     """A mixed tuple (bit, label, count): the data's bit through randomized response at
     ``epsilon_bit``, a constant label, and the count + Lap(2). On a pair where both move,
     ε = ε_bit + 1/2 (composition)."""
-    keep = 1 / (1 + math.exp(-epsilon_bit))
+    keep = 1 / (1 + math.exp(-float(epsilon_bit)))
 
     def run(data: Any, n: int, rng: np.random.Generator) -> list[tuple[int, str, float]]:
         bit, count = data
@@ -163,13 +255,14 @@ def labelled_release(epsilon_bit: float) -> Any:
         noise = rng.laplace(0.0, 2.0, n)
         return [(int(b), "count", count + float(z)) for b, z in zip(bits, noise, strict=True)]
 
-    return run
+    return _Sampler("labelled_release", {"epsilon_bit": epsilon_bit}, run)
 
 
 # --- (ε, δ) and wide vectors -------------------------------------------------------------------
 
 
-def gaussian_vector(sigma: float, d: int) -> Any:
+@checked
+def gaussian_vector(sigma: ScaleArg, d: CountArg) -> Any:
     """q + N(0, σ² I_d)."""
 
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
@@ -178,10 +271,11 @@ def gaussian_vector(sigma: float, d: int) -> Any:
             raise ValueError(f"data: expected {d} coordinates, got {q.size}")
         return q + rng.normal(0.0, sigma, (n, d))
 
-    return run
+    return _Sampler("gaussian_vector", {"sigma": sigma, "d": d}, run)
 
 
-def gaussian_sigma(epsilon: float, delta: float) -> float:
+@checked
+def gaussian_sigma(epsilon: EpsilonArg, delta: PositiveDeltaArg) -> float:
     """The σ whose exact ε at δ (sensitivity 1) is ``epsilon`` (bisection, rel. 1e-10)."""
     lo, hi = 1e-3, 1.0
     while gaussian_epsilon(hi, delta) > epsilon:
@@ -192,14 +286,15 @@ def gaussian_sigma(epsilon: float, delta: float) -> float:
     return hi
 
 
-def laplace_vector(scale: float) -> Any:
+@checked
+def laplace_vector(scale: ScaleArg) -> Any:
     """q + Lap(scale) per coordinate (a histogram release)."""
 
     def run(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
         q = np.asarray(data, dtype=np.float64)
         return q + rng.laplace(0.0, scale, (n, q.size))
 
-    return run
+    return _Sampler("laplace_vector", {"scale": scale}, run)
 
 
 def _histogram_pair(bins: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -213,6 +308,7 @@ def _histogram_pair(bins: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     return tuple(base.tolist()), tuple(moved.tolist())
 
 
+@checked
 def kinds() -> list[ZooEntry]:
     """The entries (see the module docstring)."""
     out: list[ZooEntry] = []

@@ -14,7 +14,9 @@ contract of :mod:`dpspec.contract`:
   level (a constructor taking ``epsilon``) takes ``idealised`` as a real bool, orders its
   keywords ``epsilon``, ``delta``, ``idealised``, ``random_state``, and reports a
   :class:`~dpspec.contract.PrivacyLevel` (``privacy``, or ``privacy_`` after ``fit``);
-* **exported** — from its subpackage's ``__all__``, and mechanisms and learners from the root's;
+* **exported** — from its subpackage's ``__all__`` (or from a module the subpackage exports
+  whole, by that module's ``__all__``), and mechanisms and learners from the root's (but
+  fixtures built broken on purpose, ``__dpspec_fixture__``);
 * **registered** — named by some obligation of the registry.
 """
 
@@ -72,14 +74,26 @@ def _is_registered(public: PublicObject, registered: set[str]) -> bool:
 
 
 def _exported(public: PublicObject) -> bool:
-    package = importlib.import_module(public.package)
-    return public.name in getattr(package, "__all__", ())
+    """In its subpackage's ``__all__``, or in the ``__all__`` of a module the subpackage exports
+    whole (a catalogue such as ``dpspec.audit.zoo``, whose names stay under its own name)."""
+    exported = getattr(importlib.import_module(public.package), "__all__", ())
+    if public.name in exported:
+        return True
+    if public.module.rsplit(".", 1)[-1] not in exported:
+        return False
+    return public.name in vars(importlib.import_module(public.module)).get("__all__", ())
 
 
 def _root_exports() -> set[str]:
     import dpspec
 
     return set(dpspec.__all__)
+
+
+def is_fixture(obj: Any) -> bool:
+    """A target of the auditor's zoo built broken on purpose (``__dpspec_fixture__ = "why"``):
+    it keeps the validation contract, but states no privacy of its own to report or export."""
+    return isinstance(getattr(obj, "__dpspec_fixture__", None), str)
 
 
 def _params(cls: type) -> list[str]:
@@ -143,7 +157,7 @@ def _report_problems(public: PublicObject) -> Iterable[str]:
     attribute = "privacy_" if "learner" in found else "privacy"
     if "private" in found and not isinstance(getattr(obj, attribute, None), PrivacyLevel):
         yield f"{public.dotted}: no PrivacyLevel in {attribute}"
-    if "mechanism" in found and not isinstance(obj, Mechanism):
+    if "mechanism" in found and not isinstance(obj, Mechanism) and not is_fixture(cls):
         yield f"{public.dotted}: does not satisfy dpspec.contract.Mechanism"
 
 
@@ -174,7 +188,11 @@ def contract_problems(objects: Iterable[PublicObject]) -> list[str]:
         if declarative_kind(public.obj) is not None or inspect.isfunction(public.obj):
             continue
         problems.extend(_class_problems(public))
-        if kinds(public.obj) & {"mechanism", "learner", "private"} and public.name not in root:
+        if (
+            kinds(public.obj) & {"mechanism", "learner", "private"}
+            and public.name not in root
+            and not is_fixture(public.obj)  # a broken-on-purpose fixture is no library API
+        ):
             problems.append(f"{label}: a mechanism or learner missing from dpspec.__all__")
         problems.extend(_report_problems(public))
     swept = entries(selected)

@@ -26,6 +26,7 @@ from dpspec.proofs.topics.contract.cli_surface import sweep_cli
 from dpspec.proofs.topics.contract.discovery import (
     contract_problems,
     declared_parameters,
+    is_fixture,
     kinds,
 )
 
@@ -215,7 +216,7 @@ def _states_privacy(public: PublicObject) -> bool:
     obj = public.obj
     if not inspect.isclass(obj) or declarative_kind(obj) is not None:
         return False
-    return "private" in kinds(obj) and not isinstance(getattr(obj, "__dpspec_fixture__", None), str)
+    return "private" in kinds(obj) and not is_fixture(obj)
 
 
 def coverage_problems(objects: tuple[PublicObject, ...]) -> list[str]:
