@@ -6,6 +6,10 @@ mutant is killed.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
+import sys
+import time
 from typing import Any
 
 from dpspec.proofs.engine.errors import UsageError, write_json
@@ -40,6 +44,11 @@ def _cmd_mutate(args: argparse.Namespace) -> int:
         f"\n{report['killed']}/{report['total']} killed, {report['survived']} survived, "
         f"{report['stale']} stale, {report['errors']} errors/hung in {report['seconds']:.1f}s"
     )
+    report["run"] = {
+        "command": " ".join(["dpspec", *sys.argv[1:]]),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": f"{os.cpu_count()} logical cores, Python {platform.python_version()}",
+    }
     write_json(args.json, report)
     return exit_code(report)
 
