@@ -5,7 +5,7 @@ Every sampler here draws only uniform integers from the passed-in ``numpy.random
 integer comparisons, so **the output law is exactly the stated one** — no floating point
 touches the randomness. The stated laws have irrational probabilities (e^{−γ}); they are met
 exactly by inversion of a lazily drawn uniform U = 0.b₁b₂… against thresholds known exactly
-to as many bits as needed (:mod:`dpspec.noise.tables`): one 64-bit word decides, except with
+to as many bits as needed (:mod:`dpspec.noise._tables`): one 64-bit word decides, except with
 probability ≤ K·2^-64, when the next word is compared with the next 64 bits of the threshold.
 
 Distributions:
@@ -13,9 +13,9 @@ Distributions:
 * ``bernoulli_exp_neg(a, d)``: Bernoulli(exp(−a/d)) for integers a ≥ 0, d ≥ 1: U < e^{−a/d}
   with U's first word against ⌊2^64 e^{−a/d}⌋ (one table per distinct exponent; arrays with
   more distinct exponents than :data:`MAX_THRESHOLD_TABLES` use the alternating series of
-  Canonne–Kamath–Steinke 2020, Alg 1, :mod:`dpspec.noise.series`).
+  Canonne–Kamath–Steinke 2020, Alg 1, :mod:`dpspec.noise._series`).
 * ``discrete_laplace(scale)``: P(Z = z) ∝ exp(−|z|/scale) on ℤ, scale = t/s rational: a table
-  of the two-sided law (in blocks of 2^m values for large scales; :mod:`dpspec.noise.laws`).
+  of the two-sided law (in blocks of 2^m values for large scales; :mod:`dpspec.noise._laws`).
 * ``geometric(base)`` / ``discrete_laplace_base(base)``: P(G = g) = (1 − q)q^g and
   P(Z = z) = (1 − q)/(1 + q)·q^{|z|} for a rational q: every probability is rational, which is
   what the exact verifiers consume; sampled from the same tables.
@@ -38,17 +38,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.noise.closed_forms import (
+from dpspec.noise._closed_forms import (
     Real,
     discrete_laplace_pmf,
     discrete_laplace_sf,
     laplace_sf,
 )
-from dpspec.noise.closed_forms import _integer as _integer
-from dpspec.noise.laws import LevelSampler, bernoulli_table, geometric_sampler, two_sided_sampler
-from dpspec.noise.reals import Ratio
-from dpspec.noise.series import ExpNegExponents, bernoulli_exp_neg_series
-from dpspec.noise.tables import WORD, count_at_or_below, sample_words
+from dpspec.noise._closed_forms import _integer as _integer
+from dpspec.noise._laws import LevelSampler, bernoulli_table, geometric_sampler, two_sided_sampler
+from dpspec.noise._reals import Ratio
+from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
+from dpspec.noise._tables import WORD, count_at_or_below, sample_words
 from dpspec.validation import (
     INT_BOUND,
     check_count,
