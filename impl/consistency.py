@@ -24,6 +24,7 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from dpspec._deprecation import renamed
 from dpspec.validation import (
     LIMITS,
     MEMORY_LIMIT,
@@ -112,6 +113,8 @@ class _TwoValuedProblem(Checked):
         """|C ∩ B| for every cube C of the m-per-axis grid, shape (m,)*d."""
         _require_grid(m, self.d, "m")
         return self._area(m)
+
+    sample = renamed("draw", "sample")
 
     def draw(self, size: SizeArg, rng: GeneratorArg) -> tuple[FloatArray, NDArray[np.int64]]:
         """``size`` i.i.d. pairs: X uniform, Y = 1[x ∈ B] flipped with probability ν."""
@@ -421,6 +424,8 @@ class GaussianMixture(Checked):
             raise ValueError(f"X: expected {self.d} features, got {arr.shape[1]}")
         logs = self._log_parts(arr)
         return np.asarray(1.0 / (1.0 + np.exp(logs[:, 0] - logs[:, 1])))
+
+    sample = renamed("draw", "sample")
 
     def draw(self, size: SizeArg, rng: GeneratorArg) -> tuple[FloatArray, NDArray[np.int64]]:
         """``size`` pairs by rejection: draw (Y, X) from the mixture, keep X ∈ [0,1]^d

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from dpspec._deprecation import renamed
 from dpspec.adaptive._domains import _Potential, _Probability
 from dpspec.contract import restrict
 from dpspec.validation import (
@@ -130,6 +131,8 @@ class HomogeneousChain(Checked):
             alpha[i] = a / a.sum()
         m = alpha * beta
         return np.asarray(m / m.sum(axis=1, keepdims=True), dtype=np.float64)
+
+    sample = renamed("draw", "sample")
 
     def draw(self, size: SizeArg, rng: GeneratorArg) -> NDArray[np.int64]:
         """``size`` independent chains (rows), forward sampling with backward messages: at

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from dpspec._deprecation import renamed
 from dpspec.validation import Array, Checked, example
 
 Hypothesis = Callable[[NDArray[Any]], NDArray[np.float64]]
@@ -146,6 +147,8 @@ class ThresholdLearner(Checked):
 
     dimension = 1
 
+    fit = renamed("learn", "fit")
+
     def learn(self, x: SamplePointsArg, y: SampleTargetsArg) -> Hypothesis:
         """The consistent threshold hypothesis of the sample (x, y)."""
         xs, ys = _sample(x, y)
@@ -158,6 +161,8 @@ class IntervalLearner(Checked):
     if none)."""
 
     dimension = 2
+
+    fit = renamed("learn", "fit")
 
     def learn(self, x: SamplePointsArg, y: SampleTargetsArg) -> Hypothesis:
         """The smallest interval containing the positive points."""
@@ -173,6 +178,8 @@ class RectangleLearner(Checked):
     """Axis-aligned rectangles (closed boxes): the bounding box of the positive points (empty
     if none)."""
 
+    fit = renamed("learn", "fit")
+
     def learn(self, x: SamplePointsArg, y: SampleTargetsArg) -> Hypothesis:
         """The smallest closed box containing the positive points."""
         xs, ys = _sample(x, y, scalar=False)
@@ -186,6 +193,8 @@ class RectangleLearner(Checked):
 class StepLearner(Checked):
     """BV(v) on [0, 1]: f(q) = y of the last sample point ≤ q (the first point's y before)."""
 
+    fit = renamed("learn", "fit")
+
     def learn(self, x: SamplePointsArg, y: SampleTargetsArg) -> Hypothesis:
         """The right-continuous step function through the sorted sample points."""
         return _through(x, y, linear=False)
@@ -194,6 +203,8 @@ class StepLearner(Checked):
 @example(learn={"x": _X, "y": np.array([0.1, 0.4, 0.4, -0.2])})
 class LinearLearner(Checked):
     """L-Lipschitz on [0, 1]: piecewise-linear interpolation of the sample points."""
+
+    fit = renamed("learn", "fit")
 
     def learn(self, x: SamplePointsArg, y: SampleTargetsArg) -> Hypothesis:
         """The piecewise-linear interpolation, constant beyond the end points."""

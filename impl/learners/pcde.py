@@ -327,6 +327,20 @@ class PrivateHistogramDensity(EstimatorProtocol):
             points[stray] = (cells[stray] + 0.5) * self.side_
         return points
 
+    def sample(self, n_samples: SizeArg = 1, random_state: RandomStateArg = None) -> Any:
+        """Deprecated alias of :meth:`sample_points` (0.2's scikit-learn-style signature)."""
+        import warnings
+
+        warnings.warn(
+            "PrivateHistogramDensity.sample(n_samples, random_state) is deprecated; use "
+            "sample_points(size, rng)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.sample_points(n_samples, np.random.default_rng(random_state))
+
+    sample.__deprecated_alias_of__ = "sample_points"  # type: ignore[attr-defined]
+
     # -- exact law of the release (discrete path) -------------------------------------------
     def release_law(
         self, X: PointsArg, y: OptionalLabelsArg = None, cap: OptionalCapArg = None

@@ -86,7 +86,6 @@ MAX_REFINED_GRID = 2**22
 MAX_AXES = 2**16
 
 
-
 @dataclass(frozen=True)
 class PointArray(Domain):
     """A 2-D array of non-negative integer grid points, one row per record (no rows is allowed:

@@ -148,6 +148,8 @@ def _wrap_members(cls: type) -> None:
     for name, member in list(vars(cls).items()):
         if name.startswith("_") and name != "__init__":
             continue
+        if getattr(member, "__deprecated_alias_of__", None):
+            continue  # forwards to the checked method it names
         if isinstance(member, staticmethod):
             setattr(cls, name, staticmethod(checked(member.__func__)))
         elif isinstance(member, classmethod):

@@ -125,7 +125,8 @@ def declarative_kind(cls: Any) -> str | None:
 
 def public_methods(cls: type) -> list[str]:
     """The public methods of ``cls`` a user calls: functions (static, class or instance) defined
-    in ``cls`` or a dpspec base, not properties, not the estimator protocol's plumbing."""
+    in ``cls`` or a dpspec base, not properties, not the estimator protocol's plumbing, not a
+    deprecated alias (it forwards to a method that is listed)."""
     names = []
     for klass in cls.__mro__:
         if not getattr(klass, "__module__", "").startswith("dpspec"):
@@ -134,7 +135,7 @@ def public_methods(cls: type) -> list[str]:
             if name.startswith("_") or name in names or name in _PLUMBING:
                 continue
             raw = member.__func__ if isinstance(member, staticmethod | classmethod) else member
-            if inspect.isfunction(raw):
+            if inspect.isfunction(raw) and not getattr(raw, "__deprecated_alias_of__", None):
                 names.append(name)
     return sorted(names)
 

@@ -10,6 +10,7 @@ and sends every option the strings its domain refuses.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 from dataclasses import dataclass
@@ -95,6 +96,32 @@ class ReadablePath(Domain):
 
     def describe(self) -> str:
         return "a readable file"
+
+
+@dataclass(frozen=True)
+class JsonList(Domain):
+    """Text holding a JSON list (of ``length`` items when given), kept as text: the command
+    reads what the items mean."""
+
+    length: int | None = None
+
+    def convert(self, value: Any, name: str) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"{name}: expected JSON text, got {type(value).__name__}")
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{name}: expected {self.describe()}, got {value!r} ({exc})") from None
+        if not isinstance(parsed, list) or (self.length is not None and len(parsed) != self.length):
+            raise ValueError(f"{name}: expected {self.describe()}, got {value!r}")
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return ("", "[", "5", "null", "{}", '"x"', "[" + ", ".join(["0"] * 3) + "]")
+
+    def describe(self) -> str:
+        items = "" if self.length is None else f" of {self.length} items"
+        return f"a JSON list{items}"
 
 
 def _number(text: str, domain: Domain) -> Any:

@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from tqdm import tqdm
 
+from dpspec.audit.core import MAX_SAMPLES
 from dpspec.proofs.engine.errors import InternalError, UsageError
+from dpspec.proofs.engine.options import JSON_HELP, TEXT, JsonList, WritablePath, add_option
+from dpspec.validation import Choice, Delta, Domain, Epsilon, Integer, Real
 
 EXIT_CODES = """exit codes:
   0  consistent: the eps lower bound does not exceed the claim
@@ -310,14 +315,27 @@ def _source(result: Any) -> str:
     )
 
 
-def _samples(text: str) -> int | str:
-    """``--samples``: an integer, or "auto" (sized from the claim by the auditor)."""
-    if text == "auto":
-        return "auto"
-    try:
-        return int(float(text)) if float(text).is_integer() else int(text)
-    except (ValueError, OverflowError) as exc:
-        raise argparse.ArgumentTypeError(f"expected an integer or auto, got {text!r}") from exc
+@dataclass(frozen=True)
+class SampleCount(Domain):
+    """``--samples``: draws per side, an integer in [1, 10^10] (``1e6`` accepted), or ``auto``
+    (sized from the claim by the auditor)."""
+
+    def convert(self, value: Any, name: str) -> int | str:
+        if value == "auto":
+            return "auto"
+        try:
+            number = float(value) if isinstance(value, str) else math.nan
+        except ValueError:
+            number = math.nan
+        if not (math.isfinite(number) and number.is_integer() and 1 <= number <= MAX_SAMPLES):
+            raise ValueError(f"{name}: expected an integer in [1, 1e10] or auto, got {value!r}")
+        return int(number)
+
+    def hostile(self) -> tuple[Any, ...]:
+        return ("0", "-1", "1.5", "1e11", "nan", "inf", "", "many")
+
+    def describe(self) -> str:
+        return "an integer in [1, 1e10] or auto"
 
 
 def register(sub: Any) -> None:
@@ -328,46 +346,66 @@ def register(sub: Any) -> None:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
+    add_option(
+        p,
         "target",
+        domain=TEXT,
+        example="builtin:laplace",
         help=(
             "builtin:NAME | module:callable | opendp:NAME | diffprivlib:NAME | pydp:NAME | "
             "learner:NAME | learner:module:factory | list"
         ),
     )
-    p.add_argument("--epsilon", type=float, help="claimed epsilon (builtin: its own claim)")
-    p.add_argument("--delta", type=float, help="claimed delta (default 0; builtin: its own)")
-    p.add_argument(
+    add_option(p, "--epsilon", domain=Epsilon(), help="claimed epsilon (builtin: its own claim)")
+    add_option(p, "--delta", domain=Delta(), help="claimed delta (default 0; builtin: its own)")
+    add_option(
+        p,
         "--samples",
-        type=_samples,
+        domain=SampleCount(),
         default=10**6,
         help="estimation draws per side N (<= 1e10), or auto: sized from the claim",
     )
-    p.add_argument(
+    add_option(
+        p,
         "--selection",
-        type=int,
+        domain=Integer(1, hi=MAX_SAMPLES),
         help="selection draws per side (default N/5, at least min(N, 1000))",
     )
-    p.add_argument(
-        "--confidence", type=float, default=0.95, help="in (0, 1); false alarm <= 1 - it"
+    add_option(
+        p,
+        "--confidence",
+        domain=Real(0, 1, lo_open=True, hi_open=True),
+        default=0.95,
+        help="in (0, 1); false alarm <= 1 - it",
     )
-    p.add_argument("--seed", type=int, default=0, help="non-negative integer")
-    p.add_argument(
+    add_option(p, "--seed", domain=Integer(0, hi=2**63 - 1), default=0, help="seed")
+    add_option(
+        p,
         "--pair",
+        domain=JsonList(length=2),
         help=(
             "JSON [D, D']: the neighbouring pair (zoo and library targets have their own; "
             "your code needs --pair or a search)"
         ),
     )
-    p.add_argument(
+    add_option(
+        p,
         "--queries",
-        type=int,
+        domain=Integer(1, hi=10**6),
         metavar="M",
         help="search for a pair: the target takes M query answers (sensitivity 1 each)",
     )
-    p.add_argument("--bounds", metavar="JSON", help="with --queries: [lo, hi] of each answer")
-    p.add_argument(
+    add_option(
+        p,
+        "--bounds",
+        domain=JsonList(length=2),
+        metavar="JSON",
+        help="with --queries: [lo, hi] of each answer",
+    )
+    add_option(
+        p,
         "--domain",
+        domain=JsonList(),
         metavar="JSON",
         help=(
             "search for a pair: the target takes datasets of these records, e.g. [0, 1, 2] "
@@ -375,31 +413,40 @@ def register(sub: Any) -> None:
         ),
     )
     p.add_argument("--interval", action="store_true", help="--domain is an interval [lo, hi]")
-    p.add_argument(
+    add_option(
+        p,
         "--relation",
-        choices=("substitute", "add-remove"),
+        domain=Choice(options=("substitute", "add-remove")),
         help="with --domain: the neighbouring relation (default substitute)",
     )
-    p.add_argument(
+    add_option(
+        p,
         "--contribution",
-        type=int,
+        domain=Integer(1, hi=10**6),
         default=1,
         metavar="K",
         help="with --domain: records per user (user-level privacy: K records differ)",
     )
-    p.add_argument(
+    add_option(
+        p,
         "--candidates",
-        type=int,
+        domain=Integer(1, hi=10**6),
         default=40,
         help="with a search: candidate pairs screened (10^4 draws per side each)",
     )
-    p.add_argument(
-        "--probe", help="learner targets: JSON [[x1, ...], ...], the points the release is made on"
+    add_option(
+        p,
+        "--probe",
+        domain=JsonList(),
+        help="learner targets: JSON [[x1, ...], ...], the points the release is made on",
     )
-    p.add_argument(
+    add_option(
+        p,
         "--release",
+        domain=Choice(
+            options=("predict", "predict_proba", "decision_function", "pdf", "score_samples")
+        ),
         default="predict",
-        choices=("predict", "predict_proba", "decision_function", "pdf", "score_samples"),
         help="learner targets: what is compared (default predict on --probe)",
     )
     p.add_argument(
@@ -410,17 +457,20 @@ def register(sub: Any) -> None:
             "class with a conformance-bound vectorised shortcut (subclasses never take it)"
         ),
     )
-    p.add_argument(
+    add_option(
+        p,
         "--checkpoint",
+        domain=WritablePath(),
         metavar="PATH",
         help=(
             "resumable progress file: refused by any other audit, removed when the audit "
             "finishes; set DPSPEC_CHECKPOINT_KEY to seal it with an HMAC"
         ),
     )
-    p.add_argument(
+    add_option(
+        p,
         "--jobs",
-        type=int,
+        domain=Integer(1, hi=1024),
         default=1,
         help="parallel workers (joblib, <= 1024); the result does not depend on it",
     )
@@ -429,6 +479,6 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also test events on the float64 representation (Mironov)",
     )
-    p.add_argument("--json", metavar="PATH", help="write the result as JSON")
+    add_option(p, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_audit)

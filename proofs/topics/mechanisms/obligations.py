@@ -484,7 +484,10 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "exactly on every dataset of a tiny domain: its law derived from its code"
         ),
         method=Method.EXACT,
-        impls=("dpspec.mechanisms.exponential.ExponentialMechanism",),
+        impls=(
+            "dpspec.mechanisms.exponential.ExponentialMechanism",
+            "dpspec.mechanisms.base.check_base_loss",
+        ),
         checks=("enumeration:exponential_law",),
         entry_points=("dpspec.mechanisms.exponential.ExponentialMechanism.sample",),
     ),

@@ -235,7 +235,7 @@ def claim_531_small_samples(config: VerifyConfig) -> CheckOutcome:
     (L1476); at that size the claim is checked by ``rand-margins.claim-5.3.1``. Control: the
     same x' at the lemma's sample size is not flagged."""
     params = RandMarginsParameters(1023, 1.0, 0.05, tags=1)
-    runs = 24 if config.thorough else 8
+    runs = 32 if config.thorough else 16
     rng = np.random.default_rng(SEED + 2)
     origin = lambda g: np.zeros(CLAIM_D, dtype=np.int64)  # noqa: E731
     exceed, counts = _exceedances(params, 50, origin, runs, rng, low=1)
