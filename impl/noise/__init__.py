@@ -37,14 +37,10 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.noise._closed_forms import (
-    Real,
-    discrete_laplace_pmf,
-    discrete_laplace_sf,
-    laplace_sf,
-)
+from dpspec.noise import _closed_forms
+from dpspec.noise._closed_forms import Real
 from dpspec.noise._closed_forms import _integer as _integer
-from dpspec.noise._domains import IntegerArray, Rational
+from dpspec.noise._domains import Factor, IntegerArray, Rational
 from dpspec.noise._laws import LevelSampler, bernoulli_table, geometric_sampler, two_sided_sampler
 from dpspec.noise._reals import Ratio
 from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
@@ -59,6 +55,7 @@ from dpspec.validation import (
     checked,
     example,
 )
+from dpspec.validation import Real as RealInterval
 
 __all__ = [
     "DiscreteLaplaceNoise",
@@ -131,6 +128,35 @@ def _check_levels(count: int, name: str) -> None:
             f"{name}: {count} distinct weights exceed the limit of {MAX_LEVELS} (the exact "
             f"table of the law takes about {count * 3e-6:.0f} s to build); group the candidates"
         )
+
+
+# --- closed forms ---------------------------------------------------------------------------
+
+#: An offset z of the law: |z| ≤ 2^62 (beyond, a float base's q^|z| is 0.0 long before).
+_Offset = Annotated[int, Integer(-INT_BOUND, hi=INT_BOUND, clean=0)]
+#: The law's factor q: a Fraction in (0, 1) or a float in [0, 1).
+_Factor = Annotated[Real, Factor()]
+
+
+@checked
+def discrete_laplace_pmf(z: _Offset, base: _Factor) -> Real:
+    """P(Z = z) = (1 − q)/(1 + q) · q^{|z|} (a ``Fraction`` for a rational q)."""
+    return _closed_forms.discrete_laplace_pmf(z, base)
+
+
+@checked
+def discrete_laplace_sf(k: _Offset, base: _Factor) -> Real:
+    """P(Z ≥ k) = q^k/(1 + q) for k ≥ 0, and 1 − q^{1−k}/(1 + q) for k ≤ 0."""
+    return _closed_forms.discrete_laplace_sf(k, base)
+
+
+@checked
+def laplace_sf(
+    t: Annotated[float, RealInterval(infinite=True, clean=0.5)],
+    scale: Annotated[float, RealInterval(0, lo_open=True, clean=2.0)],
+) -> float:
+    """P(L > t) for L ~ Lap(scale): ½ e^{−t/b} for t ≥ 0, 1 − ½ e^{t/b} otherwise (floats)."""
+    return _closed_forms.laplace_sf(t, scale)
 
 
 # --- Bernoulli(exp(−γ)) --------------------------------------------------------------------
@@ -475,10 +501,6 @@ def _categorical_by_rejection(
 # --- the noise object the mechanisms use ---------------------------------------------------
 
 
-#: An offset z of the law: |z| ≤ 2^62 (beyond, a float base's q^|z| is 0.0 long before).
-_Offset = Annotated[int, Integer(-INT_BOUND, hi=INT_BOUND, clean=0)]
-
-
 @dataclass(frozen=True)
 class DiscreteLaplaceNoise(Checked):
     """Discrete Laplace noise on ℤ given by a rational scale or a rational base q = e^{−1/scale}.
@@ -518,8 +540,8 @@ class DiscreteLaplaceNoise(Checked):
 
     def pmf(self, z: _Offset) -> Real:
         """P(Z = z)."""
-        return discrete_laplace_pmf(z, self.q)
+        return _closed_forms.discrete_laplace_pmf(z, self.q)
 
     def sf(self, k: _Offset) -> Real:
         """P(Z ≥ k)."""
-        return discrete_laplace_sf(k, self.q)
+        return _closed_forms.discrete_laplace_sf(k, self.q)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.validation import INT_BOUND, Domain, InputTypeError, rational_at_least
+from dpspec.validation import INT_BOUND, Domain, InputTypeError, check_base, rational_at_least
 
 _NAN = float("nan")
 
@@ -131,3 +131,27 @@ class Rational(Domain):
     def describe(self) -> str:
         kind = "a real" if self.round_up else "a Fraction"
         return f"{kind} in {self.interval()}"
+
+
+@dataclass(frozen=True)
+class Factor(Domain):
+    """The per-unit factor q of a discrete Laplace law: a ``Fraction`` in (0, 1) (exact
+    probabilities) or a float in [0, 1) (e^{−1/scale}, which underflows to 0.0 for tiny scales)."""
+
+    def convert(self, value: Any, name: str) -> Fraction | float:
+        if isinstance(value, float | np.floating) and not isinstance(value, bool):
+            if not 0.0 <= float(value) < 1.0:
+                raise ValueError(f"{name}: must be in [0, 1), got {value!r}")
+            return float(value)
+        return check_base(value, name)
+
+    def hostile(self) -> tuple[Any, ...]:
+        out: list[Any] = [*super().hostile(), _NAN, 1.0, -0.5, float("inf"), Fraction(1)]
+        return (*out, Fraction(3, 2), True, "1/2", [0.5])
+
+    @property
+    def example(self) -> Any:
+        return Fraction(1, 2)
+
+    def describe(self) -> str:
+        return "a Fraction in (0, 1) or a float in [0, 1)"

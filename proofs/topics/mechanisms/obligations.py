@@ -239,7 +239,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
         bug_controls=(
             BugControl(
-                "dpspec.noise.discrete_laplace_pmf",
+                "dpspec.noise._closed_forms.discrete_laplace_pmf",
                 "base ** abs(z)",
                 "base ** abs(2 * z)",
                 "the pmf at twice the distance (the law of noise for 2ε)",
