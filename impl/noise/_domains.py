@@ -139,6 +139,8 @@ class Factor(Domain):
     probabilities) or a float in [0, 1) (e^{−1/scale}, which underflows to 0.0 for tiny scales)."""
 
     def convert(self, value: Any, name: str) -> Fraction | float:
+        if type(value) is Fraction and 0 < value < 1:  # the common case, without a call
+            return value
         if isinstance(value, float | np.floating) and not isinstance(value, bool):
             if not 0.0 <= float(value) < 1.0:
                 raise ValueError(f"{name}: must be in [0, 1), got {value!r}")
