@@ -433,3 +433,22 @@ def test_scale_and_size_are_validated() -> None:
         noise.DiscreteLaplaceNoise()
     with pytest.raises(ValueError, match=r"^scale:"):
         noise.DiscreteLaplaceNoise(scale=Fraction(1), base=GOOD)
+
+
+def test_declared_domains_refuse_what_the_samplers_once_truncated() -> None:
+    """Floats are refused as exponents (never truncated to integers), a float is not an exact
+    rational for coarsen_up, and the noise law's methods check their arguments too."""
+    with pytest.raises(ValueError, match=r"^a:"):
+        noise.bernoulli_exp_neg(np.array([1.5]), 2, rng(0))
+    with pytest.raises(ValueError, match=r"^num:"):
+        noise.exp_neg_exponents(np.array([1]), 1.5, 2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^scale:"):
+        noise.coarsen_up(0.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^size:"):
+        noise.bernoulli_rational(Fraction(1, 2), -1, rng(0))
+    law = noise.DiscreteLaplaceNoise(scale=0.1)  # type: ignore[arg-type]
+    assert isinstance(law.scale, Fraction) and law.scale >= Fraction(1, 10)  # the law sampled
+    with pytest.raises(ValueError, match=r"^size:"):
+        law.sample(-1, rng(0))
+    with pytest.raises(ValueError, match=r"^z:"):
+        law.pmf(0.5)  # type: ignore[arg-type]

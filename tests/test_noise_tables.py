@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpspec import noise
-from dpspec.noise.laws import (
+from dpspec.noise._laws import (
     CumulativeLevels,
     GeometricLaw,
     LevelsLaw,
@@ -24,8 +24,8 @@ from dpspec.noise.laws import (
     TwoSidedSampler,
     WithinBlockSampler,
 )
-from dpspec.noise.reals import Ratio, exp_neg_bounds, floor_at
-from dpspec.noise.tables import WORD, ThresholdTable, locate_lazily
+from dpspec.noise._reals import Ratio, exp_neg_bounds, floor_at
+from dpspec.noise._tables import WORD, ThresholdTable, locate_lazily
 from dpspec.proofs.engine.law_checks import exp_neg_interval, ipow
 
 U64 = np.uint64

@@ -5,7 +5,7 @@ Every sampler here draws only uniform integers from the passed-in ``numpy.random
 integer comparisons, so **the output law is exactly the stated one** — no floating point
 touches the randomness. The stated laws have irrational probabilities (e^{−γ}); they are met
 exactly by inversion of a lazily drawn uniform U = 0.b₁b₂… against thresholds known exactly
-to as many bits as needed (:mod:`dpspec.noise.tables`): one 64-bit word decides, except with
+to as many bits as needed (:mod:`dpspec.noise._tables`): one 64-bit word decides, except with
 probability ≤ K·2^-64, when the next word is compared with the next 64 bits of the threshold.
 
 Distributions:
@@ -13,9 +13,9 @@ Distributions:
 * ``bernoulli_exp_neg(a, d)``: Bernoulli(exp(−a/d)) for integers a ≥ 0, d ≥ 1: U < e^{−a/d}
   with U's first word against ⌊2^64 e^{−a/d}⌋ (one table per distinct exponent; arrays with
   more distinct exponents than :data:`MAX_THRESHOLD_TABLES` use the alternating series of
-  Canonne–Kamath–Steinke 2020, Alg 1, :mod:`dpspec.noise.series`).
+  Canonne–Kamath–Steinke 2020, Alg 1, :mod:`dpspec.noise._series`).
 * ``discrete_laplace(scale)``: P(Z = z) ∝ exp(−|z|/scale) on ℤ, scale = t/s rational: a table
-  of the two-sided law (in blocks of 2^m values for large scales; :mod:`dpspec.noise.laws`).
+  of the two-sided law (in blocks of 2^m values for large scales; :mod:`dpspec.noise._laws`).
 * ``geometric(base)`` / ``discrete_laplace_base(base)``: P(G = g) = (1 − q)q^g and
   P(Z = z) = (1 − q)/(1 + q)·q^{|z|} for a rational q: every probability is rational, which is
   what the exact verifiers consume; sampled from the same tables.
@@ -27,36 +27,35 @@ Distributions:
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.noise.closed_forms import (
-    Real,
-    discrete_laplace_pmf,
-    discrete_laplace_sf,
-    laplace_sf,
-)
-from dpspec.noise.closed_forms import _integer as _integer
-from dpspec.noise.laws import LevelSampler, bernoulli_table, geometric_sampler, two_sided_sampler
-from dpspec.noise.reals import Ratio
-from dpspec.noise.series import ExpNegExponents, bernoulli_exp_neg_series
-from dpspec.noise.tables import WORD, count_at_or_below, sample_words
+from dpspec.noise import _closed_forms
+from dpspec.noise._closed_forms import Real
+from dpspec.noise._closed_forms import _integer as _integer
+from dpspec.noise._domains import Factor, IntegerArray, Rational
+from dpspec.noise._laws import LevelSampler, bernoulli_table, geometric_sampler, two_sided_sampler
+from dpspec.noise._reals import Ratio
+from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
+from dpspec.noise._tables import WORD, count_at_or_below, sample_words
 from dpspec.validation import (
     INT_BOUND,
-    check_count,
-    check_limit,
-    check_rng,
-    check_sampling_base,
-    rational_at_least,
+    Base,
+    Checked,
+    GeneratorArg,
+    Instance,
+    Integer,
+    checked,
+    example,
 )
+from dpspec.validation import Real as RealInterval
 
 __all__ = [
     "DiscreteLaplaceNoise",
@@ -83,6 +82,19 @@ __all__ = [
 Int64Array = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
+# The samplers' parameter domains (checked once per call by ``checked``; the bodies and the
+# private kernels ``_f`` they call then draw without checking again).
+#: Draws one call returns: 0 ≤ size ≤ ``LIMITS["draws"]``.
+_Draws = Annotated[int, Integer(0, limit="draws")]
+#: A denominator d of exponents a/d: 1 ≤ d ≤ 2^62 (int64 arithmetic on a, d).
+_Denominator = Annotated[int, Integer(1, hi=INT_BOUND)]
+#: A rational base q ∈ (0, 1) the base samplers draw with (``check_sampling_base``).
+_Base = Annotated[Fraction, Base()]
+#: Exponents a_i ≥ 0, 1-D (empty allowed).
+_Exponents = Annotated[Int64Array, IntegerArray(clean=np.array([0, 1, 3]))]
+#: Weights' exponents: 1-D (one law) or 2-D (one law per draw), in [0, 2^63) or (−2^62, 2^62).
+_Weights = Annotated[Int64Array, IntegerArray(ndims=(1, 2), signed=True, clean=np.array([2, 0, 1]))]
+
 _INT64_SAFE = 2**56  # bound on the scale's terms t, s
 #: Most distinct exponents one Bernoulli call tabulates (more: the alternating series).
 MAX_THRESHOLD_TABLES = 4096
@@ -90,11 +102,6 @@ MAX_THRESHOLD_TABLES = 4096
 
 #: Most distinct levels (weights) a categorical law tabulates (its table: ≈ 3 µs per level).
 MAX_LEVELS = 2**20
-
-
-def _size(size: Any) -> int:
-    """``size`` ≥ 0 and at most ``LIMITS["draws"]`` (refused up front, naming the limit)."""
-    return check_limit(check_count(size, "size", minimum=0), "size", "draws")
 
 
 #: Draws per vectorised pass: the samplers' temporaries stay below ≈ 100 MB per call.
@@ -123,25 +130,50 @@ def _check_levels(count: int, name: str) -> None:
         )
 
 
+# --- closed forms ---------------------------------------------------------------------------
+
+#: An offset z of the law: |z| ≤ 2^62 (beyond, a float base's q^|z| is 0.0 long before).
+_Offset = Annotated[int, Integer(-INT_BOUND, hi=INT_BOUND, clean=0)]
+#: The law's factor q: a Fraction in (0, 1) or a float in [0, 1).
+_Factor = Annotated[Real, Factor()]
+
+
+@checked
+def discrete_laplace_pmf(z: _Offset, base: _Factor) -> Real:
+    """P(Z = z) = (1 − q)/(1 + q) · q^{|z|} (a ``Fraction`` for a rational q)."""
+    return _closed_forms.discrete_laplace_pmf(z, base)
+
+
+@checked
+def discrete_laplace_sf(k: _Offset, base: _Factor) -> Real:
+    """P(Z ≥ k) = q^k/(1 + q) for k ≥ 0, and 1 − q^{1−k}/(1 + q) for k ≤ 0."""
+    return _closed_forms.discrete_laplace_sf(k, base)
+
+
+@checked
+def laplace_sf(
+    t: Annotated[float, RealInterval(infinite=True, clean=0.5)],
+    scale: Annotated[float, RealInterval(0, lo_open=True, clean=2.0)],
+) -> float:
+    """P(L > t) for L ~ Lap(scale): ½ e^{−t/b} for t ≥ 0, 1 − ½ e^{t/b} otherwise (floats)."""
+    return _closed_forms.laplace_sf(t, scale)
+
+
 # --- Bernoulli(exp(−γ)) --------------------------------------------------------------------
 
 
-def exp_neg_exponents(gap: Any, num: int, den: int) -> ExpNegExponents:
+@example(__call__={"gap": np.array([0, 1, 5]), "num": 3, "den": 7})
+@checked
+def exp_neg_exponents(
+    gap: _Exponents, num: Annotated[int, Integer(0)], den: _Denominator
+) -> ExpNegExponents:
     """γ_i = gap_i · num/den split into int64 parts without overflow (gap_i ≥ 0 integers).
 
     When max(gap)·num < 2^62 this is ``divmod(gap·num, den)`` in int64 (the fast path);
     otherwise the products are formed with Python integers and the whole parts capped at 2^62
     (the rest carried in ``excess``) — exact for every gap < 2^63 and any rate num/den.
     """
-    g = np.asarray(gap)
-    if g.size and not np.issubdtype(g.dtype, np.integer):
-        raise ValueError("gap: expected integers")
-    g = g.astype(np.int64)
-    if g.size and int(g.min()) < 0:
-        raise ValueError("gap: exponents must be >= 0")
-    num, den = int(num), check_count(den, "d", maximum=INT_BOUND)
-    if num < 0:
-        raise ValueError("num: must be >= 0")
+    g = gap
     top = int(g.max()) if g.size else 0
     if top * num < INT_BOUND:
         whole, rest = np.divmod(g * num, den)
@@ -155,17 +187,15 @@ def exp_neg_exponents(gap: Any, num: int, den: int) -> ExpNegExponents:
     return ExpNegExponents(capped.astype(np.int64), rest, den, excess if has_excess else None)
 
 
-def bernoulli_exp_neg(a: Int64Array, d: int, rng: np.random.Generator) -> BoolArray:
+@checked
+def bernoulli_exp_neg(a: _Exponents, d: _Denominator, rng: GeneratorArg) -> BoolArray:
     """Independent Bernoulli(exp(−a_i/d)) draws, exactly, for integer a_i ≥ 0 and d ≥ 1."""
-    check_rng(rng)
-    d = check_count(d, "d", maximum=INT_BOUND)
-    a = np.asarray(a, dtype=np.int64)
-    if a.ndim != 1:
-        raise ValueError(f"a: expected a 1-D integer array, got shape {a.shape}")
-    if a.size and int(a.min()) < 0:
-        raise ValueError("a: exponents must be >= 0")
+    return _bernoulli_exp_neg(a, d, rng)
+
+
+def _bernoulli_exp_neg(a: Int64Array, d: int, rng: np.random.Generator) -> BoolArray:
     whole, rest = np.divmod(a, d)
-    return bernoulli_exp_neg_exponents(ExpNegExponents(whole, rest, d), rng)
+    return _bernoulli_exp_neg_exponents(ExpNegExponents(whole, rest, d), rng)
 
 
 def _distinct(
@@ -188,16 +218,23 @@ def _distinct(
     return [int(v) for v in values], np.asarray(index, dtype=np.intp).ravel()
 
 
-def bernoulli_exp_neg_exponents(e: ExpNegExponents, rng: np.random.Generator) -> BoolArray:
+@example(__call__={"e": ExpNegExponents(np.array([0, 1, 0]), np.array([0, 2, 3]), 4)})
+@checked
+def bernoulli_exp_neg_exponents(
+    e: Annotated[ExpNegExponents, Instance(types=(ExpNegExponents,))], rng: GeneratorArg
+) -> BoolArray:
     """Independent Bernoulli(exp(−γ_i)) for split exponents (see :class:`ExpNegExponents`).
 
     True iff U_i < e^{−γ_i}: the first word w_i of U_i against F = ⌊2^64 e^{−γ_i}⌋ — True when
     w_i < F, False when w_i > F, decided one word further down when w_i = F.
     """
-    check_rng(rng)
+    if e.whole.ndim != 1 or e.whole.shape != e.rest.shape:
+        raise ValueError(f"e: expected 1-D arrays of one shape, got {e.whole.shape}")
+    return _bernoulli_exp_neg_exponents(e, rng)
+
+
+def _bernoulli_exp_neg_exponents(e: ExpNegExponents, rng: np.random.Generator) -> BoolArray:
     whole, rest, d = e.whole, e.rest, e.d
-    if whole.ndim != 1 or whole.shape != rest.shape:
-        raise ValueError(f"whole: expected 1-D arrays of one shape, got {whole.shape}")
     found = None if e.excess is not None else _distinct(whole, rest, d)
     if found is None:
         return bernoulli_exp_neg_series(e, rng)
@@ -223,12 +260,18 @@ def bernoulli_exp_neg_exponents(e: ExpNegExponents, rng: np.random.Generator) ->
 # --- discrete Laplace and geometric ---------------------------------------------------------
 
 
-def coarsen_up(scale: Fraction) -> Fraction:
+@example(__call__={"scale": Fraction(3, 2)})
+@checked
+def coarsen_up(scale: Annotated[Fraction, Rational()]) -> Fraction:
     """The scale itself, or a slightly larger rational whose terms are below 2^56.
 
     More noise never weakens privacy; the relative change is at most 2^-20. The scale is
     sensitivity/epsilon; out-of-range scales are refused naming both.
     """
+    return _coarsen_up(scale)
+
+
+def _coarsen_up(scale: Fraction) -> Fraction:
     if scale.numerator < _INT64_SAFE and scale.denominator < _INT64_SAFE:
         return scale
     ceiling = math.ceil(scale)
@@ -247,33 +290,41 @@ def coarsen_up(scale: Fraction) -> Fraction:
     return coarse
 
 
-def discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
-    """``size`` exact draws with P(Z = z) ∝ exp(−|z|/scale) on the integers (scale rational):
-    the two-sided law with factor Q = e^{−s/t} for scale = t/s."""
-    check_rng(rng)
-    size = _size(size)
-    scale = coarsen_up(rational_at_least(scale, "scale"))
+@example(__call__={"scale": Fraction(3), "size": 4})
+@checked
+def discrete_laplace(
+    scale: Annotated[Fraction, Rational(round_up=True)], size: _Draws, rng: GeneratorArg
+) -> Int64Array:
+    """``size`` exact draws with P(Z = z) ∝ exp(−|z|/scale) on the integers: the two-sided law
+    with factor Q = e^{−s/t} for scale = t/s (a real scale is first rounded up to a rational
+    with denominator ≤ 2^32, then its terms to below 2^56: :func:`coarsen_up`)."""
+    return _discrete_laplace(scale, size, rng)
+
+
+def _discrete_laplace(scale: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
+    scale = _coarsen_up(scale)
     q = Ratio(scale.denominator, scale.numerator, exp=True)
     return _in_chunks(size, lambda m: two_sided_sampler(q).sample(m, rng))
 
 
-def bernoulli_rational(p: Fraction, size: int, rng: np.random.Generator) -> BoolArray:
-    """Exact Bernoulli(p) for rational p ∈ [0, 1]."""
-    check_rng(rng)
-    if not isinstance(p, Fraction) or not 0 <= p <= 1:
-        raise ValueError(f"p: must be in [0, 1], got {p}")
-    if p.denominator > INT_BOUND:
-        raise ValueError(f"p: denominator exceeds 2^62, got {p}")
+@example(__call__={"p": Fraction(1, 3), "size": 4})
+@checked
+def bernoulli_rational(
+    p: Annotated[Fraction, Rational(positive=False, hi=Fraction(1), max_denominator=INT_BOUND)],
+    size: _Draws,
+    rng: GeneratorArg,
+) -> BoolArray:
+    """Exact Bernoulli(p) for rational p ∈ [0, 1] (denominator ≤ 2^62)."""
     return np.asarray(rng.integers(0, p.denominator, size=size) < p.numerator)
 
 
-def bernoulli_power(base: Fraction, k: Int64Array, rng: np.random.Generator) -> BoolArray:
+@checked
+def bernoulli_power(base: _Base, k: _Exponents, rng: GeneratorArg) -> BoolArray:
     """Exact Bernoulli(q^{k_i}) for rational q: k_i independent Bernoulli(q) all succeed."""
-    check_rng(rng)
-    q = check_sampling_base(base)
-    k = np.asarray(k, dtype=np.int64)
-    if k.ndim != 1 or (k.size and int(k.min()) < 0):
-        raise ValueError("k: expected a 1-D array of integers >= 0")
+    return _bernoulli_power(base, k, rng)
+
+
+def _bernoulli_power(q: Fraction, k: Int64Array, rng: np.random.Generator) -> BoolArray:
     out = np.ones(k.shape[0], dtype=np.bool_)
     remaining = k.copy()
     active = np.flatnonzero(remaining > 0)
@@ -285,24 +336,25 @@ def bernoulli_power(base: Fraction, k: Int64Array, rng: np.random.Generator) -> 
     return out
 
 
-def _base_ratio(base: Fraction) -> Ratio:
-    q = check_sampling_base(base)
+def _base_ratio(q: Fraction) -> Ratio:
     return Ratio(q.numerator, q.denominator, exp=False)
 
 
-def geometric(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
+@checked
+def geometric(base: _Base, size: _Draws, rng: GeneratorArg) -> Int64Array:
     """P(G = g) = (1 − q) q^g for rational q = ``base`` ∈ (0, 1)."""
-    check_rng(rng)
     q = _base_ratio(base)
-    size = _size(size)
     return _in_chunks(size, lambda m: geometric_sampler(q).sample(m, rng))
 
 
-def discrete_laplace_base(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
+@checked
+def discrete_laplace_base(base: _Base, size: _Draws, rng: GeneratorArg) -> Int64Array:
     """P(Z = z) = (1 − q)/(1 + q) · q^{|z|} for rational q = ``base`` ∈ (0, 1)."""
-    check_rng(rng)
+    return _discrete_laplace_base(base, size, rng)
+
+
+def _discrete_laplace_base(base: Fraction, size: int, rng: np.random.Generator) -> Int64Array:
     q = _base_ratio(base)
-    size = _size(size)
     return _in_chunks(size, lambda m: two_sided_sampler(q).sample(m, rng))
 
 
@@ -314,20 +366,23 @@ def _level_sampler(q: Ratio, gaps: tuple[int, ...], counts: tuple[int, ...]) -> 
     return LevelSampler(q, gaps, counts)
 
 
+@example(__call__={"gaps": np.array([0, 1, 5]), "counts": np.array([1, 3, 2]), "num": 1, "den": 4})
+@checked
 def categorical_exp_levels(
-    gaps: Any, counts: Any, num: int, den: int, size: int, rng: np.random.Generator
+    gaps: Annotated[Any, IntegerArray(empty=False, increasing=True)],
+    counts: Annotated[Any, IntegerArray(lo=1, empty=False)],
+    num: Annotated[int, Integer(1)],
+    den: Annotated[int, Integer(1)],
+    size: _Draws,
+    rng: GeneratorArg,
 ) -> NDArray[np.intp]:
     """``size`` levels i with P(i) ∝ counts_i·exp(−gaps_i·num/den), exactly (gaps distinct,
     increasing integers ≥ 0; counts ≥ 1; num ≥ 1, den ≥ 1)."""
-    check_rng(rng)
-    size = _size(size)
-    g, c = [int(x) for x in np.asarray(gaps).ravel()], [int(x) for x in np.asarray(counts).ravel()]
-    if not g or len(g) != len(c) or g[0] < 0 or any(x >= y for x, y in itertools.pairwise(g)):
-        raise ValueError("gaps: expected distinct increasing integers >= 0, one count each")
-    if min(c) < 1:
-        raise ValueError("counts: expected integers >= 1")
+    if gaps.shape != counts.shape:
+        raise ValueError(f"gaps: {gaps.size} levels, but {counts.size} counts: one count each")
+    g, c = gaps.tolist(), counts.tolist()
     _check_levels(len(g), "gaps")
-    q = Ratio(check_count(num, "num"), check_count(den, "den"), exp=True)
+    q = Ratio(num, den, exp=True)
     sampler = _level_sampler(q, tuple(g), tuple(c))
     return _in_chunks(size, lambda m: sampler.sample(m, rng))
 
@@ -373,71 +428,51 @@ def _categorical_levels(
     return np.asarray(_in_chunks(size, draw), dtype=np.int64)
 
 
-def categorical_exp_neg(a: Int64Array, d: int, size: int, rng: np.random.Generator) -> Int64Array:
+@example(__call__={"a": np.array([2, 0, 1]), "d": 2, "size": 4})
+@checked
+def categorical_exp_neg(
+    a: _Weights, d: _Denominator, size: _Draws, rng: GeneratorArg
+) -> Int64Array:
     """``size`` indices i with P(i) ∝ exp(−a_i/d) (a_i integers, d ≥ 1), exactly.
 
     ``a`` is 1-D (one distribution for every draw: levels and a table) or 2-D of shape
     (size, K) (row j is the distribution of draw j: rejection from the uniform proposal,
     acceptance ≥ 1/K per try, with the series Bernoulli).
     """
-    check_rng(rng)
-    d = check_count(d, "d", maximum=INT_BOUND)
-    a = _bounded_ints(a, "a")
-    size = _size(size)
     rows = _weight_rows(a, size)
     if a.ndim == 2 and size and bool((rows == rows[0]).all()):
         a = rows[0]  # one distribution for every draw, written out row by row
     if a.ndim == 1:
         return _categorical_levels(Ratio(1, d, exp=True), a - a.min(), size, rng)
-    return _categorical_by_rejection(rows, lambda e: bernoulli_exp_neg(e, d, rng), rng)
+    return _categorical_by_rejection(rows, lambda e: _bernoulli_exp_neg(e, d, rng), rng)
 
 
+@example(__call__={"gap": np.array([0, 5, 2]), "num": 3, "den": 7, "size": 4})
+@checked
 def categorical_exp_gap(
-    gap: Any, num: int, den: int, size: int, rng: np.random.Generator
+    gap: Annotated[Int64Array, IntegerArray(empty=False)],
+    num: Annotated[int, Integer(1)],
+    den: _Denominator,
+    size: _Draws,
+    rng: GeneratorArg,
 ) -> Int64Array:
     """``size`` indices i with P(i) ∝ exp(−gap_i·num/den), exactly, for any integer gaps
     0 ≤ gap_i < 2^63 with min gap = 0 (the weights e^{−num/den} to the power gap_i are
     bounded exactly whatever their size)."""
-    check_rng(rng)
-    size = _size(size)
-    g = np.asarray(gap)
-    if g.ndim != 1 or g.size == 0 or not np.issubdtype(g.dtype, np.integer):
-        raise ValueError(f"gap: expected a non-empty 1-D integer array, got shape {g.shape}")
-    if int(g.min()) < 0:
-        raise ValueError("gap: exponents must be >= 0")
-    num, den = check_count(num, "num"), check_count(den, "d", maximum=INT_BOUND)
-    return _categorical_levels(
-        Ratio(num, den, exp=True), g.astype(np.int64) - int(g.min()), size, rng
-    )
+    return _categorical_levels(Ratio(num, den, exp=True), gap - int(gap.min()), size, rng)
 
 
-def _bounded_ints(a: Any, name: str) -> Int64Array:
-    """An int64 array whose row-wise differences cannot overflow: entries in [0, 2^63) (the
-    gaps the mechanisms pass), or any signs with |a_i| < 2^62."""
-    arr = np.asarray(a)
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{name}: expected integers, got dtype {arr.dtype}")
-    if arr.size:
-        top, bottom = int(arr.max()), int(arr.min())
-        if top >= 2**63 or (bottom < 0 and (top >= INT_BOUND or bottom <= -INT_BOUND)):
-            raise ValueError(f"{name}: entries must be in [0, 2^63) or in (-2^62, 2^62)")
-    return arr.astype(np.int64)
-
-
-def categorical_base(
-    a: Int64Array, base: Fraction, size: int, rng: np.random.Generator
-) -> Int64Array:
+@example(__call__={"a": np.array([2, 0, 1]), "size": 4})
+@checked
+def categorical_base(a: _Weights, base: _Base, size: _Draws, rng: GeneratorArg) -> Int64Array:
     """``size`` indices i with P(i) ∝ q^{a_i}, q a rational base (a as in categorical_exp_neg)."""
-    check_rng(rng)
-    q = check_sampling_base(base)
-    a = _bounded_ints(a, "a")
-    size = _size(size)
+    q = base
     rows = _weight_rows(a, size)
     if a.ndim == 2 and size and bool((rows == rows[0]).all()):
         a = rows[0]  # one distribution for every draw, written out row by row
     if a.ndim == 1:
         return _categorical_levels(_base_ratio(q), a - a.min(), size, rng)
-    return _categorical_by_rejection(rows, lambda e: bernoulli_power(q, e, rng), rng)
+    return _categorical_by_rejection(rows, lambda e: _bernoulli_power(q, e, rng), rng)
 
 
 def _weight_rows(a: Int64Array, size: int) -> Int64Array:
@@ -467,22 +502,26 @@ def _categorical_by_rejection(
 
 
 @dataclass(frozen=True)
-class DiscreteLaplaceNoise:
+class DiscreteLaplaceNoise(Checked):
     """Discrete Laplace noise on ℤ given by a rational scale or a rational base q = e^{−1/scale}.
 
     With a rational ``base`` every probability is a ``Fraction`` (exact verification); with a
-    rational ``scale`` the probabilities are floats. Both samplers are exact: privacy does not
-    assume ideal reals.
+    ``scale`` (a real > 0, kept as the smallest rational ≥ it with denominator ≤ 2^32) the
+    probabilities are floats. Both samplers are exact: privacy does not assume ideal reals.
     """
 
-    scale: Fraction | None = None
-    base: Fraction | None = None
+    scale: Annotated[Fraction | None, Rational(round_up=True, optional=True)] = None
+    base: Annotated[Fraction | None, Base(optional=True)] = None
+
+    #: Not a mechanism (no data, no privacy level of its own): the noise law the mechanisms
+    #: hold and add (``noise.sample(size, rng)``, ``noise.pmf(z)``); its constructor and
+    #: methods check their declared domains like every Checked class.
+    __dpspec_declarative__ = "the noise law a mechanism holds (its checked parameters)"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if (self.scale is None) == (self.base is None):
             raise ValueError("scale: give exactly one of scale or base")
-        if self.base is not None:
-            check_sampling_base(self.base)
 
     @property
     def q(self) -> Real:
@@ -492,15 +531,17 @@ class DiscreteLaplaceNoise:
         assert self.scale is not None
         return math.exp(-1 / float(self.scale))
 
-    def sample(self, size: int, rng: np.random.Generator) -> Int64Array:
+    def sample(self, size: _Draws, rng: GeneratorArg) -> Int64Array:
+        """``size`` independent draws of the law."""
         if self.base is not None:
-            return discrete_laplace_base(self.base, size, rng)
+            return _discrete_laplace_base(self.base, size, rng)
         assert self.scale is not None
-        return discrete_laplace(self.scale, size, rng)
+        return _discrete_laplace(self.scale, size, rng)
 
-    def pmf(self, z: int) -> Real:
-        return discrete_laplace_pmf(z, self.q)
+    def pmf(self, z: _Offset) -> Real:
+        """P(Z = z)."""
+        return _closed_forms.discrete_laplace_pmf(z, self.q)
 
-    def sf(self, k: int) -> Real:
+    def sf(self, k: _Offset) -> Real:
         """P(Z ≥ k)."""
-        return discrete_laplace_sf(k, self.q)
+        return _closed_forms.discrete_laplace_sf(k, self.q)

@@ -19,7 +19,7 @@ data value and on each open gap between consecutive ones (:func:`_score_runs`), 
 [min D, max D]. The grid points of equal score form a *level* of weight count·q^{top − score};
 a level is drawn by inverting its exact CDF against a lazily drawn uniform (the cumulative
 weights bounded once with integer arithmetic, the floors ⌊2^64 c_k⌋ read off them only for the
-≈ log2(levels) thresholds a binary search visits: :class:`~dpspec.noise.laws.CumulativeLevels`),
+≈ log2(levels) thresholds a binary search visits: :class:`~dpspec.noise._laws.CumulativeLevels`),
 then a point uniformly among the level's runs. O(m log m + levels) per call whatever the grid.
 """
 
@@ -35,8 +35,8 @@ from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.mechanisms.exponential import ExponentialMechanism
-from dpspec.noise.laws import CumulativeLevels
-from dpspec.noise.reals import Ratio
+from dpspec.noise._laws import CumulativeLevels
+from dpspec.noise._reals import Ratio
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     MAX_EPSILON,

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.noise.reals import Bounds
-from dpspec.noise.tables import CdfLaw, ThresholdTable
+from dpspec.noise._reals import Bounds
+from dpspec.noise._tables import CdfLaw, ThresholdTable
 from dpspec.proofs.engine.enumeration import EnumeratedLaw, enumerate_law
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack
 

@@ -28,7 +28,7 @@ from dpspec.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.noise import DiscreteLaplaceNoise
-from dpspec.noise.laws import (
+from dpspec.noise._laws import (
     LevelSampler,
     TablePolicy,
     TwoSidedSampler,
@@ -36,8 +36,8 @@ from dpspec.noise.laws import (
     geometric_sampler,
     two_sided_sampler,
 )
-from dpspec.noise.reals import Ratio
-from dpspec.noise.series import ExpNegExponents, bernoulli_exp_neg_series
+from dpspec.noise._reals import Ratio
+from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
 from dpspec.proofs.engine.law_checks import (
     Interval,
     LawCase,

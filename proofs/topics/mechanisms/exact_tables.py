@@ -7,7 +7,7 @@ Their correctness is a finite statement: every stored floor F_k equals ⌊2^64 c
 "exact" flag is right, where c_k is the threshold of the stated law. This check recomputes
 each c_k from the law's closed form in interval arithmetic at 2^-256 (fixed-point integers
 rounded outward, written here; e^{−x} from the engine's
-:func:`~dpspec.proofs.engine.law_checks.exp_neg_interval`, not ``dpspec.noise.reals``) and
+:func:`~dpspec.proofs.engine.law_checks.exp_neg_interval`, not ``dpspec.noise._reals``) and
 compares: zero difference is required. The control is the same comparison on a
 table rebuilt with one threshold one unit in the last place (2^-64) high.
 """
@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from dpspec import noise
 from dpspec.mechanisms import ExponentialMechanism
-from dpspec.noise.laws import (
+from dpspec.noise._laws import (
     GeometricSampler,
     TwoSidedSampler,
     WithinBlockSampler,
@@ -31,8 +31,8 @@ from dpspec.noise.laws import (
     geometric_sampler,
     two_sided_sampler,
 )
-from dpspec.noise.reals import Ratio
-from dpspec.noise.tables import ThresholdTable
+from dpspec.noise._reals import Ratio
+from dpspec.noise._tables import ThresholdTable
 from dpspec.proofs.engine.law_checks import Interval, exp_neg_interval, table_off_by_one_ulp
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 

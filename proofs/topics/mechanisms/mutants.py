@@ -130,7 +130,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.bernoulli-exp-parity",
-        file="impl/noise/series.py",
+        file="impl/noise/_series.py",
         original="return np.asarray(first_failure % 2 == 1)",
         replacement="return np.asarray(first_failure % 2 == 0)",
         description=(
@@ -141,7 +141,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.threshold-one-ulp-high",
-        file="impl/noise/tables.py",
+        file="impl/noise/_tables.py",
         original="            floors.append(found[0])",
         replacement="            floors.append(found[0] + (k == 0))",
         description="the first threshold of every table one unit in the last place (2^-64) high",
@@ -149,7 +149,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.refinement-skipped",
-        file="impl/noise/tables.py",
+        file="impl/noise/_tables.py",
         original="        for i in ties.tolist():",
         replacement="        for i in ties.tolist()[:0]:",
         description=(
@@ -171,7 +171,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.geometric-tail-not-continued",
-        file="impl/noise/laws.py",
+        file="impl/noise/_laws.py",
         original="        beyond = np.flatnonzero(g == self.size)",
         replacement="        beyond = np.flatnonzero(g == self.size + 1)",
         description=(
@@ -181,7 +181,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.two-sided-tail-offset",
-        file="impl/noise/laws.py",
+        file="impl/noise/_laws.py",
         original="            j[beyond] += np.sign(j[beyond]) * extra",
         replacement="            j[beyond] += np.sign(j[beyond]) * (extra + 1)",
         description="the discrete Laplace tails start one block too far out",
@@ -189,7 +189,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.block-negative-offset",
-        file="impl/noise/laws.py",
+        file="impl/noise/_laws.py",
         original="drawn = np.where(reversed_[rest], self.block - 1 - drawn, drawn)",
         replacement="drawn = np.where(reversed_[rest], self.block - drawn, drawn)",
         description=(
@@ -200,7 +200,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.residual-for-a-lighter-uniform-part",
-        file="impl/noise/laws.py",
+        file="impl/noise/_laws.py",
         original="ThresholdTable.build(ResidualLaw(q, block, self.uniform))",
         replacement="ThresholdTable.build(ResidualLaw(q, block, self.uniform - block))",
         description=(
@@ -227,7 +227,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="noise.dlap-sf-shifted",
-        file="impl/noise/closed_forms.py",
+        file="impl/noise/_closed_forms.py",
         original="return base**k / (1 + base)",
         replacement="return base ** (k + 1) / (1 + base)",
         description="discrete_laplace_sf (the law the verifiers use) is off by one: law != sampler",

@@ -346,9 +346,9 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         method=Method.EXACT,
         impls=(
             f"{_IP}.ExponentialMedian",
-            "dpspec.noise.laws.CumulativeLevels",
-            "dpspec.noise.tables.locate_lazily",
-            "dpspec.noise.tables.LazyFloors",
+            "dpspec.noise._laws.CumulativeLevels",
+            "dpspec.noise._tables.locate_lazily",
+            "dpspec.noise._tables.LazyFloors",
         ),
         checks=("enumeration:interior_point_law",),
         entry_points=(f"{_IP}.ExponentialMedian.sample",),

@@ -29,7 +29,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.noise.reals import Bounds, floor_at
+from dpspec.noise._reals import Bounds, floor_at
 
 WORD = 1 << 64
 U64 = np.uint64

@@ -2,7 +2,7 @@
 
 Every law here has outcome probabilities built from one factor Q (a :class:`Ratio`: a rational
 base q, or e^{−1/scale} for a rational scale), so all its thresholds c_k are sums and quotients
-of powers of Q, bounded rigorously by :mod:`dpspec.noise.reals`:
+of powers of Q, bounded rigorously by :mod:`dpspec.noise._reals`:
 
 * :class:`GeometricLaw` — P(G = g) = (1 − Q)Q^g, outcomes 0..K−1 and "G ≥ K":
   c_g = 1 − Q^{g+1}. G ≥ K continues as K + G' with G' of the same law (memoryless);
@@ -32,8 +32,8 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.noise.reals import GUARD, Bounds, Ratio, div, mul, rescale
-from dpspec.noise.tables import (
+from dpspec.noise._reals import GUARD, Bounds, Ratio, div, mul, rescale
+from dpspec.noise._tables import (
     WORD,
     ThresholdTable,
     locate_fresh,

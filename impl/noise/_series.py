@@ -7,7 +7,7 @@ integer below k that is 0 and one below d that is below r (probability (1/k)(r/d
 e^{−γ} = (e^{−1})^{⌊γ⌋}·e^{−(γ − ⌊γ⌋)}: ⌊γ⌋ trials at γ = 1 and one at the fractional part,
 stopping at the first failure. Every step draws only for the entries still undecided.
 
-The threshold tables of :mod:`dpspec.noise.laws` are the fast path; this one serves arrays
+The threshold tables of :mod:`dpspec.noise._laws` are the fast path; this one serves arrays
 with too many distinct exponents to tabulate, one table per exponent.
 """
 
