@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import special
 
 from dpspec._deprecation import renamed
 from dpspec.validation import (
@@ -418,12 +419,13 @@ class GaussianMixture(Checked):
         return np.asarray(np.exp(self._log_parts(X)))
 
     def eta(self, X: FeaturesArg) -> FloatArray:
-        """η(x) = w₁φ₁/(w₀φ₀ + w₁φ₁), from log densities (no 0/0 far from both means)."""
+        """η(x) = w₁φ₁/(w₀φ₀ + w₁φ₁), the logistic of the log-density difference (no 0/0 and no
+        overflow far from both means)."""
         arr = np.asarray(X, dtype=np.float64)
         if arr.shape[1] != self.d:
             raise ValueError(f"X: expected {self.d} features, got {arr.shape[1]}")
         logs = self._log_parts(arr)
-        return np.asarray(1.0 / (1.0 + np.exp(logs[:, 0] - logs[:, 1])))
+        return np.asarray(special.expit(logs[:, 1] - logs[:, 0]))  # no overflow far out
 
     sample = renamed("draw", "sample")
 
