@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dpspec.audit import audit, fingerprint
-from dpspec.audit.checkpoint import KEY_VARIABLE, _digest
+from dpspec.audit._checkpoint import KEY_VARIABLE, _digest
 from dpspec.audit.learner_zoo import _pcl_pair
 from dpspec.audit.learners import LearnerMechanism, shortcut_of
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
@@ -270,7 +270,7 @@ def test_checkpoint_resume_with_jobs(tmp_path: Path) -> None:
 
 
 def _rehash(data: dict[str, Any]) -> dict[str, Any]:
-    from dpspec.audit.checkpoint import _digest
+    from dpspec.audit._checkpoint import _digest
 
     body = {k: v for k, v in data.items() if k != "sha256"}
     return {**body, "sha256": _digest(body)}

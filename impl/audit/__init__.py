@@ -2,17 +2,18 @@
 
 ``audit(mechanism, (D, D'), epsilon, delta, samples=…, confidence=…, seed=…)`` returns an
 :class:`AuditResult`; ``assert_dp`` wraps it for other projects' test suites; the bug zoo in
-:mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The modules:
-``targets`` (what is sampled), ``bounds``, ``events``, ``selection``, ``checkpoint``,
-``identity``, ``loop`` (the audit itself), ``search`` (finding a pair), ``learners``,
-``one_run``, ``libraries``, ``ci`` (``assert_dp``).
+:mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The public modules:
+``loop`` (the audit itself), ``bounds``, ``pair_search`` (finding a pair), ``learners``,
+``one_run``, ``libraries``, ``ci`` (``assert_dp``); the machinery they share (what is
+sampled, events, their selection, checkpoints, fingerprints) lives in private modules.
 """
 
+from dpspec.audit._checkpoint import AuditIdentity
+from dpspec.audit._events import Event
+from dpspec.audit._identity import fingerprint
+from dpspec.audit._targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
-from dpspec.audit.checkpoint import AuditIdentity
 from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_alarm, vote
-from dpspec.audit.events import Event
-from dpspec.audit.identity import fingerprint
 from dpspec.audit.loop import (
     AuditCoverageWarning,
     AuditResult,
@@ -24,7 +25,6 @@ from dpspec.audit.loop import (
     screen_bound,
 )
 from dpspec.audit.pair_search import Search
-from dpspec.audit.targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 
 __all__ = [
     "AuditCoverageWarning",

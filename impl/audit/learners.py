@@ -1,7 +1,7 @@
 """Whole learners as audit targets: fit on D, fit on D', compare what is released.
 
 A :class:`LearnerMechanism` turns an estimator factory and a *release* into a
-:class:`~dpspec.audit.targets.Mechanism` the auditor samples. One draw is one fit on the pair's
+:class:`~dpspec.audit._targets.Mechanism` the auditor samples. One draw is one fit on the pair's
 dataset with a fresh ``random_state`` drawn from the auditor's generator, followed by the
 release:
 
@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.targets import MechanismError
+from dpspec.audit._targets import MechanismError
 from dpspec.validation import check_flag
 
 #: The releases named by a string: the estimator method called on the probe set.
@@ -68,7 +68,7 @@ Release = str | Callable[[Any], Any]
 
 def _split(data: Any) -> tuple[Any, Any, Any]:
     """(X, y, probe) from a dataset given as (X, y) with X 2-D and y 1-D, as (X, y, probe)
-    (the probe points of this pair: see :func:`dpspec.audit.learner_search.canary_pairs`), as
+    (the probe points of this pair: see :func:`dpspec.audit._learner_search.canary_pairs`), as
     (X, None), or as X alone (a 2-D array: y = None); probe None when not given."""
     if isinstance(data, tuple | list) and len(data) == 3:
         X, y, probe = data

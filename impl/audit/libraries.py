@@ -4,7 +4,7 @@
 
 * ``module:callable`` or ``path/to/file.py:callable`` — an object with ``sample(data, n, rng)``
   or a function ``f(data, n, rng)`` (vectorised), ``f(data, rng)`` or ``f(data)`` (called once
-  per draw: slow, see :class:`~dpspec.audit.targets.CallableMechanism`);
+  per draw: slow, see :class:`~dpspec.audit._targets.CallableMechanism`);
 * ``opendp:laplace | gaussian | geometric`` — OpenDP's measurements on a vector domain (n copies
   of the input in one call give n independent releases; OpenDP samples exactly, ~5·10⁴ draws/s
   for Laplace on this machine);
@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.targets import Mechanism, MechanismError, as_mechanism
+from dpspec.audit._targets import Mechanism, MechanismError, as_mechanism
 from dpspec.audit.zoo import gaussian_epsilon
 
 LIBRARIES = {
@@ -63,7 +63,7 @@ DIFFPRIVLIB_MODELS = (
 
 
 class LibraryMechanism:
-    """A library's mechanism as a :class:`~dpspec.audit.targets.Mechanism`: ``draw(value, n)``
+    """A library's mechanism as a :class:`~dpspec.audit._targets.Mechanism`: ``draw(value, n)``
     returns n releases on the scalar ``value``."""
 
     def __init__(self, name: str, draw: Callable[[Any, int], Any], note: str) -> None:
@@ -308,7 +308,7 @@ def load_factory(spec: str, epsilon: float | None = None, delta: float | None = 
 
 
 def load_target(spec: str, epsilon: float, delta: float = 0.0) -> Mechanism:
-    """The :class:`~dpspec.audit.targets.Mechanism` named by ``spec`` (see the module docstring),
+    """The :class:`~dpspec.audit._targets.Mechanism` named by ``spec`` (see the module docstring),
     calibrated to (``epsilon``, ``delta``) for library targets."""
     if not isinstance(spec, str) or ":" not in spec:
         raise ValueError(f"target: expected LIBRARY:NAME or module:callable, got {spec!r}")

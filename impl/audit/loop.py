@@ -3,7 +3,7 @@
 Method (the strongest black-box auditors: DP-Sniper, StatDP):
 
 1. **Selection.** Run the mechanism ``selection`` times on each of D, D' and choose events and
-   directions among the candidate families (:mod:`dpspec.audit.selection`).
+   directions among the candidate families (:mod:`dpspec.audit._selection`).
 2. **Estimation.** On ``samples`` *fresh* draws per side (in blocks of ``BLOCK``, only counts
    kept) count k₁ = #{M(D) ∈ E}, k₂ = #{M(D') ∈ E} for each of the K chosen events.
 3. **Bound.** Each event's Clopper–Pearson bounds p₁⁻, p₂⁺ at level α/(2K) per side
@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from dpspec.audit._checkpoint import AuditIdentity, Progress, _checkpoint_path
+from dpspec.audit._events import Event
+from dpspec.audit._selection import _best_events
+from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
-from dpspec.audit.checkpoint import AuditIdentity, Progress, _checkpoint_path
-from dpspec.audit.events import Event
-from dpspec.audit.selection import _best_events
-from dpspec.audit.targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.validation import (
     check_confidence,
     check_count,
@@ -377,12 +377,12 @@ def audit(
       ``progress(k)`` is called as draws complete; ``checkpoint``: a file updated after every
       block, from which an interrupted audit of the *same* target, pair, claim, plan and seed
       resumes (any other audit is refused; a finished audit removes it; see
-      :mod:`dpspec.audit.checkpoint` for what it records and its threat model). On
+      :mod:`dpspec.audit._checkpoint` for what it records and its threat model). On
       KeyboardInterrupt the partial counts stay.
 
     Outputs the auditor cannot represent are refused with an error naming ``mechanism``, never
-    judged (:mod:`dpspec.audit.targets`). An exception of the mechanism is re-raised as
-    :class:`MechanismError`. Selection keeps K ≥ 1 events (:func:`~dpspec.audit.selection.
+    judged (:mod:`dpspec.audit._targets`). An exception of the mechanism is re-raised as
+    :class:`MechanismError`. Selection keeps K ≥ 1 events (:func:`~dpspec.audit._selection.
     _best_events`); each is bounded at level α/(2K) per side (:func:`event_level`) and the
     largest bound is reported (all K are in ``events``). The estimation draws
     come in blocks of ``BLOCK``, block i of each side from the child SeedSequence (root,

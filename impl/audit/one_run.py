@@ -37,8 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from dpspec.audit._targets import MechanismError
 from dpspec.audit.bounds import cp_lower
-from dpspec.audit.targets import MechanismError
 from dpspec.validation import check_confidence, check_count, check_delta, check_real, check_seed
 
 #: Largest number of canaries (the scores are held in memory, the guesses sorted).

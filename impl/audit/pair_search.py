@@ -37,8 +37,8 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
+from dpspec.audit._targets import Mechanism
 from dpspec.audit.loop import MAX_SELECTION, AuditResult, audit, screen_bound
-from dpspec.audit.targets import Mechanism
 from dpspec.validation import check_count, check_real
 
 #: the relations a dataset search knows
@@ -141,7 +141,7 @@ def _interval(value: Any, name: str) -> tuple[float, float]:
 
 def _query_edges(search: Search) -> list[tuple[Any, Any]]:
     """StatDP's patterns (m ≥ 2) or (a, a ± Δ) (m = 1), moved to the edges of the domain."""
-    from dpspec.audit.search import statdp_patterns
+    from dpspec.audit._search import statdp_patterns
 
     m, step = int(search.queries or 1), float(search.sensitivity)
     shapes: list[tuple[tuple[float, ...], tuple[float, ...]]]

@@ -101,7 +101,7 @@ def _resolve(
         raise ValueError("pair: give --pair or a search (--queries / --domain), not both")
     if search is not None and target.startswith("learner:"):
         raise ValueError(
-            "domain: learner targets search pairs with dpspec.audit.learner_search "
+            "domain: learner targets search pairs with dpspec.audit._learner_search "
             "(canary_pairs); give --pair"
         )
     if search is not None:

@@ -139,7 +139,7 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         return tampered(json.dumps(data))()
 
     def edited_and_rehashed() -> Any:
-        from dpspec.audit.checkpoint import _digest
+        from dpspec.audit._checkpoint import _digest
 
         _genuine_checkpoint()
         data = json.loads(saved[0])
@@ -443,7 +443,7 @@ def _controls() -> list[Control]:
     """The listed cases rerun with one function of the auditor replaced by a bug."""
     from unittest import mock
 
-    import dpspec.audit.checkpoint as checkpoint
+    import dpspec.audit._checkpoint as checkpoint
     import dpspec.audit.loop as loop
 
     def late_path(path: Any) -> Path | None:

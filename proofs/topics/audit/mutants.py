@@ -41,7 +41,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="audit.checkpoint-keyed-by-name",
-        file="impl/audit/checkpoint.py",
+        file="impl/audit/_checkpoint.py",
         original="target_sha256=fingerprint(target),",
         replacement="target_sha256=fingerprint(_target_name(target)),",
         description=(

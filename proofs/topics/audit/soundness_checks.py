@@ -30,7 +30,7 @@ from scipy import stats
 
 import dpspec.audit.loop as audit_loop
 from dpspec.audit import EventBound, audit
-from dpspec.audit.events import Event
+from dpspec.audit._events import Event
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.spec.audit import false_alarm_rate_acceptable
 

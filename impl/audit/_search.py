@@ -21,6 +21,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
+from dpspec.audit._targets import as_mechanism
 from dpspec.audit.loop import (
     MAX_SELECTION,
     AuditResult,
@@ -28,7 +29,6 @@ from dpspec.audit.loop import (
     check_samples,
     screen_bound,
 )
-from dpspec.audit.targets import as_mechanism
 from dpspec.validation import check_confidence, check_count, check_delta, check_seed
 
 #: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
