@@ -25,8 +25,8 @@ from dpspec.audit._targets import as_mechanism
 from dpspec.audit.loop import (
     MAX_SELECTION,
     AuditResult,
+    _check_samples,
     audit,
-    check_samples,
     screen_bound,
 )
 from dpspec.validation import check_confidence, check_count, check_delta, check_seed
@@ -104,7 +104,7 @@ def hypothesis_search(
     mech = as_mechanism(mechanism)
     rng = np.random.default_rng(check_seed(seed))
     alpha = 1.0 - check_confidence(confidence)
-    check_samples(samples)
+    _check_samples(samples)
     check_delta(delta)
     check_count(screen, "screen")
     if screen > MAX_SELECTION:

@@ -3,7 +3,7 @@
 ``assert_dp`` is :func:`~dpspec.audit.audit` run ``votes`` times: every option of ``audit``
 (``selection``, ``float_bits``, ``jobs``/``backend``, ``event``, a pair search with ``search``
 when no pair is given, ``samples="auto"``) is passed through. The votes are independent audits
-(seeds ``seed``, ``seed + 1``, …, :func:`vote_seeds`; fresh draws each) and the assertion fails
+(seeds ``seed``, ``seed + 1``, …, :func:`_vote_seeds`; fresh draws each) and the assertion fails
 only when a strict majority flags a violation, as Google's DP libraries do with 9 votes. One
 audit of a truly (ε, δ)-DP mechanism reports a violation with probability at most
 α = 1 − ``confidence``, so for a correct mechanism:
@@ -43,7 +43,7 @@ def majority_false_alarm(votes: int, alpha: float) -> float:
     )
 
 
-def vote_seeds(seed: int, votes: int) -> list[int]:
+def _vote_seeds(seed: int, votes: int) -> list[int]:
     """The seeds of the votes: distinct, so that the audits are independent."""
     return [seed + k for k in range(votes)]
 
@@ -95,7 +95,7 @@ def vote(
     runner: Callable[..., AuditResult] = audit,
     **options: Any,
 ) -> VoteResult:
-    """``votes`` independent audits (seeds :func:`vote_seeds`) and their tally; ``options``
+    """``votes`` independent audits (seeds :func:`_vote_seeds`) and their tally; ``options``
     go to every audit. Arguments are checked before any draw, each error naming its
     parameter."""
     confidence = check_confidence(confidence)
@@ -110,7 +110,7 @@ def vote(
             mechanism, pair, epsilon, delta, samples=samples, confidence=confidence, seed=s,
             **options,
         )
-        for s in vote_seeds(seed, votes)
+        for s in _vote_seeds(seed, votes)
     ]  # fmt: skip
     return VoteResult(results, sum(r.violation for r in results), votes, bound)
 

@@ -30,10 +30,12 @@ from dpspec.audit.loop import (
     AuditResult,
     audit,
     audit_pairs,
-    check_samples,
     default_selection,
     event_level,
     screen_bound,
+)
+from dpspec.audit.loop import (
+    _check_samples as check_samples,
 )
 from dpspec.validation import check_confidence, check_seed
 

@@ -82,7 +82,7 @@ def _split(data: Any) -> tuple[Any, Any, Any]:
     return np.asarray(data), None, None
 
 
-def legacy_random_state(seed: int) -> np.random.RandomState:
+def _legacy_random_state(seed: int) -> np.random.RandomState:
     """A ``RandomState`` seeded with the whole 62-bit ``seed`` (through a SeedSequence), for
     scikit-learn-style estimators whose ``random_state`` must be an int below 2^32 or a
     RandomState: 2^32 seeds would repeat fits (≈ 100 identical pairs among 10^6 draws)."""
@@ -189,7 +189,7 @@ class LearnerMechanism:
                 "or datasets (X, y, probe))"
             )
         estimator = self.factory(0) if self.vectorised and self.release == "predict" else None
-        if estimator is not None and shortcut_of(estimator) is not None:
+        if estimator is not None and _shortcut_of(estimator) is not None:
             bits = estimator.repeated_predictions(X, y, probe, n, rng)
             return np.asarray(bits, dtype=np.int8)
         seeds = rng.integers(0, 2**62, size=n)
@@ -214,7 +214,7 @@ class LearnerMechanism:
         if self.release != "predict":
             return f"real fit + {release} per draw"
         estimator = self.factory(0)
-        bound = shortcut_of(estimator)
+        bound = _shortcut_of(estimator)
         if bound is None:
             return f"real fit + predict per draw ({_shortcut_refusal(estimator)})"
         return (
@@ -255,7 +255,7 @@ def _listed_class(name: str) -> type | None:
     return found if isinstance(found, type) else None
 
 
-def shortcut_of(estimator: Any) -> str | None:
+def _shortcut_of(estimator: Any) -> str | None:
     """The conformance obligation binding ``estimator``'s vectorised shortcut to its ``fit``,
     or None when the estimator must be sampled through real fits: its class is not exactly a
     listed class (subclasses and wrappers are not), or the instance replaces a method."""
@@ -270,7 +270,7 @@ def shortcut_of(estimator: Any) -> str | None:
 
 
 def _shortcut_refusal(estimator: Any) -> str:
-    """Why :func:`shortcut_of` sends ``estimator`` down the real path."""
+    """Why :func:`_shortcut_of` sends ``estimator`` down the real path."""
     name = _qualified_class(estimator)
     if name not in VECTORISED_CLASSES or _listed_class(name) is not type(estimator):
         listed = [c for c in VECTORISED_CLASSES if isinstance(estimator, _listed_class(c) or ())]

@@ -234,7 +234,7 @@ def _estimate(
 # --- arguments ---------------------------------------------------------------------------------
 
 
-def check_samples(samples: Any, name: str = "samples") -> int:
+def _check_samples(samples: Any, name: str = "samples") -> int:
     """Estimation draws per side: an integer in [1, MAX_SAMPLES]."""
     return check_count(samples, name, maximum=MAX_SAMPLES)
 
@@ -243,7 +243,7 @@ def check_samples(samples: Any, name: str = "samples") -> int:
 MAX_AUTO_SAMPLES = 10**8
 
 
-def auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, str]:
+def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, str]:
     """(N, why) for ``samples="auto"``: enough draws that the claim can be refuted by a
     margin and, for δ > 0, that δ is resolved and the tails where an (ε, δ) claim is refuted
     are counted. The δ resolution of N draws is ≈ 10/N (an excess δ on an event shows only
@@ -358,7 +358,7 @@ def audit(
 
     * **the sample plan** — ``samples``: estimation draws per side (at most ``MAX_SAMPLES``,
       and enough that some outcome could refute the claim: :func:`max_epsilon_lower`), or
-      "auto": sized from the claim by :func:`auto_samples` (30/δ for δ > 0) and said so in
+      "auto": sized from the claim by :func:`_auto_samples` (30/δ for δ > 0) and said so in
       ``extra["samples_auto"]``;
       ``selection``: selection draws per side (default :func:`default_selection`; at most
       ``MAX_SELECTION``, held in memory); ``confidence``: 1 − α, the false-alarm bound is α;
@@ -410,8 +410,8 @@ def audit(
     if isinstance(samples, str):
         if samples != "auto":
             raise ValueError(f"samples: expected an integer or 'auto', got {samples!r}")
-        samples, auto = auto_samples(eps, delta, confidence)
-    n = check_samples(samples)
+        samples, auto = _auto_samples(eps, delta, confidence)
+    n = _check_samples(samples)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_seed(seed))
     if selection is None:
         n_sel = default_selection(n)
@@ -426,7 +426,7 @@ def audit(
         raise TypeError(f"progress: expected a callable or None, got {progress!r}")
     _check_refutable(n, eps, delta, confidence)
     if pair is None:
-        from dpspec.audit.pair_search import Search, search_and_audit
+        from dpspec.audit.pair_search import Search, _search_and_audit
 
         if not isinstance(search, Search):
             raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
@@ -434,7 +434,7 @@ def audit(
             raise ValueError("checkpoint: not available with a pair search (give the pair)")
         options: dict[str, Any] = {"samples": n, "selection": n_sel, "event": event}
         options.update(float_bits=float_bits, jobs=jobs, backend=backend, progress=progress)
-        result = search_and_audit(mech, search, eps, delta, confidence, rng, options)
+        result = _search_and_audit(mech, search, eps, delta, confidence, rng, options)
         result.seconds = time.perf_counter() - start
         if auto:
             result.extra["samples_auto"] = auto
@@ -489,7 +489,7 @@ def audit(
     return result
 
 
-def event_bounds(
+def _event_bounds(
     events: list[Event],
     first: list[int],
     hits: list[tuple[int, int]],
@@ -524,7 +524,7 @@ def _verdict(
     bound reported, all K listed in ``events``."""
     pairs = zip(state.hits, state.swapped, strict=True)
     hits = [(h[1], h[0]) if sw else (h[0], h[1]) for h, sw in pairs]
-    bounds = event_bounds(
+    bounds = _event_bounds(
         state.events, [int(sw) for sw in state.swapped], hits, n, confidence, delta
     )
     best = max(bounds, key=lambda b: b.epsilon_lower)

@@ -1,5 +1,5 @@
 """Auditing without a known worst pair: :class:`Search` says where neighbouring pairs live,
-:func:`search_and_audit` finds the ones that look most revealing and audits them.
+:func:`_search_and_audit` finds the ones that look most revealing and audits them.
 
 **Candidates.** For a mechanism of query answers (``Search(queries=m)``, the data is the
 vector of m answers, each moving by at most ``sensitivity``): StatDP's patterns and the domain
@@ -272,7 +272,7 @@ def _rows(values: Any) -> tuple[Any, ...]:
 
 
 @contextlib.contextmanager
-def private_hypothesis_home() -> Iterator[None]:
+def _private_hypothesis_home() -> Iterator[None]:
     """Hypothesis's home folder in a temporary directory for the duration of a search (its
     example database is off as well): nothing is written to the working directory."""
     import hypothesis.configuration as configuration
@@ -289,7 +289,7 @@ def private_hypothesis_home() -> Iterator[None]:
 # --- the search --------------------------------------------------------------------------------
 
 
-def screen_pairs(
+def _screen_pairs(
     mechanism: Mechanism,
     search: Search,
     delta: float,
@@ -324,13 +324,13 @@ def screen_pairs(
             target(value if math.isfinite(value) else math.copysign(1e6, value))
             scored.append((value, pair))
 
-        with private_hypothesis_home():
+        with _private_hypothesis_home():
             probe()
     order = sorted(range(len(scored)), key=lambda i: -scored[i][0])  # stable: edges first
     return [scored[i] for i in order]
 
 
-def search_and_audit(
+def _search_and_audit(
     mechanism: Mechanism,
     search: Search,
     epsilon: float,
@@ -345,7 +345,7 @@ def search_and_audit(
     if not isinstance(search, Search):
         raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
     alpha = 1.0 - confidence
-    scored = screen_pairs(mechanism, search, delta, alpha, rng)
+    scored = _screen_pairs(mechanism, search, delta, alpha, rng)
     if not scored:
         raise ValueError("search: no candidate pair could be formed from the domain")
     finalists = _distinct([pair for _, pair in scored])[: search.finalists]

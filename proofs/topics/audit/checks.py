@@ -215,7 +215,7 @@ def assert_dp_validity(config: VerifyConfig) -> CheckOutcome:
         ci.VoteResult, "passed", property(lambda self: self.violations < self.votes // 2)
     ):
         at_half = exact_vote_false_alarm(*nine)
-    with mock.patch.object(ci, "vote_seeds", lambda seed, votes: [seed] * votes):
+    with mock.patch.object(ci, "_vote_seeds", lambda seed, votes: [seed] * votes):
         one_seed = exact_vote_false_alarm(*nine)
     controls = [
         Control(

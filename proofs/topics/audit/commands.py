@@ -143,14 +143,14 @@ def _resolve_given(
     from dpspec.audit.libraries import (
         DIFFPRIVLIB_MODELS,
         LIBRARIES,
+        _model_canary_pair,
         load_target,
-        model_canary_pair,
     )
 
     mech = load_target(target, args.epsilon, delta)
     library, _, name = target.partition(":")
     if library == "diffprivlib" and name in DIFFPRIVLIB_MODELS:
-        D, D2, _ = model_canary_pair()
+        D, D2, _ = _model_canary_pair()
         what = f"{target}: fitted with and without the canary (1, 0), predictions at it"
         return mech, pair or (D, D2), args.epsilon, delta, what, {}
     if pair is None and library in LIBRARIES:
