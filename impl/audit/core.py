@@ -12,6 +12,7 @@ working; new code imports from :mod:`dpspec.audit`.
 from __future__ import annotations
 
 from dpspec.audit._checkpoint import CHECKPOINT_FORMAT, KEY_VARIABLE, AuditIdentity
+from dpspec.audit._domains import MAX_SAMPLES
 from dpspec.audit._events import EVENT_KINDS, Event, float_keys
 from dpspec.audit._selection import MAX_ATOMS
 from dpspec.audit._targets import (
@@ -25,7 +26,6 @@ from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_l
 from dpspec.audit.loop import (
     BLOCK,
     MAX_JOBS,
-    MAX_SAMPLES,
     MAX_SELECTION,
     AuditResult,
     audit,

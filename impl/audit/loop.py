@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 
 from dpspec.audit._checkpoint import AuditIdentity, Progress, _checkpoint_path
+from dpspec.audit._domains import MAX_SAMPLES
 from dpspec.audit._events import Event
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
-from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
+from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
 from dpspec.validation import (
     check_confidence,
     check_count,
@@ -45,8 +46,6 @@ from dpspec.validation import (
 
 #: draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is
 BLOCK = 1 << 18
-#: largest ``samples`` (estimation draws per side; streamed, so this bounds time, not memory)
-MAX_SAMPLES = 10**10
 #: largest ``selection`` (selection draws per side are held in memory)
 MAX_SELECTION = 10**7
 #: largest ``jobs``
@@ -254,7 +253,7 @@ def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int,
     δ = 0, 10⁶ — or more when the claim is so large that fewer draws could not refute ε × 1.2
     (every draw in the event on one side, none on the other)."""
     need = 1000
-    while max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
+    while _max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
         need *= 2
     if delta > 0:
         wanted = math.ceil(3000 / delta)
@@ -303,11 +302,11 @@ def _check_backend(jobs: int, backend: Any) -> str:
 def _check_refutable(n: int, eps: float, delta: float, confidence: float) -> None:
     """Refuse an audit that cannot flag the claim whatever the mechanism does: its verdict
     would be "consistent" without a test behind it."""
-    top = max_epsilon_lower(n, confidence, delta)
+    top = _max_epsilon_lower(n, confidence, delta)
     if top > eps:
         return
     need = n
-    while max_epsilon_lower(need, confidence, delta) <= eps and need <= MAX_SAMPLES:
+    while _max_epsilon_lower(need, confidence, delta) <= eps and need <= MAX_SAMPLES:
         need *= 2
     hint = (
         f"use at least {need} draws per side"
@@ -503,9 +502,9 @@ def _event_bounds(
     level = event_level(1.0 - confidence, len(events))
     out = []
     for ev, side, (k1, k2) in zip(events, first, hits, strict=True):
-        p1_lo, p1_hi = float(cp_lower(k1, n, level)), float(cp_upper(k1, n, level))
-        p2_lo, p2_hi = float(cp_lower(k2, n, level)), float(cp_upper(k2, n, level))
-        lcb = float(epsilon_lower(p1_lo, p2_hi, delta))
+        p1_lo, p1_hi = float(_cp_lower(k1, n, level)), float(_cp_upper(k1, n, level))
+        p2_lo, p2_hi = float(_cp_lower(k2, n, level)), float(_cp_upper(k2, n, level))
+        lcb = float(_epsilon_lower(p1_lo, p2_hi, delta))
         out.append(EventBound(ev, side, (k1, k2), (p1_lo, p1_hi), (p2_lo, p2_hi), level, lcb))
     return out
 
@@ -532,7 +531,7 @@ def _verdict(
     if p2 == 0:
         estimate = math.inf if p1 > delta else -math.inf
     else:
-        estimate = float(epsilon_lower(p1, p2, delta))
+        estimate = float(_epsilon_lower(p1, p2, delta))
     return AuditResult(
         epsilon_claimed=eps,
         delta=delta,

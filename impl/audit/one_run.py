@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from dpspec.audit._targets import MechanismError
-from dpspec.audit.bounds import cp_lower
+from dpspec.audit.bounds import _cp_lower
 from dpspec.validation import check_confidence, check_count, check_delta, check_real, check_seed
 
 #: Largest number of canaries (the scores are held in memory, the guesses sorted).
@@ -75,7 +75,7 @@ def one_run_epsilon_lower(
     alpha = 1.0 - check_confidence(confidence)
     delta = check_delta(delta)
     if delta == 0:
-        p_lo = float(cp_lower(w, r, alpha))
+        p_lo = float(_cp_lower(w, r, alpha))
         if p_lo <= 0:
             return -math.inf
         return math.inf if p_lo >= 1 else math.log(p_lo / (1 - p_lo))

@@ -330,7 +330,7 @@ def one_run(config: VerifyConfig) -> CheckOutcome:
             target, 1000, 1.0, guesses=(250, 250), confidence=confidence, seed=SEED + r
         )
         alarms += result.violation
-        with mock.patch.object(one_run_module, "cp_lower", lambda k, n, a: cp_lower(k, n, 2 * a)):
+        with mock.patch.object(one_run_module, "_cp_lower", lambda k, n, a: cp_lower(k, n, 2 * a)):
             halved += one_run_audit(
                 target, 1000, 1.0, guesses=(250, 250), confidence=confidence, seed=SEED + r
             ).violation
