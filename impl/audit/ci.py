@@ -52,6 +52,8 @@ def _vote_seeds(seed: int, votes: int) -> list[int]:
 class VoteResult:
     """The audits behind one :func:`assert_dp` verdict."""
 
+    __dpspec_declarative__ = "the audits behind one assert_dp verdict (a record)"
+
     results: list[AuditResult]
     violations: int
     votes: int

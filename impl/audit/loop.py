@@ -68,6 +68,8 @@ class EventBound:
     one-sided Clopper–Pearson bounds at ``level`` each (p₁⁻ and p₂⁺ are the ones the bound
     uses; the other ends are reported); ε_LCB = ln((p₁⁻ − δ)/p₂⁺)."""
 
+    __dpspec_declarative__ = "one estimated event and its bounds (a record the audit returns)"
+
     event: Event
     first: int
     hits: tuple[int, int]
@@ -103,6 +105,8 @@ class AuditResult:
     ``pair_source`` is "given" or "search" (then ``extra["search"]`` states the budget, the α
     split and the chosen pair, and ``finalists`` holds the audits of the finalist pairs);
     ``warnings`` names every event family that could not run on these outputs."""
+
+    __dpspec_declarative__ = "one audit's verdict (a record the audit returns)"
 
     epsilon_claimed: float
     delta: float

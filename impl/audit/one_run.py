@@ -98,6 +98,8 @@ class OneRunResult:
     """One one-run audit: W of r guesses right among m canaries; ``epsilon_lower`` holds with
     probability ≥ ``confidence`` (add/remove ε); ``violation`` = it exceeds the claim."""
 
+    __dpspec_declarative__ = "one one-run audit (a record the audit returns)"
+
     epsilon_claimed: float
     delta: float
     epsilon_lower: float
