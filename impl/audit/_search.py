@@ -26,8 +26,8 @@ from dpspec.audit.loop import (
     MAX_SELECTION,
     AuditResult,
     _check_samples,
+    _screen_bound,
     audit,
-    screen_bound,
 )
 from dpspec.validation import check_confidence, check_count, check_delta, check_seed
 
@@ -116,7 +116,7 @@ def hypothesis_search(
     history: list[float] = []
 
     def screen_score(pair: tuple[Any, Any]) -> float:
-        return screen_bound(mech, pair, screen, rng, delta, alpha)
+        return _screen_bound(mech, pair, screen, rng, delta, alpha)
 
     scorer = score or screen_score
 

@@ -34,9 +34,6 @@ from dpspec.audit.loop import (
     event_level,
     screen_bound,
 )
-from dpspec.audit.loop import (
-    _check_samples as check_samples,
-)
 from dpspec.validation import check_confidence, check_seed
 
 __all__ = [
@@ -58,7 +55,6 @@ __all__ = [
     "audit",
     "audit_pairs",
     "check_confidence",
-    "check_samples",
     "check_seed",
     "cp_lower",
     "cp_upper",

@@ -22,26 +22,44 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 
 from dpspec.audit._checkpoint import AuditIdentity, Progress, _checkpoint_path
-from dpspec.audit._domains import MAX_SAMPLES
+from dpspec.audit._domains import (
+    MAX_SAMPLES,
+    AlphaArg,
+    ClaimArg,
+    ConfidenceArg,
+    MechanismArg,
+    OptionalPairArg,
+    OptionalSearchArg,
+    PairsArg,
+    SamplesArg,
+    SeedArg,
+    _Datasets,
+)
 from dpspec.audit._events import Event
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
 from dpspec.validation import (
-    check_confidence,
+    Choice,
+    DeltaArg,
+    FlagArg,
+    Function,
+    GeneratorArg,
+    Instance,
+    Integer,
+    RandomState,
+    Real,
     check_count,
-    check_delta,
-    check_flag,
-    check_real,
-    check_seed,
+    checked,
+    example,
 )
 
 #: draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is
@@ -121,7 +139,6 @@ class AuditResult:
     p2: float
     p2_interval: tuple[float, float]
     samples_per_side: int
-    seconds: float
     direction: str = "D -> D'"
     selection_samples: int = 0
     sampling: str = ""
@@ -130,9 +147,25 @@ class AuditResult:
     finalists: list[AuditResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    _seconds: float = field(default=0.0, repr=False)
+
+    @property
+    def seconds(self) -> float:
+        """The wall-clock time the audit took (not part of the result's value: two runs of
+        one call compare equal)."""
+        return self._seconds
+
+    @seconds.setter
+    def seconds(self, value: float) -> None:
+        self._seconds = value
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "finalists"}
+        out = {
+            k: getattr(self, k)
+            for k in self.__dataclass_fields__
+            if k not in ("finalists", "_seconds")
+        }
+        out["seconds"] = self.seconds
         out["events"] = [e.to_json() for e in self.events]
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
@@ -275,20 +308,9 @@ def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int,
     return n, f"samples=auto: N = {n} draws per side ({why}; delta resolution ~ 10/N)"
 
 
-def _check_claim(epsilon: Any) -> float:
-    """The claimed ε: a real number ≥ 0, finite (0 is a claim an audit can refute)."""
-    value = check_real(epsilon, "epsilon")
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"epsilon: must be finite and >= 0, got {epsilon!r}")
-    return value
-
-
 def _check_backend(jobs: int, backend: Any) -> str:
     """The backend that will run: "auto" is loky processes when joblib is installed, else the
     standard library's threads (the counts do not depend on the backend, only the speed)."""
-    if backend not in BACKENDS:
-        choices = ", ".join(map(repr, BACKENDS))
-        raise ValueError(f"backend: expected one of {choices}, got {backend!r}")
     if jobs == 1 or backend == "threading":
         return "threading"
     try:
@@ -324,36 +346,42 @@ def _check_refutable(n: int, eps: float, delta: float, confidence: float) -> Non
     )
 
 
-def default_selection(samples: int) -> int:
+@checked
+@example(__call__={"samples": 1000})
+def default_selection(samples: Annotated[int, Integer(1, hi=MAX_SAMPLES)]) -> int:
     """Selection draws per side when not given: samples/5, at least min(samples, 1000) (so a
     small audit still has a usable selection), at most MAX_SELECTION. The whole audit makes
     2·(samples + selection) mechanism calls: 400 for samples = 100."""
     return min(max(samples // 5, min(samples, 1000)), MAX_SELECTION)
 
 
-def event_level(alpha: float, events: int) -> float:
+@checked
+@example(__call__={"alpha": 0.05, "events": 2})
+def event_level(alpha: AlphaArg, events: Annotated[int, Integer(1, clean=2)]) -> float:
     """The level of each one-sided bound of an audit estimating ``events`` events at overall
     level ``alpha``: α/(2K) — two bounds per event, a union bound over all 2K."""
     return alpha / (2 * events)
 
 
+@checked
+@example(__call__={"pair": (0.0, 1.0), "epsilon": 1.0, "samples": 2000, "selection": 1000})
 def audit(
-    mechanism: Any,
-    pair: tuple[Any, Any] | None = None,
-    epsilon: float | None = None,
-    delta: float = 0.0,
+    mechanism: MechanismArg,
+    pair: OptionalPairArg = None,
+    epsilon: ClaimArg = None,
+    delta: DeltaArg = 0.0,
     *,
-    samples: int | str = 10**6,
-    selection: int | None = None,
-    confidence: float = 0.95,
-    seed: int | np.random.Generator = 0,
-    event: Event | None = None,
-    float_bits: bool = False,
-    search: Any = None,
-    jobs: int = 1,
-    backend: str = "auto",
-    progress: Callable[[int], None] | None = None,
-    checkpoint: str | Path | None = None,
+    samples: SamplesArg = 10**6,
+    selection: Annotated[int | None, Integer(1, hi=MAX_SELECTION, optional=True)] = None,
+    confidence: ConfidenceArg = 0.95,
+    seed: Annotated[int | np.random.Generator, RandomState(optional=False)] = 0,
+    event: Annotated[Event | None, Instance(types=(Event,), optional=True)] = None,
+    float_bits: FlagArg = False,
+    search: OptionalSearchArg = None,
+    jobs: Annotated[int, Integer(1, hi=MAX_JOBS, clean=1)] = 1,
+    backend: Annotated[str, Choice(BACKENDS)] = "auto",
+    progress: Annotated[Callable[[int], None] | None, Function(optional=True)] = None,
+    checkpoint: Annotated[str | Path | None, Instance(types=(str, Path), optional=True)] = None,
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
@@ -400,33 +428,18 @@ def audit(
             "a mechanism of m query answers or Search(domain=..., relation=...) for a dataset "
             "mechanism, to search for one (no default pair is invented)"
         )
-    if pair is not None and not (isinstance(pair, tuple | list) and len(pair) == 2):
-        raise ValueError("pair: expected (D, D'), two neighbouring datasets")
     if pair is not None and search is not None:
         raise ValueError("search: give a pair or a search, not both")
     if epsilon is None:
         raise ValueError("epsilon: required, the claimed epsilon")
-    eps = _check_claim(epsilon)
-    delta = check_delta(delta)
-    confidence = check_confidence(confidence)
+    eps = float(epsilon)
     auto = None
     if isinstance(samples, str):
-        if samples != "auto":
-            raise ValueError(f"samples: expected an integer or 'auto', got {samples!r}")
         samples, auto = _auto_samples(eps, delta, confidence)
-    n = _check_samples(samples)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_seed(seed))
-    if selection is None:
-        n_sel = default_selection(n)
-    else:
-        n_sel = check_count(selection, "selection", maximum=MAX_SELECTION)
-    if event is not None and not isinstance(event, Event):
-        raise TypeError(f"event: expected an Event or None, got {event!r}")
-    float_bits = check_flag(float_bits, "float_bits")
-    jobs = check_count(jobs, "jobs", maximum=MAX_JOBS)
+    n = samples
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    n_sel = default_selection(n) if selection is None else selection
     backend = _check_backend(jobs, backend)
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress: expected a callable or None, got {progress!r}")
     _check_refutable(n, eps, delta, confidence)
     if pair is None:
         from dpspec.audit.pair_search import Search, _search_and_audit
@@ -550,7 +563,7 @@ def _verdict(
         p2=p2,
         p2_interval=best.p2_interval,
         samples_per_side=n,
-        seconds=time.perf_counter() - start,
+        _seconds=time.perf_counter() - start,
         direction=best.direction,
         selection_samples=state.selection,
         sampling=describe_sampling(mech),
@@ -558,30 +571,46 @@ def _verdict(
     )
 
 
+@checked
+@example(__call__={"pair": (0.0, 1.0), "n": 1000})
 def screen_bound(
+    mechanism: MechanismArg,
+    pair: Annotated[Any, _Datasets()],
+    n: Annotated[int, Integer(1, hi=MAX_SELECTION, clean=1000)],
+    rng: GeneratorArg,
+    delta: DeltaArg = 0.0,
+    alpha: AlphaArg = 0.05,
+) -> float:
+    """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
+    seems to leak (used to choose a pair; never a reported bound)."""
+    return _screen_bound(as_mechanism(mechanism), pair, n, rng, delta, alpha)
+
+
+def _screen_bound(
     mechanism: Mechanism,
     pair: tuple[Any, Any],
     n: int,
     rng: np.random.Generator,
-    delta: float = 0.0,
-    alpha: float = 0.05,
+    delta: float,
+    alpha: float,
 ) -> float:
-    """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
-    seems to leak (used to choose a pair; never a reported bound)."""
+    """The kernel of :func:`screen_bound` (the pair searches call it on checked arguments)."""
     s1, s2 = _draw(mechanism, pair[0], n, rng), _draw(mechanism, pair[1], n, rng)
     return _best_events(s1, s2, delta, alpha)[0][2]
 
 
+@checked
+@example(__call__={"epsilon": 1.0, "samples": 2000, "screen": 1000})
 def audit_pairs(
-    mechanism: Any,
-    pairs: Iterable[tuple[Any, Any]],
-    epsilon: float,
-    delta: float = 0.0,
+    mechanism: MechanismArg,
+    pairs: PairsArg,
+    epsilon: Annotated[float, Real(0.0, clean=1.0)],
+    delta: DeltaArg = 0.0,
     *,
-    samples: int = 10**6,
-    confidence: float = 0.95,
-    seed: int = 0,
-    screen: int = 50_000,
+    samples: SamplesArg = 10**6,
+    confidence: ConfidenceArg = 0.95,
+    seed: SeedArg = 0,
+    screen: Annotated[int, Integer(1, hi=MAX_SELECTION, clean=1000)] = 50_000,
     **options: Any,
 ) -> AuditResult:
     """Pick the pair with the largest selection-stage score (``screen`` draws per side per
@@ -590,14 +619,11 @@ def audit_pairs(
     test, on draws the final audit does not reuse. The screening scores are in
     ``extra["screen_scores"]``: rankings, not bounds (they are maxima over many candidates
     on few draws and overshoot)."""
-    rng = np.random.default_rng(check_seed(seed))
+    rng = np.random.default_rng(seed)
     mech = as_mechanism(mechanism)
-    screen = check_count(screen, "screen", maximum=MAX_SELECTION)
-    alpha = 1.0 - check_confidence(confidence)
-    listed = list(pairs)
-    if not listed:
-        raise ValueError("pairs: no neighbouring pair given")
-    scores = [screen_bound(mech, pair, screen, rng, delta, alpha) for pair in listed]
+    alpha = 1.0 - confidence
+    listed = pairs
+    scores = [_screen_bound(mech, pair, screen, rng, delta, alpha) for pair in listed]
     best = listed[int(np.argmax(scores))]
     result = audit(
         mech, best, epsilon, delta, samples=samples, confidence=confidence, seed=rng, **options

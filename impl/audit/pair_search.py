@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
 from dpspec.audit._targets import Mechanism
-from dpspec.audit.loop import MAX_SELECTION, AuditResult, audit, screen_bound
+from dpspec.audit.loop import MAX_SELECTION, AuditResult, _screen_bound, audit
 from dpspec.validation import check_count, check_real
 
 #: the relations a dataset search knows
@@ -301,7 +301,7 @@ def _screen_pairs(
     edges = _query_edges(search) if search.queries is not None else _dataset_edges(search)
     scored: list[tuple[float, Any]] = []
     for pair in edges[: search.candidates]:
-        scored.append((screen_bound(mechanism, pair, search.screen, rng, delta, alpha), pair))
+        scored.append((_screen_bound(mechanism, pair, search.screen, rng, delta, alpha), pair))
     left = search.candidates - len(scored)
     if left > 0:
         strategy = (
@@ -320,7 +320,7 @@ def _screen_pairs(
         def probe(pair: tuple[Any, Any]) -> None:
             if len(scored) >= search.candidates:
                 return
-            value = screen_bound(mechanism, pair, search.screen, rng, delta, alpha)
+            value = _screen_bound(mechanism, pair, search.screen, rng, delta, alpha)
             target(value if math.isfinite(value) else math.copysign(1e6, value))
             scored.append((value, pair))
 
