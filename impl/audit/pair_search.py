@@ -31,15 +31,25 @@ import math
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
+from dpspec.audit._domains import MAX_SAMPLES
 from dpspec.audit._targets import Mechanism
 from dpspec.audit.loop import MAX_SELECTION, AuditResult, _screen_bound, audit
-from dpspec.validation import check_count, check_real
+from dpspec.validation import (
+    Checked,
+    Choice,
+    Instance,
+    Integer,
+    Pair,
+    Real,
+    check_real,
+    example,
+)
 
 #: the relations a dataset search knows
 RELATIONS = ("substitute", "add-remove")
@@ -50,10 +60,13 @@ MAX_QUERIES = 10_000
 #: largest number of screened candidates and of finalists
 MAX_CANDIDATES = 10_000
 MAX_FINALISTS = 16
+#: largest dataset of a dataset search
+MAX_SIZE = 10_000
 
 
+@example(__init__={"queries": 2}, budget={"samples": 1000, "selection": 1000})
 @dataclass(frozen=True)
-class Search:
+class Search(Checked):
     """Where the neighbouring pairs of a search live, and its budget.
 
     Query mechanisms: ``queries`` = m, the length of the vector of answers the mechanism takes
@@ -66,40 +79,31 @@ class Search:
     draws per side each, then ``finalists`` pairs audited (α split among them).
     """
 
-    queries: int | None = None
-    sensitivity: float = 1.0
-    bounds: tuple[float, float] | None = None
-    domain: Any = None
-    relation: str = "substitute"
-    max_size: int = 8
-    contribution: int = 1
-    dim: int | None = None
-    candidates: int = 40
-    screen: int = 10_000
-    finalists: int = 2
+    queries: Annotated[int | None, Integer(1, hi=MAX_QUERIES, optional=True)] = None
+    sensitivity: Annotated[float, Real(0.0, lo_open=True)] = 1.0
+    bounds: Annotated[tuple[float, float] | None, Pair(Real(), optional=True)] = None
+    domain: Annotated[Any, Instance(types=(tuple, list, range, np.ndarray), optional=True)] = None
+    relation: Annotated[str, Choice(RELATIONS)] = "substitute"
+    max_size: Annotated[int, Integer(1, hi=MAX_SIZE)] = 8
+    contribution: Annotated[int, Integer(1, hi=MAX_SIZE)] = 1
+    dim: Annotated[int | None, Integer(1, hi=MAX_QUERIES, optional=True)] = None
+    candidates: Annotated[int, Integer(1, hi=MAX_CANDIDATES)] = 40
+    screen: Annotated[int, Integer(1, hi=MAX_SELECTION)] = 10_000
+    finalists: Annotated[int, Integer(1, hi=MAX_FINALISTS)] = 2
 
     def __post_init__(self) -> None:
+        super().__post_init__()  # the declared domains
         if (self.queries is None) == (self.domain is None):
             raise ValueError(
                 "search: give queries=m for a mechanism of m query answers, or domain=... for "
                 "a dataset mechanism (one of the two)"
             )
-        if self.queries is not None:
-            check_count(self.queries, "queries", maximum=MAX_QUERIES)
-        sensitivity = check_real(self.sensitivity, "sensitivity")
-        if not (math.isfinite(sensitivity) and sensitivity > 0):
-            raise ValueError(f"sensitivity: must be finite and > 0, got {self.sensitivity!r}")
-        if self.bounds is not None:
-            _interval(self.bounds, "bounds")
-        if self.relation not in RELATIONS:
-            raise ValueError(f"relation: expected one of {RELATIONS}, got {self.relation!r}")
-        check_count(self.max_size, "max_size", maximum=10_000)
-        check_count(self.contribution, "contribution", maximum=self.max_size)
-        if self.dim is not None:
-            check_count(self.dim, "dim", maximum=MAX_QUERIES)
-        check_count(self.candidates, "candidates", maximum=MAX_CANDIDATES)
-        check_count(self.screen, "screen", maximum=MAX_SELECTION)
-        check_count(self.finalists, "finalists", maximum=MAX_FINALISTS)
+        if self.bounds is not None and not self.bounds[0] < self.bounds[1]:
+            raise ValueError(f"bounds: expected finite lo < hi, got {self.bounds!r}")
+        if self.contribution > self.max_size:
+            raise ValueError(
+                f"contribution: at most max_size = {self.max_size}, got {self.contribution!r}"
+            )
         if self.domain is not None and not _is_interval(self.domain):
             records = list(self.domain)
             if len(records) < 2 and self.relation == "substitute":
@@ -107,7 +111,11 @@ class Search:
             if not records:
                 raise ValueError("domain: empty")
 
-    def budget(self, samples: int, selection: int) -> dict[str, int]:
+    def budget(
+        self,
+        samples: Annotated[int, Integer(1, hi=MAX_SAMPLES)],
+        selection: Annotated[int, Integer(0, hi=MAX_SELECTION)],
+    ) -> dict[str, int]:
         """The draws the search may make, per side: screening and final audits."""
         return {
             "screened_pairs_at_most": self.candidates,
