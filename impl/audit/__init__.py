@@ -14,6 +14,8 @@ from dpspec.audit._identity import fingerprint
 from dpspec.audit._targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
 from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_alarm, vote
+from dpspec.audit.learners import LearnerMechanism
+from dpspec.audit.libraries import load_factory, load_target
 from dpspec.audit.loop import (
     AuditCoverageWarning,
     AuditResult,
@@ -23,6 +25,13 @@ from dpspec.audit.loop import (
     default_selection,
     event_level,
     screen_bound,
+)
+from dpspec.audit.one_run import (
+    OneRunResult,
+    learner_one_run,
+    one_run_audit,
+    one_run_epsilon_lower,
+    one_run_pvalue,
 )
 from dpspec.audit.pair_search import Search
 
@@ -34,8 +43,10 @@ __all__ = [
     "DPViolation",
     "Event",
     "EventBound",
+    "LearnerMechanism",
     "Mechanism",
     "MechanismError",
+    "OneRunResult",
     "Search",
     "VoteResult",
     "as_mechanism",
@@ -48,8 +59,14 @@ __all__ = [
     "epsilon_lower",
     "event_level",
     "fingerprint",
+    "learner_one_run",
+    "load_factory",
+    "load_target",
     "majority_false_alarm",
     "max_epsilon_lower",
+    "one_run_audit",
+    "one_run_epsilon_lower",
+    "one_run_pvalue",
     "screen_bound",
     "vote",
 ]

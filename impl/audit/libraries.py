@@ -32,13 +32,14 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit._targets import Mechanism, MechanismError, as_mechanism
 from dpspec.audit.zoo import gaussian_epsilon
+from dpspec.validation import Delta, DeltaArg, Instance, Real, checked
 
 LIBRARIES = {
     "opendp": ("laplace", "gaussian", "geometric"),
@@ -269,7 +270,22 @@ def _load_callable(spec: str) -> Any:
     return getattr(module, attr)
 
 
-def load_factory(spec: str, epsilon: float | None = None, delta: float | None = None) -> Any:
+#: A target named ``LIBRARY:NAME``, ``module:callable`` or ``path/file.py:callable``.
+SpecArg = Annotated[str, Instance(types=(str,), clean="dpspec.audit._domains:_example_laplace")]
+#: A learner factory or estimator class named ``module:callable`` or ``path/file.py:callable``.
+FactorySpecArg = Annotated[
+    str, Instance(types=(str,), clean="dpspec.audit._domains:_example_classifier")
+]
+#: The level a target is built at: a finite ε > 0.
+LevelArg = Annotated[float, Real(0.0, lo_open=True, clean=1.0)]
+
+
+@checked
+def load_factory(
+    spec: FactorySpecArg,
+    epsilon: Annotated[float | None, Real(0.0, lo_open=True, optional=True)] = None,
+    delta: Annotated[float | None, Delta(optional=True)] = None,
+) -> Any:
     """The callable named ``module:callable`` or ``path/file.py:callable``: a learner factory
     ``seed -> unfitted estimator`` as it is, or an estimator class, built for every fit as
     ``cls(epsilon=epsilon[, delta=delta], random_state=…)`` — the claim audited is the level
@@ -307,13 +323,12 @@ def load_factory(spec: str, epsilon: float | None = None, delta: float | None = 
     return make
 
 
-def load_target(spec: str, epsilon: float, delta: float = 0.0) -> Mechanism:
+@checked
+def load_target(spec: SpecArg, epsilon: LevelArg, delta: DeltaArg = 0.0) -> Mechanism:
     """The :class:`~dpspec.audit._targets.Mechanism` named by ``spec`` (see the module docstring),
     calibrated to (``epsilon``, ``delta``) for library targets."""
-    if not isinstance(spec, str) or ":" not in spec:
+    if ":" not in spec:
         raise ValueError(f"target: expected LIBRARY:NAME or module:callable, got {spec!r}")
-    if not (isinstance(epsilon, int | float) and 0 < epsilon < math.inf):
-        raise ValueError(f"epsilon: must be finite and > 0, got {epsilon!r}")
     library, _, name = spec.partition(":")
     if library in LIBRARIES:
         if name not in LIBRARIES[library]:
