@@ -209,11 +209,12 @@ def _example_scores(included: NDArray[np.bool_], rng: np.random.Generator) -> ND
     return included.astype(np.float64) + rng.laplace(0.0, 1.0, size=included.shape)
 
 
-def _example_classifier(seed: int) -> Any:
-    """The learner of a one-run audit's clean call: PCL at ε = 1 on [0, 1]²."""
+def _example_classifier(random_state: int) -> Any:
+    """The learner of the learner audits' clean calls: PCL at ε = 1 on [0, 1]² (a factory
+    ``seed -> estimator``, also callable as an estimator class with ``random_state=``)."""
     from dpspec.learners.pcl import PrivateHistogramClassifier
 
-    return PrivateHistogramClassifier(1.0, cells_per_axis=2, random_state=seed)
+    return PrivateHistogramClassifier(1.0, cells_per_axis=2, random_state=random_state)
 
 
 #: (X, y) of a clean learner call: four points of [0, 1]², two labels.
