@@ -70,6 +70,12 @@ def _example_laplace(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.
     return float(data) + rng.laplace(0.0, 1.0, size=n)
 
 
+def _example_noise(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
+    """Lap(1) ignoring ``data``: 0-DP, so every claim ε ≥ 0 holds (the clean call of
+    ``assert_dp``, whose failure on a false claim is its purpose, not a refusal)."""
+    return rng.laplace(0.0, 1.0, size=n)
+
+
 @dataclass(frozen=True)
 class _Target(Domain):
     """What the auditor samples: a callable (``f(data, n, rng)``, ``f(data, rng)``,

@@ -31,6 +31,7 @@ from dpspec.audit._domains import (
     OptionalPairArg,
     SamplesArg,
     SeedArg,
+    _example_noise,
 )
 from dpspec.audit.loop import AuditResult, audit
 from dpspec.validation import DeltaArg, Function, Integer, checked, example
@@ -138,7 +139,14 @@ def vote(
 
 @checked
 @example(
-    __call__={"pair": (0.0, 1.0), "epsilon": 1.0, "votes": 3, "samples": 2000, "selection": 1000}
+    __call__={
+        "mechanism": _example_noise,
+        "pair": (0.0, 1.0),
+        "epsilon": 1.0,
+        "votes": 3,
+        "samples": 2000,
+        "selection": 1000,
+    }
 )
 def assert_dp(
     mechanism: MechanismArg,

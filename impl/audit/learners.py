@@ -315,6 +315,8 @@ class LearnerMechanism(Checked):
 def _points(values: Any, name: str) -> NDArray[np.float64]:
     """A (k, d) array of finite numbers, else a ValueError naming ``name``."""
     try:
+        if np.iscomplexobj(values):
+            raise ValueError("complex values")
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name}: expected numbers, an array of shape (k, d) ({exc})") from exc
