@@ -8,9 +8,9 @@ hashes a canonical description instead:
 
 * numbers, strings, bytes: their type and exact value; numpy arrays: dtype, shape and the
   SHA-256 of their bytes; containers: their items, in order (dict and set items sorted);
-* a function: module, qualified name, its code (of a function wrapped by
-  :func:`dpspec.validation.checked`, the code of the function it wraps) (bytecode, constants — nested code included —
-  and names), defaults, the contents of its closure cells and the module globals its code
+* a function: module, qualified name, its code (bytecode, constants — nested code included —
+  and names; of a function wrapped by :func:`dpspec.validation.checked`, the code it wraps),
+  defaults, the contents of its closure cells and the module globals its code
   names (values and functions of its own module are followed; other modules' objects by name);
 * a class: module, qualified name and the code and values defined in every class of its MRO
   outside the standard library's ``builtins`` (:class:`dpspec.validation.Checked`, the base
