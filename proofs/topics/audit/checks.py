@@ -170,7 +170,7 @@ def exact_vote_false_alarm(votes: int, alpha: Fraction) -> Fraction:
         seen.append(seed)
         return _Verdict(False)
 
-    vote(None, (0, 1), 1.0, votes=votes, runner=record)
+    vote(_never_sampled, (0, 1), 1.0, votes=votes, runner=record)
     seeds = sorted(set(seen))
     total = Fraction(0)
     for flags in product((False, True), repeat=len(seeds)):
@@ -179,10 +179,15 @@ def exact_vote_false_alarm(votes: int, alpha: Fraction) -> Fraction:
         def stand_in(*args: Any, seed: int, verdict: dict[int, bool] = verdict, **kw: Any) -> Any:
             return _Verdict(verdict[seed])
 
-        if not vote(None, (0, 1), 1.0, votes=votes, runner=stand_in).passed:
+        if not vote(_never_sampled, (0, 1), 1.0, votes=votes, runner=stand_in).passed:
             k = sum(flags)
             total += alpha**k * (1 - alpha) ** (len(seeds) - k)
     return total
+
+
+def _never_sampled(data: Any, n: int, rng: Any) -> Any:
+    """The target of a vote whose audits are stand-ins (they never sample it)."""
+    raise AssertionError("a stand-in audit sampled its target")
 
 
 class _Verdict:

@@ -445,6 +445,7 @@ def _controls() -> list[Control]:
 
     import dpspec.audit._checkpoint as checkpoint
     import dpspec.audit.loop as loop
+    from dpspec.validation import RandomState
 
     def late_path(path: Any) -> Path | None:
         return None if path is None else Path(path)
@@ -453,7 +454,9 @@ def _controls() -> list[Control]:
         "checkpoint field checks skipped": mock.patch.object(
             checkpoint, "checkpoint_counts_valid", lambda *args: True
         ),
-        "seed not validated": mock.patch.object(loop, "check_seed", lambda seed: seed),
+        "seed not validated": mock.patch.object(
+            RandomState, "convert", lambda self, value, name: value
+        ),
         "checkpoint path checked when first written": mock.patch.object(
             loop, "_checkpoint_path", late_path
         ),
