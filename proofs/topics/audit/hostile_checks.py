@@ -450,7 +450,7 @@ def _controls() -> list[Control]:
     def late_path(path: Any) -> Path | None:
         return None if path is None else Path(path)
 
-    bugs = {
+    bugs: dict[str, Any] = {
         "checkpoint field checks skipped": mock.patch.object(
             checkpoint, "checkpoint_counts_valid", lambda *args: True
         ),
