@@ -11,11 +11,11 @@ import numpy as np
 from diffprivlib import models
 
 from dpspec.audit import audit
-from dpspec.audit.learners import LearnerMechanism, legacy_random_state
-from dpspec.audit.libraries import diffprivlib_model, load_target, model_canary_pair
+from dpspec.audit.learners import LearnerMechanism, _legacy_random_state
+from dpspec.audit.libraries import _diffprivlib_model, _model_canary_pair, load_target
 
 out = {}
-D, D2, probe = model_canary_pair()
+D, D2, probe = _model_canary_pair()
 for name, n in [
     ("GaussianNB", 4000),
     ("LogisticRegression", 4000),
@@ -24,7 +24,7 @@ for name, n in [
 ]:
     t = time.perf_counter()
     r = audit(
-        diffprivlib_model(name, 1.0),
+        _diffprivlib_model(name, 1.0),
         (D, D2),
         1.0,
         samples=n,
@@ -48,7 +48,7 @@ Dfar, D2far = (np.vstack([X, far]), np.append(y, 1)), (X, y)
 
 
 def nb(seed):
-    return models.GaussianNB(epsilon=1.0, random_state=legacy_random_state(seed))
+    return models.GaussianNB(epsilon=1.0, random_state=_legacy_random_state(seed))
 
 
 def p1(m):

@@ -266,7 +266,7 @@ def test_statdp_patterns() -> None:
     eight StatDP shapes are distinct, and the Hypothesis strategy stays neighbouring."""
     from hypothesis import given
 
-    from dpspec.audit.search import query_vector_pairs, statdp_patterns
+    from dpspec.audit._search import query_vector_pairs, statdp_patterns
 
     pats = statdp_patterns(6)
     assert len(set(pats)) == 8
@@ -286,7 +286,7 @@ def test_statdp_patterns() -> None:
 def test_float_attack() -> None:
     """Events on float64 bits catch textbook float Laplace (Mironov) while dpspec's lattice
     Laplace, audited the same way, stays within its claim."""
-    from dpspec.audit.events import float_keys
+    from dpspec.audit._events import float_keys
 
     keys = float_keys(np.array([1.0, -1.0, 1.0 + 2.0**-52]), 1)
     assert keys[0] != keys[1] and keys[0] != keys[2]  # sign and last mantissa bit differ
@@ -634,7 +634,7 @@ def test_cli_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_search_limits_are_named() -> None:
-    from dpspec.audit.search import hypothesis_search, query_vector_pairs, statdp_patterns
+    from dpspec.audit._search import hypothesis_search, query_vector_pairs, statdp_patterns
 
     with pytest.raises(ValueError, match="m"):
         statdp_patterns(10**9)
@@ -681,7 +681,7 @@ def test_rare_atoms_are_a_family_of_their_own() -> None:
 
 
 def test_orthant_events() -> None:
-    from dpspec.audit.selection import _box_candidates
+    from dpspec.audit._selection import _box_candidates
 
     box = Event("box", (-math.inf, 0.0, 1.0, math.inf))
     x = np.array([[-1.0, 2.0], [0.0, 2.0], [-1.0, 0.5], [np.nan, 2.0]])

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from dpspec.audit import audit, fingerprint
-from dpspec.audit.checkpoint import KEY_VARIABLE, _digest
+from dpspec.audit._checkpoint import KEY_VARIABLE, _digest
 from dpspec.audit.learner_zoo import _pcl_pair
-from dpspec.audit.learners import LearnerMechanism, shortcut_of
+from dpspec.audit.learners import LearnerMechanism, _shortcut_of
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.proofs.cli import main
@@ -60,7 +60,7 @@ PAIR = _pcl_pair(300)
 def test_a_subclass_is_audited_through_its_own_predict() -> None:
     """Before: the parent's repeated_predictions ran, ε_LCB −0.001, "consistent"."""
     mech = LearnerMechanism(lambda s: LastLabel(1.0, random_state=s), probe=PAIR[2])
-    assert shortcut_of(LastLabel(1.0)) is None
+    assert _shortcut_of(LastLabel(1.0)) is None
     assert mech.sampling().startswith("real fit + predict")
     result = audit(mech, PAIR[:2], 1.0, samples=200, selection=100, seed=0)
     assert result.violation and result.epsilon_lower > 3
@@ -74,7 +74,7 @@ def test_a_subclass_is_audited_through_its_own_predict() -> None:
 @pytest.mark.parametrize("factory", [Wrapper, _replaced])
 def test_wrappers_and_replaced_methods_take_the_real_path(factory: Any) -> None:
     mech = LearnerMechanism(factory, probe=PAIR[2])
-    assert shortcut_of(factory(0)) is None
+    assert _shortcut_of(factory(0)) is None
     assert mech.sampling().startswith("real fit")
 
 
@@ -270,7 +270,7 @@ def test_checkpoint_resume_with_jobs(tmp_path: Path) -> None:
 
 
 def _rehash(data: dict[str, Any]) -> dict[str, Any]:
-    from dpspec.audit.checkpoint import _digest
+    from dpspec.audit._checkpoint import _digest
 
     body = {k: v for k, v in data.items() if k != "sha256"}
     return {**body, "sha256": _digest(body)}

@@ -278,7 +278,7 @@ def test_one_run_scores_are_read_from_the_model() -> None:
 def test_canary_pairs() -> None:
     from hypothesis import given, settings
 
-    from dpspec.audit.learner_search import canary_pair_strategy, canary_pairs, isolated_records
+    from dpspec.audit._learner_search import canary_pair_strategy, canary_pairs, isolated_records
 
     X = np.array([[0.1, 0.1], [0.12, 0.1], [0.9, 0.9], [0.5, 0.5]])
     y = np.array([0, 1, 1, 0])

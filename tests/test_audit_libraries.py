@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from dpspec.audit import audit
-from dpspec.audit.libraries import gaussian_sigma, load_target
+from dpspec.audit.libraries import _gaussian_sigma, load_target
 from dpspec.audit.zoo import gaussian_epsilon
 
 ALPHA = 1e-6
@@ -59,7 +59,7 @@ def test_bad_targets(tmp_path: Path) -> None:
 def test_gaussian_calibration() -> None:
     """The analytic σ is the smallest with exact ε at δ equal to the claim; the classic
     σ = √(2 ln(1.25/δ))/ε is larger (over-noised) for ε = 1."""
-    sigma = gaussian_sigma(1.0, 1e-5)
+    sigma = _gaussian_sigma(1.0, 1e-5)
     assert math.isclose(gaussian_epsilon(sigma, 1e-5), 1.0, rel_tol=1e-7)
     assert sigma < math.sqrt(2 * math.log(1.25 / 1e-5)) and gaussian_epsilon(4.845, 1e-5) < 1
 
@@ -73,7 +73,7 @@ def test_opendp_follows_its_claimed_law() -> None:
     assert ints.dtype.kind == "i" and abs(float(np.mean(ints)) - 3) < 0.5
     gauss = np.asarray(load_target("opendp:gaussian", 1.0, 1e-5).sample(0.0, 5000, None))  # type: ignore[arg-type]
     assert (
-        float(stats.kstest(gauss, stats.norm(scale=gaussian_sigma(1.0, 1e-5)).cdf).pvalue) > ALPHA
+        float(stats.kstest(gauss, stats.norm(scale=_gaussian_sigma(1.0, 1e-5)).cdf).pvalue) > ALPHA
     )
 
 

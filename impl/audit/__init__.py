@@ -2,22 +2,26 @@
 
 ``audit(mechanism, (D, D'), epsilon, delta, samples=…, confidence=…, seed=…)`` returns an
 :class:`AuditResult`; ``assert_dp`` wraps it for other projects' test suites; the bug zoo in
-:mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The modules:
-``targets`` (what is sampled), ``bounds``, ``events``, ``selection``, ``checkpoint``,
-``identity``, ``loop`` (the audit itself), ``search`` (finding a pair), ``learners``,
-``one_run``, ``libraries``, ``ci`` (``assert_dp``). The zoo modules ``zoo``, ``zoo_kinds`` and
-``learner_zoo`` are exported whole (their names stay under them, listed in their ``__all__``)
-and imported on first use, not with the auditor (they load the learners).
+:mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The public modules:
+``loop`` (the audit itself), ``bounds``, ``pair_search`` (finding a pair), ``learners``,
+``one_run``, ``libraries``, ``ci`` (``assert_dp``); the machinery they share (what is
+sampled, events, their selection, checkpoints, fingerprints) lives in private modules. The zoo
+modules ``zoo``, ``zoo_kinds`` and ``learner_zoo`` are exported whole (their names stay under
+them, listed in their ``__all__``) and imported on first use, not with the auditor (they load
+the learners).
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from dpspec.audit._checkpoint import AuditIdentity
+from dpspec.audit._events import Event
+from dpspec.audit._identity import fingerprint
+from dpspec.audit._targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
-from dpspec.audit.checkpoint import AuditIdentity
 from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_alarm, vote
-from dpspec.audit.events import Event
-from dpspec.audit.identity import fingerprint
+from dpspec.audit.learners import LearnerMechanism
+from dpspec.audit.libraries import load_factory, load_target
 from dpspec.audit.loop import (
     AuditCoverageWarning,
     AuditResult,
@@ -28,8 +32,14 @@ from dpspec.audit.loop import (
     event_level,
     screen_bound,
 )
+from dpspec.audit.one_run import (
+    OneRunResult,
+    learner_one_run,
+    one_run_audit,
+    one_run_epsilon_lower,
+    one_run_pvalue,
+)
 from dpspec.audit.pair_search import Search
-from dpspec.audit.targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 
 if TYPE_CHECKING:
     from dpspec.audit import learner_zoo, zoo, zoo_kinds
@@ -52,8 +62,10 @@ __all__ = [
     "DPViolation",
     "Event",
     "EventBound",
+    "LearnerMechanism",
     "Mechanism",
     "MechanismError",
+    "OneRunResult",
     "Search",
     "VoteResult",
     "as_mechanism",
@@ -66,9 +78,15 @@ __all__ = [
     "epsilon_lower",
     "event_level",
     "fingerprint",
+    "learner_one_run",
     "learner_zoo",
+    "load_factory",
+    "load_target",
     "majority_false_alarm",
     "max_epsilon_lower",
+    "one_run_audit",
+    "one_run_epsilon_lower",
+    "one_run_pvalue",
     "screen_bound",
     "vote",
     "zoo",

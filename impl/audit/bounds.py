@@ -4,6 +4,10 @@ One-sided Clopper–Pearson bounds for a binomial count (exact: P(p ≥ cp_lower
 Wilson score bound used only to rank candidate events, and ε_LCB = ln((p₁⁻ − δ)/p₂⁺): if M is
 (ε, δ)-DP on the pair and both bounds hold, ε_LCB ≤ ε (the CrossHair lemma
 ``dpspec.proofs.topics.audit.lemmas.lower_bound_sound``).
+
+The public functions check their arguments (a count or an array of counts, a probability or an
+array of probabilities, α in (0, 1)); the auditor's loops call the unchecked kernels
+(``_cp_lower``, ``_cp_upper``, ``_epsilon_lower``) on arguments it has already checked.
 """
 
 from __future__ import annotations
@@ -15,9 +19,46 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
+from dpspec.audit._domains import (
+    AlphaArg,
+    ConfidenceArg,
+    CountsArg,
+    DrawsArg,
+    ProbabilitiesArg,
+)
+from dpspec.validation import DeltaArg, checked, example
 
-def cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
-    """One-sided Clopper–Pearson lower bound: P(p ≥ bound) ≥ 1 − alpha (0 when k = 0)."""
+
+def _counts(k: NDArray[np.float64], n: NDArray[np.float64]) -> None:
+    """Refuse counts k above their totals n (or shapes that do not broadcast)."""
+    try:
+        over = np.broadcast_to(k > n, np.broadcast(k, n).shape)
+    except ValueError as exc:
+        raise ValueError(f"k: shape {k.shape} does not match n's {n.shape}") from exc
+    if np.any(over) or np.any(n == 0):
+        raise ValueError("k: every count must be at most its n (and n ≥ 1)")
+
+
+@checked
+@example(__call__={"k": 5, "n": 10, "alpha": 0.05})
+def cp_lower(k: CountsArg, n: CountsArg, alpha: AlphaArg) -> NDArray[np.float64]:
+    """One-sided Clopper–Pearson lower bound on p from k successes in n draws:
+    P(p ≥ bound) ≥ 1 − alpha (0 when k = 0)."""
+    _counts(k, n)
+    return _cp_lower(k, n, alpha)
+
+
+@checked
+@example(__call__={"k": 5, "n": 10, "alpha": 0.05})
+def cp_upper(k: CountsArg, n: CountsArg, alpha: AlphaArg) -> NDArray[np.float64]:
+    """One-sided Clopper–Pearson upper bound on p from k successes in n draws:
+    P(p ≤ bound) ≥ 1 − alpha (1 when k = n)."""
+    _counts(k, n)
+    return _cp_upper(k, n, alpha)
+
+
+def _cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
+    """The kernel of :func:`cp_lower` (arguments already checked)."""
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
     out = np.zeros(np.broadcast(k, n).shape)
@@ -27,11 +68,11 @@ def cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
     return out
 
 
-def cp_upper(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
-    """One-sided Clopper–Pearson upper bound: P(p ≤ bound) ≥ 1 − alpha (1 when k = n)."""
+def _cp_upper(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
+    """The kernel of :func:`cp_upper` (arguments already checked)."""
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
-    return 1.0 - cp_lower(n - k, n, alpha)
+    return 1.0 - _cp_lower(n - k, n, alpha)
 
 
 #: candidates whose exact Clopper–Pearson bound is computed after the Wilson ranking
@@ -47,8 +88,18 @@ def _wilson(k: Any, n: int, alpha: float, lower: bool) -> NDArray[np.float64]:
     return np.clip(centre - half if lower else centre + half, 0.0, 1.0)
 
 
-def epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
-    """ln((p₁⁻ − δ)/p₂⁺), −inf when p₁⁻ ≤ δ (no evidence)."""
+@checked
+@example(__call__={"p1_lo": 0.5, "p2_hi": 0.25, "delta": 0.0})
+def epsilon_lower(
+    p1_lo: ProbabilitiesArg, p2_hi: ProbabilitiesArg, delta: DeltaArg
+) -> NDArray[np.float64]:
+    """ε_LCB = ln((p₁⁻ − δ)/p₂⁺) from a lower bound on P(M(D) ∈ E) and an upper bound on
+    P(M(D') ∈ E); −inf when p₁⁻ ≤ δ (no evidence)."""
+    return _epsilon_lower(p1_lo, p2_hi, delta)
+
+
+def _epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
+    """The kernel of :func:`epsilon_lower` (arguments already checked)."""
     num = np.asarray(p1_lo, dtype=np.float64) - delta
     den = np.asarray(p2_hi, dtype=np.float64)
     out = np.full(np.broadcast(num, den).shape, -np.inf)
@@ -65,10 +116,20 @@ def _plug_in(p1: float, p2: float, delta: float) -> float:
     return math.inf if p2 == 0 else math.log((p1 - delta) / p2)
 
 
-def max_epsilon_lower(samples: int, confidence: float, delta: float = 0.0) -> float:
+@checked
+def max_epsilon_lower(
+    samples: DrawsArg, confidence: ConfidenceArg = 0.95, delta: DeltaArg = 0.0
+) -> float:
     """The largest ε_LCB an audit with ``samples`` draws per side can report: every draw on
     one side in the event, none on the other (p₁⁻ = (α/2)^{1/N}, p₂⁺ = 1 − (α/2)^{1/N})."""
+    return _max_epsilon_lower(samples, confidence, delta)
+
+
+def _max_epsilon_lower(samples: int, confidence: float, delta: float) -> float:
+    """The kernel of :func:`max_epsilon_lower` (arguments already checked)."""
     alpha = 1.0 - confidence
     return float(
-        epsilon_lower(cp_lower(samples, samples, alpha / 2), cp_upper(0, samples, alpha / 2), delta)
+        _epsilon_lower(
+            _cp_lower(samples, samples, alpha / 2), _cp_upper(0, samples, alpha / 2), delta
+        )
     )

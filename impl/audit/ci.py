@@ -3,7 +3,7 @@
 ``assert_dp`` is :func:`~dpspec.audit.audit` run ``votes`` times: every option of ``audit``
 (``selection``, ``float_bits``, ``jobs``/``backend``, ``event``, a pair search with ``search``
 when no pair is given, ``samples="auto"``) is passed through. The votes are independent audits
-(seeds ``seed``, ``seed + 1``, …, :func:`vote_seeds`; fresh draws each) and the assertion fails
+(seeds ``seed``, ``seed + 1``, …, :func:`_vote_seeds`; fresh draws each) and the assertion fails
 only when a strict majority flags a violation, as Google's DP libraries do with 9 votes. One
 audit of a truly (ε, δ)-DP mechanism reports a violation with probability at most
 α = 1 − ``confidence``, so for a correct mechanism:
@@ -21,29 +21,47 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
+from dpspec.audit._domains import (
+    AlphaArg,
+    ClaimArg,
+    ConfidenceArg,
+    MechanismArg,
+    OptionalPairArg,
+    SamplesArg,
+    SeedArg,
+    _example_noise,
+)
 from dpspec.audit.loop import AuditResult, audit
-from dpspec.validation import check_confidence, check_count, check_seed
+from dpspec.validation import DeltaArg, Function, Integer, checked, example
 
 #: the largest number of votes
 MAX_VOTES = 999
 
 
-def majority_false_alarm(votes: int, alpha: float) -> float:
-    """P(Bin(votes, alpha) > votes/2): the false-alarm bound of a majority of ``votes``."""
-    votes = check_count(votes, "votes", maximum=MAX_VOTES)
+#: A number of votes: odd (a strict majority always exists), at most MAX_VOTES.
+VotesArg = Annotated[int, Integer(1, hi=MAX_VOTES, clean=3)]
+
+
+def _odd(votes: int) -> int:
     if votes % 2 == 0:
         raise ValueError(f"votes: must be a positive odd number, got {votes!r}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha: must be in (0, 1), got {alpha!r}")
+    return votes
+
+
+@checked
+@example(__call__={"votes": 9, "alpha": 0.05})
+def majority_false_alarm(votes: VotesArg, alpha: AlphaArg) -> float:
+    """P(Bin(votes, alpha) > votes/2): the false-alarm bound of a majority of ``votes``."""
+    votes = _odd(votes)
     need = votes // 2 + 1
     return math.fsum(
         math.comb(votes, k) * alpha**k * (1 - alpha) ** (votes - k) for k in range(need, votes + 1)
     )
 
 
-def vote_seeds(seed: int, votes: int) -> list[int]:
+def _vote_seeds(seed: int, votes: int) -> list[int]:
     """The seeds of the votes: distinct, so that the audits are independent."""
     return [seed + k for k in range(votes)]
 
@@ -51,6 +69,8 @@ def vote_seeds(seed: int, votes: int) -> list[int]:
 @dataclass
 class VoteResult:
     """The audits behind one :func:`assert_dp` verdict."""
+
+    __dpspec_declarative__ = "the audits behind one assert_dp verdict (a record)"
 
     results: list[AuditResult]
     violations: int
@@ -82,25 +102,27 @@ class DPViolation(AssertionError):
         self.result = result
 
 
+@checked
+@example(
+    __call__={"pair": (0.0, 1.0), "epsilon": 1.0, "votes": 3, "samples": 2000, "selection": 1000}
+)
 def vote(
-    mechanism: Any,
-    pair: tuple[Any, Any] | None = None,
-    epsilon: float | None = None,
-    delta: float = 0.0,
+    mechanism: MechanismArg,
+    pair: OptionalPairArg = None,
+    epsilon: ClaimArg = None,
+    delta: DeltaArg = 0.0,
     *,
-    votes: int = 9,
-    samples: int | str = 200_000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    runner: Callable[..., AuditResult] = audit,
+    votes: VotesArg = 9,
+    samples: SamplesArg = 200_000,
+    confidence: ConfidenceArg = 0.95,
+    seed: SeedArg = 0,
+    runner: Annotated[Callable[..., AuditResult], Function(clean=audit)] = audit,
     **options: Any,
 ) -> VoteResult:
-    """``votes`` independent audits (seeds :func:`vote_seeds`) and their tally; ``options``
+    """``votes`` independent audits (seeds :func:`_vote_seeds`) and their tally; ``options``
     go to every audit. Arguments are checked before any draw, each error naming its
     parameter."""
-    confidence = check_confidence(confidence)
-    seed = check_seed(seed)
-    votes = check_count(votes, "votes", maximum=MAX_VOTES)
+    votes = _odd(votes)
     if "checkpoint" in options or "progress" in options:
         name = "checkpoint" if "checkpoint" in options else "progress"
         raise ValueError(f"{name}: not an option of assert_dp (its audits are short and many)")
@@ -110,21 +132,32 @@ def vote(
             mechanism, pair, epsilon, delta, samples=samples, confidence=confidence, seed=s,
             **options,
         )
-        for s in vote_seeds(seed, votes)
+        for s in _vote_seeds(seed, votes)
     ]  # fmt: skip
     return VoteResult(results, sum(r.violation for r in results), votes, bound)
 
 
+@checked
+@example(
+    __call__={
+        "mechanism": _example_noise,
+        "pair": (0.0, 1.0),
+        "epsilon": 1.0,
+        "votes": 3,
+        "samples": 2000,
+        "selection": 1000,
+    }
+)
 def assert_dp(
-    mechanism: Any,
-    pair: tuple[Any, Any] | None = None,
-    epsilon: float | None = None,
-    delta: float = 0.0,
+    mechanism: MechanismArg,
+    pair: OptionalPairArg = None,
+    epsilon: ClaimArg = None,
+    delta: DeltaArg = 0.0,
     *,
-    votes: int = 9,
-    samples: int | str = 200_000,
-    confidence: float = 0.95,
-    seed: int = 0,
+    votes: VotesArg = 9,
+    samples: SamplesArg = 200_000,
+    confidence: ConfidenceArg = 0.95,
+    seed: SeedArg = 0,
     **options: Any,
 ) -> VoteResult:
     """Fail with :class:`DPViolation` when a strict majority of ``votes`` audits of

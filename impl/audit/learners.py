@@ -1,7 +1,7 @@
 """Whole learners as audit targets: fit on D, fit on D', compare what is released.
 
 A :class:`LearnerMechanism` turns an estimator factory and a *release* into a
-:class:`~dpspec.audit.targets.Mechanism` the auditor samples. One draw is one fit on the pair's
+:class:`~dpspec.audit._targets.Mechanism` the auditor samples. One draw is one fit on the pair's
 dataset with a fresh ``random_state`` drawn from the auditor's generator, followed by the
 release:
 
@@ -36,14 +36,28 @@ substitution for PCL, PCDE, A1 (replace one record), label change for A2 (same x
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.targets import MechanismError
-from dpspec.validation import check_flag
+from dpspec.audit._domains import _EXAMPLE_XY, _Datasets, _example_classifier
+from dpspec.audit._targets import MechanismError
+from dpspec.validation import (
+    Array,
+    Checked,
+    Domain,
+    FlagArg,
+    Function,
+    GeneratorArg,
+    InputTypeError,
+    Instance,
+    SizeArg,
+    example,
+)
 
 #: The releases named by a string: the estimator method called on the probe set.
 RELEASE_METHODS = ("predict", "predict_proba", "decision_function", "pdf", "score_samples")
@@ -68,7 +82,7 @@ Release = str | Callable[[Any], Any]
 
 def _split(data: Any) -> tuple[Any, Any, Any]:
     """(X, y, probe) from a dataset given as (X, y) with X 2-D and y 1-D, as (X, y, probe)
-    (the probe points of this pair: see :func:`dpspec.audit.learner_search.canary_pairs`), as
+    (the probe points of this pair: see :func:`dpspec.audit._learner_search.canary_pairs`), as
     (X, None), or as X alone (a 2-D array: y = None); probe None when not given."""
     if isinstance(data, tuple | list) and len(data) == 3:
         X, y, probe = data
@@ -82,14 +96,87 @@ def _split(data: Any) -> tuple[Any, Any, Any]:
     return np.asarray(data), None, None
 
 
-def legacy_random_state(seed: int) -> np.random.RandomState:
+def _legacy_random_state(seed: int) -> np.random.RandomState:
     """A ``RandomState`` seeded with the whole 62-bit ``seed`` (through a SeedSequence), for
     scikit-learn-style estimators whose ``random_state`` must be an int below 2^32 or a
     RandomState: 2^32 seeds would repeat fits (≈ 100 identical pairs among 10^6 draws)."""
     return np.random.RandomState(np.random.MT19937(np.random.SeedSequence(seed)))
 
 
-class LearnerMechanism:
+@dataclass(frozen=True)
+class _Release(Domain):
+    """What a learner target releases: one of :data:`RELEASE_METHODS` (a method called on the
+    probe points) or a callable ``model -> array``."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if isinstance(value, str):
+            if value not in RELEASE_METHODS:
+                raise ValueError(
+                    f"{name}: expected one of {', '.join(RELEASE_METHODS)} or a callable "
+                    f"model -> array, got {value!r}"
+                )
+            return value
+        if not callable(value):
+            raise InputTypeError(f"{name}: expected a method name or a callable, got {value!r}")
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (None, "fit", "", 3, [len], object())
+
+    @property
+    def example(self) -> Any:
+        return "predict"
+
+    def describe(self) -> str:
+        return f"one of {list(RELEASE_METHODS)} or a callable"
+
+
+@dataclass(frozen=True)
+class _Dataset(Domain):
+    """One side of a learner pair: (X, y), (X, y, probe) or X, with X a non-empty (n, d) array
+    of finite numbers."""
+
+    clean: Any = _EXAMPLE_XY
+
+    def convert(self, value: Any, name: str) -> Any:
+        try:
+            X, _, probe = _split(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name}: expected (X, y), (X, y, probe) or X ({exc})") from exc
+        _points(X, name)
+        if probe is not None:
+            _points(probe, "probe")
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (None, 3, "ab", [[math.nan, 0.5]], (np.zeros((0, 2)), np.zeros(0)), [1.0, 2.0])
+
+    @property
+    def example(self) -> Any:
+        return self.clean
+
+    def describe(self) -> str:
+        return "a dataset (X, y), (X, y, probe) or X"
+
+
+#: A factory ``seed -> unfitted estimator``.
+FactoryArg = Annotated[Factory, Function(clean=_example_classifier)]
+#: What is released.
+ReleaseArg = Annotated[Release, _Release()]
+#: Probe points: a (k, d) array, or None.
+ProbeArg = Annotated[Any, Array(ndim=2, optional=True)]
+#: A pair of learner datasets.
+LearnerPairArg = Annotated[
+    tuple[Any, Any], _Datasets(clean=(_EXAMPLE_XY, (_EXAMPLE_XY[0], 1 - _EXAMPLE_XY[1])))
+]
+
+
+@example(
+    __init__={"factory": _example_classifier, "probe": [[0.3, 0.3], [0.7, 0.7]]},
+    of={"estimator": _example_classifier},
+    sample={"data": _EXAMPLE_XY, "size": 3},
+)
+class LearnerMechanism(Checked):
     """A learner as an audit target (see the module docstring).
 
     ``factory(seed)`` returns a fresh unfitted estimator with ``random_state = seed``
@@ -99,31 +186,25 @@ class LearnerMechanism:
 
     def __init__(
         self,
-        factory: Factory,
-        release: Release = "predict",
-        probe: Any = None,
-        vectorised: bool = True,
-        name: str | None = None,
+        factory: FactoryArg,
+        release: ReleaseArg = "predict",
+        probe: ProbeArg = None,
+        vectorised: FlagArg = True,
+        name: Annotated[str | None, Instance(types=(str,), optional=True)] = None,
     ) -> None:
-        if not callable(factory):
-            raise TypeError(f"factory: expected a callable seed -> estimator, got {factory!r}")
-        if isinstance(release, str):
-            if release not in RELEASE_METHODS:
-                raise ValueError(
-                    f"release: expected one of {', '.join(RELEASE_METHODS)} or a callable "
-                    f"model -> array, got {release!r}"
-                )
-        elif not callable(release):
-            raise TypeError(f"release: expected a method name or a callable, got {release!r}")
         self.factory = factory
         self.release = release
-        self.probe = None if probe is None else _points(probe, "probe")
-        self.vectorised = check_flag(vectorised, "vectorised")
+        self.probe = probe
+        self.vectorised = vectorised
         self.name = name or getattr(factory, "__name__", "learner")
 
     @classmethod
     def of(
-        cls, estimator: type, release: Release = "predict", probe: Any = None, **params: Any
+        cls,
+        estimator: Annotated[Callable[..., Any], Function(clean=_example_classifier)],
+        release: ReleaseArg = "predict",
+        probe: ProbeArg = None,
+        **params: Any,
     ) -> LearnerMechanism:
         """The target fitting ``estimator(**params, random_state=seed)``."""
 
@@ -132,7 +213,7 @@ class LearnerMechanism:
 
         return cls(factory, release, probe, name=estimator.__name__)
 
-    def check_pair(self, pair: tuple[Any, Any]) -> None:
+    def check_pair(self, pair: LearnerPairArg) -> None:
         """Refuse, before any fit, a pair this target cannot be audited on: datasets that are
         not (X, y) / (X, y, probe) / X with X of shape (n, d) and y of length n, the two sides
         of different dimension d, a named release without probe points or with probe points of
@@ -180,7 +261,12 @@ class LearnerMechanism:
             return np.asarray(self.release(model))
         return np.asarray(getattr(model, self.release)(probe))
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]:
+    def sample(
+        self, data: Annotated[Any, _Dataset()], size: SizeArg, rng: GeneratorArg
+    ) -> NDArray[Any]:
+        """``size`` releases on ``data``: each a fit with a seed drawn from ``rng`` and the
+        release (or the conformance-bound vectorised shortcut: see the module docstring)."""
+        n = size
         X, y, probe = _split(data)
         probe = self.probe if probe is None else probe
         if isinstance(self.release, str) and probe is None:
@@ -189,7 +275,7 @@ class LearnerMechanism:
                 "or datasets (X, y, probe))"
             )
         estimator = self.factory(0) if self.vectorised and self.release == "predict" else None
-        if estimator is not None and shortcut_of(estimator) is not None:
+        if estimator is not None and _shortcut_of(estimator) is not None:
             bits = estimator.repeated_predictions(X, y, probe, n, rng)
             return np.asarray(bits, dtype=np.int8)
         seeds = rng.integers(0, 2**62, size=n)
@@ -214,7 +300,7 @@ class LearnerMechanism:
         if self.release != "predict":
             return f"real fit + {release} per draw"
         estimator = self.factory(0)
-        bound = shortcut_of(estimator)
+        bound = _shortcut_of(estimator)
         if bound is None:
             return f"real fit + predict per draw ({_shortcut_refusal(estimator)})"
         return (
@@ -229,6 +315,8 @@ class LearnerMechanism:
 def _points(values: Any, name: str) -> NDArray[np.float64]:
     """A (k, d) array of finite numbers, else a ValueError naming ``name``."""
     try:
+        if np.iscomplexobj(values):
+            raise ValueError("complex values")
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name}: expected numbers, an array of shape (k, d) ({exc})") from exc
@@ -255,7 +343,7 @@ def _listed_class(name: str) -> type | None:
     return found if isinstance(found, type) else None
 
 
-def shortcut_of(estimator: Any) -> str | None:
+def _shortcut_of(estimator: Any) -> str | None:
     """The conformance obligation binding ``estimator``'s vectorised shortcut to its ``fit``,
     or None when the estimator must be sampled through real fits: its class is not exactly a
     listed class (subclasses and wrappers are not), or the instance replaces a method."""
@@ -270,7 +358,7 @@ def shortcut_of(estimator: Any) -> str | None:
 
 
 def _shortcut_refusal(estimator: Any) -> str:
-    """Why :func:`shortcut_of` sends ``estimator`` down the real path."""
+    """Why :func:`_shortcut_of` sends ``estimator`` down the real path."""
     name = _qualified_class(estimator)
     if name not in VECTORISED_CLASSES or _listed_class(name) is not type(estimator):
         listed = [c for c in VECTORISED_CLASSES if isinstance(estimator, _listed_class(c) or ())]

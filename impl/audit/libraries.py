@@ -4,7 +4,7 @@
 
 * ``module:callable`` or ``path/to/file.py:callable`` — an object with ``sample(data, n, rng)``
   or a function ``f(data, n, rng)`` (vectorised), ``f(data, rng)`` or ``f(data)`` (called once
-  per draw: slow, see :class:`~dpspec.audit.targets.CallableMechanism`);
+  per draw: slow, see :class:`~dpspec.audit._targets.CallableMechanism`);
 * ``opendp:laplace | gaussian | geometric`` — OpenDP's measurements on a vector domain (n copies
   of the input in one call give n independent releases; OpenDP samples exactly, ~5·10⁴ draws/s
   for Laplace on this machine);
@@ -12,7 +12,7 @@
   ``pydp:count`` — PyDP's ``Count``;
 * ``diffprivlib:laplace | gaussian | geometric`` — diffprivlib's mechanisms (``randomise`` one
   value at a time); ``diffprivlib:GaussianNB | LogisticRegression | LinearRegression |
-  RandomForestClassifier`` — its models as whole learners (:func:`diffprivlib_model`: fitted at
+  RandomForestClassifier`` — its models as whole learners (:func:`_diffprivlib_model`: fitted at
   the claimed ε with public bounds on a fixed 60-point dataset, with and without one canary).
   diffprivlib 0.6.x cannot be imported next to scikit-learn ≥ 1.8 (its models import private
   scikit-learn symbols); the error says so.
@@ -32,13 +32,14 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.targets import Mechanism, MechanismError, as_mechanism
+from dpspec.audit._targets import Mechanism, MechanismError, as_mechanism
 from dpspec.audit.zoo import gaussian_epsilon
+from dpspec.validation import Delta, DeltaArg, Instance, Real, checked
 
 LIBRARIES = {
     "opendp": ("laplace", "gaussian", "geometric"),
@@ -53,7 +54,7 @@ LIBRARIES = {
         "RandomForestClassifier",
     ),
 }
-#: diffprivlib's models, audited as whole learners (:func:`diffprivlib_model`).
+#: diffprivlib's models, audited as whole learners (:func:`_diffprivlib_model`).
 DIFFPRIVLIB_MODELS = (
     "GaussianNB",
     "LogisticRegression",
@@ -62,8 +63,8 @@ DIFFPRIVLIB_MODELS = (
 )
 
 
-class LibraryMechanism:
-    """A library's mechanism as a :class:`~dpspec.audit.targets.Mechanism`: ``draw(value, n)``
+class _LibraryMechanism:
+    """A library's mechanism as a :class:`~dpspec.audit._targets.Mechanism`: ``draw(value, n)``
     returns n releases on the scalar ``value``."""
 
     def __init__(self, name: str, draw: Callable[[Any, int], Any], note: str) -> None:
@@ -76,10 +77,10 @@ class LibraryMechanism:
         return np.asarray(self.draw(data, n))
 
     def __repr__(self) -> str:
-        return f"LibraryMechanism({self.name!r})"
+        return f"_LibraryMechanism({self.name!r})"
 
 
-def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+def _gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
     """The smallest σ whose exact (Balle–Wang) privacy at δ is ε (bisection, rel. 1e-10)."""
     if not 0 < delta < 1:
         raise ValueError(f"delta: the Gaussian mechanism needs 0 < delta < 1, got {delta!r}")
@@ -92,14 +93,14 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     return hi
 
 
-def _opendp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
+def _opendp(name: str, epsilon: float, delta: float) -> _LibraryMechanism:
     import opendp.prelude as dp
 
     dp.enable_features("contrib")
     if name == "laplace":
         space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
         meas = dp.m.make_laplace(*space, scale=1.0 / epsilon)
-        return LibraryMechanism(
+        return _LibraryMechanism(
             "opendp:laplace",
             lambda v, n: meas([float(v)] * n),
             f"make_laplace(scale=1/eps={1 / epsilon:g}) on a float vector",
@@ -107,15 +108,15 @@ def _opendp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
     if name == "geometric":
         space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
         meas = dp.m.make_geometric(*space, scale=1.0 / epsilon)
-        return LibraryMechanism(
+        return _LibraryMechanism(
             "opendp:geometric",
             lambda v, n: meas([int(v)] * n),
             f"make_geometric(scale=1/eps={1 / epsilon:g}) on an int vector",
         )
-    sigma = gaussian_sigma(epsilon, delta)
+    sigma = _gaussian_sigma(epsilon, delta)
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
     meas = dp.m.make_gaussian(*space, scale=sigma)
-    return LibraryMechanism(
+    return _LibraryMechanism(
         "opendp:gaussian",
         lambda v, n: meas([float(v)] * n),
         f"make_gaussian(scale={sigma:.6g}) = the exact (eps, delta) calibration (OpenDP "
@@ -123,7 +124,7 @@ def _opendp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
     )
 
 
-def _pydp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
+def _pydp(name: str, epsilon: float, delta: float) -> _LibraryMechanism:
     from pydp.algorithms.laplacian import BoundedSum, Count
 
     if name == "laplace":
@@ -133,14 +134,14 @@ def _pydp(name: str, epsilon: float, delta: float) -> LibraryMechanism:
             values = [float(x) for x in np.atleast_1d(v)]
             return [algo.quick_result(values) for _ in range(n)]
 
-        return LibraryMechanism("pydp:laplace", draw_sum, "BoundedSum over [0, 1], Laplace")
+        return _LibraryMechanism("pydp:laplace", draw_sum, "BoundedSum over [0, 1], Laplace")
     count = Count(epsilon=epsilon, dtype="int")
 
     def draw_count(v: Any, n: int) -> list[int]:
         records = [0] * int(v)
         return [count.quick_result(records) for _ in range(n)]
 
-    return LibraryMechanism("pydp:count", draw_count, "Count of int(data) records")
+    return _LibraryMechanism("pydp:count", draw_count, "Count of int(data) records")
 
 
 def _import_diffprivlib(part: str) -> Any:
@@ -154,7 +155,7 @@ def _import_diffprivlib(part: str) -> Any:
         ) from exc
 
 
-def model_canary_pair(seed: int = 7) -> tuple[Any, Any, NDArray[np.float64]]:
+def _model_canary_pair(seed: int = 7) -> tuple[Any, Any, NDArray[np.float64]]:
     """(D, D', probe) for auditing a model under add/remove: D' is 60 points on [0, 1]² with
     labels 1[x₁ + x₂ > 1] (targets x₁ + x₂ for regression), D adds the canary (1, 0) with
     label 1 (target 2: an outlier), and the probe is the canary's location."""
@@ -165,14 +166,14 @@ def model_canary_pair(seed: int = 7) -> tuple[Any, Any, NDArray[np.float64]]:
     return (np.vstack([X, canary]), np.append(y, 1)), (X, y), canary
 
 
-def diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> Mechanism:
+def _diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> Mechanism:
     """diffprivlib's model ``name`` at ``epsilon`` as a learner target on
-    :func:`model_canary_pair`: classifiers release P(label 1) at the canary
+    :func:`_model_canary_pair`: classifiers release P(label 1) at the canary
     (``predict_proba``), LinearRegression its prediction there. ``public_bounds``: pass the
     data bounds ([0, 1]², labels {0, 1}, targets [0, 2], norm √2) as diffprivlib asks; False
     lets diffprivlib take them from the data (it warns PrivacyLeakWarning: the bounds then
     leak the canary)."""
-    from dpspec.audit.learners import LearnerMechanism, legacy_random_state
+    from dpspec.audit.learners import LearnerMechanism, _legacy_random_state
 
     models = _import_diffprivlib("models")
     if name not in DIFFPRIVLIB_MODELS:
@@ -188,7 +189,7 @@ def diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> 
             "RandomForestClassifier": {"bounds": box, "classes": [0, 1]},
         }
         bounds = table[name]
-    _, _, probe = model_canary_pair()
+    _, _, probe = _model_canary_pair()
     release: Any = "predict"
     if name != "LinearRegression":
 
@@ -196,14 +197,14 @@ def diffprivlib_model(name: str, epsilon: float, public_bounds: bool = True) -> 
             return model.predict_proba(probe)[:, 1]  # P(label 1) at the canary
 
     def factory(seed: int) -> Any:
-        return cls(epsilon=epsilon, random_state=legacy_random_state(seed), **bounds)
+        return cls(epsilon=epsilon, random_state=_legacy_random_state(seed), **bounds)
 
     return LearnerMechanism(factory, release, probe, name=f"diffprivlib:{name}")
 
 
 def _diffprivlib(name: str, epsilon: float, delta: float) -> Mechanism:
     if name in DIFFPRIVLIB_MODELS:
-        return diffprivlib_model(name, epsilon)
+        return _diffprivlib_model(name, epsilon)
     mechanisms = _import_diffprivlib("mechanisms")
     if name == "laplace":
         mech: Any = mechanisms.Laplace(epsilon=epsilon, delta=0.0, sensitivity=1.0)
@@ -212,7 +213,7 @@ def _diffprivlib(name: str, epsilon: float, delta: float) -> Mechanism:
     else:
         mech = mechanisms.GaussianAnalytic(epsilon=epsilon, delta=delta, sensitivity=1.0)
     cast = int if name == "geometric" else float
-    return LibraryMechanism(
+    return _LibraryMechanism(
         f"diffprivlib:{name}",
         lambda v, n: [mech.randomise(cast(v)) for _ in range(n)],
         f"diffprivlib.mechanisms.{type(mech).__name__}.randomise, one value per call",
@@ -269,7 +270,22 @@ def _load_callable(spec: str) -> Any:
     return getattr(module, attr)
 
 
-def load_factory(spec: str, epsilon: float | None = None, delta: float | None = None) -> Any:
+#: A target named ``LIBRARY:NAME``, ``module:callable`` or ``path/file.py:callable``.
+SpecArg = Annotated[str, Instance(types=(str,), clean="dpspec.audit._domains:_example_laplace")]
+#: A learner factory or estimator class named ``module:callable`` or ``path/file.py:callable``.
+FactorySpecArg = Annotated[
+    str, Instance(types=(str,), clean="dpspec.audit._domains:_example_classifier")
+]
+#: The level a target is built at: a finite ε > 0.
+LevelArg = Annotated[float, Real(0.0, lo_open=True, clean=1.0)]
+
+
+@checked
+def load_factory(
+    spec: FactorySpecArg,
+    epsilon: Annotated[float | None, Real(0.0, lo_open=True, optional=True)] = None,
+    delta: Annotated[float | None, Delta(optional=True)] = None,
+) -> Any:
     """The callable named ``module:callable`` or ``path/file.py:callable``: a learner factory
     ``seed -> unfitted estimator`` as it is, or an estimator class, built for every fit as
     ``cls(epsilon=epsilon[, delta=delta], random_state=…)`` — the claim audited is the level
@@ -281,7 +297,7 @@ def load_factory(spec: str, epsilon: float | None = None, delta: float | None = 
         raise ValueError(f"target: {spec!r} is not callable")
     if not isinstance(factory, type):
         return factory
-    from dpspec.audit.learners import legacy_random_state
+    from dpspec.audit.learners import _legacy_random_state
 
     cls = factory
     try:
@@ -301,19 +317,18 @@ def load_factory(spec: str, epsilon: float | None = None, delta: float | None = 
     ours = cls.__module__.startswith("dpspec.")
 
     def make(seed: int) -> Any:
-        return cls(**params, random_state=seed if ours else legacy_random_state(seed))
+        return cls(**params, random_state=seed if ours else _legacy_random_state(seed))
 
     make.__qualname__ = f"{cls.__qualname__}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
     return make
 
 
-def load_target(spec: str, epsilon: float, delta: float = 0.0) -> Mechanism:
-    """The :class:`~dpspec.audit.targets.Mechanism` named by ``spec`` (see the module docstring),
+@checked
+def load_target(spec: SpecArg, epsilon: LevelArg, delta: DeltaArg = 0.0) -> Mechanism:
+    """The :class:`~dpspec.audit._targets.Mechanism` named by ``spec`` (see the module docstring),
     calibrated to (``epsilon``, ``delta``) for library targets."""
-    if not isinstance(spec, str) or ":" not in spec:
+    if ":" not in spec:
         raise ValueError(f"target: expected LIBRARY:NAME or module:callable, got {spec!r}")
-    if not (isinstance(epsilon, int | float) and 0 < epsilon < math.inf):
-        raise ValueError(f"epsilon: must be finite and > 0, got {epsilon!r}")
     library, _, name = spec.partition(":")
     if library in LIBRARIES:
         if name not in LIBRARIES[library]:

@@ -3,7 +3,7 @@
 Method (the strongest black-box auditors: DP-Sniper, StatDP):
 
 1. **Selection.** Run the mechanism ``selection`` times on each of D, D' and choose events and
-   directions among the candidate families (:mod:`dpspec.audit.selection`).
+   directions among the candidate families (:mod:`dpspec.audit._selection`).
 2. **Estimation.** On ``samples`` *fresh* draws per side (in blocks of ``BLOCK``, only counts
    kept) count k₁ = #{M(D) ∈ E}, k₂ = #{M(D') ∈ E} for each of the K chosen events.
 3. **Bound.** Each event's Clopper–Pearson bounds p₁⁻, p₂⁺ at level α/(2K) per side
@@ -22,31 +22,48 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 
-from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
-from dpspec.audit.checkpoint import AuditIdentity, Progress, _checkpoint_path
-from dpspec.audit.events import Event
-from dpspec.audit.selection import _best_events
-from dpspec.audit.targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
+from dpspec.audit._checkpoint import AuditIdentity, Progress, _checkpoint_path
+from dpspec.audit._domains import (
+    MAX_SAMPLES,
+    AlphaArg,
+    ClaimArg,
+    ConfidenceArg,
+    MechanismArg,
+    OptionalPairArg,
+    OptionalSearchArg,
+    PairsArg,
+    SamplesArg,
+    SeedArg,
+    _Datasets,
+)
+from dpspec.audit._events import Event
+from dpspec.audit._selection import _best_events
+from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
+from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
 from dpspec.validation import (
-    check_confidence,
+    Choice,
+    DeltaArg,
+    FlagArg,
+    Function,
+    GeneratorArg,
+    Instance,
+    Integer,
+    RandomState,
+    Real,
     check_count,
-    check_delta,
-    check_flag,
-    check_real,
-    check_seed,
+    checked,
+    example,
 )
 
 #: draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is
 BLOCK = 1 << 18
-#: largest ``samples`` (estimation draws per side; streamed, so this bounds time, not memory)
-MAX_SAMPLES = 10**10
 #: largest ``selection`` (selection draws per side are held in memory)
 MAX_SELECTION = 10**7
 #: largest ``jobs``
@@ -68,6 +85,8 @@ class EventBound:
     (``first`` is 0 for D, 1 for D'); hits k₁, k₂ of the n estimation draws per side; the
     one-sided Clopper–Pearson bounds at ``level`` each (p₁⁻ and p₂⁺ are the ones the bound
     uses; the other ends are reported); ε_LCB = ln((p₁⁻ − δ)/p₂⁺)."""
+
+    __dpspec_declarative__ = "one estimated event and its bounds (a record the audit returns)"
 
     event: Event
     first: int
@@ -105,6 +124,8 @@ class AuditResult:
     split and the chosen pair, and ``finalists`` holds the audits of the finalist pairs);
     ``warnings`` names every event family that could not run on these outputs."""
 
+    __dpspec_declarative__ = "one audit's verdict (a record the audit returns)"
+
     epsilon_claimed: float
     delta: float
     epsilon_lower: float
@@ -118,7 +139,6 @@ class AuditResult:
     p2: float
     p2_interval: tuple[float, float]
     samples_per_side: int
-    seconds: float
     direction: str = "D -> D'"
     selection_samples: int = 0
     sampling: str = ""
@@ -127,9 +147,25 @@ class AuditResult:
     finalists: list[AuditResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    _seconds: float = field(default=0.0, repr=False)
+
+    @property
+    def seconds(self) -> float:
+        """The wall-clock time the audit took (not part of the result's value: two runs of
+        one call compare equal)."""
+        return self._seconds
+
+    @seconds.setter
+    def seconds(self, value: float) -> None:
+        self._seconds = value
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "finalists"}
+        out = {
+            k: getattr(self, k)
+            for k in self.__dataclass_fields__
+            if k not in ("finalists", "_seconds")
+        }
+        out["seconds"] = self.seconds
         out["events"] = [e.to_json() for e in self.events]
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
@@ -234,7 +270,7 @@ def _estimate(
 # --- arguments ---------------------------------------------------------------------------------
 
 
-def check_samples(samples: Any, name: str = "samples") -> int:
+def _check_samples(samples: Any, name: str = "samples") -> int:
     """Estimation draws per side: an integer in [1, MAX_SAMPLES]."""
     return check_count(samples, name, maximum=MAX_SAMPLES)
 
@@ -243,7 +279,7 @@ def check_samples(samples: Any, name: str = "samples") -> int:
 MAX_AUTO_SAMPLES = 10**8
 
 
-def auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, str]:
+def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, str]:
     """(N, why) for ``samples="auto"``: enough draws that the claim can be refuted by a
     margin and, for δ > 0, that δ is resolved and the tails where an (ε, δ) claim is refuted
     are counted. The δ resolution of N draws is ≈ 10/N (an excess δ on an event shows only
@@ -254,7 +290,7 @@ def auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, 
     δ = 0, 10⁶ — or more when the claim is so large that fewer draws could not refute ε × 1.2
     (every draw in the event on one side, none on the other)."""
     need = 1000
-    while max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
+    while _max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
         need *= 2
     if delta > 0:
         wanted = math.ceil(3000 / delta)
@@ -272,20 +308,9 @@ def auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int, 
     return n, f"samples=auto: N = {n} draws per side ({why}; delta resolution ~ 10/N)"
 
 
-def _check_claim(epsilon: Any) -> float:
-    """The claimed ε: a real number ≥ 0, finite (0 is a claim an audit can refute)."""
-    value = check_real(epsilon, "epsilon")
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"epsilon: must be finite and >= 0, got {epsilon!r}")
-    return value
-
-
 def _check_backend(jobs: int, backend: Any) -> str:
     """The backend that will run: "auto" is loky processes when joblib is installed, else the
     standard library's threads (the counts do not depend on the backend, only the speed)."""
-    if backend not in BACKENDS:
-        choices = ", ".join(map(repr, BACKENDS))
-        raise ValueError(f"backend: expected one of {choices}, got {backend!r}")
     if jobs == 1 or backend == "threading":
         return "threading"
     try:
@@ -303,11 +328,11 @@ def _check_backend(jobs: int, backend: Any) -> str:
 def _check_refutable(n: int, eps: float, delta: float, confidence: float) -> None:
     """Refuse an audit that cannot flag the claim whatever the mechanism does: its verdict
     would be "consistent" without a test behind it."""
-    top = max_epsilon_lower(n, confidence, delta)
+    top = _max_epsilon_lower(n, confidence, delta)
     if top > eps:
         return
     need = n
-    while max_epsilon_lower(need, confidence, delta) <= eps and need <= MAX_SAMPLES:
+    while _max_epsilon_lower(need, confidence, delta) <= eps and need <= MAX_SAMPLES:
         need *= 2
     hint = (
         f"use at least {need} draws per side"
@@ -321,36 +346,42 @@ def _check_refutable(n: int, eps: float, delta: float, confidence: float) -> Non
     )
 
 
-def default_selection(samples: int) -> int:
+@checked
+@example(__call__={"samples": 1000})
+def default_selection(samples: Annotated[int, Integer(1, hi=MAX_SAMPLES)]) -> int:
     """Selection draws per side when not given: samples/5, at least min(samples, 1000) (so a
     small audit still has a usable selection), at most MAX_SELECTION. The whole audit makes
     2·(samples + selection) mechanism calls: 400 for samples = 100."""
     return min(max(samples // 5, min(samples, 1000)), MAX_SELECTION)
 
 
-def event_level(alpha: float, events: int) -> float:
+@checked
+@example(__call__={"alpha": 0.05, "events": 2})
+def event_level(alpha: AlphaArg, events: Annotated[int, Integer(1, clean=2)]) -> float:
     """The level of each one-sided bound of an audit estimating ``events`` events at overall
     level ``alpha``: α/(2K) — two bounds per event, a union bound over all 2K."""
     return alpha / (2 * events)
 
 
+@checked
+@example(__call__={"pair": (0.0, 1.0), "epsilon": 1.0, "samples": 2000, "selection": 1000})
 def audit(
-    mechanism: Any,
-    pair: tuple[Any, Any] | None = None,
-    epsilon: float | None = None,
-    delta: float = 0.0,
+    mechanism: MechanismArg,
+    pair: OptionalPairArg = None,
+    epsilon: ClaimArg = None,
+    delta: DeltaArg = 0.0,
     *,
-    samples: int | str = 10**6,
-    selection: int | None = None,
-    confidence: float = 0.95,
-    seed: int | np.random.Generator = 0,
-    event: Event | None = None,
-    float_bits: bool = False,
-    search: Any = None,
-    jobs: int = 1,
-    backend: str = "auto",
-    progress: Callable[[int], None] | None = None,
-    checkpoint: str | Path | None = None,
+    samples: SamplesArg = 10**6,
+    selection: Annotated[int | None, Integer(1, hi=MAX_SELECTION, optional=True)] = None,
+    confidence: ConfidenceArg = 0.95,
+    seed: Annotated[int | np.random.Generator, RandomState(optional=False)] = 0,
+    event: Annotated[Event | None, Instance(types=(Event,), optional=True)] = None,
+    float_bits: FlagArg = False,
+    search: OptionalSearchArg = None,
+    jobs: Annotated[int, Integer(1, hi=MAX_JOBS, clean=1)] = 1,
+    backend: Annotated[str, Choice(BACKENDS)] = "auto",
+    progress: Annotated[Callable[[int], None] | None, Function(optional=True)] = None,
+    checkpoint: Annotated[str | Path | None, Instance(types=(str, Path), optional=True)] = None,
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
@@ -358,7 +389,7 @@ def audit(
 
     * **the sample plan** — ``samples``: estimation draws per side (at most ``MAX_SAMPLES``,
       and enough that some outcome could refute the claim: :func:`max_epsilon_lower`), or
-      "auto": sized from the claim by :func:`auto_samples` (30/δ for δ > 0) and said so in
+      "auto": sized from the claim by :func:`_auto_samples` (30/δ for δ > 0) and said so in
       ``extra["samples_auto"]``;
       ``selection``: selection draws per side (default :func:`default_selection`; at most
       ``MAX_SELECTION``, held in memory); ``confidence``: 1 − α, the false-alarm bound is α;
@@ -377,12 +408,12 @@ def audit(
       ``progress(k)`` is called as draws complete; ``checkpoint``: a file updated after every
       block, from which an interrupted audit of the *same* target, pair, claim, plan and seed
       resumes (any other audit is refused; a finished audit removes it; see
-      :mod:`dpspec.audit.checkpoint` for what it records and its threat model). On
+      :mod:`dpspec.audit._checkpoint` for what it records and its threat model). On
       KeyboardInterrupt the partial counts stay.
 
     Outputs the auditor cannot represent are refused with an error naming ``mechanism``, never
-    judged (:mod:`dpspec.audit.targets`). An exception of the mechanism is re-raised as
-    :class:`MechanismError`. Selection keeps K ≥ 1 events (:func:`~dpspec.audit.selection.
+    judged (:mod:`dpspec.audit._targets`). An exception of the mechanism is re-raised as
+    :class:`MechanismError`. Selection keeps K ≥ 1 events (:func:`~dpspec.audit._selection.
     _best_events`); each is bounded at level α/(2K) per side (:func:`event_level`) and the
     largest bound is reported (all K are in ``events``). The estimation draws
     come in blocks of ``BLOCK``, block i of each side from the child SeedSequence (root,
@@ -397,36 +428,21 @@ def audit(
             "a mechanism of m query answers or Search(domain=..., relation=...) for a dataset "
             "mechanism, to search for one (no default pair is invented)"
         )
-    if pair is not None and not (isinstance(pair, tuple | list) and len(pair) == 2):
-        raise ValueError("pair: expected (D, D'), two neighbouring datasets")
     if pair is not None and search is not None:
         raise ValueError("search: give a pair or a search, not both")
     if epsilon is None:
         raise ValueError("epsilon: required, the claimed epsilon")
-    eps = _check_claim(epsilon)
-    delta = check_delta(delta)
-    confidence = check_confidence(confidence)
+    eps = float(epsilon)
     auto = None
     if isinstance(samples, str):
-        if samples != "auto":
-            raise ValueError(f"samples: expected an integer or 'auto', got {samples!r}")
-        samples, auto = auto_samples(eps, delta, confidence)
-    n = check_samples(samples)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_seed(seed))
-    if selection is None:
-        n_sel = default_selection(n)
-    else:
-        n_sel = check_count(selection, "selection", maximum=MAX_SELECTION)
-    if event is not None and not isinstance(event, Event):
-        raise TypeError(f"event: expected an Event or None, got {event!r}")
-    float_bits = check_flag(float_bits, "float_bits")
-    jobs = check_count(jobs, "jobs", maximum=MAX_JOBS)
+        samples, auto = _auto_samples(eps, delta, confidence)
+    n = samples
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    n_sel = default_selection(n) if selection is None else selection
     backend = _check_backend(jobs, backend)
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress: expected a callable or None, got {progress!r}")
     _check_refutable(n, eps, delta, confidence)
     if pair is None:
-        from dpspec.audit.pair_search import Search, search_and_audit
+        from dpspec.audit.pair_search import Search, _search_and_audit
 
         if not isinstance(search, Search):
             raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
@@ -434,7 +450,7 @@ def audit(
             raise ValueError("checkpoint: not available with a pair search (give the pair)")
         options: dict[str, Any] = {"samples": n, "selection": n_sel, "event": event}
         options.update(float_bits=float_bits, jobs=jobs, backend=backend, progress=progress)
-        result = search_and_audit(mech, search, eps, delta, confidence, rng, options)
+        result = _search_and_audit(mech, search, eps, delta, confidence, rng, options)
         result.seconds = time.perf_counter() - start
         if auto:
             result.extra["samples_auto"] = auto
@@ -489,7 +505,7 @@ def audit(
     return result
 
 
-def event_bounds(
+def _event_bounds(
     events: list[Event],
     first: list[int],
     hits: list[tuple[int, int]],
@@ -503,9 +519,9 @@ def event_bounds(
     level = event_level(1.0 - confidence, len(events))
     out = []
     for ev, side, (k1, k2) in zip(events, first, hits, strict=True):
-        p1_lo, p1_hi = float(cp_lower(k1, n, level)), float(cp_upper(k1, n, level))
-        p2_lo, p2_hi = float(cp_lower(k2, n, level)), float(cp_upper(k2, n, level))
-        lcb = float(epsilon_lower(p1_lo, p2_hi, delta))
+        p1_lo, p1_hi = float(_cp_lower(k1, n, level)), float(_cp_upper(k1, n, level))
+        p2_lo, p2_hi = float(_cp_lower(k2, n, level)), float(_cp_upper(k2, n, level))
+        lcb = float(_epsilon_lower(p1_lo, p2_hi, delta))
         out.append(EventBound(ev, side, (k1, k2), (p1_lo, p1_hi), (p2_lo, p2_hi), level, lcb))
     return out
 
@@ -524,7 +540,7 @@ def _verdict(
     bound reported, all K listed in ``events``."""
     pairs = zip(state.hits, state.swapped, strict=True)
     hits = [(h[1], h[0]) if sw else (h[0], h[1]) for h, sw in pairs]
-    bounds = event_bounds(
+    bounds = _event_bounds(
         state.events, [int(sw) for sw in state.swapped], hits, n, confidence, delta
     )
     best = max(bounds, key=lambda b: b.epsilon_lower)
@@ -532,7 +548,7 @@ def _verdict(
     if p2 == 0:
         estimate = math.inf if p1 > delta else -math.inf
     else:
-        estimate = float(epsilon_lower(p1, p2, delta))
+        estimate = float(_epsilon_lower(p1, p2, delta))
     return AuditResult(
         epsilon_claimed=eps,
         delta=delta,
@@ -547,7 +563,7 @@ def _verdict(
         p2=p2,
         p2_interval=best.p2_interval,
         samples_per_side=n,
-        seconds=time.perf_counter() - start,
+        _seconds=time.perf_counter() - start,
         direction=best.direction,
         selection_samples=state.selection,
         sampling=describe_sampling(mech),
@@ -555,30 +571,46 @@ def _verdict(
     )
 
 
+@checked
+@example(__call__={"pair": (0.0, 1.0), "n": 1000})
 def screen_bound(
+    mechanism: MechanismArg,
+    pair: Annotated[Any, _Datasets()],
+    n: Annotated[int, Integer(1, hi=MAX_SELECTION, clean=1000)],
+    rng: GeneratorArg,
+    delta: DeltaArg = 0.0,
+    alpha: AlphaArg = 0.05,
+) -> float:
+    """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
+    seems to leak (used to choose a pair; never a reported bound)."""
+    return _screen_bound(as_mechanism(mechanism), pair, n, rng, delta, alpha)
+
+
+def _screen_bound(
     mechanism: Mechanism,
     pair: tuple[Any, Any],
     n: int,
     rng: np.random.Generator,
-    delta: float = 0.0,
-    alpha: float = 0.05,
+    delta: float,
+    alpha: float,
 ) -> float:
-    """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
-    seems to leak (used to choose a pair; never a reported bound)."""
+    """The kernel of :func:`screen_bound` (the pair searches call it on checked arguments)."""
     s1, s2 = _draw(mechanism, pair[0], n, rng), _draw(mechanism, pair[1], n, rng)
     return _best_events(s1, s2, delta, alpha)[0][2]
 
 
+@checked
+@example(__call__={"epsilon": 1.0, "samples": 2000, "screen": 1000})
 def audit_pairs(
-    mechanism: Any,
-    pairs: Iterable[tuple[Any, Any]],
-    epsilon: float,
-    delta: float = 0.0,
+    mechanism: MechanismArg,
+    pairs: PairsArg,
+    epsilon: Annotated[float, Real(0.0, clean=1.0)],
+    delta: DeltaArg = 0.0,
     *,
-    samples: int = 10**6,
-    confidence: float = 0.95,
-    seed: int = 0,
-    screen: int = 50_000,
+    samples: SamplesArg = 10**6,
+    confidence: ConfidenceArg = 0.95,
+    seed: SeedArg = 0,
+    screen: Annotated[int, Integer(1, hi=MAX_SELECTION, clean=1000)] = 50_000,
     **options: Any,
 ) -> AuditResult:
     """Pick the pair with the largest selection-stage score (``screen`` draws per side per
@@ -587,14 +619,11 @@ def audit_pairs(
     test, on draws the final audit does not reuse. The screening scores are in
     ``extra["screen_scores"]``: rankings, not bounds (they are maxima over many candidates
     on few draws and overshoot)."""
-    rng = np.random.default_rng(check_seed(seed))
+    rng = np.random.default_rng(seed)
     mech = as_mechanism(mechanism)
-    screen = check_count(screen, "screen", maximum=MAX_SELECTION)
-    alpha = 1.0 - check_confidence(confidence)
-    listed = list(pairs)
-    if not listed:
-        raise ValueError("pairs: no neighbouring pair given")
-    scores = [screen_bound(mech, pair, screen, rng, delta, alpha) for pair in listed]
+    alpha = 1.0 - confidence
+    listed = pairs
+    scores = [_screen_bound(mech, pair, screen, rng, delta, alpha) for pair in listed]
     best = listed[int(np.argmax(scores))]
     result = audit(
         mech, best, epsilon, delta, samples=samples, confidence=confidence, seed=rng, **options

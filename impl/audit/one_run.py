@@ -30,16 +30,32 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.audit.bounds import cp_lower
-from dpspec.audit.targets import MechanismError
-from dpspec.validation import check_confidence, check_count, check_delta, check_real, check_seed
+from dpspec.audit._domains import (
+    ConfidenceArg,
+    LabelledArg,
+    SeedArg,
+    _example_classifier,
+    _example_scores,
+)
+from dpspec.audit._targets import MechanismError
+from dpspec.audit.bounds import _cp_lower
+from dpspec.validation import (
+    DeltaArg,
+    Function,
+    Instance,
+    Integer,
+    Real,
+    check_count,
+    checked,
+    example,
+)
 
 #: Largest number of canaries (the scores are held in memory, the guesses sorted).
 MAX_CANARIES = 10**8
@@ -47,10 +63,29 @@ MAX_CANARIES = 10**8
 TrainAndScore = Callable[[NDArray[np.bool_], np.random.Generator], Any]
 
 
-def one_run_pvalue(m: int, r: int, correct: int, epsilon: float, delta: float = 0.0) -> float:
+#: A number of canaries or guesses.
+CanariesArg = Annotated[int, Integer(1, hi=MAX_CANARIES, clean=100)]
+#: A number of right guesses.
+CorrectArg = Annotated[int, Integer(0, hi=MAX_CANARIES, clean=30)]
+#: A claimed ε ≥ 0 (0 is a claim an audit can refute).
+ClaimedArg = Annotated[float, Real(0.0, clean=1.0)]
+
+
+@checked
+@example(__call__={"m": 100, "r": 50, "correct": 30})
+def one_run_pvalue(
+    m: CanariesArg, r: CanariesArg, correct: CorrectArg, epsilon: ClaimedArg, delta: DeltaArg = 0.0
+) -> float:
     """P-value of ``correct`` right guesses out of ``r`` among ``m`` canaries under the
     hypothesis "(ε, δ)-DP under add/remove": P[Bin(r, q) ≥ W] + 2mδ·max_i P[W−i ≤ Bin < W]/i,
     q = e^ε/(1 + e^ε) (the δ term only when δ > 0)."""
+    if correct > r or r > m:
+        raise ValueError(f"correct: expected correct ≤ r ≤ m, got {correct}, {r}, {m}")
+    return _one_run_pvalue(m, r, correct, epsilon, delta)
+
+
+def _one_run_pvalue(m: int, r: int, correct: int, epsilon: float, delta: float) -> float:
+    """The kernel of :func:`one_run_pvalue` (the bisection calls it on checked arguments)."""
     q = 1.0 / (1.0 + math.exp(-epsilon))
     tail = float(stats.binom.sf(correct - 1, r, q))
     if delta == 0 or correct == 0:
@@ -61,35 +96,39 @@ def one_run_pvalue(m: int, r: int, correct: int, epsilon: float, delta: float = 
     return min(tail + 2 * m * delta * float(np.max(window / i)), 1.0)
 
 
+@checked
+@example(__call__={"correct": 30, "guesses": 50})
 def one_run_epsilon_lower(
-    correct: int, guesses: int, confidence: float = 0.95, delta: float = 0.0, canaries: int = 0
+    correct: CorrectArg,
+    guesses: CanariesArg,
+    confidence: ConfidenceArg = 0.95,
+    delta: DeltaArg = 0.0,
+    canaries: Annotated[int, Integer(0, hi=MAX_CANARIES)] = 0,
 ) -> float:
     """ε_LB from W = ``correct`` of r = ``guesses``: logit of the Clopper–Pearson lower bound
     when δ = 0 (exact inversion of the binomial tail); with δ > 0, the largest ε whose p-value
     (:func:`one_run_pvalue`, m = ``canaries``) is below 1 − confidence, by bisection to 1e-9.
     −inf when no ε ≥ −∞ is rejected (W = 0)."""
-    r = check_count(guesses, "guesses")
-    w = check_count(correct, "correct", minimum=0)
+    r, w = guesses, correct
     if w > r:
         raise ValueError(f"correct: expected an integer in [0, {r}], got {correct!r}")
-    alpha = 1.0 - check_confidence(confidence)
-    delta = check_delta(delta)
+    alpha = 1.0 - confidence
     if delta == 0:
-        p_lo = float(cp_lower(w, r, alpha))
+        p_lo = float(_cp_lower(w, r, alpha))
         if p_lo <= 0:
             return -math.inf
         return math.inf if p_lo >= 1 else math.log(p_lo / (1 - p_lo))
-    m = check_count(canaries, "canaries")
+    m = canaries
     if m < r:
         raise ValueError(f"canaries: at least the {r} guesses, got {m}")
-    if one_run_pvalue(m, r, w, 0.0, delta) >= alpha:
+    if _one_run_pvalue(m, r, w, 0.0, delta) >= alpha:
         return 0.0 if w > r / 2 else -math.inf  # nothing above 0 is rejected
     lo, hi = 0.0, 1.0
-    while one_run_pvalue(m, r, w, hi, delta) < alpha and hi < 700:
+    while _one_run_pvalue(m, r, w, hi, delta) < alpha and hi < 700:
         lo, hi = hi, 2 * hi
     while hi - lo > 1e-9:
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if one_run_pvalue(m, r, w, mid, delta) < alpha else (lo, mid)
+        lo, hi = (mid, hi) if _one_run_pvalue(m, r, w, mid, delta) < alpha else (lo, mid)
     return lo
 
 
@@ -97,6 +136,8 @@ def one_run_epsilon_lower(
 class OneRunResult:
     """One one-run audit: W of r guesses right among m canaries; ``epsilon_lower`` holds with
     probability ≥ ``confidence`` (add/remove ε); ``violation`` = it exceeds the claim."""
+
+    __dpspec_declarative__ = "one one-run audit (a record the audit returns)"
 
     epsilon_claimed: float
     delta: float
@@ -106,24 +147,36 @@ class OneRunResult:
     guesses: int
     correct: int
     violation: bool
-    seconds: float
+    _seconds: float = field(default=0.0, repr=False)
+
+    @property
+    def seconds(self) -> float:
+        """The wall-clock time the audit took (not part of the result's value)."""
+        return self._seconds
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        out["seconds"] = out.pop("_seconds")
         for key in ("epsilon_lower",):
             if math.isinf(out[key]):
                 out[key] = "inf" if out[key] > 0 else "-inf"
         return out
 
 
+#: ``guesses``: (k_in, k_out), or None for (m//2, m//2).
+GuessesArg = Annotated[tuple[int, int] | None, Instance(types=(tuple, list), optional=True)]
+
+
+@checked
+@example(__call__={"train_and_score": _example_scores, "canaries": 100, "epsilon": 1.0})
 def one_run_audit(
-    train_and_score: TrainAndScore,
-    canaries: int,
-    epsilon: float,
-    delta: float = 0.0,
-    guesses: tuple[int, int] | None = None,
-    confidence: float = 0.95,
-    seed: int = 0,
+    train_and_score: Annotated[TrainAndScore, Function(clean=_example_scores)],
+    canaries: CanariesArg,
+    epsilon: ClaimedArg,
+    delta: DeltaArg = 0.0,
+    guesses: GuessesArg = None,
+    confidence: ConfidenceArg = 0.95,
+    seed: SeedArg = 0,
 ) -> OneRunResult:
     """Audit an (ε, δ) add/remove claim with one fit.
 
@@ -133,16 +186,10 @@ def one_run_audit(
     (m//2, m//2): guess "in" for the k₊ highest scores and "out" for the k₋ lowest.
     """
     start = time.perf_counter()
-    if not callable(train_and_score):
-        raise TypeError(f"train_and_score: expected a callable, got {train_and_score!r}")
-    m = check_count(canaries, "canaries", maximum=MAX_CANARIES)
-    eps = check_real(epsilon, "epsilon")
-    if not math.isfinite(eps) or eps < 0:
-        raise ValueError(f"epsilon: expected a finite claim ≥ 0, got {epsilon!r}")
-    delta = check_delta(delta)
+    m, eps = canaries, epsilon
     if guesses is None:
         k_in, k_out = m // 2, m // 2
-    elif not (isinstance(guesses, tuple | list) and len(guesses) == 2):
+    elif len(guesses) != 2:
         raise ValueError(f"guesses: expected a pair (k_in, k_out), got {guesses!r}")
     else:
         k_in = check_count(guesses[0], "guesses", minimum=0, maximum=m)
@@ -151,8 +198,7 @@ def one_run_audit(
         raise ValueError(f"guesses: expected (k_in, k_out) ≥ 0 with sum ≤ {m}, got {guesses!r}")
     if k_in + k_out == 0:
         raise ValueError("guesses: at least one guess is needed")
-    confidence = check_confidence(confidence)
-    rng = np.random.default_rng(check_seed(seed))
+    rng = np.random.default_rng(seed)
     included = rng.random(m) < 0.5
     try:
         raw = train_and_score(included.copy(), rng)
@@ -180,19 +226,21 @@ def one_run_audit(
         r,
         right,
         lcb > eps,
-        time.perf_counter() - start,
+        _seconds=time.perf_counter() - start,
     )
 
 
+@checked
+@example(__call__={"factory": _example_classifier, "epsilon": 1.0})
 def learner_one_run(
-    factory: Callable[[int], Any],
-    background: tuple[Any, Any],
-    canaries: tuple[Any, Any],
-    epsilon: float,
-    delta: float = 0.0,
-    guesses: tuple[int, int] | None = None,
-    confidence: float = 0.95,
-    seed: int = 0,
+    factory: Annotated[Callable[[int], Any], Function(clean=_example_classifier)],
+    background: LabelledArg,
+    canaries: LabelledArg,
+    epsilon: ClaimedArg,
+    delta: DeltaArg = 0.0,
+    guesses: GuessesArg = None,
+    confidence: ConfidenceArg = 0.95,
+    seed: SeedArg = 0,
 ) -> OneRunResult:
     """One-run audit of a classifier: fit ``factory(seed)`` once on ``background`` (X, y) plus
     the included canaries (Xc, yc); the score of canary i is 1 when the model predicts its

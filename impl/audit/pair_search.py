@@ -1,5 +1,5 @@
 """Auditing without a known worst pair: :class:`Search` says where neighbouring pairs live,
-:func:`search_and_audit` finds the ones that look most revealing and audits them.
+:func:`_search_and_audit` finds the ones that look most revealing and audits them.
 
 **Candidates.** For a mechanism of query answers (``Search(queries=m)``, the data is the
 vector of m answers, each moving by at most ``sensitivity``): StatDP's patterns and the domain
@@ -31,15 +31,25 @@ import math
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
-from dpspec.audit.loop import MAX_SELECTION, AuditResult, audit, screen_bound
-from dpspec.audit.targets import Mechanism
-from dpspec.validation import check_count, check_real
+from dpspec.audit._domains import MAX_SAMPLES
+from dpspec.audit._targets import Mechanism
+from dpspec.audit.loop import MAX_SELECTION, AuditResult, _screen_bound, audit
+from dpspec.validation import (
+    Checked,
+    Choice,
+    Instance,
+    Integer,
+    Pair,
+    Real,
+    check_real,
+    example,
+)
 
 #: the relations a dataset search knows
 RELATIONS = ("substitute", "add-remove")
@@ -50,10 +60,13 @@ MAX_QUERIES = 10_000
 #: largest number of screened candidates and of finalists
 MAX_CANDIDATES = 10_000
 MAX_FINALISTS = 16
+#: largest dataset of a dataset search
+MAX_SIZE = 10_000
 
 
+@example(__init__={"queries": 2}, budget={"samples": 1000, "selection": 1000})
 @dataclass(frozen=True)
-class Search:
+class Search(Checked):
     """Where the neighbouring pairs of a search live, and its budget.
 
     Query mechanisms: ``queries`` = m, the length of the vector of answers the mechanism takes
@@ -66,40 +79,31 @@ class Search:
     draws per side each, then ``finalists`` pairs audited (α split among them).
     """
 
-    queries: int | None = None
-    sensitivity: float = 1.0
-    bounds: tuple[float, float] | None = None
-    domain: Any = None
-    relation: str = "substitute"
-    max_size: int = 8
-    contribution: int = 1
-    dim: int | None = None
-    candidates: int = 40
-    screen: int = 10_000
-    finalists: int = 2
+    queries: Annotated[int | None, Integer(1, hi=MAX_QUERIES, optional=True)] = None
+    sensitivity: Annotated[float, Real(0.0, lo_open=True)] = 1.0
+    bounds: Annotated[tuple[float, float] | None, Pair(Real(), optional=True)] = None
+    domain: Annotated[Any, Instance(types=(tuple, list, range, np.ndarray), optional=True)] = None
+    relation: Annotated[str, Choice(RELATIONS)] = "substitute"
+    max_size: Annotated[int, Integer(1, hi=MAX_SIZE)] = 8
+    contribution: Annotated[int, Integer(1, hi=MAX_SIZE)] = 1
+    dim: Annotated[int | None, Integer(1, hi=MAX_QUERIES, optional=True)] = None
+    candidates: Annotated[int, Integer(1, hi=MAX_CANDIDATES)] = 40
+    screen: Annotated[int, Integer(1, hi=MAX_SELECTION)] = 10_000
+    finalists: Annotated[int, Integer(1, hi=MAX_FINALISTS)] = 2
 
     def __post_init__(self) -> None:
+        super().__post_init__()  # the declared domains
         if (self.queries is None) == (self.domain is None):
             raise ValueError(
                 "search: give queries=m for a mechanism of m query answers, or domain=... for "
                 "a dataset mechanism (one of the two)"
             )
-        if self.queries is not None:
-            check_count(self.queries, "queries", maximum=MAX_QUERIES)
-        sensitivity = check_real(self.sensitivity, "sensitivity")
-        if not (math.isfinite(sensitivity) and sensitivity > 0):
-            raise ValueError(f"sensitivity: must be finite and > 0, got {self.sensitivity!r}")
-        if self.bounds is not None:
-            _interval(self.bounds, "bounds")
-        if self.relation not in RELATIONS:
-            raise ValueError(f"relation: expected one of {RELATIONS}, got {self.relation!r}")
-        check_count(self.max_size, "max_size", maximum=10_000)
-        check_count(self.contribution, "contribution", maximum=self.max_size)
-        if self.dim is not None:
-            check_count(self.dim, "dim", maximum=MAX_QUERIES)
-        check_count(self.candidates, "candidates", maximum=MAX_CANDIDATES)
-        check_count(self.screen, "screen", maximum=MAX_SELECTION)
-        check_count(self.finalists, "finalists", maximum=MAX_FINALISTS)
+        if self.bounds is not None and not self.bounds[0] < self.bounds[1]:
+            raise ValueError(f"bounds: expected finite lo < hi, got {self.bounds!r}")
+        if self.contribution > self.max_size:
+            raise ValueError(
+                f"contribution: at most max_size = {self.max_size}, got {self.contribution!r}"
+            )
         if self.domain is not None and not _is_interval(self.domain):
             records = list(self.domain)
             if len(records) < 2 and self.relation == "substitute":
@@ -107,7 +111,11 @@ class Search:
             if not records:
                 raise ValueError("domain: empty")
 
-    def budget(self, samples: int, selection: int) -> dict[str, int]:
+    def budget(
+        self,
+        samples: Annotated[int, Integer(1, hi=MAX_SAMPLES)],
+        selection: Annotated[int, Integer(0, hi=MAX_SELECTION)],
+    ) -> dict[str, int]:
         """The draws the search may make, per side: screening and final audits."""
         return {
             "screened_pairs_at_most": self.candidates,
@@ -141,7 +149,7 @@ def _interval(value: Any, name: str) -> tuple[float, float]:
 
 def _query_edges(search: Search) -> list[tuple[Any, Any]]:
     """StatDP's patterns (m ≥ 2) or (a, a ± Δ) (m = 1), moved to the edges of the domain."""
-    from dpspec.audit.search import statdp_patterns
+    from dpspec.audit._search import statdp_patterns
 
     m, step = int(search.queries or 1), float(search.sensitivity)
     shapes: list[tuple[tuple[float, ...], tuple[float, ...]]]
@@ -272,7 +280,7 @@ def _rows(values: Any) -> tuple[Any, ...]:
 
 
 @contextlib.contextmanager
-def private_hypothesis_home() -> Iterator[None]:
+def _private_hypothesis_home() -> Iterator[None]:
     """Hypothesis's home folder in a temporary directory for the duration of a search (its
     example database is off as well): nothing is written to the working directory."""
     import hypothesis.configuration as configuration
@@ -289,7 +297,7 @@ def private_hypothesis_home() -> Iterator[None]:
 # --- the search --------------------------------------------------------------------------------
 
 
-def screen_pairs(
+def _screen_pairs(
     mechanism: Mechanism,
     search: Search,
     delta: float,
@@ -301,7 +309,7 @@ def screen_pairs(
     edges = _query_edges(search) if search.queries is not None else _dataset_edges(search)
     scored: list[tuple[float, Any]] = []
     for pair in edges[: search.candidates]:
-        scored.append((screen_bound(mechanism, pair, search.screen, rng, delta, alpha), pair))
+        scored.append((_screen_bound(mechanism, pair, search.screen, rng, delta, alpha), pair))
     left = search.candidates - len(scored)
     if left > 0:
         strategy = (
@@ -320,17 +328,17 @@ def screen_pairs(
         def probe(pair: tuple[Any, Any]) -> None:
             if len(scored) >= search.candidates:
                 return
-            value = screen_bound(mechanism, pair, search.screen, rng, delta, alpha)
+            value = _screen_bound(mechanism, pair, search.screen, rng, delta, alpha)
             target(value if math.isfinite(value) else math.copysign(1e6, value))
             scored.append((value, pair))
 
-        with private_hypothesis_home():
+        with _private_hypothesis_home():
             probe()
     order = sorted(range(len(scored)), key=lambda i: -scored[i][0])  # stable: edges first
     return [scored[i] for i in order]
 
 
-def search_and_audit(
+def _search_and_audit(
     mechanism: Mechanism,
     search: Search,
     epsilon: float,
@@ -345,7 +353,7 @@ def search_and_audit(
     if not isinstance(search, Search):
         raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
     alpha = 1.0 - confidence
-    scored = screen_pairs(mechanism, search, delta, alpha, rng)
+    scored = _screen_pairs(mechanism, search, delta, alpha, rng)
     if not scored:
         raise ValueError("search: no candidate pair could be formed from the domain")
     finalists = _distinct([pair for _, pair in scored])[: search.finalists]

@@ -5,24 +5,30 @@ to your ``conftest.py`` and use the ``assert_dp`` fixture in tests::
         assert_dp(MyMechanism(epsilon=1.0), (D, D_prime), epsilon=1.0)
 
 The fixture is :func:`dpspec.audit.ci.assert_dp` (majority of 9 audits, false alarm ≤ 3.3e-5
-at the defaults, deterministic with the default seed).
+at the defaults, deterministic with the default seed). pytest is not a dependency of dpspec:
+without it this module imports and defines nothing (it is only ever loaded by pytest).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from dpspec.audit.ci import VoteResult, assert_dp
 
 
-@pytest.fixture(name="assert_dp")
-def assert_dp_fixture() -> Callable[..., VoteResult]:
+def _fixture() -> Callable[..., VoteResult]:
     """The :func:`dpspec.audit.ci.assert_dp` function."""
 
     def check(*args: Any, **kwargs: Any) -> VoteResult:
         return assert_dp(*args, **kwargs)
 
     return check
+
+
+if importlib.util.find_spec("pytest") is not None:
+    import pytest
+
+    #: the fixture ``assert_dp`` (pytest finds it by this module's attribute)
+    assert_dp_fixture = pytest.fixture(name="assert_dp")(_fixture)

@@ -42,7 +42,7 @@ def _checkpoint_cases(tmp: Path) -> dict[str, bool]:
     """The checkpoint's guarantees, each True when it holds (see :func:`resume_exact`)."""
     import os
 
-    from dpspec.audit.checkpoint import KEY_VARIABLE, _digest
+    from dpspec.audit._checkpoint import KEY_VARIABLE, _digest
     from dpspec.audit.learners import LearnerMechanism
 
     entry = zoo()["laplace"]
@@ -154,8 +154,8 @@ def resume_exact(config: VerifyConfig) -> CheckOutcome:
     seal switched off (an edited, resealed file accepted)."""
     from unittest import mock
 
-    import dpspec.audit.checkpoint as checkpoint
-    import dpspec.audit.identity as identity
+    import dpspec.audit._checkpoint as checkpoint
+    import dpspec.audit._identity as identity
 
     with TemporaryDirectory() as tmp:
         cases = _checkpoint_cases(Path(tmp))

@@ -170,7 +170,7 @@ def exact_vote_false_alarm(votes: int, alpha: Fraction) -> Fraction:
         seen.append(seed)
         return _Verdict(False)
 
-    vote(None, (0, 1), 1.0, votes=votes, runner=record)
+    vote(_never_sampled, (0, 1), 1.0, votes=votes, runner=record)
     seeds = sorted(set(seen))
     total = Fraction(0)
     for flags in product((False, True), repeat=len(seeds)):
@@ -179,10 +179,15 @@ def exact_vote_false_alarm(votes: int, alpha: Fraction) -> Fraction:
         def stand_in(*args: Any, seed: int, verdict: dict[int, bool] = verdict, **kw: Any) -> Any:
             return _Verdict(verdict[seed])
 
-        if not vote(None, (0, 1), 1.0, votes=votes, runner=stand_in).passed:
+        if not vote(_never_sampled, (0, 1), 1.0, votes=votes, runner=stand_in).passed:
             k = sum(flags)
             total += alpha**k * (1 - alpha) ** (len(seeds) - k)
     return total
+
+
+def _never_sampled(data: Any, n: int, rng: Any) -> Any:
+    """The target of a vote whose audits are stand-ins (they never sample it)."""
+    raise AssertionError("a stand-in audit sampled its target")
 
 
 class _Verdict:
@@ -215,7 +220,7 @@ def assert_dp_validity(config: VerifyConfig) -> CheckOutcome:
         ci.VoteResult, "passed", property(lambda self: self.violations < self.votes // 2)
     ):
         at_half = exact_vote_false_alarm(*nine)
-    with mock.patch.object(ci, "vote_seeds", lambda seed, votes: [seed] * votes):
+    with mock.patch.object(ci, "_vote_seeds", lambda seed, votes: [seed] * votes):
         one_seed = exact_vote_false_alarm(*nine)
     controls = [
         Control(
@@ -269,7 +274,7 @@ def pair_search(config: VerifyConfig) -> CheckOutcome:
     Lyu et al.'s Alg 4) must be flagged through both searches; the correct noisy-max v1a and
     SVT must not be. Slack: claim / ε_LCB of the correct ones."""
     from dpspec.audit import audit_pairs
-    from dpspec.audit.search import hypothesis_search, query_vector_pairs, statdp_patterns
+    from dpspec.audit._search import hypothesis_search, query_vector_pairs, statdp_patterns
 
     entries = zoo()
     rows = {}

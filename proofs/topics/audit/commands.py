@@ -106,7 +106,7 @@ def _resolve(
         raise ValueError("pair: give --pair or a search (--queries / --domain), not both")
     if search is not None and target.startswith("learner:"):
         raise ValueError(
-            "domain: learner targets search pairs with dpspec.audit.learner_search "
+            "domain: learner targets search pairs with dpspec.audit._learner_search "
             "(canary_pairs); give --pair"
         )
     if search is not None:
@@ -148,14 +148,14 @@ def _resolve_given(
     from dpspec.audit.libraries import (
         DIFFPRIVLIB_MODELS,
         LIBRARIES,
+        _model_canary_pair,
         load_target,
-        model_canary_pair,
     )
 
     mech = load_target(target, args.epsilon, delta)
     library, _, name = target.partition(":")
     if library == "diffprivlib" and name in DIFFPRIVLIB_MODELS:
-        D, D2, _ = model_canary_pair()
+        D, D2, _ = _model_canary_pair()
         what = f"{target}: fitted with and without the canary (1, 0), predictions at it"
         return mech, pair or (D, D2), args.epsilon, delta, what, {}
     if pair is None and library in LIBRARIES:

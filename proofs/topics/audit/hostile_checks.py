@@ -139,7 +139,7 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         return tampered(json.dumps(data))()
 
     def edited_and_rehashed() -> Any:
-        from dpspec.audit.checkpoint import _digest
+        from dpspec.audit._checkpoint import _digest
 
         _genuine_checkpoint()
         data = json.loads(saved[0])
@@ -443,17 +443,20 @@ def _controls() -> list[Control]:
     """The listed cases rerun with one function of the auditor replaced by a bug."""
     from unittest import mock
 
-    import dpspec.audit.checkpoint as checkpoint
+    import dpspec.audit._checkpoint as checkpoint
     import dpspec.audit.loop as loop
+    from dpspec.validation import RandomState
 
     def late_path(path: Any) -> Path | None:
         return None if path is None else Path(path)
 
-    bugs = {
+    bugs: dict[str, Any] = {
         "checkpoint field checks skipped": mock.patch.object(
             checkpoint, "checkpoint_counts_valid", lambda *args: True
         ),
-        "seed not validated": mock.patch.object(loop, "check_seed", lambda seed: seed),
+        "seed not validated": mock.patch.object(
+            RandomState, "convert", lambda self, value, name: value
+        ),
         "checkpoint path checked when first written": mock.patch.object(
             loop, "_checkpoint_path", late_path
         ),

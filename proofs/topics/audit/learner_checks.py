@@ -330,7 +330,7 @@ def one_run(config: VerifyConfig) -> CheckOutcome:
             target, 1000, 1.0, guesses=(250, 250), confidence=confidence, seed=SEED + r
         )
         alarms += result.violation
-        with mock.patch.object(one_run_module, "cp_lower", lambda k, n, a: cp_lower(k, n, 2 * a)):
+        with mock.patch.object(one_run_module, "_cp_lower", lambda k, n, a: cp_lower(k, n, 2 * a)):
             halved += one_run_audit(
                 target, 1000, 1.0, guesses=(250, 250), confidence=confidence, seed=SEED + r
             ).violation
@@ -400,9 +400,9 @@ def learner_pair_search(config: VerifyConfig) -> CheckOutcome:
     over canary location, label and replaced record (15 examples, 5000 fits each), then a final
     audit with 30 000 fresh fits per side. PCL with half its noise must be flagged by both;
     PCL by neither."""
-    from dpspec.audit.learner_search import canary_pair_strategy, canary_pairs
+    from dpspec.audit._learner_search import canary_pair_strategy, canary_pairs
+    from dpspec.audit._search import hypothesis_search
     from dpspec.audit.learners import LearnerMechanism
-    from dpspec.audit.search import hypothesis_search
 
     rng = np.random.default_rng(SEED)
     X = rng.random((200, 2)) * 0.9 + 0.05

@@ -34,7 +34,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="audit.learner-shortcut-for-subclasses",
         file="impl/audit/learners.py",
-        original="if estimator is not None and shortcut_of(estimator) is not None:",
+        original="if estimator is not None and _shortcut_of(estimator) is not None:",
         replacement='if estimator is not None and hasattr(estimator, "repeated_predictions"):',
         description=(
             "the learner auditor samples any estimator that has repeated_predictions through it "
@@ -45,7 +45,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="audit.checkpoint-keyed-by-name",
-        file="impl/audit/checkpoint.py",
+        file="impl/audit/_checkpoint.py",
         original="target_sha256=fingerprint(target),",
         replacement="target_sha256=fingerprint(_target_name(target)),",
         description=(

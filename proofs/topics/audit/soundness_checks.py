@@ -30,7 +30,7 @@ from scipy import stats
 
 import dpspec.audit.loop as audit_loop
 from dpspec.audit import EventBound, audit
-from dpspec.audit.events import Event
+from dpspec.audit._events import Event
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
 from dpspec.spec.audit import false_alarm_rate_acceptable, misses_acceptable
 
@@ -90,9 +90,9 @@ def side_misses(bound: EventBound, truth: Callable[[Event, int], float]) -> tupl
 
 
 def rebound(bounds: Sequence[EventBound], n: int, confidence: float) -> list[EventBound]:
-    """The same events and counts bounded again by the real :func:`event_bounds` (used with
+    """The same events and counts bounded again by the real :func:`_event_bounds` (used with
     ``event_level`` replaced by a bug)."""
-    return audit_loop.event_bounds(
+    return audit_loop._event_bounds(
         [b.event for b in bounds], [b.first for b in bounds], [b.hits for b in bounds], n,
         confidence, 0.0,
     )  # fmt: skip

@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.bounds import _EXACT_TOP, _plug_in, _wilson, cp_lower, cp_upper, epsilon_lower
-from dpspec.audit.events import (
+from dpspec.audit._events import (
     Event,
     _atom_keys,
     _features,
@@ -27,8 +26,16 @@ from dpspec.audit.events import (
     _score,
     float_keys,
 )
-from dpspec.audit.structured import StructuredOutputs, numbers_in, numbers_within, shapes_of
-from dpspec.audit.targets import _patterns, _space, as_structured
+from dpspec.audit._structured import StructuredOutputs, numbers_in, numbers_within, shapes_of
+from dpspec.audit._targets import _patterns, _space, as_structured
+from dpspec.audit.bounds import (
+    _EXACT_TOP,
+    _cp_lower,
+    _cp_upper,
+    _epsilon_lower,
+    _plug_in,
+    _wilson,
+)
 
 #: number of distinct output values up to which float outputs also get atom events
 MAX_ATOMS = 4096
@@ -359,7 +366,7 @@ MIN_SHAPE_DRAWS = 40
 
 
 def _shape_family(x: tuple[Any, Any]) -> Family:
-    """Likelihood-ratio-ordered sets of shapes (:mod:`dpspec.audit.structured`)."""
+    """Likelihood-ratio-ordered sets of shapes (:mod:`dpspec.audit._structured`)."""
     (sa, ia), (sb, ib) = shapes_of(x[0]), shapes_of(x[1])
     table: dict[Any, int] = {}
     for shape in (*sa, *sb):
@@ -561,12 +568,12 @@ def _best_events(
             # (Bonferroni, α/#candidates): against the winner's curse, a noisy small event no
             # longer beats a large one whose ratio is known precisely.
             sel = alpha / max(k1.size, 1)
-            rough = epsilon_lower(
+            rough = _epsilon_lower(
                 _wilson(k1, n1, sel / 2, lower=True), _wilson(k2, n2, sel / 2, lower=False), delta
             )
             top = _top(rough, _EXACT_TOP)
-            bounds = epsilon_lower(
-                cp_lower(k1[top], n1, sel / 2), cp_upper(k2[top], n2, sel / 2), delta
+            bounds = _epsilon_lower(
+                _cp_lower(k1[top], n1, sel / 2), _cp_upper(k2[top], n2, sel / 2), delta
             )
             j = int(np.argmax(bounds))
             if best is None or bounds[j] > best[2]:

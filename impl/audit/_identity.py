@@ -9,10 +9,12 @@ hashes a canonical description instead:
 * numbers, strings, bytes: their type and exact value; numpy arrays: dtype, shape and the
   SHA-256 of their bytes; containers: their items, in order (dict and set items sorted);
 * a function: module, qualified name, its code (bytecode, constants — nested code included —
-  and names), defaults, the contents of its closure cells and the module globals its code
+  and names; of a function wrapped by :func:`dpspec.validation.checked`, the code it wraps),
+  defaults, the contents of its closure cells and the module globals its code
   names (values and functions of its own module are followed; other modules' objects by name);
 * a class: module, qualified name and the code and values defined in every class of its MRO
-  outside the standard library's ``builtins``; an instance: its class and its ``__dict__`` /
+  outside the standard library's ``builtins`` (:class:`dpspec.validation.Checked`, the base
+  of every public class, by name); an instance: its class and its ``__dict__`` /
   ``__slots__`` values.
 
 Walking is bounded (depth 12, 20 000 nodes): what lies beyond is summarised by its type name.
@@ -30,6 +32,8 @@ import types
 from typing import Any
 
 import numpy as np
+
+from dpspec.validation import CHECKED_MARK
 
 #: bounds of one fingerprint walk: deeper or further objects are named by their type only
 MAX_DEPTH = 12
@@ -140,6 +144,11 @@ class _Walk:
             self._instance(obj, depth)
 
     def _function(self, fn: types.FunctionType, depth: int) -> None:
+        wrapped = getattr(fn, "__wrapped__", None)
+        if getattr(fn, CHECKED_MARK, False) and isinstance(wrapped, types.FunctionType):
+            self.token("checked")  # dpspec's validation wrapper: the code it runs is wrapped's
+            self._function(wrapped, depth)
+            return
         self.token("function", qualified_name(fn))
         self._code(fn.__code__, depth)
         self.visit(fn.__defaults__, depth + 1)
@@ -179,6 +188,8 @@ class _Walk:
             if base.__module__ == "builtins":
                 continue
             self.token("base", qualified_name(base))
+            if base.__module__.startswith("dpspec.validation"):
+                continue  # the validation every public class inherits: named, not walked
             for name, value in sorted(vars(base).items()):
                 if name in _SKIPPED_CLASS_ATTRIBUTES:
                     continue

@@ -21,14 +21,14 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
+from dpspec.audit._targets import as_mechanism
 from dpspec.audit.loop import (
     MAX_SELECTION,
     AuditResult,
+    _check_samples,
+    _screen_bound,
     audit,
-    check_samples,
-    screen_bound,
 )
-from dpspec.audit.targets import as_mechanism
 from dpspec.validation import check_confidence, check_count, check_delta, check_seed
 
 #: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
@@ -104,7 +104,7 @@ def hypothesis_search(
     mech = as_mechanism(mechanism)
     rng = np.random.default_rng(check_seed(seed))
     alpha = 1.0 - check_confidence(confidence)
-    check_samples(samples)
+    _check_samples(samples)
     check_delta(delta)
     check_count(screen, "screen")
     if screen > MAX_SELECTION:
@@ -116,7 +116,7 @@ def hypothesis_search(
     history: list[float] = []
 
     def screen_score(pair: tuple[Any, Any]) -> float:
-        return screen_bound(mech, pair, screen, rng, delta, alpha)
+        return _screen_bound(mech, pair, screen, rng, delta, alpha)
 
     scorer = score or screen_score
 

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.structured import StructuredOutputs, numbers_within, shapes_of
-from dpspec.audit.targets import _patterns
+from dpspec.audit._structured import StructuredOutputs, numbers_within, shapes_of
+from dpspec.audit._targets import _patterns
 
 #: the kinds of :class:`Event`
 EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern", "box", "shape", "within")
@@ -25,7 +25,7 @@ class Event:
     bits of a float64) or ``pattern`` (a set of per-coordinate classes NaN / ±inf / beyond
     ±1e30, see :func:`_patterns`) or ``box`` (vector rows with lo_j ≤ x_j < hi_j for every
     coordinate j; ``values`` = (lo_1, hi_1, lo_2, hi_2, …), infinite ends allowed) or
-    ``shape`` (a set of shapes, :mod:`dpspec.audit.structured`: keys present or absent,
+    ``shape`` (a set of shapes, :mod:`dpspec.audit._structured`: keys present or absent,
     lengths, categories, per-coordinate NaN/inf classes) or ``within`` (the rows of the one
     shape ``values[0]`` whose numbers lie in the event ``inner``). A threshold or box event
     never contains NaN; a learned-score event (``weights`` on the features (1, x, x²); a

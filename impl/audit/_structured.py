@@ -5,7 +5,7 @@ Every output row is read as a fixed map of the output (so events on it are event
 output): its **shape** — the paths of its leaves (dict keys, positions) with, for each leaf
 that is not a moderate number, what it is (NaN, +inf, −inf, beyond ±1e30, a string, bytes,
 a bool, None) — and its **numbers**: the moderate numeric leaves, in path order. Two families
-audit them (:mod:`dpspec.audit.selection`): sets of shapes (keys present or absent, lengths,
+audit them (:mod:`dpspec.audit._selection`): sets of shapes (keys present or absent, lengths,
 NaN patterns, categories are events of their own) and, within each frequent shape, the
 continuous families on its numbers (a threshold for one number, orthants, a direction and a
 learned score for several) — so a release that leaks through the *values* of its finite
@@ -215,7 +215,7 @@ def shapes_of(outputs: Any) -> tuple[list[Any], NDArray[np.intp]]:
             count=len(outputs),
         )
         return list(table), index
-    from dpspec.audit.targets import _patterns
+    from dpspec.audit._targets import _patterns
 
     codes = _patterns(outputs).reshape(len(outputs), -1)
     d = codes.shape[1]

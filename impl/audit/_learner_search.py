@@ -1,5 +1,5 @@
 """Finding the neighbouring datasets on which a learner leaks most: canary patterns and a
-Hypothesis search, as :mod:`dpspec.audit.search` does for query vectors.
+Hypothesis search, as :mod:`dpspec.audit._search` does for query vectors.
 
 From a background dataset (X, y) on [0, 1]^d the candidates are pairs (D, D') with their probe
 points (the canary's locations), datasets given as (X, y, probe) so that
@@ -14,7 +14,7 @@ points (the canary's locations), datasets given as (X, y, probe) so that
 * **cell boundaries**: for a grid of m cells per axis, a record at k/m moved to just below k/m
   (substitution across the boundary);
 * :func:`canary_pair_strategy` — Hypothesis draws the canary's location and label and the
-  record it replaces; :func:`~dpspec.audit.search.hypothesis_search` steers it with
+  record it replaces; :func:`~dpspec.audit._search.hypothesis_search` steers it with
   ``hypothesis.target`` toward pairs with a large screening bound.
 
 Choosing a pair uses screening draws that the final audit does not reuse

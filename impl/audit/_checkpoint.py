@@ -5,7 +5,7 @@ root seed of the estimation blocks, the draws done and the hits per event and si
 interrupted audit resumes where it stopped and reproduces the uninterrupted counts exactly.
 
 **What a checkpoint is for.** The file records the audit's :class:`AuditIdentity`: the target
-(its qualified name and :func:`~dpspec.audit.identity.fingerprint`, a SHA-256 of its code and
+(its qualified name and :func:`~dpspec.audit._identity.fingerprint`, a SHA-256 of its code and
 data — for a learner target, of the estimator factory's code and of the release and probe), the
 pair (a SHA-256 of its contents, not a repr that elides the middle of large arrays), the claim
 (ε, δ), the sample plan (samples, selection, confidence, block size, event families) and the
@@ -21,7 +21,7 @@ change counts within their valid ranges. Set the environment variable
 anyone who does not hold the key is refused, and so is an unkeyed file while the key is set.
 Neither protects against someone who controls the auditing process or knows the key; the
 checkpoint is not confidential (events and counts are in clear); the target's identity covers
-the code and data reachable from it within :mod:`dpspec.audit.identity`'s bounds, not the code
+the code and data reachable from it within :mod:`dpspec.audit._identity`'s bounds, not the code
 of other installed packages it calls.
 """
 
@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.audit.events import Event
-from dpspec.audit.identity import fingerprint, qualified_name
+from dpspec.audit._events import Event
+from dpspec.audit._identity import fingerprint, qualified_name
 from dpspec.spec.audit import checkpoint_counts_valid
 
 #: the format of the checkpoint files this version writes and reads

@@ -16,8 +16,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit.identity import qualified_name
-from dpspec.audit.structured import StructuredOutputs, structured_rows
+from dpspec.audit._identity import qualified_name
+from dpspec.audit._structured import StructuredOutputs, structured_rows
 from dpspec.validation import InputTypeError
 
 #: outputs beyond this magnitude are kept out of the learned vector score (its features x²
@@ -141,7 +141,7 @@ class _SeededGlobals:
 
 def _stack(values: Any) -> Any:
     """Outputs as one array; rows numpy cannot stack faithfully (dicts, ragged rows, rows
-    mixing kinds: :func:`~dpspec.audit.structured.structured_rows`) are passed on as a list
+    mixing kinds: :func:`~dpspec.audit._structured.structured_rows`) are passed on as a list
     for :func:`_outputs` to read as shapes and numbers. Arrays (masked ones included) are
     passed on as they are."""
     if isinstance(values, np.ndarray):
@@ -217,7 +217,7 @@ def _outputs(raw: Any, n: int) -> Any:
     numbers (bool, int, float64), strings or bytes, one per row; vectors as (n, k) rows;
     anything an array cannot hold faithfully — dicts, variable-length rows, rows mixing
     numbers with strings, bytes, None or containers — as
-    :class:`~dpspec.audit.structured.StructuredOutputs` (shapes and the numbers within them).
+    :class:`~dpspec.audit._structured.StructuredOutputs` (shapes and the numbers within them).
     Complex values become (real, imaginary) columns and arrays of more than two dimensions
     are flattened per row (both one-to-one); NaN payloads are made canonical (one NaN atom)."""
     if isinstance(raw, np.ma.MaskedArray) and np.ma.getmaskarray(raw).any():
