@@ -333,7 +333,7 @@ def test_fixtures_are_exempt_from_the_root_export_and_the_mechanism_protocol() -
     the declaration is reported for both."""
     from dpspec.audit.zoo import FunctionMechanism
     from dpspec.proofs.engine.discovery import PublicObject
-    from dpspec.proofs.topics.contract.discovery import contract_problems, is_fixture
+    from dpspec.proofs.topics.contract.discovery import claims_no_privacy, contract_problems
 
     class Undeclared(FunctionMechanism):
         __dpspec_fixture__ = None
@@ -342,7 +342,7 @@ def test_fixtures_are_exempt_from_the_root_export_and_the_mechanism_protocol() -
     fixture = contract_problems(
         [PublicObject("dpspec.audit.zoo", "FunctionMechanism", FunctionMechanism)]
     )
-    assert is_fixture(FunctionMechanism) and not is_fixture(Undeclared)
+    assert claims_no_privacy(FunctionMechanism) and not claims_no_privacy(Undeclared)
     assert not any(rule in p for rule in rules for p in fixture), fixture
     plain = contract_problems([PublicObject("dpspec.audit.zoo", "FunctionMechanism", Undeclared)])
     for rule in rules:

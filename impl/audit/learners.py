@@ -184,6 +184,10 @@ class LearnerMechanism(Checked):
     compared; ``probe`` is the (k, d) array the named releases are evaluated on.
     """
 
+    __dpspec_audit_adapter__ = (
+        "presents a learner to the auditor; its privacy is what the audit measures"
+    )
+
     def __init__(
         self,
         factory: FactoryArg,

@@ -16,7 +16,7 @@ contract of :mod:`dpspec.contract`:
   :class:`~dpspec.contract.PrivacyLevel` (``privacy``, or ``privacy_`` after ``fit``);
 * **exported** — from its subpackage's ``__all__`` (or from a module the subpackage exports
   whole, by that module's ``__all__``), and mechanisms and learners from the root's (but
-  fixtures built broken on purpose, ``__dpspec_fixture__``);
+  fixtures built broken on purpose and the auditor's adapters, :func:`claims_no_privacy`);
 * **registered** — named by some obligation of the registry.
 """
 
@@ -90,10 +90,15 @@ def _root_exports() -> set[str]:
     return set(dpspec.__all__)
 
 
-def is_fixture(obj: Any) -> bool:
-    """A target of the auditor's zoo built broken on purpose (``__dpspec_fixture__ = "why"``):
-    it keeps the validation contract, but states no privacy of its own to report or export."""
-    return isinstance(getattr(obj, "__dpspec_fixture__", None), str)
+def claims_no_privacy(obj: Any) -> bool:
+    """A class with ``sample`` that states no privacy of its own to report or export, but keeps
+    the validation contract: a target of the auditor's zoo built broken on purpose
+    (``__dpspec_fixture__ = "why"``), or an adapter that presents someone else's code to the
+    auditor, whose privacy is what the audit measures (``__dpspec_audit_adapter__ = "why"``)."""
+    return any(
+        isinstance(getattr(obj, marker, None), str)
+        for marker in ("__dpspec_fixture__", "__dpspec_audit_adapter__")
+    )
 
 
 def _params(cls: type) -> list[str]:
@@ -157,7 +162,7 @@ def _report_problems(public: PublicObject) -> Iterable[str]:
     attribute = "privacy_" if "learner" in found else "privacy"
     if "private" in found and not isinstance(getattr(obj, attribute, None), PrivacyLevel):
         yield f"{public.dotted}: no PrivacyLevel in {attribute}"
-    if "mechanism" in found and not isinstance(obj, Mechanism) and not is_fixture(cls):
+    if "mechanism" in found and not isinstance(obj, Mechanism) and not claims_no_privacy(cls):
         yield f"{public.dotted}: does not satisfy dpspec.contract.Mechanism"
 
 
@@ -191,7 +196,7 @@ def contract_problems(objects: Iterable[PublicObject]) -> list[str]:
         if (
             kinds(public.obj) & {"mechanism", "learner", "private"}
             and public.name not in root
-            and not is_fixture(public.obj)  # a broken-on-purpose fixture is no library API
+            and not claims_no_privacy(public.obj)  # a fixture or an adapter is no DP API
         ):
             problems.append(f"{label}: a mechanism or learner missing from dpspec.__all__")
         problems.extend(_report_problems(public))

@@ -24,9 +24,9 @@ from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyCo
 from dpspec.proofs.engine.sweep import Tally, entries, sweep
 from dpspec.proofs.topics.contract.cli_surface import sweep_cli
 from dpspec.proofs.topics.contract.discovery import (
+    claims_no_privacy,
     contract_problems,
     declared_parameters,
-    is_fixture,
     kinds,
 )
 
@@ -211,12 +211,13 @@ def privacy_coverage(config: VerifyConfig) -> CheckOutcome:
 
 def _states_privacy(public: PublicObject) -> bool:
     """A computing class whose constructor takes ``epsilon`` (a record or a declaration that
-    only carries an ε is not one, nor a fixture of the auditor's zoo — a target built broken on
-    purpose, declared by ``__dpspec_fixture__ = "why"`` and caught by the zoo's obligations)."""
+    only carries an ε is not one, nor a class that claims no privacy of its own: a fixture of the
+    auditor's zoo built broken on purpose, or an adapter of the auditor,
+    :func:`~dpspec.proofs.topics.contract.discovery.claims_no_privacy`)."""
     obj = public.obj
     if not inspect.isclass(obj) or declarative_kind(obj) is not None:
         return False
-    return "private" in kinds(obj) and not is_fixture(obj)
+    return "private" in kinds(obj) and not claims_no_privacy(obj)
 
 
 def coverage_problems(objects: tuple[PublicObject, ...]) -> list[str]:
