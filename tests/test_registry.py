@@ -201,12 +201,13 @@ def test_guarantee_report_lists_the_registry() -> None:
     """``proofs/guarantees.md`` (``dpspec report`` of the release) has one row per registered
     obligation, with its current method, and one per erratum: regenerate it when they change."""
     text = (ROOT / "proofs" / "guarantees.md").read_text(encoding="utf-8")
-    cells = [re.split(r"(?<!\\)\|", line)[1:-1] for line in text.splitlines()]
-    rows = {
-        c[0].strip(): c[5].strip()
-        for c in cells
-        if len(c) == 8 and c[0].strip() not in ("id", "---")
+    cells = [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in text.splitlines()]
+    header = next(c for c in cells if c[:1] == ["id"])
+    method, kind = header.index("method"), header.index("kind")
+    table = [c for c in cells if len(c) == len(header) and c[0] not in ("id", "---")]
+    assert {c[0]: c[method] for c in table} == {ob.id: ob.method.value for ob in obligations()}
+    assert {c[0]: c[kind].split(" (")[0] for c in table} == {
+        ob.id: ob.effective_kind.value for ob in obligations()
     }
-    assert rows == {ob.id: ob.method.value for ob in obligations()}
     for e in errata():
         assert f"| {e.id} |" in text, e.id
