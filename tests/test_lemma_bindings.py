@@ -133,7 +133,7 @@ MUTANTS = [
     ),
     (
         "audit:audit_binding",
-        "dpspec.audit.bounds.epsilon_lower",
+        "dpspec.audit.bounds._epsilon_lower",
         "np.asarray(p1_lo, dtype=np.float64) - delta",
         "np.asarray(p1_lo, dtype=np.float64)",
     ),

@@ -224,7 +224,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "flags the randomiser built for epsilon x 1.25"
         ),
         method=Method.STATISTICAL,
-        predicates=("dpspec.audit.core.epsilon_lower",),
+        predicates=("dpspec.audit.bounds._epsilon_lower",),
         impls=(_RANDOMISER,),
         checks=("sampling:witness_audit",),
         tests=("tests/test_ldp.py::test_two_party_api",),
