@@ -1,6 +1,6 @@
 """What the auditor samples and the outputs it can represent.
 
-A target is a :class:`Mechanism` — ``sample(data, n, rng)`` returns n independent outputs on
+A target is a :class:`Mechanism` — ``sample(data, size, rng)`` returns n independent outputs on
 ``data`` — or a callable made into one by :class:`CallableMechanism`. Every batch of outputs is
 put in one form every event can be evaluated on (:func:`outputs_of`): numbers, strings or bytes,
 one per row, vectors as (n, k) rows; anything else is refused with an error naming
@@ -31,10 +31,10 @@ class MechanismError(RuntimeError):
 
 @runtime_checkable
 class Mechanism(Protocol):
-    """A randomised algorithm: ``sample(data, n, rng)`` returns n independent outputs on
-    ``data``, shape (n,) for scalar outputs or (n, k) for vectors."""
+    """A randomised algorithm: ``sample(data, size, rng)`` returns ``size`` independent outputs
+    on ``data``, shape (size,) for scalar outputs or (size, k) for vectors."""
 
-    def sample(self, data: Any, n: int, rng: np.random.Generator) -> NDArray[Any]: ...
+    def sample(self, data: Any, size: int, rng: np.random.Generator) -> NDArray[Any]: ...
 
 
 class CallableMechanism:
@@ -57,11 +57,11 @@ class CallableMechanism:
         if isinstance(fn, type):
             raise InputTypeError(
                 f"mechanism: got the class {qualified_name(fn)}; pass an instance (its "
-                "__call__ is the mechanism) or an object with sample(data, n, rng)"
+                "__call__ is the mechanism) or an object with sample(data, size, rng)"
             )
         if not callable(fn):
             raise InputTypeError(
-                f"mechanism: expected a callable or .sample(data, n, rng), got {fn!r}"
+                f"mechanism: expected a callable or .sample(data, size, rng), got {fn!r}"
             )
         self.fn = fn
         self.arity = _arity(fn)
@@ -163,7 +163,7 @@ def describe_sampling(mechanism: Any) -> str:
     own = getattr(mechanism, "sampling", None)
     if callable(own):
         return str(own())
-    return f"{qualified_name(mechanism)}.sample(data, n, rng)"
+    return f"{qualified_name(mechanism)}.sample(data, size, rng)"
 
 
 def as_mechanism(mechanism: Any) -> Mechanism:
@@ -173,7 +173,7 @@ def as_mechanism(mechanism: Any) -> Mechanism:
     if callable(mechanism):
         return CallableMechanism(mechanism)
     raise InputTypeError(
-        f"mechanism: expected .sample(data, n, rng) or a callable, got {mechanism!r}"
+        f"mechanism: expected .sample(data, size, rng) or a callable, got {mechanism!r}"
     )
 
 

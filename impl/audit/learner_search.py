@@ -9,8 +9,8 @@ from dpspec.audit._learner_search import *  # noqa: F403
 DEPRECATED_ALIAS_OF = "dpspec.audit._learner_search"
 
 warnings.warn(
-    "dpspec.audit.learner_search is deprecated; it is internal machinery (dpspec.audit._learner_search); "
-    "search for a pair with dpspec.audit.Search",
+    "dpspec.audit.learner_search is deprecated; it is internal machinery "
+    "(dpspec.audit._learner_search); search for a pair with dpspec.audit.Search",
     DeprecationWarning,
     stacklevel=2,
 )

@@ -2,7 +2,7 @@
 
 ``load_target(spec, epsilon, delta)`` resolves
 
-* ``module:callable`` or ``path/to/file.py:callable`` — an object with ``sample(data, n, rng)``
+* ``module:callable`` or ``path/to/file.py:callable`` — an object with ``sample(data, size, rng)``
   or a function ``f(data, n, rng)`` (vectorised), ``f(data, rng)`` or ``f(data)`` (called once
   per draw: slow, see :class:`~dpspec.audit._targets.CallableMechanism`);
 * ``opendp:laplace | gaussian | geometric`` — OpenDP's measurements on a vector domain (n copies
