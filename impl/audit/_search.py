@@ -86,6 +86,20 @@ class SearchResult:
     history: list[float] = field(default_factory=list)
 
 
+def targeted_search(max_examples: int) -> settings:
+    """Hypothesis settings of the auditor's pair searches: ``max_examples`` generated and
+    targeted examples (steered by ``hypothesis.target``), derandomised, no example database,
+    no deadline or health checks (a screening call may be slow)."""
+    return settings(
+        max_examples=max_examples,
+        phases=[Phase.generate, Phase.target],
+        database=None,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
 def hypothesis_search(
     mechanism: Any,
     pairs: st.SearchStrategy[tuple[Any, Any]],
@@ -120,14 +134,7 @@ def hypothesis_search(
 
     scorer = score or screen_score
 
-    @settings(
-        max_examples=max_examples,
-        phases=[Phase.generate, Phase.target],
-        database=None,
-        deadline=None,
-        derandomize=True,
-        suppress_health_check=list(HealthCheck),
-    )
+    @targeted_search(max_examples)
     @given(pairs)
     def probe(pair: tuple[Any, Any]) -> None:
         value = scorer(pair)

@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import numpy as np
-from hypothesis import HealthCheck, Phase, given, settings, target
+from hypothesis import given, target
 from hypothesis import strategies as st
 
 from dpspec.audit._domains import MAX_SAMPLES
+from dpspec.audit._search import statdp_patterns, targeted_search
 from dpspec.audit._targets import Mechanism
 from dpspec.audit.loop import MAX_SELECTION, AuditResult, _screen_bound, audit
 from dpspec.validation import (
@@ -149,8 +150,6 @@ def _interval(value: Any, name: str) -> tuple[float, float]:
 
 def _query_edges(search: Search) -> list[tuple[Any, Any]]:
     """StatDP's patterns (m ≥ 2) or (a, a ± Δ) (m = 1), moved to the edges of the domain."""
-    from dpspec.audit._search import statdp_patterns
-
     m, step = int(search.queries or 1), float(search.sensitivity)
     shapes: list[tuple[tuple[float, ...], tuple[float, ...]]]
     if m == 1:
@@ -316,14 +315,7 @@ def _screen_pairs(
             _query_strategy(search) if search.queries is not None else _dataset_strategy(search)
         )
 
-        @settings(
-            max_examples=left,
-            phases=[Phase.generate, Phase.target],
-            database=None,
-            deadline=None,
-            derandomize=True,
-            suppress_health_check=list(HealthCheck),
-        )
+        @targeted_search(left)
         @given(strategy)
         def probe(pair: tuple[Any, Any]) -> None:
             if len(scored) >= search.candidates:
