@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -212,51 +214,126 @@ class VerifyRun:
 
 
 def run_verify_in(
-    root: Path, ids: Sequence[str], timeout: float, fail_fast: bool = False
+    root: Path,
+    ids: Sequence[str],
+    timeout: float,
+    fail_fast: bool = False,
+    *,
+    server: ForkServer | None = None,
+    jobs: int = 1,
 ) -> VerifyRun:
-    """``python -m dpspec.proofs.cli verify --ids ...`` in ``root``; which obligations failed.
+    """``dpspec verify --ids ...`` in ``root`` (``jobs`` worker processes); which obligations
+    failed.
 
     ``fail_fast``: run the obligations one by one in the given order through the same
-    ``run_verify`` and stop at the first failure (:func:`worker_main`).
+    ``run_verify`` and stop at the first failure (:func:`worker_main`). ``server``: run in a
+    child of that :class:`ForkServer` instead of a fresh interpreter (the same code runs; only
+    the third-party imports are shared).
     """
     out_json = root / "verify.json"
     joined = ",".join(ids)
     if fail_fast:
-        cmd = [
-            sys.executable,
-            "-c",
-            "import sys; from dpspec.proofs.engine.mutation import worker_main; "
-            "sys.exit(worker_main(sys.argv[1:]))",
-            joined,
-            str(out_json),
-        ]
+        target, argv = "dpspec.proofs.engine.mutation:worker_main", [joined, str(out_json)]
     else:
-        cmd = [sys.executable, "-m", "dpspec.proofs.cli", "verify", "--no-progress", "--jobs", "1"]
-        cmd += ["--json", str(out_json), "--ids", joined]
+        target = "dpspec.proofs.cli:main"
+        argv = ["verify", "--no-progress", "--jobs", str(jobs), "--json", str(out_json)]
+        argv += ["--ids", joined]
     start = time.perf_counter()
-    try:
-        proc = subprocess.run(
-            cmd,
-            cwd=root,
-            env=scratch_env(root),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return VerifyRun([], [], -1, time.perf_counter() - start, True, f"timeout {timeout:g}s")
+    if server is not None:
+        returncode, timed_out, output = server.run(root, target, argv, timeout)
+    else:
+        module, _, name = target.partition(":")
+        code = f"import sys; from {module} import {name}; sys.exit({name}(sys.argv[1:]))"
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-c", code, *argv],
+                cwd=root,
+                env=scratch_env(root),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
+            returncode, timed_out, output = proc.returncode, False, proc.stderr or proc.stdout
+        except subprocess.TimeoutExpired:
+            returncode, timed_out, output = -1, True, ""
     seconds = time.perf_counter() - start
-    if proc.returncode not in (0, 1) or not out_json.exists():
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        return VerifyRun([], [], proc.returncode, seconds, False, " | ".join(tail))
+    if timed_out:
+        return VerifyRun([], [], returncode, seconds, True, f"timeout {timeout:g}s")
+    if returncode not in (0, 1) or not out_json.exists():
+        tail = output.strip().splitlines()[-3:]
+        return VerifyRun([], [], returncode, seconds, False, " | ".join(tail))
     report = json.loads(out_json.read_text(encoding="utf-8"))
     rows = report["obligations"]
     failed = [r["id"] for r in rows if r["status"] == "failed"]
     passed = [r["id"] for r in rows if r["status"] != "failed"]
-    run = VerifyRun(failed, passed, proc.returncode, seconds)
+    run = VerifyRun(failed, passed, returncode, seconds)
     run.seconds_by_id = {r["id"]: float(r["seconds"]) for r in rows}
     return run
+
+
+#: Third-party modules a :class:`ForkServer` imports once for all its children (those missing
+#: are skipped).
+PRELOAD = (
+    "numpy",
+    "scipy.stats",
+    "scipy.optimize",
+    "scipy.special",
+    "scipy.spatial",
+    "sklearn.base",
+    "sklearn.utils.validation",
+    "hypothesis",
+    "hypothesis.extra.numpy",
+    "tqdm",
+    "joblib",
+)
+
+
+class ForkServer:
+    """``fork_server.py`` in a subprocess: runs targets in forked children that share its
+    third-party imports but import ``dpspec`` from their own scratch root."""
+
+    def __init__(self) -> None:
+        script = Path(__file__).with_name("fork_server.py")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-P", str(script), *PRELOAD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        if not self.stdout.readline():
+            raise InternalError(f"the fork server did not start (exit {self.proc.wait()})")
+
+    def run(
+        self, root: Path, target: str, argv: Sequence[str], timeout: float
+    ) -> tuple[int, bool, str]:
+        """Run ``target(argv)`` in a child in ``root``: exit code, timed out, its output."""
+        log = root / "run.log"
+        request = {
+            "root": str(root),
+            "target": target,
+            "argv": list(argv),
+            "timeout": timeout,
+            "log": str(log),
+        }
+        self.stdin.write(json.dumps(request) + "\n")
+        self.stdin.flush()
+        line = self.stdout.readline()
+        if not line:
+            raise InternalError(f"the fork server stopped (exit {self.proc.wait()})")
+        answer = json.loads(line)
+        output = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+        return int(answer["returncode"]), bool(answer["timed_out"]), output
+
+    def close(self) -> None:
+        self.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def worker_main(argv: Sequence[str]) -> int:
@@ -400,21 +477,34 @@ def run_mutants(
             file=sys.stderr,
         )
 
+        servers: queue.SimpleQueue[ForkServer] = queue.SimpleQueue()
+
         def run_one(
-            index: int, res: MutantResult | None, text: str, ids: list[str], fast: bool = False
+            index: int,
+            res: MutantResult | None,
+            text: str,
+            ids: list[str],
+            fast: bool = False,
+            alone: bool = False,
         ) -> VerifyRun:
             scratch = build_scratch(src, work / f"m{index}")
             if res is not None:
                 scratch_file(scratch, res.mutant.file).write_text(text, encoding="utf-8")
             try:
-                return run_verify_in(scratch, ids, timeout, fail_fast=fast)
+                if alone:  # nothing else runs: the run's own worker processes use every job
+                    return run_verify_in(scratch, ids, timeout, fail_fast=fast, jobs=jobs)
+                server = servers.get()
+                try:
+                    return run_verify_in(scratch, ids, timeout, fail_fast=fast, server=server)
+                finally:
+                    servers.put(server)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
 
         probe_imports(build_scratch(src, work / "probe"))
         base_done = not (baseline and needed)
         if fail_fast and not base_done:
-            run = run_one(-1, None, "", needed)
+            run = run_one(-1, None, "", needed, alone=True)
             bar.set_postfix_str("baseline")
             bar.update(1)
             if run.error or run.timed_out:
@@ -425,7 +515,12 @@ def run_mutants(
                 (res, text, sorted((i for i in ids if i not in run.failed), key=cost.__getitem__))
                 for res, text, ids in runnable
             ]
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        started = [ForkServer() for _ in range(max(1, jobs))]
+        for server in started:
+            servers.put(server)
+        with ExitStack() as stack, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for server in started:
+                stack.callback(server.close)
             futures: dict[Future[VerifyRun], MutantResult | None] = {}
             if not base_done:
                 futures[pool.submit(run_one, -1, None, "", needed)] = None
