@@ -41,13 +41,23 @@ from dpspec.audit.bounds import (
 MAX_ATOMS = 4096
 
 
+@functools.cache
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the loaded BLAS libraries (found once: the search reads the
+    process's loaded libraries), or None without threadpoolctl."""
+    try:
+        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        return None
+    return ThreadpoolController()
+
+
 def _one_blas_thread() -> Any:
     """A context limiting BLAS to one thread (threadpoolctl, when installed)."""
-    try:
-        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+    controller = _blas_controller()
+    if controller is None:  # pragma: no cover
         return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
+    return controller.limit(limits=1, user_api="blas")
 
 
 def _logistic(x0: NDArray[np.float64], x1: NDArray[np.float64]) -> tuple[float, ...]:

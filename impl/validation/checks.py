@@ -53,6 +53,7 @@ MIN_ONE_MINUS_BASE = Fraction(1, 2**12)
 MAX_BASE_DENOMINATOR = 2**62
 
 _REAL_TYPES = (int, float, Fraction, np.integer, np.floating)
+_FLOAT_MAX = float(np.finfo(np.float64).max)
 
 
 @example(__call__={"value": 3, "name": "size", "kind": "draws"})
@@ -108,6 +109,8 @@ def check_positive(x: Checkable, name: NameArg, maximum: OptionalBoundArg = None
     numpy real scalars are accepted; wrong types raise a TypeError (and ValueError) naming
     ``name``. The value is returned as the nearest float.
     """
+    if type(x) is float and 0.0 < x <= (_FLOAT_MAX if maximum is None else maximum):
+        return x  # the common case, decided exactly in floats (NaN fails the comparison)
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a positive number, got {x!r}")
     try:
@@ -128,6 +131,8 @@ def check_positive(x: Checkable, name: NameArg, maximum: OptionalBoundArg = None
 @checked
 def check_epsilon(epsilon: Checkable, name: NameArg = "epsilon") -> float:
     """0 < ε ≤ ``MAX_EPSILON`` (= 700), finite; numpy real scalars accepted."""
+    if type(epsilon) is float and 0.0 < epsilon <= MAX_EPSILON:
+        return epsilon  # the common case, decided exactly in floats (NaN fails the comparison)
     v = check_positive(epsilon, name)
     if exact_fraction(epsilon, name) > MAX_EPSILON:
         raise ValueError(
@@ -141,6 +146,8 @@ def check_epsilon(epsilon: Checkable, name: NameArg = "epsilon") -> float:
 @checked
 def check_delta(delta: Checkable, name: NameArg = "delta", allow_zero: FlagArg = True) -> float:
     """δ ∈ [0, 1) (or (0, 1) when ``allow_zero`` is False)."""
+    if type(delta) is float and (delta >= 0.0 if allow_zero else delta > 0.0) and delta < 1.0:
+        return delta  # the common case, decided exactly in floats (NaN fails the comparison)
     interval = "[0, 1)" if allow_zero else "(0, 1)"
     if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a number in {interval}, got {delta!r}")

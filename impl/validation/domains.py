@@ -134,6 +134,11 @@ class Real(Domain):
     infinite: bool = False
 
     def convert(self, value: Any, name: str) -> float:
+        if type(value) is float and math.isfinite(value):  # the common case, exact in floats
+            inside_lo = value > self.lo if self.lo_open else value >= self.lo
+            inside_hi = value < self.hi if self.hi_open else value <= self.hi
+            if inside_lo and inside_hi:
+                return value
         if (
             self.infinite
             and isinstance(value, float | np.floating)

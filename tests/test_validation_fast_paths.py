@@ -1,0 +1,84 @@
+"""The float fast paths of the common checks decide exactly what the rational checks decide:
+for every float (NaN, ±inf, subnormals, the ends of each interval) the value is accepted and
+returned unchanged exactly when its rational value lies in the domain, else the same error."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from dpspec.validation.checks import MAX_EPSILON, check_delta, check_epsilon, check_positive
+from dpspec.validation.domains import Real
+
+FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
+ENDS = (0.0, -0.0, 5e-324, 1.0, math.nextafter(1.0, 0.0), 700.0, math.nextafter(700.0, 800.0))
+
+
+def _in(x: float, lo: Fraction | None, hi: Fraction | None, lo_open: bool, hi_open: bool) -> bool:
+    if not math.isfinite(x):
+        return False
+    v = Fraction(x)
+    above = lo is None or (v > lo if lo_open else v >= lo)
+    below = hi is None or (v < hi if hi_open else v <= hi)
+    return above and below
+
+
+def _outcome(f: object, *args: object) -> object:
+    try:
+        return ("value", f(*args))  # type: ignore[operator]
+    except (ValueError, TypeError) as exc:
+        return ("refused", type(exc).__name__)
+
+
+@given(FLOATS)
+@example(math.nan)
+@example(math.inf)
+def test_epsilon(x: float) -> None:
+    for end in ENDS:
+        for v in (x, end):
+            got = _outcome(check_epsilon, v, "epsilon")
+            if _in(v, Fraction(0), Fraction(MAX_EPSILON), True, False):
+                assert got == ("value", v) and type(got[1]) is float  # type: ignore[index]
+            else:
+                assert got[0] == "refused"  # type: ignore[index]
+
+
+@given(FLOATS, st.sampled_from([None, 1.0, 0.5, 1e300]))
+def test_positive(x: float, maximum: float | None) -> None:
+    got = _outcome(check_positive, x, "x", maximum)
+    top = Fraction(maximum) if maximum is not None else Fraction(1.7976931348623157e308)
+    if _in(x, Fraction(0), top, True, False):
+        assert got == ("value", x)
+    else:
+        assert got[0] == "refused"  # type: ignore[index]
+
+
+@given(FLOATS, st.booleans())
+@example(0.0, True)
+@example(0.0, False)
+@example(math.nextafter(1.0, 0.0), True)
+def test_delta(x: float, allow_zero: bool) -> None:
+    got = _outcome(check_delta, x, "delta", allow_zero)
+    if _in(x, Fraction(0), Fraction(1), not allow_zero, True):
+        assert got == ("value", x)
+    else:
+        assert got[0] == "refused"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "domain",
+    [Real(), Real(0.0, 1.0), Real(0.0, 1.0, lo_open=True, hi_open=True), Real(-2, 3, hi_open=True)],
+)
+@given(x=FLOATS)
+def test_real(domain: Real, x: float) -> None:
+    lo = Fraction(domain.lo) if math.isfinite(domain.lo) else None
+    hi = Fraction(domain.hi) if math.isfinite(domain.hi) else None
+    got = _outcome(domain.check, x, "x")
+    if _in(x, lo, hi, domain.lo_open, domain.hi_open):
+        assert got == ("value", x)
+    else:
+        assert got[0] == "refused"  # type: ignore[index]
