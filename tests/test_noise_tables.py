@@ -195,3 +195,28 @@ def test_median_runs_by_scan_and_sorted_agree() -> None:
         by_scan, by_sort = index.points_by_scan(g, o), index.points_sorted(g, o)
         assert by_scan.tolist() == by_sort.tolist()
         assert sorted(by_scan.tolist()) == sorted(set(by_scan.tolist()))  # each point once
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 60 * 7), st.sampled_from([1, 2, 3, 7, 10, 2**32]))
+def test_bernoulli_floor_is_the_table_entry(n: int, d: int) -> None:
+    """The floor the Bernoulli sampler compares with (shortcut for γ ≥ 45 included) is the
+    entry a one-threshold table stores, and ⌊2^64 e^{−γ}⌋ from an independent interval."""
+    from dpspec.noise._laws import SingleThreshold, bernoulli_floor
+
+    q = Ratio(n, d, exp=True)
+    table = ThresholdTable.build(SingleThreshold(q))
+    assert bernoulli_floor(q) == (int(table.floors[0]), bool(table.exact[0]))
+    c = exp_neg_interval(Fraction(n, d), 200)
+    assert math.floor(c.lo * 2**64) == math.floor(c.hi * 2**64) == bernoulli_floor(q)[0]
+
+
+def test_bernoulli_floor_around_64_ln_2() -> None:
+    """e^{−γ}·2^64 falls below 1 at γ = 64·ln 2 ≈ 44.3614: floor 1 just below, 0 above."""
+    from dpspec.noise._laws import NEGLIGIBLE_RATE, bernoulli_floor
+
+    assert math.exp(-NEGLIGIBLE_RATE) * 2**64 < 1
+    assert bernoulli_floor(Ratio(44, 1, exp=True)) == (1, False)
+    assert bernoulli_floor(Ratio(4436, 100, exp=True)) == (1, False)
+    assert bernoulli_floor(Ratio(4437, 100, exp=True)) == (0, False)
+    assert bernoulli_floor(Ratio(45, 1, exp=True)) == (0, False)

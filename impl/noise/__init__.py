@@ -41,7 +41,13 @@ from dpspec.noise import _closed_forms
 from dpspec.noise._closed_forms import Real
 from dpspec.noise._closed_forms import _integer as _integer
 from dpspec.noise._domains import Factor, IntegerArray, Rational
-from dpspec.noise._laws import LevelSampler, bernoulli_table, geometric_sampler, two_sided_sampler
+from dpspec.noise._laws import (
+    LevelSampler,
+    SingleThreshold,
+    bernoulli_floor,
+    geometric_sampler,
+    two_sided_sampler,
+)
 from dpspec.noise._reals import Ratio
 from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
 from dpspec.noise._tables import WORD, count_at_or_below, sample_words
@@ -239,21 +245,22 @@ def _bernoulli_exp_neg_exponents(e: ExpNegExponents, rng: np.random.Generator) -
     if found is None:
         return bernoulli_exp_neg_series(e, rng)
     values, index = found
-    tables = [None if n == 0 else bernoulli_table(Ratio(n, d, exp=True)) for n in values]
-    floors = np.array(
-        [WORD - 1 if t is None else int(t.floors[0]) for t in tables], dtype=np.uint64
-    )
+    # γ = 0 (e^0 = 1 > U always) is the floor 2^64 − 1, marked by None
+    known = [None if n == 0 else bernoulli_floor(Ratio(n, d, exp=True)) for n in values]
+    floors = np.array([WORD - 1 if f is None else f[0] for f in known], dtype=np.uint64)
     w = sample_words(rng, whole.size)
     threshold = np.take(floors, index)
     out = np.asarray(w < threshold)
     for i in np.flatnonzero(w == threshold).tolist():
-        table = tables[int(index[i])]
-        if table is None:  # γ = 0: e^0 = 1 > U always
+        n = values[int(index[i])]
+        floor = known[int(index[i])]
+        if floor is None:
             out[i] = True
-        elif bool(table.exact[0]):  # U ≥ F/2^64 = e^{−γ}
+        elif floor[1]:  # U ≥ F/2^64 = e^{−γ}
             out[i] = False
         else:
-            out[i] = count_at_or_below(table.law, [0], int(table.floors[0]), rng) == 0
+            law = SingleThreshold(Ratio(n, d, exp=True))
+            out[i] = count_at_or_below(law, [0], floor[0], rng) == 0
     return out
 
 

@@ -34,8 +34,10 @@ from numpy.typing import NDArray
 
 from dpspec.noise._reals import GUARD, Bounds, Ratio, div, mul, rescale
 from dpspec.noise._tables import (
+    TABLE_BITS,
     WORD,
     ThresholdTable,
+    first_floor,
     locate_fresh,
     locate_lazily,
     sample_words,
@@ -435,10 +437,20 @@ class SingleThreshold:
         return self.q.exact()
 
 
-@lru_cache(maxsize=4096)
-def bernoulli_table(q: Ratio) -> ThresholdTable:
-    """The one-threshold table of Bernoulli(Q) (cached per Q)."""
-    return ThresholdTable.build(SingleThreshold(q))
+#: A rate γ ≥ 45 has e^{−γ} < 2^{−64} (e^45 > 2^64): Bernoulli(e^{−γ})'s floor is 0, inexact.
+NEGLIGIBLE_RATE = 45
+
+
+@lru_cache(maxsize=1 << 16)
+def bernoulli_floor(q: Ratio) -> tuple[int, bool]:
+    """(F, exact) of Bernoulli(Q)'s one threshold: F = ⌊2^64·Q⌋ and whether 2^64·Q = F, as
+    a table's entry (:func:`~dpspec.noise._tables.first_floor`) without its guide — one
+    comparison decides a draw (cached per Q). e^{−γ} is irrational for a rational γ > 0, so a
+    tiny one has floor 0 and is inexact."""
+    if q.exp and q.power * q.num >= NEGLIGIBLE_RATE * q.den:
+        return 0, False
+    law = SingleThreshold(q)
+    return first_floor(law, 0, law.bounds(0, TABLE_BITS))
 
 
 class LevelSampler:

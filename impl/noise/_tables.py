@@ -76,6 +76,21 @@ def threshold_floor(law: CdfLaw, k: int, level: int) -> tuple[int, bool]:
     return math.floor(scaled), scaled.denominator == 1
 
 
+#: Precision (bits) of the bounds a table's floors are first read from.
+TABLE_BITS = 128
+
+
+def first_floor(law: CdfLaw, k: int, b: Bounds) -> tuple[int, bool]:
+    """(F_k, whether 2^64·c_k = F_k) from bounds ``b`` on 2^TABLE_BITS·c_k, refined by
+    :func:`threshold_floor` when they do not determine the floor."""
+    found = floor_at(b, TABLE_BITS, 64)
+    if found is None and b[1] >> 64 >= WORD and b[0] >> 64 >= WORD - 1:
+        found = WORD - 1, False  # c < 1: its floor is 2^64 − 1 (inexact is safe)
+    if found is None:
+        found = threshold_floor(law, k, 1)
+    return found
+
+
 def count_at_or_below(
     law: CdfLaw, group: Sequence[int], prefix: int, rng: np.random.Generator, level: int = 2
 ) -> int:
@@ -123,14 +138,9 @@ class ThresholdTable:
     @classmethod
     def build(cls, law: CdfLaw) -> ThresholdTable:
         count = law.count
-        bits = 128
         floors, exact = [], []
-        for k, b in enumerate(law.all_bounds(bits)):
-            found = floor_at(b, bits, 64)
-            if found is None and b[1] >> 64 >= WORD and b[0] >> 64 >= WORD - 1:
-                found = WORD - 1, False  # c < 1: its floor is 2^64 − 1 (inexact is safe)
-            if found is None:
-                found = threshold_floor(law, k, 1)
+        for k, b in enumerate(law.all_bounds(TABLE_BITS)):
+            found = first_floor(law, k, b)
             floors.append(found[0])
             exact.append(found[1])
         if any(f < 0 or f >= WORD for f in floors) or any(
@@ -144,7 +154,9 @@ class ThresholdTable:
         starts = np.arange(1 << g, dtype=U64) << U64(shift)
         guide = np.searchsorted(table, starts, side="right").astype(np.intp)
         below = np.append(table - U64(1), U64(WORD - 1))  # F_k = 0 wraps: never read
-        start_ties = bool(np.isin(starts, table).any())
+        # a bucket start equal to some F_k: the F just at or below each start (guide − 1)
+        hit = guide > 0
+        start_ties = bool(np.any(table[guide[hit] - 1] == starts[hit]))
         return cls(
             law, table, np.array(exact, dtype=np.bool_), below, guide, U64(shift), start_ties
         )

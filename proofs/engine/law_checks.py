@@ -290,9 +290,15 @@ class _OffByOneUlp:
         return None if value is None else value + (ULP if k == self.index else 0)
 
 
+def law_off_by_one_ulp(law: CdfLaw, index: int) -> CdfLaw:
+    """``law`` with threshold ``index`` one unit in the last place (2^-64) higher, at every
+    depth of the refinement."""
+    return _OffByOneUlp(law, index)
+
+
 def table_off_by_one_ulp(table: ThresholdTable, index: int) -> ThresholdTable:
     """The table rebuilt with threshold ``index`` one unit in the last place (2^-64) higher."""
-    return ThresholdTable.build(_OffByOneUlp(table.law, index))
+    return ThresholdTable.build(law_off_by_one_ulp(table.law, index))
 
 
 class _Unrefined(ThresholdTable):

@@ -13,9 +13,11 @@ refinement of ties skipped, a tail loop stopped one step early, a probability of
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
+from unittest import mock
 
 import numpy as np
 
@@ -30,14 +32,15 @@ from dpspec.mechanisms import (
 from dpspec.noise import DiscreteLaplaceNoise
 from dpspec.noise._laws import (
     LevelSampler,
+    SingleThreshold,
     TablePolicy,
     TwoSidedSampler,
-    bernoulli_table,
     geometric_sampler,
     two_sided_sampler,
 )
 from dpspec.noise._reals import Ratio
 from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
+from dpspec.noise._tables import TABLE_BITS, first_floor
 from dpspec.proofs.engine.law_checks import (
     Interval,
     LawCase,
@@ -46,6 +49,7 @@ from dpspec.proofs.engine.law_checks import (
     exp_neg_interval,
     ipow,
     law_check,
+    law_off_by_one_ulp,
     table_off_by_one_ulp,
     table_without_refinement,
     with_attribute,
@@ -269,11 +273,13 @@ def _heavier(within: Any) -> Any:
 
 
 def bernoulli_exp_law(config: VerifyConfig) -> CheckOutcome:
-    """``bernoulli_exp_neg(a, d)`` at size 1 against e^{−a/d} (γ = 0, < 1, = 1, > 1, tiny,
-    a 2^32 denominator), and the alternating series the vectorised path uses for many distinct
-    exponents, through its scalar kernel. Controls: the threshold one ulp high, the refinement
-    skipped, the probability off by 1/1000 (γ = 1/3 drawn as 1/3 + 1/1000)."""
-    exponents = [(0, 1), (1, 3), (3, 3), (7, 3), (2**31, 2**32), (90, 2)]
+    """``bernoulli_exp_neg(a, d)`` at size 1 against e^{−a/d} (γ = 0, < 1, = 1, > 1, a 2^32
+    denominator, and around 64·ln 2 ≈ 44.36, where the floor ⌊2^64 e^{−γ}⌋ becomes 0: γ = 44
+    has floor 1, γ = 44.5 and 45 floor 0, the last one from the shortcut for γ ≥ 45), and the
+    alternating series the vectorised path uses for many distinct exponents, through its
+    scalar kernel. Controls, planted in the sampler's own code: the threshold one ulp high,
+    the refinement skipped; and the probability off by 1/1000 (γ = 1/3 drawn as 1/3 + 1/1000)."""
+    exponents = [(0, 1), (1, 3), (3, 3), (7, 3), (2**31, 2**32), (44, 1), (89, 2), (90, 2)]
     cases = [
         LawCase(
             f"bernoulli_exp_neg({a}/{d})",
@@ -291,14 +297,20 @@ def bernoulli_exp_law(config: VerifyConfig) -> CheckOutcome:
                 bernoulli_spec(exp_neg_interval(whole + Fraction(rest, d))),
             )
         )
-    table = bernoulli_table(Ratio(1, 3, exp=True))
     spec = bernoulli_spec(exp_neg_interval(Fraction(1, 3)))
     controls = [
         (
             "the threshold ⌊2^64 e^{-1/3}⌋ one ulp high",
             LawCase(
                 "Bernoulli(e^-1/3), threshold one ulp high",
-                _single(table_off_by_one_ulp(table, 0)),
+                _bernoulli_planted(
+                    1,
+                    3,
+                    {
+                        "bernoulli_floor": _floor_one_ulp_high,
+                        "SingleThreshold": _threshold_one_ulp_high,
+                    },
+                ),
                 spec,
             ),
         ),
@@ -306,7 +318,7 @@ def bernoulli_exp_law(config: VerifyConfig) -> CheckOutcome:
             "the refinement of a word equal to the threshold skipped",
             LawCase(
                 "Bernoulli(e^-1/3), refinement skipped",
-                _single(table_without_refinement(table)),
+                _bernoulli_planted(1, 3, {"count_at_or_below": _refinement_skipped}),
                 spec,
             ),
         ),
@@ -322,11 +334,30 @@ def bernoulli_exp_law(config: VerifyConfig) -> CheckOutcome:
     return law_check(cases, controls)
 
 
-def _single(table: Any) -> Program:
-    """rng ↦ U < c for the one-threshold table (True when no threshold is ≤ U)."""
-    return lambda rng: (
-        int(table.locate(rng.integers(0, 2**64, size=1, dtype=np.uint64), rng)[0]) == 0
-    )
+def _threshold_one_ulp_high(q: Ratio) -> Any:
+    return law_off_by_one_ulp(SingleThreshold(q), 0)
+
+
+def _floor_one_ulp_high(q: Ratio) -> tuple[int, bool]:
+    law = _threshold_one_ulp_high(q)
+    return first_floor(law, 0, law.bounds(0, TABLE_BITS))
+
+
+def _refinement_skipped(*args: Any) -> int:
+    return 0  # a word equal to the inexact floor decided as U < e^{−γ}, never refined
+
+
+def _bernoulli_planted(a: int, d: int, bugs: dict[str, Callable[..., Any]]) -> Program:
+    """``bernoulli_exp_neg(a/d)`` at size 1 with the names ``bugs`` of ``dpspec.noise``
+    replaced while it runs: the sampler's own code with one planted bug."""
+
+    def run(rng: np.random.Generator) -> bool:
+        with contextlib.ExitStack() as stack:
+            for name, bug in bugs.items():
+                stack.enter_context(mock.patch.object(noise, name, bug))
+            return bool(noise.bernoulli_exp_neg(np.array([a]), d, rng)[0])
+
+    return run
 
 
 def categorical_law(config: VerifyConfig) -> CheckOutcome:

@@ -27,7 +27,7 @@ from dpspec.noise._laws import (
     GeometricSampler,
     TwoSidedSampler,
     WithinBlockSampler,
-    bernoulli_table,
+    bernoulli_floor,
     geometric_sampler,
     two_sided_sampler,
 )
@@ -130,19 +130,26 @@ def compare(table: ThresholdTable, thresholds: Iterator[Fixed]) -> tuple[int, in
     compared = differ = undetermined = 0
     if table.count == 0:
         return 0, sum(1 for _ in thresholds), 0
-    drop = BITS - 64
-    for k, (clo, chi) in enumerate(thresholds):
-        # every threshold is < 1 (the outcomes after it have positive mass): ⌊2^64 c⌋ < 2^64
-        lo, hi = clo >> drop, min(chi >> drop, 2**64 - 1)
+    for k, threshold in enumerate(thresholds):
         compared += 1
-        if lo != hi:
-            undetermined += 1
-            continue
-        exact = clo == chi and clo & ((1 << drop) - 1) == 0
-        differ += int(table.floors[k]) != lo or bool(table.exact[k]) != exact
+        verdict = floor_differs(int(table.floors[k]), bool(table.exact[k]), threshold)
+        undetermined += verdict is None
+        differ += verdict is True
     if compared != table.count:
         differ += abs(table.count - compared)
     return compared, differ, undetermined
+
+
+def floor_differs(floor: int, exact: bool, threshold: Fixed) -> bool | None:
+    """Whether a stored floor and exactness flag differ from ⌊2^64 c⌋ and [2^64 c integer]
+    for c in the fixed-point interval ``threshold``; None when the interval cannot tell."""
+    clo, chi = threshold
+    drop = BITS - 64
+    # every threshold is < 1 (the outcomes after it have positive mass): ⌊2^64 c⌋ < 2^64
+    lo, hi = clo >> drop, min(chi >> drop, 2**64 - 1)
+    if lo != hi:
+        return None
+    return floor != lo or exact != (clo == chi and clo & ((1 << drop) - 1) == 0)
 
 
 def _tables_of(
@@ -191,6 +198,13 @@ def production_samplers() -> list[tuple[str, TwoSidedSampler | GeometricSampler,
     return out
 
 
+#: Rates γ whose Bernoulli(e^{−γ}) floor is recomputed: small ones, both sides of
+#: 64·ln 2 ≈ 44.36 (where the floor becomes 0) and the shortcut γ ≥ 45.
+BERNOULLI_RATES = tuple(
+    Fraction(n, d) for n, d in ((1, 3), (1, 1), (7, 3), (44, 1), (4436, 100), (4437, 100), (45, 1))
+)
+
+
 def tables_exact(config: VerifyConfig) -> CheckOutcome:
     compared = differ = undetermined = 0
     names: list[str] = []
@@ -199,9 +213,12 @@ def tables_exact(config: VerifyConfig) -> CheckOutcome:
             c, d, u = compare(table, thresholds)
             compared, differ, undetermined = compared + c, differ + d, undetermined + u
             names.append(f"{name} / {part} ({c})")
-    bern = bernoulli_table(Ratio(1, 3, exp=True))
-    c, d, u = compare(bern, iter([_fixed(exp_neg_interval(Fraction(1, 3), BITS + 8))]))
-    compared, differ, undetermined = compared + c, differ + d, undetermined + u
+    for rate in BERNOULLI_RATES:  # the one threshold e^{−γ} of bernoulli_exp_neg
+        q = Ratio(rate.numerator, rate.denominator, exp=True)
+        verdict = floor_differs(*bernoulli_floor(q), _fixed(exp_neg_interval(rate, BITS + 8)))
+        compared, differ = compared + 1, differ + (verdict is True)
+        undetermined += verdict is None
+    names.append(f"bernoulli_exp_neg floors ({len(BERNOULLI_RATES)})")
     mech = ExponentialMechanism(lambda d: _bench_scores(), 1, epsilon=Fraction(1, 2))
     gap = mech.score_vector([0]).max() - mech.score_vector([0])
     levels = sorted(set(gap.tolist()))

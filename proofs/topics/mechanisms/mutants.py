@@ -148,6 +148,28 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="sampler",
     ),
     Mutant(
+        id="noise.bernoulli-floor-one-ulp-high",
+        file="impl/noise/_laws.py",
+        original="    return first_floor(law, 0, law.bounds(0, TABLE_BITS))",
+        replacement="    return first_floor(law, 0, law.bounds(0, TABLE_BITS))[0] + 1, False",
+        description=(
+            "Bernoulli(exp(-gamma))'s threshold one unit in the last place (2^-64) high, for "
+            "the exponents of the table path"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.bernoulli-negligible-rate-off-by-one",
+        file="impl/noise/_laws.py",
+        original="NEGLIGIBLE_RATE = 45",
+        replacement="NEGLIGIBLE_RATE = 44",
+        description=(
+            "the shortcut floor 0 taken from gamma >= 44, where exp(-44) > 2^-64: "
+            "Bernoulli(exp(-44)) one ulp too unlikely"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
         id="noise.refinement-skipped",
         file="impl/noise/_tables.py",
         original="        for i in ties.tolist():",

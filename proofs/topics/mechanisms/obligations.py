@@ -438,7 +438,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.noise._series.bernoulli_exp_neg_series",
             "dpspec.noise._series.bernoulli_at_most_one",
             "dpspec.noise._laws.SingleThreshold",
-            "dpspec.noise._laws.bernoulli_table",
+            "dpspec.noise._laws.bernoulli_floor",
         ),
         checks=("enumeration:bernoulli_exp_law",),
         entry_points=("dpspec.noise.bernoulli_exp_neg",),
