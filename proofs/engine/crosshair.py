@@ -577,10 +577,10 @@ def module_report(module: str, budget: float) -> ProveReport:
 
 
 def prefetch_crosshair(selected: Sequence[Obligation], budget: float) -> None:
-    """Start, in a background thread, the CrossHair runs (two workers each, one module after
-    the other) of every lemma module the ``selected`` CrossHair obligations need, so that they
-    overlap with the other checks of ``dpspec verify``; each obligation's check later reads
-    its own conditions (:func:`module_report` waits for a run still under way)."""
+    """Start, in a background thread, one CrossHair run (two workers) over every lemma module
+    the ``selected`` CrossHair obligations need and their negation files, so that it overlaps
+    with the other checks of ``dpspec verify``; each obligation's check later reads its own
+    module's conditions (:func:`module_report` waits for the run while it is under way)."""
     from dpspec.proofs.engine.crosshair import run_prove
 
     modules: list[str] = []
@@ -597,18 +597,23 @@ def prefetch_crosshair(selected: Sequence[Obligation], budget: float) -> None:
         return
 
     def work() -> None:
-        # one module after the other, in the order the obligations need them, so the first
-        # module's obligations can be read while the next module is still being checked
-        for m in modules:
-            key = (m, float(budget))
-            try:
-                report = run_prove((m,), per_condition_timeout=budget, progress=False)
+        # one run over every module (two worker processes in all, not two per module), then
+        # each module's records under its own key
+        try:
+            report = run_prove(modules, per_condition_timeout=budget, progress=False)
+            for m in modules:
+                names = {c.function for fn in discover(m) for c in fn.conditions}
+                own = [r for r in report.conditions if r["function"] in names]
                 with _LOCK:
-                    _MODULE_RUNS[key] = report
-            finally:
-                with _LOCK:
-                    _PENDING.pop(key, None)
-                events[m].set()
+                    _MODULE_RUNS[(m, float(budget))] = ProveReport(
+                        own, report.seconds, report.per_condition_timeout, report.per_path_timeout
+                    )
+        finally:
+            with _LOCK:
+                for m in modules:
+                    _PENDING.pop((m, float(budget)), None)
+            for event in events.values():
+                event.set()
 
     threading.Thread(target=work, name="crosshair-prefetch", daemon=True).start()
 
