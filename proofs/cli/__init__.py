@@ -8,7 +8,6 @@ holds, 1 a violation, 2 a usage error, 3 an internal error (:mod:`dpspec.proofs.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import sys
@@ -283,15 +282,9 @@ def _empty_value(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
     return None
 
 
-@functools.cache
-def _parser() -> argparse.ArgumentParser:
-    """The parser :func:`main` uses, built once per process (parsing does not change it)."""
-    return build_parser()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit codes 0 holds, 1 violation, 2 usage error, 3 internal error."""
-    parser = _parser()
+    parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors
