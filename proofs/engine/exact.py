@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    stop_if_failed,
+)
 from dpspec.spec.neighbours import Relation
 from dpspec.spec.privacy import (
     Dist,
@@ -118,6 +124,21 @@ def verify_pairs(
         report.worst_delta = max(report.worst_delta, d)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def reports_until_failure(
+    config: VerifyConfig, *runs: Callable[[], ExactReport], controls: bool = False
+) -> list[ExactReport]:
+    """The reports of ``runs``, in order. Under a bug control the check stops at the first
+    report that would fail it (:func:`~dpspec.proofs.engine.registry.stop_if_failed`): one that
+    does not hold, or for ``controls`` (the check's own controls, which must be violated) one
+    that holds."""
+    out = []
+    for run in runs:
+        out.append(run())
+        report = out[-1]
+        stop_if_failed(config, report.holds != controls, report.summary())
+    return out
 
 
 def slack_of(report: ExactReport) -> Slack:

@@ -84,10 +84,13 @@ CROSSHAIR_BUDGET = 40.0
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    """Knobs for ``dpspec verify``: ``thorough`` enlarges instance sizes and sample counts."""
+    """Knobs for ``dpspec verify``: ``thorough`` enlarges instance sizes and sample counts;
+    ``under_control`` is set while a bug control is planted (only the verdict counts then: a
+    check may stop at its first failure and skip its own controls)."""
 
     thorough: bool = False
     crosshair_timeout: float = CROSSHAIR_BUDGET
+    under_control: bool = False
 
 
 @dataclass(frozen=True)
@@ -277,14 +280,30 @@ class Erratum:
     obligation: str
 
 
+class FailedUnderControl(Exception):
+    """Raised by :func:`stop_if_failed`: under a bug control, a part of the check failed."""
+
+
+def stop_if_failed(config: VerifyConfig, holds: bool, part: str) -> None:
+    """Under a bug control (``config.under_control``), end the check at a ``part`` that
+    failed: its verdict is fail whatever the rest finds, so the control is caught there.
+    Outside a control it does nothing (the check goes on and reports every part)."""
+    if config.under_control and not holds:
+        raise FailedUnderControl(part)
+
+
 def all_of(*checks: Check) -> Check:
     """One check that passes when every one of ``checks`` passes (e.g. the exact privacy of a
     law and the conformance of the entry point that samples it); details are joined and the
-    numbers kept per part under the part's function name."""
+    numbers kept per part under the part's function name. Under a bug control it stops at
+    the first failing part (:func:`in_order`: the verdict is the same)."""
     if len(checks) == 1:
         return checks[0]
+    ordered = in_order(*checks)
 
     def run(config: VerifyConfig) -> CheckOutcome:
+        if config.under_control:
+            return ordered(config)
         parts = [(c.__name__, c(config)) for c in checks]
         return CheckOutcome(
             all(o.passed for _, o in parts),

@@ -7,11 +7,14 @@ obligation with its traceback.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import multiprocessing
+import os
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
@@ -22,6 +25,7 @@ from dpspec.proofs.engine.errors import UsageError
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    FailedUnderControl,
     Kind,
     Method,
     Obligation,
@@ -89,8 +93,10 @@ def run_bug_controls(ob: Obligation, check: Any, config: VerifyConfig) -> list[C
             found.append(Control(control.bug, False, f"cannot plant it: {exc}"))
             continue
         try:
-            outcome = check(config)
+            outcome = check(dataclasses.replace(config, under_control=True))
             caught, seen = not outcome.passed, outcome.detail[:160]
+        except FailedUnderControl as exc:  # a part failed: the check stopped there
+            caught, seen = True, f"failed at {str(exc)[:150]}"
         except Exception as exc:  # a planted bug that crashes the check is caught by it
             caught, seen = True, f"the check raised {type(exc).__name__}: {str(exc)[:120]}"
         finally:
@@ -121,6 +127,36 @@ def _run_by_id(obligation_id: str, config: VerifyConfig) -> dict[str, Any]:
     return run_obligation(by_id(obligation_id), config)
 
 
+#: The variables BLAS and OpenMP libraries read for their thread count when they load.
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """BLAS and OpenMP on one thread while the checks run: in this process (threadpoolctl,
+    when installed) and in the processes started meanwhile (the variables they read when the
+    libraries load). The checks already run in parallel processes; more threads per process
+    only compete for the same cores, and a thread count that follows the machine would make
+    float sums depend on it."""
+    saved = {name: os.environ.get(name) for name in _THREAD_VARIABLES}
+    os.environ.update({name: "1" for name in _THREAD_VARIABLES})
+    try:
+        try:
+            from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+        except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+            limits: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        else:
+            limits = threadpool_limits(limits=1)
+        with limits:
+            yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 #: Statistical and exact checks are the long ones: they go to the workers first.
 _FIRST = {Method.STATISTICAL: 0, Method.EXACT: 1, Method.PROPERTY: 2}
 
@@ -148,6 +184,24 @@ def run_verify(
         if unknown:
             raise UsageError(f"--ids: no obligation {unknown[0]!r}")
         selected = [ob for ob in selected if ob.id in set(ids)]
+    with one_blas_thread():
+        rows = _run_selected(selected, config, progress, jobs)
+    ordered = [rows[ob.id] for ob in selected]
+    return {
+        "obligations": ordered,
+        "passed": sum(r["status"] == "passed" for r in ordered),
+        "failed": sum(r["status"] == "failed" for r in ordered),
+        "documented": sum(r["status"] == "documented" for r in ordered),
+        "kinds": kind_counts(ordered),
+        "thorough": config.thorough,
+    }
+
+
+def _run_selected(
+    selected: Sequence[Obligation], config: VerifyConfig, progress: bool, jobs: int
+) -> dict[str, dict[str, Any]]:
+    """The rows of ``selected`` by id: CrossHair in the background, the checks in ``jobs``
+    worker processes, the lemma entries here at the end."""
     from dpspec.proofs.engine.crosshair import prefetch_crosshair
 
     prefetch_crosshair(selected, config.crosshair_timeout)  # CrossHair overlaps other checks
@@ -179,15 +233,7 @@ def run_verify(
             rows[ob.id] = run_obligation(ob, config)
             bar.update()
     bar.close()
-    ordered = [rows[ob.id] for ob in selected]
-    return {
-        "obligations": ordered,
-        "passed": sum(r["status"] == "passed" for r in ordered),
-        "failed": sum(r["status"] == "failed" for r in ordered),
-        "documented": sum(r["status"] == "documented" for r in ordered),
-        "kinds": kind_counts(ordered),
-        "thorough": config.thorough,
-    }
+    return rows
 
 
 def kind_counts(rows: Sequence[dict[str, Any]]) -> dict[str, int]:

@@ -32,6 +32,7 @@ from dpspec.proofs.engine.exact import (
     Dataset,
     ExactReport,
     control_of,
+    reports_until_failure,
     slack_of,
     verify_pairs,
 )
@@ -167,17 +168,22 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     size = 8 if config.thorough else 6
     one_d = (-0.5, 0.5, 1.5)
     two_d = ((0.5, 0.5), (1.5, 0.5), (0.5, -0.5))
-    reports = [
-        verify_pcde(one_d, size, 1.0, 0.1),
-        verify_pcde(one_d, size, 2.0, 0.05),
-        verify_pcde(two_d, size - 2, 1.0, 0.1),
-    ]
     eps, delta, n = 2.0, 0.05, 12
-    tight = verify_pcde((0.5, 1.5), n, eps, delta, min_size=n)
-    control = verify_pcde(
-        (0.5, 1.5), n, CONTROL_FACTOR * eps, delta, claim=(eps, delta), min_size=n
+    *reports, tight = reports_until_failure(
+        config,
+        lambda: verify_pcde(one_d, size, 1.0, 0.1),
+        lambda: verify_pcde(one_d, size, 2.0, 0.05),
+        lambda: verify_pcde(two_d, size - 2, 1.0, 0.1),
+        lambda: verify_pcde((0.5, 1.5), n, eps, delta, min_size=n),
     )
-    lowered = verify_pcde(one_d, size, 2.0, 0.05, lowered=2)
+    control, lowered = reports_until_failure(
+        config,
+        lambda: verify_pcde(
+            (0.5, 1.5), n, CONTROL_FACTOR * eps, delta, claim=(eps, delta), min_size=n
+        ),
+        lambda: verify_pcde(one_d, size, 2.0, 0.05, lowered=2),
+        controls=True,
+    )
     law = _pcde_law(PrivateHistogramDensity(eps, delta, side=1.0), 1, n + 1)
     pairs = list(neighbouring_pairs((0.5, 1.5), n, Relation.SUBSTITUTE, min_size=n))
     measured = epsilon_at(delta, [(law(a), law(b)) for a, b in pairs], 4 * eps)

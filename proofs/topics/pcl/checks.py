@@ -16,7 +16,12 @@ from scipy import stats
 from dpspec.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
 from dpspec.proofs.engine.cells import cell_bits, checkerboard_sample, verify_cell_classifier
 from dpspec.proofs.engine.conformance import conformance, draws, outcome, power_against
-from dpspec.proofs.engine.exact import ExactReport, control_of, slack_of
+from dpspec.proofs.engine.exact import (
+    ExactReport,
+    control_of,
+    reports_until_failure,
+    slack_of,
+)
 from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig, in_order
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.spec.neighbours import Relation
@@ -63,16 +68,19 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     e^ε, the claim), so PCL built with noise for ε × 1.25 — the same ``fit`` law with the
     noise one would draw for 1.25ε — must be caught against the caller's ε on both paths."""
     size = 5 if config.thorough else 3
-    reports = [
-        verify_pcl(1, 3, size + 1, 1.0),
-        verify_pcl(2, 2, size, 1.0),
-        verify_pcl(1, 3, size, 0.5, idealised=True),
-        verify_pcl(1, 3, size, 1.0, relation=Relation.ADD_REMOVE, claimed_epsilon=0.5),
-    ]
-    controls = [
-        verify_pcl(1, 3, size, CONTROL_FACTOR, claimed_epsilon=1.0),
-        verify_pcl(1, 3, size, 0.5 * CONTROL_FACTOR, idealised=True, claimed_epsilon=0.5),
-    ]
+    reports = reports_until_failure(
+        config,
+        lambda: verify_pcl(1, 3, size + 1, 1.0),
+        lambda: verify_pcl(2, 2, size, 1.0),
+        lambda: verify_pcl(1, 3, size, 0.5, idealised=True),
+        lambda: verify_pcl(1, 3, size, 1.0, relation=Relation.ADD_REMOVE, claimed_epsilon=0.5),
+    )
+    controls = reports_until_failure(
+        config,
+        lambda: verify_pcl(1, 3, size, CONTROL_FACTOR, claimed_epsilon=1.0),
+        lambda: verify_pcl(1, 3, size, 0.5 * CONTROL_FACTOR, idealised=True, claimed_epsilon=0.5),
+        controls=True,
+    )
     ok = all(r.holds for r in reports) and not any(c.holds for c in controls)
     return CheckOutcome(
         ok,

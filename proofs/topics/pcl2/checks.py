@@ -37,6 +37,7 @@ from dpspec.proofs.engine.exact import (
     Dataset,
     ExactReport,
     control_of,
+    reports_until_failure,
     slack_of,
     verify_pairs,
 )
@@ -95,21 +96,26 @@ def pcl2_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     reps_line = [tuple(float(v) for v in c) for c in CubicLattice.unit_cube(3, 1).centres()]
     reps_square = [tuple(float(v) for v in c) for c in CubicLattice.unit_cube(2, 2).centres()]
     lattice1 = PrivatePackingClassifier(1.0, cells_per_axis=3)
-    reports = [
-        verify_pcl2(lattice1, reps_line, size + 1, 1.0),
-        verify_pcl2(PrivatePackingClassifier(1.0, cells_per_axis=2), reps_square, size, 1.0),
-        verify_pcl2(packing(1.0), reps_packing, size, 1.0),
-        verify_pcl2(
+    reports = reports_until_failure(
+        config,
+        lambda: verify_pcl2(lattice1, reps_line, size + 1, 1.0),
+        lambda: verify_pcl2(
+            PrivatePackingClassifier(1.0, cells_per_axis=2), reps_square, size, 1.0
+        ),
+        lambda: verify_pcl2(packing(1.0), reps_packing, size, 1.0),
+        lambda: verify_pcl2(
             PrivatePackingClassifier(0.5, idealised=True, cells_per_axis=3), reps_line, size, 0.5
         ),
-        verify_pcl2(lattice1, reps_line, size, 1.0, 0.5, Relation.ADD_REMOVE),
-    ]
-    controls = [
-        verify_pcl2(
+        lambda: verify_pcl2(lattice1, reps_line, size, 1.0, 0.5, Relation.ADD_REMOVE),
+    )
+    controls = reports_until_failure(
+        config,
+        lambda: verify_pcl2(
             PrivatePackingClassifier(CONTROL_FACTOR, cells_per_axis=3), reps_line, size, 1.0
         ),
-        verify_pcl2(packing(CONTROL_FACTOR), reps_packing, size, 1.0),
-    ]
+        lambda: verify_pcl2(packing(CONTROL_FACTOR), reps_packing, size, 1.0),
+        controls=True,
+    )
     ok = all(r.holds for r in reports) and not any(c.holds for c in controls)
     return CheckOutcome(
         ok,
@@ -264,23 +270,27 @@ def pcl2b_exact_privacy(config: VerifyConfig) -> CheckOutcome:
       2δ is caught by this pin, not by the claim."""
     size = 4 if config.thorough else 3
     domain = tuple((c, y) for c in range(2) for y in (0, 1))
-    reports = [
-        verify_pcl2b(
-            1.0,
-            delta,
-            (2.0, 2 * delta),
-            neighbouring_pairs(domain, size, Relation.SUBSTITUTE, min_size=1),
-            size,
-            f"PCL2b ε=1 δ={delta} (2 cells, ≤ {size} records)",
-        )
-        for delta in (0.01, 0.2)
-    ]
+
+    def at(delta: float) -> Callable[[], ExactReport]:
+        pairs = neighbouring_pairs(domain, size, Relation.SUBSTITUTE, min_size=1)
+        label = f"PCL2b ε=1 δ={delta} (2 cells, ≤ {size} records)"
+        return lambda: verify_pcl2b(1.0, delta, (2.0, 2 * delta), pairs, size, label)
+
     eps, delta, n = 2.0, 0.05, 12
     ones = tuple((c, 1) for c in range(2))
     tight_pairs = list(neighbouring_pairs(ones, n, Relation.SUBSTITUTE, min_size=n))
-    tight = verify_pcl2b(eps, delta, (2 * eps, 2 * delta), tight_pairs, n, "PCL2b tight")
-    control = verify_pcl2b(
-        CONTROL_FACTOR * eps, delta, (2 * eps, 2 * delta), tight_pairs, n, "PCL2b 1.25ε"
+    *reports, tight = reports_until_failure(
+        config,
+        at(0.01),
+        at(0.2),
+        lambda: verify_pcl2b(eps, delta, (2 * eps, 2 * delta), tight_pairs, n, "PCL2b tight"),
+    )
+    (control,) = reports_until_failure(
+        config,
+        lambda: verify_pcl2b(
+            CONTROL_FACTOR * eps, delta, (2 * eps, 2 * delta), tight_pairs, n, "PCL2b 1.25ε"
+        ),
+        controls=True,
     )
     law = pcl2b_law(PrivateUnboundedClassifier(eps, delta, radius=1.0), n + 1)
     measured = epsilon_at(2 * delta, [(law(a), law(b)) for a, b in tight_pairs], 4 * eps)

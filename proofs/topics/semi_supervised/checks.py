@@ -31,6 +31,7 @@ from dpspec.proofs.engine.exact import (
     Dataset,
     ExactReport,
     control_of,
+    reports_until_failure,
     slack_of,
     verify_pairs,
 )
@@ -105,15 +106,18 @@ def semi_supervised_label_privacy(config: VerifyConfig) -> CheckOutcome:
     line = (0.5, 1.5, 2.5)
     xs = (0.0, 1.0, 2.0, 3.0)
     boxes = ((0.0, 0.0), (1.0, 2.0), (2.0, 1.0))
-    reports = [
-        verify_label_selection("threshold", line, xs, size + 1),
-        verify_label_selection("interval", line, xs, size),
-        verify_label_selection("rectangle", boxes, ((0.5, 0.5), (1.0, 2.0)), size),
-    ]
-    controls = [
-        verify_label_selection("threshold", line, xs, size + 1, 1.25, claimed_epsilon=1.0),
-        verify_label_selection("threshold", line, xs[:3], size, printed=True),
-    ]
+    reports = reports_until_failure(
+        config,
+        lambda: verify_label_selection("threshold", line, xs, size + 1),
+        lambda: verify_label_selection("interval", line, xs, size),
+        lambda: verify_label_selection("rectangle", boxes, ((0.5, 0.5), (1.0, 2.0)), size),
+    )
+    controls = reports_until_failure(
+        config,
+        lambda: verify_label_selection("threshold", line, xs, size + 1, 1.25, claimed_epsilon=1.0),
+        lambda: verify_label_selection("threshold", line, xs[:3], size, printed=True),
+        controls=True,
+    )
     ok = all(r.holds for r in reports) and not any(c.holds for c in controls)
     return CheckOutcome(
         ok,
