@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from dpspec.conform import (
@@ -320,3 +322,34 @@ def test_marker_passes_a_correct_implementation(dpspec_conforms) -> None:  # typ
 def test_marker_fails_a_biased_implementation(dpspec_conforms) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ConformanceFailure, match="DEVIATES"):
         dpspec_conforms(_rr_with_bias)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(-300, 300),
+    st.integers(0, 40),
+    st.floats(0.01, 0.999),
+)
+def test_vectorised_interval_masses_equal_the_closed_forms(a: int, width: int, q: float) -> None:
+    """The integer tables' interval masses and the noisy-max matrices: the same floats, bit
+    for bit, as the scalar closed forms of dpspec.noise."""
+    from dpspec.conform.laws import _between, _pmf, _sf
+    from dpspec.noise import discrete_laplace_pmf, discrete_laplace_sf
+
+    b = a + width
+
+    def scalar(lo: int, hi: int) -> float:
+        if lo == hi:
+            return float(discrete_laplace_pmf(lo, q))
+        sf = lambda k: float(discrete_laplace_sf(k, q))  # noqa: E731
+        if lo > 0:
+            return sf(lo) - sf(hi + 1)
+        if hi < 0:
+            return sf(-hi) - sf(1 - lo)
+        return 1.0 - sf(hi + 1) - sf(1 - lo)
+
+    got = _between(np.array([a]), np.array([b]), q)[0]
+    assert got == scalar(a, b)
+    z = np.arange(a, b + 1, dtype=np.int64)
+    assert _pmf(z, q).tolist() == [float(discrete_laplace_pmf(int(v), q)) for v in z]
+    assert _sf(z, q).tolist() == [float(discrete_laplace_sf(int(v), q)) for v in z]

@@ -82,3 +82,23 @@ def test_real(domain: Real, x: float) -> None:
         assert got == ("value", x)
     else:
         assert got[0] == "refused"  # type: ignore[index]
+
+
+@given(st.integers(-(2**1100), 2**1100), st.sampled_from([None, 1.0, 3.5, 1e300]))
+@example(700, None)
+@example(701, None)
+@example(0, None)
+@example(2**1024, None)
+def test_integers(n: int, maximum: float | None) -> None:
+    """ints: the same answer as their rational value (a huge one refused, not overflowed)."""
+    eps = _outcome(check_epsilon, n, "epsilon")
+    if 0 < n <= MAX_EPSILON:
+        assert eps == ("value", float(n))
+    else:
+        assert eps[0] == "refused"  # type: ignore[index]
+    pos = _outcome(check_positive, n, "x", maximum)
+    top = Fraction(maximum) if maximum is not None else Fraction(1.7976931348623157e308)
+    if 0 < n <= top:
+        assert pos == ("value", float(Fraction(n)))
+    else:
+        assert pos[0] == "refused"  # type: ignore[index]

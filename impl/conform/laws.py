@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.conform.gof import Law, _Encoder
-from dpspec.noise import discrete_laplace_pmf, discrete_laplace_sf
+from dpspec.noise import _closed_forms, discrete_laplace_sf
 
 #: the lumped tails of an integer table hold at most this much mass together (ε × 1.1 included)
 TAIL_MASS = 1e-12
@@ -56,9 +56,7 @@ def _integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, not
     width = max(1, math.ceil((hi - lo + 1) / MAX_ATOMS))
     starts = np.arange(lo, hi + 1, width, dtype=np.int64)
     ends = np.minimum(starts + width - 1, hi)
-    inner = np.array(
-        [_between(int(a) - center, int(b) - center, q) for a, b in zip(starts, ends, strict=True)]
-    )
+    inner = _between(starts - center, ends - center, q)
     if width == 1:
         labels_inner: list[Any] = [_value(int(s), unit) for s in starts]
     else:
@@ -92,16 +90,34 @@ def _encode_lattice(
     return np.where(ok, idx, -1)
 
 
-def _between(a: int, b: int, q: float) -> float:
-    """P(a ≤ Z ≤ b) for discrete Laplace Z, from the tail on the side away from 0 (no
-    cancellation of numbers near 1: the far bins keep their relative precision)."""
-    if a == b:
-        return float(discrete_laplace_pmf(a, q))
-    if a > 0:
-        return float(discrete_laplace_sf(a, q)) - float(discrete_laplace_sf(b + 1, q))
-    if b < 0:
-        return float(discrete_laplace_sf(-b, q)) - float(discrete_laplace_sf(1 - a, q))
-    return 1.0 - float(discrete_laplace_sf(b + 1, q)) - float(discrete_laplace_sf(1 - a, q))
+def _pmf(z: NDArray[np.int64], q: float) -> NDArray[np.float64]:
+    """P(Z = z) elementwise: the closed form of :func:`dpspec.noise.discrete_laplace_pmf` (its
+    float arithmetic, bit for bit; the arguments are this module's own integers)."""
+    pmf = _closed_forms.discrete_laplace_pmf
+    return np.array([pmf(v, q) for v in z.ravel().tolist()], dtype=np.float64).reshape(z.shape)
+
+
+def _sf(k: NDArray[np.int64], q: float) -> NDArray[np.float64]:
+    """P(Z ≥ k) elementwise: the closed form of :func:`dpspec.noise.discrete_laplace_sf`."""
+    sf = _closed_forms.discrete_laplace_sf
+    return np.array([sf(v, q) for v in k.ravel().tolist()], dtype=np.float64).reshape(k.shape)
+
+
+def _between(a: NDArray[np.int64], b: NDArray[np.int64], q: float) -> NDArray[np.float64]:
+    """P(a ≤ Z ≤ b) elementwise for discrete Laplace Z, from the tail on the side away from 0
+    (no cancellation of numbers near 1: the far bins keep their relative precision)."""
+    pmf, sf = _closed_forms.discrete_laplace_pmf, _closed_forms.discrete_laplace_sf
+
+    def one(lo: int, hi: int) -> float:
+        if lo == hi:
+            return float(pmf(lo, q))
+        if lo > 0:
+            return float(sf(lo, q)) - float(sf(hi + 1, q))
+        if hi < 0:
+            return float(sf(-hi, q)) - float(sf(1 - lo, q))
+        return 1.0 - float(sf(hi + 1, q)) - float(sf(1 - lo, q))
+
+    return np.array([one(lo, hi) for lo, hi in zip(a.tolist(), b.tolist(), strict=True)])
 
 
 def _value(k: int, unit: float) -> Any:
@@ -207,8 +223,9 @@ def _noisy_max_law(scores: Sequence[int], q: float) -> list[float]:
     s = [int(v) for v in scores]
     w = _tail_half_width(q, 1e-17)
     vs = np.arange(min(s) - w, max(s) + w + 1, dtype=np.int64)
-    pmf = np.array([[float(discrete_laplace_pmf(int(v) - si, q)) for v in vs] for si in s])
-    cdf = np.array([[1.0 - float(discrete_laplace_sf(int(v) - si + 1, q)) for v in vs] for si in s])
+    offsets = vs[None, :] - np.asarray(s, dtype=np.int64)[:, None]
+    pmf = _pmf(offsets, q)
+    cdf = 1.0 - _sf(offsets + 1, q)
     below = np.hstack([np.zeros((len(s), 1)), cdf[:, :-1]])  # P(X_j <= v - 1)
     out = []
     for i in range(len(s)):

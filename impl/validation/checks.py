@@ -109,8 +109,8 @@ def check_positive(x: Checkable, name: NameArg, maximum: OptionalBoundArg = None
     numpy real scalars are accepted; wrong types raise a TypeError (and ValueError) naming
     ``name``. The value is returned as the nearest float.
     """
-    if type(x) is float and 0.0 < x <= (_FLOAT_MAX if maximum is None else maximum):
-        return x  # the common case, decided exactly in floats (NaN fails the comparison)
+    if type(x) in (float, int) and 0 < x <= (_FLOAT_MAX if maximum is None else maximum):
+        return float(x)  # the common cases, compared exactly (NaN fails the comparison)
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a positive number, got {x!r}")
     try:
@@ -131,8 +131,8 @@ def check_positive(x: Checkable, name: NameArg, maximum: OptionalBoundArg = None
 @checked
 def check_epsilon(epsilon: Checkable, name: NameArg = "epsilon") -> float:
     """0 < ε ≤ ``MAX_EPSILON`` (= 700), finite; numpy real scalars accepted."""
-    if type(epsilon) is float and 0.0 < epsilon <= MAX_EPSILON:
-        return epsilon  # the common case, decided exactly in floats (NaN fails the comparison)
+    if type(epsilon) in (float, int) and 0 < epsilon <= MAX_EPSILON:
+        return float(epsilon)  # the common cases, compared exactly (NaN fails the comparison)
     v = check_positive(epsilon, name)
     if exact_fraction(epsilon, name) > MAX_EPSILON:
         raise ValueError(
