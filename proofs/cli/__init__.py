@@ -8,8 +8,10 @@ holds, 1 a violation, 2 a usage error, 3 an internal error (:mod:`dpspec.proofs.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -180,11 +182,22 @@ def read_verify_report(path: str) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # argparse sizes a help formatter on every add_argument (it formats the metavar to check
+    # it), reading the terminal's width each time: read it once, as HelpFormatter would
+    formatter = functools.partial(
+        argparse.HelpFormatter, width=shutil.get_terminal_size().columns - 2
+    )
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("formatter_class", formatter)
+            super().__init__(*args, **kwargs)
+
+    parser = Parser(
         prog="dpspec", description="Executable specification of DP learning guarantees."
     )
     parser.add_argument("--debug", action="store_true", help="print tracebacks of internal errors")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     verify = sub.add_parser("verify", help="run every registered obligation")
     add_option(verify, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
