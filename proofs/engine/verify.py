@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import multiprocessing
 import os
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from tqdm import tqdm
@@ -201,7 +203,7 @@ def _run_selected(
     selected: Sequence[Obligation], config: VerifyConfig, progress: bool, jobs: int
 ) -> dict[str, dict[str, Any]]:
     """The rows of ``selected`` by id: CrossHair in the background, the checks in ``jobs``
-    worker processes, the lemma entries here at the end."""
+    worker processes, the lemma entries (which read CrossHair's reports) here meanwhile."""
     from dpspec.proofs.engine.crosshair import prefetch_crosshair
 
     prefetch_crosshair(selected, config.crosshair_timeout)  # CrossHair overlaps other checks
@@ -215,23 +217,39 @@ def _run_selected(
         disable=not progress,
         file=sys.stderr,
     )
+    lock = threading.Lock()
+
+    def record(ob: Obligation, row: dict[str, Any]) -> None:
+        with lock:
+            rows[ob.id] = row
+            bar.set_postfix_str(ob.id)
+            bar.update()
+
+    def finished(ob: Obligation, future: Future[dict[str, Any]]) -> None:
+        try:
+            row = future.result()
+        except Exception as exc:  # the worker died: a failed row, not a lost run
+            row = run_failed(ob, f"worker process failed: {exc!r}")
+        record(ob, row)
+
+    pool = None
     if jobs > 1 and len(parallel) > 1:
         context = multiprocessing.get_context("spawn")  # no fork of the CrossHair thread
-        with ProcessPoolExecutor(min(jobs, len(parallel)), mp_context=context) as pool:
-            futures = {pool.submit(_run_by_id, ob.id, config): ob for ob in parallel}
-            for future in as_completed(futures):
-                ob = futures[future]
-                try:
-                    rows[ob.id] = future.result()
-                except Exception as exc:  # the worker died: a failed row, not a lost run
-                    rows[ob.id] = run_failed(ob, f"worker process failed: {exc!r}")
-                bar.set_postfix_str(ob.id)
-                bar.update()
-    for ob in selected:
-        if ob.id not in rows:
-            bar.set_postfix_str(ob.id)
-            rows[ob.id] = run_obligation(ob, config)
-            bar.update()
+        pool = ProcessPoolExecutor(min(jobs, len(parallel)), mp_context=context)
+        for ob in parallel:
+            future = pool.submit(_run_by_id, ob.id, config)
+            future.add_done_callback(functools.partial(finished, ob))
+    in_workers = {ob.id for ob in parallel} if pool is not None else set()
+    try:
+        for ob in selected:  # the rest here, while the workers run
+            if ob.id not in in_workers:
+                record(ob, run_obligation(ob, config))
+    except BaseException:  # interrupted: the queued checks are not started
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    if pool is not None:
+        pool.shutdown(wait=True)  # every worker's row is recorded by then
     bar.close()
     return rows
 
