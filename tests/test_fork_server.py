@@ -86,3 +86,17 @@ def test_the_same_rows_as_a_fresh_interpreter(scratch: Path, server: ForkServer)
     assert [{k: r[k] for k in keep} for r in rows_forked["obligations"]] == [
         {k: r[k] for k in keep} for r in rows_fresh["obligations"]
     ]
+
+
+def test_without_fork_each_mutant_gets_a_fresh_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where ``os.fork`` is missing no fork server starts, and the mutant is still judged (run
+    in a fresh interpreter)."""
+    import os
+
+    from dpspec.proofs.engine import mutation
+
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(mutation, "ForkServer", None)  # starting one would fail loudly
+    half = next(m for m in mutation.catalogue() if m.id == "exp.half-dropped")
+    report = mutation.run_mutants([half], jobs=1, progress=False, fail_fast=True, baseline=False)
+    assert report["killed"] == 1, report["mutants"]

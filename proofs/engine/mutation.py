@@ -478,6 +478,7 @@ def run_mutants(
         )
 
         servers: queue.SimpleQueue[ForkServer] = queue.SimpleQueue()
+        started: list[ForkServer] = []
 
         def run_one(
             index: int,
@@ -493,6 +494,8 @@ def run_mutants(
             try:
                 if alone:  # nothing else runs: the run's own worker processes use every job
                     return run_verify_in(scratch, ids, timeout, fail_fast=fast, jobs=jobs)
+                if not started:  # no fork on this platform: a fresh interpreter per run
+                    return run_verify_in(scratch, ids, timeout, fail_fast=fast)
                 server = servers.get()
                 try:
                     return run_verify_in(scratch, ids, timeout, fail_fast=fast, server=server)
@@ -515,7 +518,8 @@ def run_mutants(
                 (res, text, sorted((i for i in ids if i not in run.failed), key=cost.__getitem__))
                 for res, text, ids in runnable
             ]
-        started = [ForkServer() for _ in range(max(1, jobs))]
+        if hasattr(os, "fork"):  # else a fresh interpreter per run
+            started += [ForkServer() for _ in range(max(1, jobs))]
         for server in started:
             servers.put(server)
         with ExitStack() as stack, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
