@@ -14,12 +14,17 @@ parameters' defaults and their domains' examples. One argument at a time is then
   NaN, never another exception.
 
 Each call runs with warnings as errors and a bound on the **CPU time** it may use (a profiling
-timer, so the verdict does not depend on how loaded the machine is).
+timer, so the verdict does not depend on how loaded the machine is). A refusal must come within
+:data:`REFUSAL_CPU_SECONDS`, a bound some 2000 times what a refusal at the gate costs (about
+50 µs); the cyclic garbage collector is paused while a case runs, and a refusal measured over the
+bound is run twice more and judged by its least time, so a collection, a one-time import or a
+clock tick cannot decide it, while work done before the check is done every time.
 """
 
 from __future__ import annotations
 
 import copy
+import gc
 import inspect
 import math
 import signal
@@ -27,6 +32,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -53,6 +59,9 @@ CASE_CPU_SECONDS = 5.0
 
 #: CPU seconds within which a refusal must come: it is made before any work.
 REFUSAL_CPU_SECONDS = 0.1
+
+#: More runs of a refusal measured over :data:`REFUSAL_CPU_SECONDS`; the least time decides.
+REFUSAL_RERUNS = 2
 
 #: Exceptions that are a clean refusal when their message names the parameter.
 REFUSALS = (ValueError, TypeError)
@@ -220,8 +229,46 @@ class Outcome:
     cpu_seconds: float = 0.0
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block (a collection of everything the process
+    holds is not the work of the call being measured)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def least_seconds(first: float, again: Callable[[], float], bound: float) -> float:
+    """``first``, or when it is over ``bound`` the least of it and up to :data:`REFUSAL_RERUNS`
+    more measurements ``again()`` (work before a check recurs on every run; a collection, a
+    one-time import or a clock tick does not)."""
+    seconds = first
+    for _ in range(REFUSAL_RERUNS):
+        if seconds <= bound:
+            break
+        seconds = min(seconds, again())
+    return seconds
+
+
+def cpu_seconds(call: Callable[[], Any]) -> float:
+    """The CPU seconds ``call()`` takes with the collector paused."""
+    with gc_paused():
+        start = time.process_time()
+        call()
+        return time.process_time() - start
+
+
+def least_cpu_seconds(call: Callable[[], Any], bound: float) -> float:
+    """The CPU seconds of ``call()`` judged against ``bound`` as the sweep judges a refusal."""
+    return least_seconds(cpu_seconds(call), partial(cpu_seconds, call), bound)
+
+
 def run(call: Callable[[], Any]) -> Outcome:
-    """Run ``call`` with warnings as errors under the CPU budget."""
+    """Run ``call`` with warnings as errors under the CPU budget, the collector paused."""
     timer = _cpu_timer_available()
     previous: Any = None
     if timer:
@@ -230,7 +277,7 @@ def run(call: Callable[[], Any]) -> Outcome:
     start = time.process_time()
     out = Outcome()
     try:
-        with warnings.catch_warnings():
+        with gc_paused(), warnings.catch_warnings():
             warnings.simplefilter("error")
             warnings.filterwarnings("ignore", category=DeprecationWarning)
             out.result = call()
@@ -378,9 +425,12 @@ def case(
         elif not names_parameter(out.refused, param):
             problem = f"{type(out.refused).__name__} not naming {param}: {str(out.refused)[:120]}"
         elif entry.method != "__init__" or not _fits_at_init(entry):
-            tally.slowest_refusal_cpu = max(tally.slowest_refusal_cpu, out.cpu_seconds)
-            if out.cpu_seconds > REFUSAL_CPU_SECONDS:
-                problem = f"refused after {out.cpu_seconds:.2f} s of CPU (work before the check)"
+            seconds = refusal_cpu_seconds(
+                partial(run, partial(execute, the_plan, param, value)), out
+            )
+            tally.slowest_refusal_cpu = max(tally.slowest_refusal_cpu, seconds)
+            if seconds > REFUSAL_CPU_SECONDS:
+                problem = f"refused after {seconds:.2f} s of CPU (work before the check)"
     else:
         kind = "equivalent"
         if out.refused is not None:
@@ -392,6 +442,20 @@ def case(
     else:
         tally.count(family, "failures")
         tally.failures.append(f"{label}: {problem}")
+
+
+def refusal_seconds(out: Outcome) -> float:
+    """The CPU seconds of a refusal; unbounded for an outcome that is not one."""
+    return out.cpu_seconds if out.refused is not None else math.inf
+
+
+def refusal_cpu_seconds(attempt: Callable[[], Outcome], first: Outcome | None = None) -> float:
+    """The CPU seconds of the refusal ``attempt()`` makes (``first``, when it has run already),
+    judged by :func:`least_seconds` against :data:`REFUSAL_CPU_SECONDS`."""
+    out = attempt() if first is None else first
+    return least_seconds(
+        refusal_seconds(out), lambda: refusal_seconds(attempt()), REFUSAL_CPU_SECONDS
+    )
 
 
 def _fits_at_init(entry: Entry) -> bool:
