@@ -148,3 +148,18 @@ def test_subprocess_exit_codes(argv: list[str], code: int) -> None:
         assert proc.stderr == ""
     else:
         _one_line(proc.stderr)
+
+
+def test_one_parser_answers_many_command_lines_as_fresh_ones_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``main`` is ``run_parsed(build_parser(), argv)``, and parsing leaves the parser as it was:
+    the CLI sweep's thousand command lines through one parser get what fresh parsers give."""
+    from dpspec.proofs.cli import build_parser, run_parsed
+
+    lines = [argv for argv, _ in USAGE_CASES[:12]] + [["list"]]
+    parser = build_parser()
+    for argv in lines * 2:
+        shared = run_parsed(parser, argv), capsys.readouterr()
+        fresh = main(argv), capsys.readouterr()
+        assert shared == fresh, argv

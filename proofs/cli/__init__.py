@@ -297,7 +297,12 @@ def _empty_value(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit codes 0 holds, 1 violation, 2 usage error, 3 internal error."""
-    parser = build_parser()
+    return run_parsed(build_parser(), argv)
+
+
+def run_parsed(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    """:func:`main` on a parser :func:`build_parser` has built (parsing leaves it unchanged, so
+    many command lines may go through one parser)."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors

@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
+from types import ModuleType
 
 from dpspec.proofs.engine.command import installed_command
 from dpspec.proofs.engine.options import DomainType
@@ -24,10 +26,12 @@ from dpspec.proofs.engine.options import DomainType
 #: console script's module as a user's shell reaches it.
 
 
+def _command_module() -> ModuleType:
+    return __import__(installed_command().__module__, fromlist=["build_parser", "run_parsed"])
+
+
 def _parser() -> argparse.ArgumentParser:
-    main = installed_command()
-    module = __import__(main.__module__, fromlist=["build_parser"])
-    parser: argparse.ArgumentParser = module.build_parser()
+    parser: argparse.ArgumentParser = _command_module().build_parser()
     return parser
 
 
@@ -83,11 +87,11 @@ def _required(command: argparse.ArgumentParser) -> tuple[list[str], list[str], l
     return positionals, options, problems
 
 
-def _run(argv: list[str]) -> tuple[int, str]:
+def _run(run_parsed: Callable[[list[str]], int], argv: list[str]) -> tuple[int, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = installed_command()(argv)
+            code = run_parsed(argv)
         except SystemExit as exc:
             code = int(exc.code) if isinstance(exc.code, int) else 2
     return code, err.getvalue()
@@ -103,7 +107,11 @@ def sweep_cli(limit_commands: tuple[str, ...] | None = None) -> CliTally:
     """Every option of every subcommand: declared, and its refused texts refused as usage
     errors (exit 2, one line on stderr)."""
     tally = CliTally()
-    for name, command in sorted(subcommands(_parser()).items()):
+    parser = _parser()
+    # the console script's ``main`` is ``run_parsed(build_parser(), argv)``: every command line
+    # goes through the parser walked here, built once
+    run_parsed = partial(_command_module().run_parsed, parser)
+    for name, command in sorted(subcommands(parser).items()):
         if limit_commands is not None and name not in limit_commands:
             continue
         tally.commands += 1
@@ -141,7 +149,7 @@ def sweep_cli(limit_commands: tuple[str, ...] | None = None) -> CliTally:
                     values = list(positionals)
                     values[listed.index(action)] = text
                     argv = [name, *values, *required]
-                code, err = _run(argv)
+                code, err = _run(run_parsed, argv)
                 lines = [line for line in err.splitlines() if line.strip()]
                 if code != 2 or len(lines) != 1:
                     tally.failures.append(
