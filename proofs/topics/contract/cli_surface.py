@@ -6,7 +6,9 @@ add_option`) or a fixed set of ``choices``. Each text its domain refuses is then
 the installed command — ``dpspec CMD <clean positionals> --opt TEXT`` — and must end with exit
 code 2 and exactly one line on stderr, before any work (the refusal is argparse's, at parse
 time). A text is first given to the option's converter: one it accepts is never run (the
-command would do real work), it is a failure of the declaration.
+command would do real work), it is a failure of the declaration. The console script's ``main``
+is ``run_parsed(build_parser(), argv)``; the command lines go through the one parser walked
+here, and each command's first also through ``main`` itself, which must answer the same.
 """
 
 from __future__ import annotations
@@ -109,12 +111,15 @@ def sweep_cli(limit_commands: tuple[str, ...] | None = None) -> CliTally:
     tally = CliTally()
     parser = _parser()
     # the console script's ``main`` is ``run_parsed(build_parser(), argv)``: every command line
-    # goes through the parser walked here, built once
+    # goes through the parser walked here, built once; each command's first one also through
+    # ``main`` itself, which must answer the same
     run_parsed = partial(_command_module().run_parsed, parser)
+    main = installed_command()
     for name, command in sorted(subcommands(parser).items()):
         if limit_commands is not None and name not in limit_commands:
             continue
         tally.commands += 1
+        first_text = tally.texts + 1
         positionals, required, problems = _required(command)
         tally.failures += problems
         listed = [a for a in command._actions if _takes_value(a) and not a.option_strings]
@@ -150,6 +155,8 @@ def sweep_cli(limit_commands: tuple[str, ...] | None = None) -> CliTally:
                     values[listed.index(action)] = text
                     argv = [name, *values, *required]
                 code, err = _run(run_parsed, argv)
+                if tally.texts == first_text and _run(main, argv) != (code, err):
+                    tally.failures.append(f"{' '.join(argv)}: main answers otherwise")
                 lines = [line for line in err.splitlines() if line.strip()]
                 if code != 2 or len(lines) != 1:
                     tally.failures.append(
