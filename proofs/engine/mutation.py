@@ -41,6 +41,7 @@ from typing import Any
 
 from dpspec.proofs.engine.errors import InternalError, write_json
 from dpspec.proofs.engine.layout import ROOTS
+from dpspec.proofs.engine.preload import PRELOAD
 from dpspec.proofs.engine.registry import Obligation, obligations, topic_module, topics
 
 #: Source folders copied into the scratch package (``impl/`` is the package ``dpspec`` itself).
@@ -272,21 +273,6 @@ def run_verify_in(
     return run
 
 
-#: Third-party modules a :class:`ForkServer` imports once for all its children (those missing
-#: are skipped).
-PRELOAD = (
-    "numpy",
-    "scipy.stats",
-    "scipy.optimize",
-    "scipy.special",
-    "scipy.spatial",
-    "sklearn.base",
-    "sklearn.utils.validation",
-    "hypothesis",
-    "hypothesis.extra.numpy",
-    "tqdm",
-    "joblib",
-)
 
 
 class ForkServer:

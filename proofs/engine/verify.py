@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from dpspec.proofs.engine.controls import planted
 from dpspec.proofs.engine.errors import UsageError
+from dpspec.proofs.engine.preload import PRELOAD
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
@@ -122,6 +123,17 @@ def power_problem(ob: Obligation, outcome: CheckOutcome) -> str | None:
     if missed:
         return f"control passed the check: {missed[0]}"
     return None
+
+
+def _worker_context() -> Any:
+    """Workers forked from a fork server (a fresh interpreter, never a fork of this process and
+    its CrossHair thread) that has imported :data:`PRELOAD` and the registry once; a fresh
+    interpreter per worker where ``forkserver`` is missing (Windows)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([*PRELOAD, "dpspec.proofs.engine.verify"])
+    return context
 
 
 def _run_by_id(obligation_id: str, config: VerifyConfig) -> dict[str, Any]:
@@ -234,8 +246,7 @@ def _run_selected(
 
     pool = None
     if jobs > 1 and len(parallel) > 1:
-        context = multiprocessing.get_context("spawn")  # no fork of the CrossHair thread
-        pool = ProcessPoolExecutor(min(jobs, len(parallel)), mp_context=context)
+        pool = ProcessPoolExecutor(min(jobs, len(parallel)), mp_context=_worker_context())
         for ob in parallel:
             future = pool.submit(_run_by_id, ob.id, config)
             future.add_done_callback(functools.partial(finished, ob))
