@@ -220,3 +220,30 @@ def test_bernoulli_floor_around_64_ln_2() -> None:
     assert bernoulli_floor(Ratio(4436, 100, exp=True)) == (1, False)
     assert bernoulli_floor(Ratio(4437, 100, exp=True)) == (0, False)
     assert bernoulli_floor(Ratio(45, 1, exp=True)) == (0, False)
+
+
+@pytest.mark.parametrize(
+    ("q", "block"),
+    [
+        (Ratio(1, 1, exp=True), 2),
+        (Ratio(1, 7, exp=True), 4),
+        (Ratio(2, 3, exp=True), 8),
+        (Ratio(1, 3000, exp=True), 1024),
+        (Ratio(1, 3 * 2**16, exp=True), 2**16),
+        (Ratio(999, 1000, exp=False), 64),
+    ],
+)
+def test_residual_bounds_are_the_composed_ones(q: Ratio, block: int) -> None:
+    """The one-loop residual bounds are, integer for integer, the inner law's bounds shifted,
+    divided and rescaled one step at a time (the merged floors and ceilings change nothing)."""
+    from dpspec.noise._laws import GUARD, ResidualLaw, WithinBlockSampler
+    from dpspec.noise._reals import rescale
+
+    law = ResidualLaw(q, block, WithinBlockSampler(q, block).uniform)
+    for bits in (64, 128, 200):
+        work = bits + GUARD
+        composed = [
+            rescale(law._shift(c, r, work), work, bits)
+            for r, c in enumerate(law.inner.all_bounds(work))
+        ]
+        assert law.all_bounds(bits) == composed

@@ -279,11 +279,28 @@ class ResidualLaw:
         return rescale(self._shift(self.inner.bounds(k, work), k, work), work, bits)
 
     def all_bounds(self, bits: int) -> list[Bounds]:
+        """``rescale(_shift(c_r, r, work), work, bits)`` for the inner law's bounds c_r at
+        ``work`` (:meth:`TruncatedGeometricLaw.all_bounds`), in one loop: each division is
+        followed by its rescaling, and ⌊⌊x⌋/m⌋ = ⌊x/m⌋, ⌈⌈x⌉/m⌉ = ⌈x/m⌉ merge the two, so the
+        bounds are the same integers."""
         work = bits + GUARD
-        return [
-            rescale(self._shift(c, r, work), work, bits)
-            for r, c in enumerate(self.inner.all_bounds(work))
-        ]
+        inner = work + GUARD + self.block.bit_length()  # the inner law's working precision
+        one = 1 << inner
+        q0, q1 = self.q.bounds(inner)
+        power = self.q.to(self.block).bounds(inner)
+        low_total, high_total = one - power[1], one - power[0]  # bounds on 1 − Q^B
+        per_value = (self.uniform // self.block) << (work - 64)
+        keep = (1 << work) - (self.uniform << (work - 64))
+        p0, p1, step, out = q0, q1, 0, []
+        for _ in range(self.count):
+            step += per_value
+            lo = (((one - p1) << work) // high_total) - step
+            hi = -((-((one - p0) << work)) // low_total) - step
+            out.append(
+                ((lo << bits) // keep if lo > 0 else 0, -((-(hi << bits)) // keep) if hi > 0 else 0)
+            )
+            p0, p1 = (p0 * q0) >> inner, -((-(p1 * q1)) >> inner)
+        return out
 
     def exact(self, k: int) -> Fraction | None:
         c = self.inner.exact(k)
