@@ -273,8 +273,6 @@ def run_verify_in(
     return run
 
 
-
-
 class ForkServer:
     """``fork_server.py`` in a subprocess: runs targets in forked children that share its
     third-party imports but import ``dpspec`` from their own scratch root."""
