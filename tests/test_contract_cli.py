@@ -163,3 +163,14 @@ def test_one_parser_answers_many_command_lines_as_fresh_ones_do(
         shared = run_parsed(parser, argv), capsys.readouterr()
         fresh = main(argv), capsys.readouterr()
         assert shared == fresh, argv
+
+
+def test_building_the_parser_leaves_the_auditor_unimported() -> None:
+    """Every ``dpspec`` invocation builds the whole parser: it must not import the auditor (and
+    scipy.stats with it), which tripled the start-up of every command."""
+    code = (
+        "import sys; from dpspec.proofs.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('dpspec.audit', 'scipy.stats'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout

@@ -9,10 +9,17 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.validation import Domain, InputTypeError, Integer, Real, as_finite_array
+from dpspec.validation import (
+    MAX_AUDIT_SAMPLES,
+    Domain,
+    InputTypeError,
+    Integer,
+    Real,
+    as_finite_array,
+)
 
 #: largest number of draws per side of an audit
-MAX_SAMPLES = 10**10
+MAX_SAMPLES = MAX_AUDIT_SAMPLES
 
 
 @dataclass(frozen=True)

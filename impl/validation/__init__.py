@@ -34,6 +34,7 @@ from dpspec.validation.checked import (
 from dpspec.validation.checks import (
     INT_BOUND,
     LIMITS,
+    MAX_AUDIT_SAMPLES,
     MAX_BASE_DENOMINATOR,
     MAX_DENOMINATOR,
     MAX_EPSILON,
@@ -118,6 +119,7 @@ __all__ = [
     "EXAMPLE_ATTRIBUTE",
     "INT_BOUND",
     "LIMITS",
+    "MAX_AUDIT_SAMPLES",
     "MAX_BASE_DENOMINATOR",
     "MAX_DENOMINATOR",
     "MAX_EPSILON",

@@ -47,6 +47,11 @@ LIMITS: dict[str, int] = {
     "categories": 2**12,
 }
 
+#: The largest number of draws per side an audit may take (``dpspec.audit`` and the ``dpspec
+#: audit`` command; declared here so that the command line reads it without importing the
+#: auditor).
+MAX_AUDIT_SAMPLES = 10**10
+
 #: The smallest 1 − q of a rational base the base samplers accept (they run O(1/(1 − q))
 #: vectorised rounds) and the largest denominator (drawn with ``Generator.integers``).
 MIN_ONE_MINUS_BASE = Fraction(1, 2**12)

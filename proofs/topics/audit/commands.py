@@ -21,9 +21,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dpspec.audit.core import MAX_SAMPLES
 from dpspec.proofs.engine.errors import InternalError, UsageError
 from dpspec.proofs.engine.options import JSON_HELP, TEXT, JsonList, WritablePath, add_option
+from dpspec.validation import MAX_AUDIT_SAMPLES as MAX_SAMPLES
 from dpspec.validation import Choice, Delta, Domain, Epsilon, Integer, Real
 
 EXIT_CODES = """exit codes:
