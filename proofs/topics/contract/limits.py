@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import partial
 
 from dpspec.proofs.engine import sweep
-from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig, stop_if_failed
 from dpspec.proofs.engine.sweep import (
     REFUSAL_CPU_SECONDS,
     entries,
@@ -84,6 +84,9 @@ def declared_maximum(config: VerifyConfig) -> CheckOutcome:
                 beyond = partial(execute, the_plan, name, 2**40)
                 seconds = refusal_cpu_seconds(partial(run_isolated, beyond, 10.0))
                 controls_ok += seconds <= REFUSAL_CPU_SECONDS
+                stop_if_failed(
+                    config, seconds <= REFUSAL_CPU_SECONDS, f"{entry.label}[{name}=2^40]"
+                )
     finally:
         sweep.CASE_CPU_SECONDS = saved
     beyond_ok = controls_ok == cases
