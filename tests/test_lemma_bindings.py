@@ -156,3 +156,46 @@ def test_binding_checks_catch_a_broken_rule(
     assert not broken.passed, f"{check} passed with {old!r} -> {new!r}"
     monkeypatch.setattr(owner, attr, original)
     assert run(VerifyConfig()).passed
+
+
+def _numbered(v: int) -> dict[str, int]:
+    return {"v": v}
+
+
+def test_differential_runs_the_stated_number_of_generated_inputs() -> None:
+    """The generated inputs come in batches of ``BATCH`` per Hypothesis example; their number
+    is the one asked for (rounded up to a whole batch) and each is compared."""
+    from hypothesis import strategies as st
+
+    compared: list[dict[str, int]] = []
+
+    def compare(case: dict[str, int]) -> str | None:
+        compared.append(case)
+        return None
+
+    out = bindings.differential(
+        VerifyConfig(), [], st.integers(0, 10**6).map(_numbered), compare, examples=50
+    )
+    whole = -(-50 // bindings.BATCH) * bindings.BATCH
+    assert out.passed
+    assert out.numbers["examples"] == len(compared) == whole
+
+
+@pytest.mark.parametrize("under_control", [False, True])
+def test_differential_finds_a_mismatch_no_boundary_case_shows(under_control: bool) -> None:
+    """A rule broken only on inputs the boundary list does not hold is found among the
+    generated ones; outside a bug control the reported input is shrunk to the least one."""
+    from hypothesis import strategies as st
+
+    def compare(case: dict[str, int]) -> str | None:
+        return "broken" if case["v"] >= 500 else None
+
+    out = bindings.differential(
+        VerifyConfig(under_control=under_control),
+        [{"v": 0}, {"v": 499}],
+        st.integers(0, 1000).map(_numbered),
+        compare,
+    )
+    assert not out.passed
+    if not under_control:
+        assert out.detail.startswith("{'v': 500}: broken")

@@ -5,7 +5,10 @@ implementation computes the same quantity vectorised with numpy. A binding check
 implementation's own code path and requires *equality* with the lemma's function on the
 lemma's domain: first on an explicit list of boundary inputs (thresholds hit exactly,
 empty cells, ties, zero weights), then on ``EXAMPLES`` Hypothesis inputs (derandomised:
-the same inputs on every machine). A mismatch fails the check and names the input. Where
+the same inputs on every machine), drawn ``BATCH`` to a Hypothesis example so that the
+engine's fixed cost per example (seeding and restoring the global random states, its
+bookkeeping) is paid once per batch: 2000 inputs cost 35–50% less CPU, each input drawn
+by the check's strategy as before. A mismatch fails the check and names the input. Where
 the implementation draws noise, the noise is injected, so the release rule is compared on
 exactly the draws the lemma quantifies over. The checks themselves live in each topic's
 ``bindings`` module.
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
@@ -26,6 +29,9 @@ EXAMPLES = 2000
 
 
 THOROUGH_EXAMPLES = 10000
+
+#: Cases per Hypothesis example.
+BATCH = 4
 
 
 Case = dict[str, Any]
@@ -56,20 +62,28 @@ def differential(
     elif config.thorough:
         examples *= 5
     ran = [0]
+    # BATCH cases per Hypothesis example: each case is drawn by ``strategy`` on its own, and
+    # the engine's work per example (seeding, bookkeeping, mutation) is paid once per batch
+    batches = max(1, -(-examples // BATCH))
+    phases = [Phase.explicit, Phase.generate]
+    if not config.under_control:  # a counterexample found under a bug control is not shrunk:
+        phases.append(Phase.shrink)  # only the verdict counts there
 
     @settings(
-        max_examples=examples,
+        max_examples=batches,
         derandomize=True,
         database=None,
         deadline=None,
+        phases=phases,
         suppress_health_check=list(HealthCheck),
     )
-    @given(strategy)
-    def prop(case: Case) -> None:
-        ran[0] += 1
-        problem = compare(case)
-        if problem is not None:
-            raise Mismatch(f"{case}: {problem}")
+    @given(st.lists(strategy, min_size=BATCH, max_size=BATCH))
+    def prop(cases: list[Case]) -> None:
+        for case in cases:
+            ran[0] += 1
+            problem = compare(case)
+            if problem is not None:
+                raise Mismatch(f"{case}: {problem}")
 
     try:
         prop()
