@@ -246,22 +246,3 @@ def test_sample_points_replaces_sklearn_style_sample() -> None:
     b = est.sample_points(10, np.random.default_rng(4))
     assert np.array_equal(a, b) and a.shape == (10, 1)
 
-
-@pytest.mark.parametrize("far", [False, True])
-def test_occupied_cubes_are_the_counted_distinct_rows_in_order(far: bool) -> None:
-    """``_occupied_cubes`` (decoded from packed keys, or by rows when the bounding box does
-    not pack in 62 bits) gives the distinct rows in lexicographic order with their counts."""
-    from collections import Counter
-
-    from dpspec.learners.pcde import _occupied_cubes
-
-    rng = np.random.default_rng(7)
-    for _ in range(200):
-        n, d = int(rng.integers(1, 60)), int(rng.integers(1, 4))
-        ids = rng.integers(-4, int(rng.integers(1, 9)), size=(n, d)).astype(np.int64)
-        if far:
-            ids[0, 0] = 2**61  # the box no longer packs
-        tally = sorted(Counter(map(tuple, ids.tolist())).items())
-        rows, counts = _occupied_cubes(ids)
-        assert rows.tolist() == [list(r) for r, _ in tally]
-        assert counts.tolist() == [c for _, c in tally]

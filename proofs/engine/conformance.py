@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from dpspec._rows import distinct_rows
 from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 
@@ -48,8 +49,13 @@ def tabulate(outcomes: Iterable[Hashable] | NDArray[Any]) -> dict[Hashable, int]
     """Counts of outcomes; a 2-D array counts its rows (as tuples of Python scalars)."""
     if isinstance(outcomes, np.ndarray):
         if outcomes.ndim == 2:
-            rows, counts = np.unique(outcomes, axis=0, return_counts=True)
-            return {tuple(r.tolist()): int(c) for r, c in zip(rows, counts, strict=True)}
+            kind = outcomes.dtype.kind
+            if kind in "ib" or (kind == "u" and outcomes.itemsize < 8):  # rows of int64 keys
+                packable, counted = distinct_rows(outcomes.astype(np.int64))
+                rows = packable.astype(outcomes.dtype)
+            else:
+                rows, counted = np.unique(outcomes, axis=0, return_counts=True)
+            return {tuple(r): int(c) for r, c in zip(rows.tolist(), counted.tolist(), strict=True)}
         values, counts = np.unique(outcomes, return_counts=True)
         return {v: int(c) for v, c in zip(values.tolist(), counts.tolist(), strict=True)}
     table: dict[Hashable, int] = {}
