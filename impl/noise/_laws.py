@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -324,7 +324,14 @@ class WithinBlockSampler:
         per_value = max((smallest[0] >> (work - 64)) - 1, 0)
         self.uniform = per_value * block  # M
         self.threshold = np.uint64(self.uniform)
-        self.residual = ThresholdTable.build(ResidualLaw(q, block, self.uniform))
+
+    @cached_property
+    def residual(self) -> ThresholdTable:
+        """The table of :class:`ResidualLaw`, built when a draw first falls outside the
+        uniform part (a few percent of the draws: a call drawing a handful of values often
+        never needs its 2^16 thresholds)."""
+        q, block = self.q, self.block
+        return ThresholdTable.build(ResidualLaw(q, block, self.uniform))
 
     def sample(
         self, size: int, rng: np.random.Generator, reversed_: NDArray[np.bool_] | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import gc
 import multiprocessing
 import os
 import sys
@@ -137,6 +138,19 @@ def power_problem(ob: Obligation, outcome: CheckOutcome) -> str | None:
     return None
 
 
+#: Objects allocated before a young-generation collection in a check process (default 700).
+WORKER_GC_THRESHOLD = (20_000, 20, 20)
+
+
+def settle_worker() -> None:
+    """A check process keeps the objects its imports made out of every collection
+    (``gc.freeze``) and collects its young generation every 20 000 allocations: the checks
+    build and drop many small containers (Fractions, dicts of laws), and the default
+    collection schedule spent about 3% of their CPU traversing them (2.3 s of 100 s)."""
+    gc.freeze()
+    gc.set_threshold(*WORKER_GC_THRESHOLD)
+
+
 def _worker_context() -> Any:
     """Workers forked from a fork server (a fresh interpreter, never a fork of this process and
     its CrossHair thread) that has imported :data:`PRELOAD` and the registry once; a fresh
@@ -258,7 +272,9 @@ def _run_selected(
 
     pool = None
     if jobs > 1 and len(parallel) > 1:
-        pool = ProcessPoolExecutor(min(jobs, len(parallel)), mp_context=_worker_context())
+        pool = ProcessPoolExecutor(
+            min(jobs, len(parallel)), mp_context=_worker_context(), initializer=settle_worker
+        )
         for ob in parallel:
             future = pool.submit(_run_by_id, ob.id, config)
             future.add_done_callback(functools.partial(finished, ob))

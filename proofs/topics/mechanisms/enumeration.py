@@ -267,6 +267,9 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
 
 
 def _heavier(within: Any) -> Any:
+    """The sampler with its uniform part one unit heavier and the residual table of the true
+    uniform part (built before the copy, which keeps it)."""
+    assert within.residual is not None
     bad = with_attribute(within, "uniform", within.uniform + within.block)
     bad.threshold = np.uint64(bad.uniform)
     return bad
