@@ -7,11 +7,10 @@ lemma's domain: first on an explicit list of boundary inputs (thresholds hit exa
 empty cells, ties, zero weights), then on ``EXAMPLES`` Hypothesis inputs (derandomised:
 the same inputs on every machine), drawn ``BATCH`` to a Hypothesis example so that the
 engine's fixed cost per example (seeding and restoring the global random states, its
-bookkeeping) is paid once per batch: 2000 inputs cost 35–50% less CPU, each input drawn
-by the check's strategy as before. A mismatch fails the check and names the input. Where
-the implementation draws noise, the noise is injected, so the release rule is compared on
-exactly the draws the lemma quantifies over. The checks themselves live in each topic's
-``bindings`` module.
+bookkeeping) is paid once per batch; each input is still drawn by the check's strategy.
+A mismatch fails the check and names the input. Where the implementation draws noise, the
+noise is injected, so the release rule is compared on exactly the draws the lemma
+quantifies over. The checks themselves live in each topic's ``bindings`` module.
 """
 
 from __future__ import annotations
