@@ -3,9 +3,8 @@
 A 2-D integer array whose bounding box has fewer than 2^62 cells packs each row as its
 mixed-radix number in the box (Horner over the columns, O(n·d), vectorised); the keys order
 like the rows (lexicographically). The distinct rows then come from an unstable sort of the
-keys and are decoded from their digits: ``np.unique(rows, axis=0)`` sorts byte strings, and
-``np.unique(keys, return_index=True)`` a stable argsort, both an order of magnitude slower on
-10^6 rows.
+keys and are decoded from their digits, where ``np.unique(rows, axis=0)`` sorts byte strings
+and ``np.unique(keys, return_index=True)`` needs a stable argsort (both much slower).
 """
 
 from __future__ import annotations
