@@ -245,4 +245,3 @@ def test_sample_points_replaces_sklearn_style_sample() -> None:
     a = est.sample_points(10, np.random.default_rng(4))
     b = est.sample_points(10, np.random.default_rng(4))
     assert np.array_equal(a, b) and a.shape == (10, 1)
-
