@@ -268,9 +268,9 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
 
 def _heavier(within: Any) -> Any:
     """The sampler with its uniform part one unit heavier and the residual table of the true
-    uniform part (built before the copy, which keeps it)."""
-    assert within.residual is not None
+    uniform part (the copy is given the original's table, not one built for its own part)."""
     bad = with_attribute(within, "uniform", within.uniform + within.block)
+    bad.residual = within.residual
     bad.threshold = np.uint64(bad.uniform)
     return bad
 
