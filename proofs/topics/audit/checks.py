@@ -30,6 +30,9 @@ from dpspec.spec.audit import lower_bound_coverage
 
 SEED = 9000
 
+#: the false-alarm bound of the library-target audits, whose draws no seed fixes
+LIBRARY_ALPHA = 1e-7
+
 
 ALPHA_TEST = Fraction(1, 10**6)
 
@@ -332,7 +335,14 @@ def library_targets(config: VerifyConfig) -> CheckOutcome:
     the user's function with its noise drawn for ε × 1.25 (10^5 draws), and each library
     mechanism calibrated for sensitivity 1 where the query has sensitivity 2 (built at 2ε;
     2·10^4 draws: OpenDP's exact samplers are slow), audited against 0.5, must be flagged —
-    the plumbing measures the library's own noise."""
+    the plumbing measures the library's own noise.
+
+    OpenDP and PyDP draw from their own unseeded randomness, so the verdict cannot rest on a
+    seed: every target is audited at confidence 1 − ``LIBRARY_ALPHA`` (10^-7), the audit's
+    false-alarm bound for a mechanism that meets the claim (OpenDP's geometric meets ε = 0.5
+    with equality, so at the default 0.95 it was flagged about once in twenty runs). The
+    controls' lower bounds stay far above 0.5 at that level: about 0.58 for the user's ε × 1.25
+    and 0.87–0.92 for the libraries' 2ε."""
     import importlib.util
     import textwrap
 
@@ -367,8 +377,17 @@ def library_targets(config: VerifyConfig) -> CheckOutcome:
             else:
                 targets.append((spec, spec, 1.0, d1, d2, 20_000))
         for spec, bug_spec, bug_eps, d1, d2, n in targets:
-            honest = audit(load_target(spec, 0.5), (d1, d2), 0.5, samples=n, seed=SEED)
-            bug = audit(load_target(bug_spec, bug_eps), (d1, d2), 0.5, samples=n, seed=SEED)
+            honest, bug = (
+                audit(
+                    load_target(s, e),
+                    (d1, d2),
+                    0.5,
+                    samples=n,
+                    seed=SEED,
+                    confidence=1.0 - LIBRARY_ALPHA,
+                )
+                for s, e in ((spec, 0.5), (bug_spec, bug_eps))
+            )
             short = spec.split("/")[-1]
             rows[short] = (not honest.violation, bug.violation)
             slack.append(Slack(f"ε ({short})", 0.5, honest.epsilon_lower))
