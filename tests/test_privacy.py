@@ -8,7 +8,7 @@ comparison is exact and nothing is flaky.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from itertools import chain, combinations, pairwise
 from typing import Any
@@ -439,3 +439,18 @@ def test_bad_probabilities_raise_naming_the_distribution(
 def test_group_size_below_one_raises() -> None:
     with pytest.raises(ValueError, match=r"^k\b"):
         group_privacy_parameters(2, 0, 0)
+
+
+@given(pairs, st.sampled_from([F(1), F(3, 2), F(2), F(4)]))
+def test_exact_reports_give_the_hockey_stick_of_every_pair(pq: tuple[D, D], ratio: F) -> None:
+    """``verify_pairs`` on an exact pure claim reports as worst δ the largest hockey-stick
+    divergence at the claimed ratio, both ways — 0 exactly when the claim holds (it is then
+    not summed again), the divergence itself when it fails."""
+    from dpspec.proofs.engine.exact import verify_pairs
+
+    p, q = pq
+    laws: dict[tuple[Hashable, ...], D] = {("a",): p, ("b",): q}
+    report = verify_pairs("pair", laws.__getitem__, [(("a",), ("b",))], ratio)
+    both = max(hockey_stick(p, q, ratio), hockey_stick(q, p, ratio))
+    assert report.worst_delta == both
+    assert report.holds == satisfies_pure_dp(p, q, ratio) == (both == 0)

@@ -116,7 +116,10 @@ def verify_pairs(
             holds = satisfies_approx_dp(pa, pb, ratio, delta, rtol)
         report.violations += not holds
         r = max(max_likelihood_ratio(pa, pb), max_likelihood_ratio(pb, pa))
-        d = max(hockey_stick(pa, pb, ratio), hockey_stick(pb, pa, ratio))
+        # an exact pure claim that holds bounds p by ratio·q everywhere: no mass above the
+        # ratio either way, so its hockey-stick δ is exactly 0 (not summed again)
+        exactly_zero = delta == 0 and rtol == 0 and holds
+        d = 0 if exactly_zero else max(hockey_stick(pa, pb, ratio), hockey_stick(pb, pa, ratio))
         worse = r > report.worst_ratio if delta == 0 else d > report.worst_delta
         if worse or report.worst_pair is None:
             report.worst_pair = (a, b)
