@@ -26,6 +26,7 @@ from typing import Any
 from unittest import mock
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy import stats
 
 import dpspec.audit.loop as audit_loop
@@ -60,13 +61,19 @@ def rate_test(misses: int, runs: int, level: float) -> tuple[bool, float]:
     return ok, float(stats.binom.sf(cut - 1, runs, min(2 * level, 1.0)))
 
 
-def _tail(levels: Sequence[float], at_least: int) -> float:
-    """P(S ≥ at_least) for S a sum of independent Bernoulli(levels) (exact recursion)."""
+def _sum_law(levels: Sequence[float]) -> NDArray[np.float64]:
+    """P(S = j), j = 0..len(levels), for S a sum of independent Bernoulli(levels) (exact
+    recursion)."""
     dist = np.zeros(len(levels) + 1)
     dist[0] = 1.0
     for t, p in enumerate(levels):
         dist[1 : t + 2] = dist[1 : t + 2] * (1 - p) + dist[: t + 1] * p
         dist[0] *= 1 - p
+    return dist
+
+
+def _tail(dist: NDArray[np.float64], at_least: int) -> float:
+    """P(S ≥ at_least) from the law of S (:func:`_sum_law`)."""
     return float(dist[at_least:].sum())
 
 
@@ -75,10 +82,11 @@ def miss_test(missed: int, levels: Sequence[float]) -> tuple[bool, float, int]:
     ``missed`` consistent with that (P(S ≥ missed) ≥ 1e-6 for S the sum of independent
     Bernoulli(levels), which dominates the count of misses)? Also the power of the test
     against levels doubled, and its critical count."""
+    law = _sum_law(levels)
     cut = 0
-    while _tail(levels, cut) >= float(ALPHA_TEST):
+    while _tail(law, cut) >= float(ALPHA_TEST):
         cut += 1
-    doubled = [min(2 * p, 1.0) for p in levels]
+    doubled = _sum_law([min(2 * p, 1.0) for p in levels])
     return misses_acceptable(missed, levels, float(ALPHA_TEST)), _tail(doubled, cut), cut
 
 
