@@ -719,3 +719,24 @@ def test_auditor_modules_are_named_small_and_exported() -> None:
         if defining and defining.startswith("dpspec.audit."):
             assert getattr(importlib.import_module(defining), name) is obj
     assert core.audit is package.audit and core.Event is package.Event
+
+
+@given(
+    st.integers(0, 10**7),
+    st.integers(1, 10**7),
+    st.sampled_from([1e-12, 1e-7, 0.025, 0.5]),
+)
+def test_bound_kernels_on_one_count_are_the_array_kernels(k: int, n: int, alpha: float) -> None:
+    """The one-count path of the Clopper–Pearson and ε kernels (Python or numpy integers,
+    floats) gives the same floats as the array path."""
+    from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower
+
+    k = min(k, n)
+    arrays = (np.array([k]), np.array([n]))
+    for kk, nn in ((k, n), (np.int64(k), np.int64(n))):
+        lo, hi = float(_cp_lower(kk, nn, alpha)), float(_cp_upper(kk, nn, alpha))
+        assert lo == float(_cp_lower(*arrays, alpha)[0])
+        assert hi == float(_cp_upper(*arrays, alpha)[0])
+        for delta in (0.0, lo / 2, lo):
+            one = float(_epsilon_lower(lo, hi, delta))
+            assert one == float(_epsilon_lower(np.array([lo]), np.array([hi]), delta)[0])

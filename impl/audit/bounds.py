@@ -57,8 +57,17 @@ def cp_upper(k: CountsArg, n: CountsArg, alpha: AlphaArg) -> NDArray[np.float64]
     return _cp_upper(k, n, alpha)
 
 
+#: one count (not an array of counts): the kernels' scalar path
+_COUNT = (int, np.integer)
+
+
 def _cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
-    """The kernel of :func:`cp_lower` (arguments already checked)."""
+    """The kernel of :func:`cp_lower` (arguments already checked). One count (the estimation
+    stage bounds its events one at a time) takes the same ``betaincinv`` without the array
+    machinery."""
+    if isinstance(k, _COUNT) and isinstance(n, _COUNT):
+        k, n = int(k), int(n)
+        return np.asarray(float(special.betaincinv(k, n - k + 1, alpha)) if k > 0 else 0.0)
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
     out = np.zeros(np.broadcast(k, n).shape)
@@ -70,6 +79,8 @@ def _cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
 
 def _cp_upper(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
     """The kernel of :func:`cp_upper` (arguments already checked)."""
+    if isinstance(k, _COUNT) and isinstance(n, _COUNT):
+        return np.asarray(1.0 - float(_cp_lower(int(n) - int(k), int(n), alpha)))
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
     return 1.0 - _cp_lower(n - k, n, alpha)
@@ -100,6 +111,11 @@ def epsilon_lower(
 
 def _epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
     """The kernel of :func:`epsilon_lower` (arguments already checked)."""
+    if type(p1_lo) is float and type(p2_hi) is float:
+        top = p1_lo - delta
+        if top > 0 and p2_hi > 0:
+            return np.asarray(float(np.log(top)) - float(np.log(p2_hi)))
+        return np.asarray(-np.inf)
     num = np.asarray(p1_lo, dtype=np.float64) - delta
     den = np.asarray(p2_hi, dtype=np.float64)
     out = np.full(np.broadcast(num, den).shape, -np.inf)
@@ -128,8 +144,5 @@ def max_epsilon_lower(
 def _max_epsilon_lower(samples: int, confidence: float, delta: float) -> float:
     """The kernel of :func:`max_epsilon_lower` (arguments already checked)."""
     alpha = 1.0 - confidence
-    return float(
-        _epsilon_lower(
-            _cp_lower(samples, samples, alpha / 2), _cp_upper(0, samples, alpha / 2), delta
-        )
-    )
+    top = float(_cp_lower(samples, samples, alpha / 2))
+    return float(_epsilon_lower(top, float(_cp_upper(0, samples, alpha / 2)), delta))
