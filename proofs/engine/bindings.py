@@ -30,7 +30,7 @@ EXAMPLES = 2000
 THOROUGH_EXAMPLES = 10000
 
 #: Cases per Hypothesis example.
-BATCH = 4
+BATCH = 8
 
 
 Case = dict[str, Any]
