@@ -42,7 +42,7 @@ import importlib.util
 import math
 import pkgutil
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -345,16 +345,31 @@ def in_order(*checks: Check) -> Check:
 TOPICS_PACKAGE = "dpspec.proofs.topics"
 
 
-def resolve_check(name: str, topic: str) -> Check:
-    """``"function"`` in the topic's ``checks`` module, ``"module:function"`` in another module
-    of the topic, or ``"dotted.module:function"``."""
+def _check_location(name: str, topic: str) -> tuple[str, str]:
+    """(module, function) of a check name: ``"function"`` in the topic's ``checks`` module,
+    ``"module:function"`` in another module of the topic, or ``"dotted.module:function"``."""
     module, _, function = name.rpartition(":")
     if not module:
         module = f"{TOPICS_PACKAGE}.{topic}.checks"
     elif "." not in module:
         module = f"{TOPICS_PACKAGE}.{topic}.{module}"
+    return module, function
+
+
+def resolve_check(name: str, topic: str) -> Check:
+    """The check function a name denotes (:func:`_check_location`), its module imported."""
+    module, function = _check_location(name, topic)
     check: Check = getattr(importlib.import_module(module), function)
     return check
+
+
+def check_modules(selected: Iterable[Obligation]) -> list[str]:
+    """The modules holding the checks of ``selected``, in first-use order (a process that
+    forks check processes imports them once, for all of its children)."""
+    found = dict.fromkeys(
+        _check_location(name, ob.topic)[0] for ob in selected for name in ob.checks
+    )
+    return list(found)
 
 
 @cache

@@ -35,6 +35,7 @@ from dpspec.proofs.engine.registry import (
     Obligation,
     VerifyConfig,
     by_id,
+    check_modules,
     obligations,
 )
 
@@ -151,14 +152,15 @@ def settle_worker() -> None:
     gc.set_threshold(*WORKER_GC_THRESHOLD)
 
 
-def _worker_context() -> Any:
+def _worker_context(checks: Sequence[str] = ()) -> Any:
     """Workers forked from a fork server (a fresh interpreter, never a fork of this process and
-    its CrossHair thread) that has imported :data:`PRELOAD` and the registry once; a fresh
-    interpreter per worker where ``forkserver`` is missing (Windows)."""
+    its CrossHair thread) that has imported :data:`PRELOAD`, the registry and the modules of
+    the ``checks`` to run once; a fresh interpreter per worker where ``forkserver`` is missing
+    (Windows)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([*PRELOAD, "dpspec.proofs.engine.verify"])
+    context.set_forkserver_preload([*PRELOAD, "dpspec.proofs.engine.verify", *checks])
     return context
 
 
@@ -273,7 +275,9 @@ def _run_selected(
     pool = None
     if jobs > 1 and len(parallel) > 1:
         pool = ProcessPoolExecutor(
-            min(jobs, len(parallel)), mp_context=_worker_context(), initializer=settle_worker
+            min(jobs, len(parallel)),
+            mp_context=_worker_context(check_modules(parallel)),
+            initializer=settle_worker,
         )
         for ob in parallel:
             future = pool.submit(_run_by_id, ob.id, config)
