@@ -7,12 +7,21 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dpspec.validation.checks import MAX_EPSILON, check_delta, check_epsilon, check_positive
-from dpspec.validation.domains import Real
+from dpspec.validation.checks import (
+    LIMITS,
+    MAX_EPSILON,
+    as_finite_array,
+    bounded_int_array,
+    check_delta,
+    check_epsilon,
+    check_positive,
+)
+from dpspec.validation.domains import Integer, Real
 
 FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
 ENDS = (0.0, -0.0, 5e-324, 1.0, math.nextafter(1.0, 0.0), 700.0, math.nextafter(700.0, 800.0))
@@ -102,3 +111,64 @@ def test_integers(n: int, maximum: float | None) -> None:
         assert pos == ("value", float(Fraction(n)))
     else:
         assert pos[0] == "refused"  # type: ignore[index]
+
+
+# --- dtype kinds and integer domains -----------------------------------------------------------
+
+_DTYPES = [*np.typecodes["All"], "m8[s]", "M8[s]", "U3", "S3", "V4", "O"]
+
+
+@pytest.mark.parametrize("code", _DTYPES)
+def test_array_kinds(code: str) -> None:
+    """``as_finite_array`` accepts the dtypes ``np.issubdtype`` places under real numbers or
+    bool, and ``bounded_int_array`` those under signed or unsigned integers; timedelta64
+    (which numpy counts as an integer) is refused by both with an error naming the parameter,
+    and object arrays are read element by element."""
+    dtype = np.dtype(code)
+    timedelta = dtype.kind == "m"
+    real = (np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_)) and not (
+        np.issubdtype(dtype, np.complexfloating) or timedelta
+    )
+    values = np.zeros(2, dtype=dtype)
+    got = _outcome(as_finite_array, values, "x")
+    assert (got[0] == "value") == (real or dtype.kind == "O"), got  # type: ignore[index]
+    ints = _outcome(bounded_int_array, values, "x")
+    integer = np.issubdtype(dtype, np.integer) and not timedelta
+    assert (ints[0] == "value") == (integer or dtype.kind == "O"), ints  # type: ignore[index]
+    if timedelta:
+        for check in (as_finite_array, bounded_int_array):
+            with pytest.raises(ValueError, match="x: expected"):
+                check(values, "x")
+
+
+def test_nonfinite_floats_are_refused_in_every_float_dtype() -> None:
+    for code in np.typecodes["Float"]:
+        for bad in ([0.0, np.nan], [np.inf], [-np.inf]):
+            with pytest.raises(ValueError, match="x: contains NaN or infinite values"):
+                as_finite_array(np.array(bad, dtype=code), "x")
+
+
+@given(st.integers(-(2**70), 2**70), st.sampled_from(["int", "int64", "bool", "float"]))
+def test_integer_domain(value: int, kind: str) -> None:
+    """The ``int`` fast path of ``Integer.convert`` gives what the general path gives: the same
+    int for an integer in [lo, top] (``top``: ``hi`` or the ``LIMITS`` entry, the smaller),
+    else the same refusal."""
+    domain = Integer(-5, hi=2**40, limit="draws")
+    assert domain.top == min(2**40, LIMITS["draws"])
+    given_value: object = value
+    if kind == "int64":
+        if abs(value) >= 2**63:
+            return
+        given_value = np.int64(value)
+    elif kind == "bool":
+        given_value = bool(value % 2)
+    elif kind == "float":
+        given_value = float(value)
+    inside = kind in ("int", "int64") and -5 <= value <= LIMITS["draws"]
+    if inside:
+        got = domain.check(given_value, "n")
+        assert got == value and type(got) is int
+    else:
+        with pytest.raises((ValueError, TypeError), match="n: "):
+            domain.check(given_value, "n")
+    assert Integer(0).top is None and Integer(0, hi=7).top == 7

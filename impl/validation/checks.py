@@ -266,14 +266,16 @@ def as_finite_array(
         arr = np.asarray(data)
     except Exception as exc:  # pragma: no cover - numpy raises many types here
         raise ValueError(f"{name}: cannot be read as an array ({exc})") from exc
-    if np.issubdtype(arr.dtype, np.complexfloating):
+    # dtype kinds: complex "c"; object "O"; numbers and bools "biuf" (numpy's timedelta64,
+    # which np.issubdtype counts as an integer, is not a number here)
+    if arr.dtype.kind == "c":
         raise InputTypeError(f"{name}: Complex data not supported")
-    if arr.dtype == object:
+    if arr.dtype.kind == "O":
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError, OverflowError) as exc:
             raise InputTypeError(f"{name}: expected numbers, got dtype object ({exc})") from exc
-    if not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)):
+    if arr.dtype.kind not in "biuf":
         raise ValueError(f"{name}: expected numbers, got dtype {arr.dtype}")
     if ndim == 2 and arr.ndim == 1:
         raise ValueError(
@@ -294,7 +296,7 @@ def as_finite_array(
         raise ValueError(f"{name}: is empty")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name}: expected {ndim} dimension(s), got shape {arr.shape}")
-    if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
         raise ValueError(f"{name}: contains NaN or infinite values")
     return arr
 
@@ -313,7 +315,7 @@ def bounded_int_array(values: Checkable, name: NameArg) -> NDArray[np.int64]:
         if any(abs(int(v)) >= INT_BOUND for v in flat):
             raise ValueError(f"{name}: integer values must be in (-2^62, 2^62)")
         return np.array([int(v) for v in flat], dtype=np.int64).reshape(arr.shape)
-    if not np.issubdtype(arr.dtype, np.integer):
+    if arr.dtype.kind not in "iu":  # signed or unsigned integers (not timedelta64)
         raise ValueError(f"{name}: expected integers, got dtype {arr.dtype}")
     if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):
         raise ValueError(f"{name}: integer values must be in (-2^62, 2^62)")

@@ -281,15 +281,22 @@ class Integer(Domain):
 
     @property
     def top(self) -> int | None:
-        tops = [t for t in (self.hi, LIMITS[self.limit] if self.limit else None) if t is not None]
-        return min(tops) if tops else None
+        """The largest value accepted: ``hi`` or the ``LIMITS`` entry, whichever is smaller
+        (read at every call: ``LIMITS`` may be changed)."""
+        if not self.limit:
+            return self.hi
+        cap = LIMITS[self.limit]
+        return cap if self.hi is None else min(self.hi, cap)
 
     def convert(self, value: Any, name: str) -> int:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if type(value) is int:  # the common case: no conversion
+            v = value
+        elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             raise InputTypeError(
                 f"{name}: expected an integer, got {type(value).__name__} {value!r}"
             )
-        v = int(value)
+        else:
+            v = int(value)
         top = self.top
         if v < self.lo or (top is not None and v > top):
             bound = f"[{self.lo}, {top}]" if top is not None else f">= {self.lo}"
