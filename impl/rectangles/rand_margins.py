@@ -407,9 +407,10 @@ def _conditional_law(
     states: dict[bytes, dict[tuple[int, ...], float]] = {np.ones(n, bool).tobytes(): {(): 1.0}}
     for i in range(d):
         following: dict[bytes, dict[tuple[int, ...], float]] = {}
+        axis = z[:, i]
         for key, prefixes in states.items():
             alive = np.frombuffer(key, dtype=bool)
-            column = np.sort(z[alive, i])
+            column = np.sort(axis[alive])
             mass = np.zeros(grid.size)
             for k, pk in enumerate(laws.sizes(column.size)):
                 if pk > 0:
@@ -420,13 +421,19 @@ def _conditional_law(
                 (grid // t) * (n + 1) + ranks, return_index=True, return_inverse=True
             )
             totals = np.bincount(which.ravel(), weights=mass, minlength=groups.size)
-            for g, m in zip(first.tolist(), totals.tolist(), strict=True):
+            # the records alive after the axis are those with q > z: a set fixed by the rank
+            # of q among the alive z's, so one key per rank
+            after: dict[int, bytes] = {}
+            weighted = list(prefixes.items())
+            for g, rank, m in zip(first.tolist(), ranks[first].tolist(), totals.tolist()):
                 if m <= 0:
                     continue
                 p_i = g // t
-                nxt = (alive & (z[:, i] < g)).tobytes()
+                nxt = after.get(rank)
+                if nxt is None:
+                    nxt = after[rank] = (alive & (axis < g)).tobytes()
                 target = following.setdefault(nxt, {})
-                for prefix, w in prefixes.items():
+                for prefix, w in weighted:
                     out = (*prefix, p_i)
                     target[out] = target.get(out, 0.0) + w * m
         states = following
