@@ -290,6 +290,11 @@ def _refuse(name: str) -> Callable[..., Any]:
     return method
 
 
+#: The bit generator every :class:`EnumeratingGenerator` is built on (a Generator needs one;
+#: seeding a new one per run costs more than the run of a small sampler).
+_UNUSED_BITS = np.random.PCG64(0)
+
+
 class EnumeratingGenerator(np.random.Generator):
     """A ``numpy.random.Generator`` whose ``integers`` replays and extends one run's classes.
 
@@ -297,7 +302,7 @@ class EnumeratingGenerator(np.random.Generator):
     """
 
     def __init__(self, run: _Run) -> None:
-        super().__init__(np.random.PCG64(0))
+        super().__init__(_UNUSED_BITS)  # never drawn from: every other method refuses
         self._enum_run = run
 
     @property
