@@ -3,6 +3,7 @@ the whole run's, and outside a control every part still runs and is reported."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
 
 import pytest
@@ -76,3 +77,38 @@ def test_all_of_stops_at_the_first_failing_part_under_a_control() -> None:
     assert not both(PLAIN).passed and ran == ["a", "b"]
     ran.clear()
     assert not both(CONTROL).passed and ran == ["a"]
+
+
+def test_a_real_run_under_a_control_ends_at_its_first_violating_pair() -> None:
+    """Under a control, the real runs of :func:`reports_until_failure` end at their first pair
+    violating the predicate (the check fails there whatever follows); its own controls, and
+    every run outside a control, go through all their pairs."""
+    from fractions import Fraction
+
+    from dpspec.proofs.engine.exact import verify_pairs
+
+    laws: dict[tuple[Hashable, ...], dict[str, Fraction]] = {
+        (0,): {"y": Fraction(1)},
+        (1,): {"n": Fraction(1)},
+        (2,): {"y": Fraction(1)},
+    }
+    pairs: list[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]] = [
+        ((0,), (2,)),
+        ((0,), (1,)),
+        ((1,), (2,)),
+        ((2,), (0,)),
+    ]
+    ended: list[ExactReport] = []
+
+    def run() -> ExactReport:
+        ended.append(verify_pairs("case", laws.__getitem__, pairs, Fraction(2)))
+        return ended[-1]
+
+    full = reports_until_failure(PLAIN, run)[0]
+    assert (full.pairs, full.violations) == (4, 2) and "ended" not in full.details
+    with pytest.raises(FailedUnderControl, match="VIOLATED"):
+        reports_until_failure(CONTROL, run)
+    assert (ended[-1].pairs, ended[-1].violations) == (2, 1) and "ended" in ended[-1].details
+    as_control = reports_until_failure(CONTROL, run, controls=True)[0]
+    assert (as_control.pairs, as_control.violations) == (4, 2)
+    assert run().pairs == 4  # outside reports_until_failure: every pair

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -39,6 +40,10 @@ from dpspec.spec.privacy import (
     satisfies_pure_dp,
     satisfies_pure_dp_losses,
 )
+
+#: Set by :func:`reports_until_failure` while it runs the real runs of a check under a bug
+#: control: :func:`verify_pairs` then ends at the first pair violating the predicate.
+_FIRST_VIOLATION_ENDS: ContextVar[bool] = ContextVar("first_violation_ends", default=False)
 
 #: Relative tolerance of the exact checks on laws computed in floating point (float ε).
 RTOL = 1e-9
@@ -107,6 +112,7 @@ def verify_pairs(
             cache[d] = pmf(d)
         return cache[d]
 
+    first_ends = _FIRST_VIOLATION_ENDS.get()
     for a, b in pairs:
         pa, pb = law(a), law(b)
         report.pairs += 1
@@ -125,6 +131,9 @@ def verify_pairs(
             report.worst_pair = (a, b)
         report.worst_ratio = max(report.worst_ratio, r)
         report.worst_delta = max(report.worst_delta, d)
+        if first_ends and not holds:
+            report.details["ended"] = "at the first violating pair (a real run under a control)"
+            break
     report.seconds = time.perf_counter() - start
     return report
 
@@ -137,10 +146,16 @@ def reports_until_failure(
     does not hold, or for ``controls`` (the check's own controls, which must be violated) one
     that holds."""
     out = []
-    for run in runs:
-        out.append(run())
-        report = out[-1]
-        stop_if_failed(config, report.holds != controls, report.summary())
+    # a real run under a control fails the check at its first violating pair: the rest of
+    # its enumeration cannot change that verdict (:func:`verify_pairs` ends there)
+    token = _FIRST_VIOLATION_ENDS.set(config.under_control and not controls)
+    try:
+        for run in runs:
+            out.append(run())
+            report = out[-1]
+            stop_if_failed(config, report.holds != controls, report.summary())
+    finally:
+        _FIRST_VIOLATION_ENDS.reset(token)
     return out
 
 
