@@ -425,7 +425,9 @@ def _conditional_law(
             # of q among the alive z's, so one key per rank
             after: dict[int, bytes] = {}
             weighted = list(prefixes.items())
-            for g, rank, m in zip(first.tolist(), ranks[first].tolist(), totals.tolist()):
+            for g, rank, m in zip(
+                first.tolist(), ranks[first].tolist(), totals.tolist(), strict=True
+            ):
                 if m <= 0:
                     continue
                 p_i = g // t
