@@ -308,21 +308,25 @@ def argmax_release_law(
         return q**k / (1 + q) if k >= 0 else 1 - q ** (1 - k) / (1 + q)
 
     occupied = [(x, int(v)) for x, v in enumerate(counts) if v > 0]
-    options = []
+    # each cell's weights as integers over the cell's common denominator: a vector's weight is
+    # then an integer over the product of those denominators, the same for every vector, so
+    # the sums are sums of integers (the same Fractions, without a gcd per vector)
+    options: list[list[tuple[int, int]]] = []
+    denominator = 1
     for _, cnt in occupied:
         cell = [(0, 1 - tail(tau - cnt))]
         cell += [(v, c * q ** abs(v - cnt)) for v in range(tau, cap)]
-        options.append(cell)
-    law: dict[int, Fraction] = {-1: Fraction(0)}
-    law.update({x: Fraction(0) for x in range(len(counts))})
-    covered = Fraction(0)
+        den = math.lcm(*(w.denominator for _, w in cell))
+        options.append([(v, w.numerator * (den // w.denominator)) for v, w in cell])
+        denominator *= den
+    sums = dict.fromkeys([-1, *range(len(counts))], 0)
     for combo in product(*options):
-        p = Fraction(1)
+        p = 1
         for _, w in combo:
             p *= w
         values = [v for v, _ in combo]
         top = max(values, default=0)
         out = -1 if top == 0 else occupied[values.index(top)][0]
-        law[out] += p
-        covered += p
-    return law, 1 - covered
+        sums[out] += p
+    law = {out: Fraction(s, denominator) for out, s in sums.items()}
+    return law, 1 - Fraction(sum(sums.values()), denominator)

@@ -389,3 +389,39 @@ def test_no_warning_on_clean_calls() -> None:
             3,
             RNG(0),
         )
+
+
+def _argmax_law_by_vectors(
+    counts: list[int], q: Fraction, tau: int, cap: int
+) -> tuple[dict[int, Fraction], Fraction]:
+    """Algorithm 10's truncated output law written from its definition, one ``Fraction``
+    product per vector of released counts (the reference the integer sums must equal)."""
+
+    def pmf(z: int) -> Fraction:
+        return (1 - q) / (1 + q) * q ** abs(z)
+
+    def below(k: int) -> Fraction:  # P(Z < k), summed over the support it covers
+        lowest = -80
+        return sum((pmf(z) for z in range(lowest, k)), Fraction(0)) + q ** (1 - lowest) / (1 + q)
+
+    occupied = [(x, v) for x, v in enumerate(counts) if v > 0]
+    cells = [
+        [(0, below(tau - v))] + [(w, pmf(w - v)) for w in range(tau, cap)] for _, v in occupied
+    ]
+    law = dict.fromkeys([-1, *range(len(counts))], Fraction(0))
+    for combo in product(*cells):
+        weight = math.prod((w for _, w in combo), start=Fraction(1))
+        values = [v for v, _ in combo]
+        top = max(values, default=0)
+        law[-1 if top == 0 else occupied[values.index(top)][0]] += weight
+    return law, 1 - sum(law.values(), Fraction(0))
+
+
+@pytest.mark.parametrize("q", [Fraction(1, 2), Fraction(2, 5), Fraction(3, 4)])
+@pytest.mark.parametrize("tau", [-1, 0, 2, 3])
+def test_argmax_release_law_equals_the_vector_by_vector_sum(q: Fraction, tau: int) -> None:
+    for counts in ([0, 0, 0], [1, 0, 0], [2, 1, 0], [1, 1, 1], [3, 0, 2]):
+        law, left_out = ad.argmax_release_law(counts, q, tau, tau + 5)
+        want, want_left_out = _argmax_law_by_vectors(counts, q, tau, tau + 5)
+        assert law == want and list(law) == list(want)
+        assert left_out == want_left_out
