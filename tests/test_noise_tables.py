@@ -233,17 +233,22 @@ def test_bernoulli_floor_around_64_ln_2() -> None:
         (Ratio(999, 1000, exp=False), 64),
     ],
 )
-def test_residual_bounds_are_the_composed_ones(q: Ratio, block: int) -> None:
-    """The one-loop residual bounds are, integer for integer, the inner law's bounds shifted,
-    divided and rescaled one step at a time (the merged floors and ceilings change nothing)."""
-    from dpspec.noise._laws import GUARD, ResidualLaw, WithinBlockSampler
-    from dpspec.noise._reals import rescale
+def test_residual_bounds_enclose_the_thresholds(q: Ratio, block: int) -> None:
+    """The division-free residual bounds of the table enclose every threshold they are read
+    for: at three precisions they meet the per-threshold bounds (the composed steps of
+    ``bounds``, 64 bits finer), contain the exact value where it is rational, and are at most
+    2 units wide."""
+    from dpspec.noise._laws import ResidualLaw, WithinBlockSampler
 
     law = ResidualLaw(q, block, WithinBlockSampler(q, block).uniform)
     for bits in (64, 128, 200):
-        work = bits + GUARD
-        composed = [
-            rescale(law._shift(c, r, work), work, bits)
-            for r, c in enumerate(law.inner.all_bounds(work))
-        ]
-        assert law.all_bounds(bits) == composed
+        fast = law.all_bounds(bits)
+        assert len(fast) == law.count
+        for k in sorted({*range(0, law.count, max(1, law.count // 40)), law.count - 1}):
+            lo, hi = fast[k]
+            fine = law.bounds(k, bits + 64)
+            assert lo << 64 <= fine[1] and fine[0] <= hi << 64, (bits, k)
+            assert 0 <= hi - lo <= 2, (bits, k)
+            exact = law.exact(k)
+            if exact is not None:
+                assert lo <= exact * 2**bits <= hi, (bits, k)

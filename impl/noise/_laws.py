@@ -279,26 +279,38 @@ class ResidualLaw:
         return rescale(self._shift(self.inner.bounds(k, work), k, work), work, bits)
 
     def all_bounds(self, bits: int) -> list[Bounds]:
-        """``rescale(_shift(c_r, r, work), work, bits)`` for the inner law's bounds c_r at
-        ``work`` (:meth:`TruncatedGeometricLaw.all_bounds`), in one loop: each division is
-        followed by its rescaling, and ⌊⌊x⌋/m⌋ = ⌊x/m⌋, ⌈⌈x⌉/m⌉ = ⌈x/m⌉ merge the two, so the
-        bounds are the same integers."""
-        work = bits + GUARD
-        inner = work + GUARD + self.block.bit_length()  # the inner law's working precision
+        """All thresholds in one loop without a division: with D = (1 − Q^B)(1 − u) and
+        u/B = m/2^64 (m = M/B, an integer),
+
+            2^bits·c'_r = (1 − Q^{r+1})·(2^bits/D) − (r + 1)·2^bits·m/(2^64 − M),
+
+        a product by a constant and a multiple of a constant. Both constants are bounded once
+        (outward, from bounds on 1 − Q^B), Q^{r+1} step by step as in
+        :meth:`TruncatedGeometricLaw.all_bounds`, and each side rounded outward, so every pair
+        encloses 2^bits·c'_r (clamped at 0, like :meth:`bounds`)."""
+        inner = bits + GUARD + self.block.bit_length()  # the powers' precision
+        total = inner + GUARD  # the fraction bits of the products below
         one = 1 << inner
         q0, q1 = self.q.bounds(inner)
         power = self.q.to(self.block).bounds(inner)
-        low_total, high_total = one - power[1], one - power[0]  # bounds on 1 − Q^B
-        per_value = (self.uniform // self.block) << (work - 64)
-        keep = (1 << work) - (self.uniform << (work - 64))
-        p0, p1, step, out = q0, q1, 0, []
+        low_total, high_total = one - power[1], one - power[0]  # 2^inner·(1 − Q^B)
+        per_value = self.uniform // self.block  # m
+        keep = (1 << 64) - self.uniform  # 2^64·(1 − u)
+        # 2^(bits + GUARD)/D = 2^(bits + GUARD + inner + 64)/(2^inner(1 − Q^B)·2^64(1 − u))
+        scaled = 1 << (bits + GUARD + inner + 64)
+        a_lo = scaled // (high_total * keep)
+        a_hi = -(-scaled // (low_total * keep))
+        # 2^(bits + total)·m/(2^64 − M), the step of the subtracted term
+        shift = per_value << (bits + total)
+        c_lo, c_hi = shift // keep, -(-shift // keep)
+        step_lo = step_hi = 0
+        p0, p1, out = q0, q1, []
         for _ in range(self.count):
-            step += per_value
-            lo = (((one - p1) << work) // high_total) - step
-            hi = -((-((one - p0) << work)) // low_total) - step
-            out.append(
-                ((lo << bits) // keep if lo > 0 else 0, -((-(hi << bits)) // keep) if hi > 0 else 0)
-            )
+            step_lo += c_lo
+            step_hi += c_hi
+            lo = ((one - p1) * a_lo - step_hi) >> total
+            hi = -((step_lo - (one - p0) * a_hi) >> total)
+            out.append((lo if lo > 0 else 0, hi if hi > 0 else 0))
             p0, p1 = (p0 * q0) >> inner, -((-(p1 * q1)) >> inner)
         return out
 

@@ -19,7 +19,6 @@ threshold inside their bucket are placed by a search.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -139,15 +138,21 @@ class ThresholdTable:
     def build(cls, law: CdfLaw) -> ThresholdTable:
         count = law.count
         floors, exact = [], []
-        for k, b in enumerate(law.all_bounds(TABLE_BITS)):
-            found = first_floor(law, k, b)
-            floors.append(found[0])
-            exact.append(found[1])
-        if any(f < 0 or f >= WORD for f in floors) or any(
-            a > b for a, b in itertools.pairwise(floors)
-        ):
+        drop = TABLE_BITS - 64
+        rest = (1 << drop) - 1
+        for k, (lo, hi) in enumerate(law.all_bounds(TABLE_BITS)):
+            floor = lo >> drop
+            if floor == hi >> drop:  # the common case of first_floor (floor_at), inlined
+                is_exact = lo == hi and not lo & rest
+            else:
+                floor, is_exact = first_floor(law, k, (lo, hi))
+            floors.append(floor)
+            exact.append(is_exact)
+        if floors and (min(floors) < 0 or max(floors) >= WORD):
             raise ValueError("law: thresholds must be non-decreasing and inside [0, 1)")
         table = np.array(floors, dtype=U64)
+        if np.any(table[1:] < table[:-1]):
+            raise ValueError("law: thresholds must be non-decreasing and inside [0, 1)")
         # 2^g ≥ 2K buckets (≥ 8K for large tables, whose lookups are costlier past a bucket)
         g = min(MAX_GUIDE_BITS, max(1, (count + 1).bit_length() + (1 if count < 1024 else 3)))
         shift = 64 - g

@@ -142,8 +142,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="noise.threshold-one-ulp-high",
         file="impl/noise/_tables.py",
-        original="            floors.append(found[0])",
-        replacement="            floors.append(found[0] + (k == 0))",
+        original="            floors.append(floor)",
+        replacement="            floors.append(floor + (k == 0))",
         description="the first threshold of every table one unit in the last place (2^-64) high",
         kind="sampler",
     ),
@@ -228,6 +228,17 @@ MUTANTS: tuple[Mutant, ...] = (
         description=(
             "the within-block residual table built for a uniform part B*2^-64 lighter than the "
             "one drawn (the large-scale discrete Laplace off by 2^-64 per value)"
+        ),
+        kind="sampler",
+    ),
+    Mutant(
+        id="noise.residual-bounds-step-off",
+        file="impl/noise/_laws.py",
+        original="        shift = per_value << (bits + total)",
+        replacement="        shift = (per_value + 1) << (bits + total)",
+        description=(
+            "the residual table's bounds subtract a uniform part one word per value too heavy "
+            "(both bounds moved together: the floors they determine are wrong)"
         ),
         kind="sampler",
     ),
