@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.validation.checked import checked, example
+from dpspec.validation.checked import body_of, checked, example
 
 
 def _generator(seed: int) -> np.random.Generator:
@@ -119,7 +120,7 @@ def check_positive(x: Checkable, name: NameArg, maximum: OptionalBoundArg = None
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a positive number, got {x!r}")
     try:
-        v = exact_fraction(x, name)
+        v = _exact_fraction(x, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must be finite and > 0, got {x!r}") from exc
     if v <= 0:
@@ -138,8 +139,8 @@ def check_epsilon(epsilon: Checkable, name: NameArg = "epsilon") -> float:
     """0 < ε ≤ ``MAX_EPSILON`` (= 700), finite; numpy real scalars accepted."""
     if type(epsilon) in (float, int) and 0 < epsilon <= MAX_EPSILON:
         return float(epsilon)  # the common cases, compared exactly (NaN fails the comparison)
-    v = check_positive(epsilon, name)
-    if exact_fraction(epsilon, name) > MAX_EPSILON:
+    v = _check_positive(epsilon, name)
+    if _exact_fraction(epsilon, name) > MAX_EPSILON:
         raise ValueError(
             f"{name}: must be <= {MAX_EPSILON} (e^{name} must be a finite float; one limit for "
             f"every mechanism and learner), got {epsilon!r}"
@@ -157,7 +158,7 @@ def check_delta(delta: Checkable, name: NameArg = "delta", allow_zero: FlagArg =
     if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a number in {interval}, got {delta!r}")
     try:
-        exact = exact_fraction(delta, name)
+        exact = _exact_fraction(delta, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must be in {interval}, got {delta!r}") from exc
     v = float(exact)
@@ -198,7 +199,7 @@ def check_base(base: Checkable, name: NameArg = "base") -> Fraction:
 def check_sampling_base(base: Checkable, name: NameArg = "base") -> Fraction:
     """A rational base the exact base samplers can draw with in bounded time and int64:
     denominator ≤ 2^62 and 1 − q ≥ 2^−12 (``MIN_ONE_MINUS_BASE``)."""
-    q = check_base(base, name)
+    q = _check_base(base, name)
     if q.denominator > MAX_BASE_DENOMINATOR:
         raise ValueError(
             f"{name}: denominator {q.denominator} exceeds 2^62 (the exact sampler draws "
@@ -213,8 +214,8 @@ def check_sampling_base(base: Checkable, name: NameArg = "base") -> Fraction:
 
 
 def _exact(x: Any, name: str) -> Fraction:
-    check_positive(x, name)
-    return exact_fraction(x, name)
+    _check_positive(x, name)
+    return _exact_fraction(x, name)
 
 
 @example(__call__={"x": 0.5, "name": "x"})
@@ -358,7 +359,7 @@ def integer_output(values: Checkable, name: NameArg, expected: TextArg) -> NDArr
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name}: must return {expected}, got {arr.dtype} of shape {arr.shape}")
     try:
-        return bounded_int_array(arr, name)
+        return _bounded_int_array(arr, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must return {expected} ({exc})") from exc
 
@@ -371,7 +372,7 @@ def check_confidence(confidence: Checkable, name: NameArg = "confidence") -> flo
     if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, _REAL_TYPES):
         raise InputTypeError(f"{name}: expected a number in (0, 1), got {confidence!r}")
     try:
-        exact = exact_fraction(confidence, name)
+        exact = _exact_fraction(confidence, name)
     except ValueError as exc:
         raise ValueError(f"{name}: must be in (0, 1), got {confidence!r}") from exc
     value = float(exact)
@@ -417,6 +418,20 @@ def _amount(x: float, what: str) -> str:
         return f"{x:.0f} bytes"
     return f"~{x:.3g} {what}" if x >= 1e6 else f"{x:.0f} {what}"
 
+
+# The validators' bodies, for the validation machinery's own calls (the validators calling one
+# another, the domains passing their parameter's name and their settings): those arguments are
+# already the declared values, so the checked entry points would only check them again.
+_as_finite_array: Callable[..., NDArray[Any]] = body_of(as_finite_array)
+_bounded_int_array: Callable[..., NDArray[np.int64]] = body_of(bounded_int_array)
+_check_base: Callable[..., Fraction] = body_of(check_base)
+_check_delta: Callable[..., float] = body_of(check_delta)
+_check_epsilon: Callable[..., float] = body_of(check_epsilon)
+_check_flag: Callable[..., bool] = body_of(check_flag)
+_check_positive: Callable[..., float] = body_of(check_positive)
+_check_rng: Callable[..., np.random.Generator] = body_of(check_rng)
+_check_sampling_base: Callable[..., Fraction] = body_of(check_sampling_base)
+_exact_fraction: Callable[..., Fraction] = body_of(exact_fraction)
 
 # The parameters of the checks themselves (resolved when a check is first called: the domains
 # are built on these checks, so they are imported last).

@@ -33,14 +33,15 @@ from dpspec.validation.checks import (
     LIMITS,
     MAX_EPSILON,
     InputTypeError,
-    as_finite_array,
-    check_base,
-    check_delta,
-    check_epsilon,
-    check_flag,
-    check_rng,
-    check_sampling_base,
-    exact_fraction,
+    _as_finite_array,
+    _bounded_int_array,
+    _check_base,
+    _check_delta,
+    _check_epsilon,
+    _check_flag,
+    _check_rng,
+    _check_sampling_base,
+    _exact_fraction,
 )
 
 _NAN = float("nan")
@@ -146,7 +147,7 @@ class Real(Domain):
             and math.isinf(value)
         ):
             return float(value)
-        x = exact_fraction(value, name)  # refuses bool, str, complex, NaN, ±inf
+        x = _exact_fraction(value, name)  # refuses bool, str, complex, NaN, ±inf
         low = math.isfinite(self.lo) and (
             x <= Fraction(self.lo) if self.lo_open else x < Fraction(self.lo)
         )
@@ -202,7 +203,7 @@ class Epsilon(Domain):
     the float it denotes."""
 
     def convert(self, value: Any, name: str) -> Any:
-        v = check_epsilon(value, name)
+        v = _check_epsilon(value, name)
         if isinstance(value, Fraction):
             return value
         if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
@@ -246,7 +247,7 @@ class Delta(Domain):
     exact: bool = False
 
     def convert(self, value: Any, name: str) -> Any:
-        v = check_delta(value, name, allow_zero=not self.positive)
+        v = _check_delta(value, name, allow_zero=not self.positive)
         if 0 < v < self.least:
             raise ValueError(f"{name}: must be >= {self.least:g}, got {value!r}")
         if self.exact and isinstance(value, (Fraction, int)) and not isinstance(value, bool):
@@ -337,7 +338,7 @@ class Flag(Domain):
     """A switch: ``True`` or ``False`` (a numpy bool too); never a truthy string or number."""
 
     def convert(self, value: Any, name: str) -> bool:
-        return check_flag(value, name)
+        return _check_flag(value, name)
 
     def hostile(self) -> tuple[Any, ...]:
         return (*super().hostile(), "no", "False", 0, 1, 1.0, _NAN, [True])
@@ -384,7 +385,7 @@ class RandomGenerator(Domain):
     """A ``numpy.random.Generator`` (randomness only from the caller)."""
 
     def convert(self, value: Any, name: str) -> np.random.Generator:
-        return check_rng(value, name)
+        return _check_rng(value, name)
 
     def hostile(self) -> tuple[Any, ...]:
         return (*super().hostile(), 42, "0", np.random.RandomState(0), np.random.PCG64(0))
@@ -442,7 +443,7 @@ class Base(Domain):
     sampling: bool = True
 
     def convert(self, value: Any, name: str) -> Fraction:
-        return check_sampling_base(value, name) if self.sampling else check_base(value, name)
+        return _check_sampling_base(value, name) if self.sampling else _check_base(value, name)
 
     def hostile(self) -> tuple[Any, ...]:
         return (
@@ -504,13 +505,11 @@ class Array(Domain):
             return value
         if self.empty and isinstance(value, np.ndarray | list | tuple) and len(value) == 0:
             return np.asarray(value, dtype=np.int64 if self.kind == "integer" else np.float64)
-        arr = as_finite_array(value, name, self.ndim)
+        arr = _as_finite_array(value, name, self.ndim)
         if arr.ndim == 0:
             raise ValueError(f"{name}: expected an array, got the scalar {value!r}")
         if self.kind == "integer":
-            from dpspec.validation.checks import bounded_int_array
-
-            return bounded_int_array(arr, name)
+            return _bounded_int_array(arr, name)
         return arr
 
     def hostile(self) -> tuple[Any, ...]:
