@@ -144,16 +144,13 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
 checked.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
 
 
-def body_of(fn: Callable[P, R]) -> Callable[P, R]:
+def _body_of(fn: Callable[P, R]) -> Callable[P, R]:
     """The body a :func:`checked` function runs once its arguments are checked (``fn`` itself
     when it is not wrapped). For the validation machinery's own calls, whose arguments are
     already the declared values (a domain passing its parameter's name and its settings):
     checking them again would only repeat the work."""
     body: Callable[P, R] = getattr(fn, "__wrapped__", fn)
     return body
-
-
-body_of.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
 
 
 def _wrap_members(cls: type) -> None:

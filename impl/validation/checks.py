@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.validation.checked import body_of, checked, example
+from dpspec.validation.checked import _body_of, checked, example
 
 
 def _generator(seed: int) -> np.random.Generator:
@@ -422,16 +422,16 @@ def _amount(x: float, what: str) -> str:
 # The validators' bodies, for the validation machinery's own calls (the validators calling one
 # another, the domains passing their parameter's name and their settings): those arguments are
 # already the declared values, so the checked entry points would only check them again.
-_as_finite_array: Callable[..., NDArray[Any]] = body_of(as_finite_array)
-_bounded_int_array: Callable[..., NDArray[np.int64]] = body_of(bounded_int_array)
-_check_base: Callable[..., Fraction] = body_of(check_base)
-_check_delta: Callable[..., float] = body_of(check_delta)
-_check_epsilon: Callable[..., float] = body_of(check_epsilon)
-_check_flag: Callable[..., bool] = body_of(check_flag)
-_check_positive: Callable[..., float] = body_of(check_positive)
-_check_rng: Callable[..., np.random.Generator] = body_of(check_rng)
-_check_sampling_base: Callable[..., Fraction] = body_of(check_sampling_base)
-_exact_fraction: Callable[..., Fraction] = body_of(exact_fraction)
+_as_finite_array: Callable[..., NDArray[Any]] = _body_of(as_finite_array)
+_bounded_int_array: Callable[..., NDArray[np.int64]] = _body_of(bounded_int_array)
+_check_base: Callable[..., Fraction] = _body_of(check_base)
+_check_delta: Callable[..., float] = _body_of(check_delta)
+_check_epsilon: Callable[..., float] = _body_of(check_epsilon)
+_check_flag: Callable[..., bool] = _body_of(check_flag)
+_check_positive: Callable[..., float] = _body_of(check_positive)
+_check_rng: Callable[..., np.random.Generator] = _body_of(check_rng)
+_check_sampling_base: Callable[..., Fraction] = _body_of(check_sampling_base)
+_exact_fraction: Callable[..., Fraction] = _body_of(exact_fraction)
 
 # The parameters of the checks themselves (resolved when a check is first called: the domains
 # are built on these checks, so they are imported last).
