@@ -185,10 +185,16 @@ def structured_rows(values: Any) -> list[Any] | None:
         lengths = {len(r) for r in rows}
         if len(lengths) > 1:
             return rows
-        kinds = {_leaf_family(v) for r in rows for v in r}
+        kinds = _families_of(v for r in rows for v in r)
         return rows if len(kinds) > 1 or "other" in kinds else None
-    kinds = {_leaf_family(r) for r in rows}
+    kinds = _families_of(rows)
     return rows if len(kinds) > 1 and kinds != {"number", "bool"} else None
+
+
+def _families_of(values: Any) -> set[str]:
+    """``{_leaf_family(v) for v in values}``, read from one value of each type (a family
+    depends on the value's type only)."""
+    return {_leaf_family(v) for v in {type(v): v for v in values}.values()}
 
 
 def _leaf_family(value: Any) -> str:
