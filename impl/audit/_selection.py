@@ -92,14 +92,28 @@ def _logistic(x0: NDArray[np.float64], x1: NDArray[np.float64]) -> tuple[float, 
 Candidates = tuple[NDArray[np.float64], NDArray[np.float64], int, int, Callable[[int], Event]]
 
 
-def _discrete_candidates(a: NDArray[Any], b: NDArray[Any], kind: str = "atoms") -> Candidates:
-    """Likelihood-ratio-ordered prefix sets of atoms (the best events for M(a) vs M(b)):
-    selection counts of every prefix, and a builder for the j-th prefix's event."""
+#: the distinct atoms of two sides' draws (sorted) and how often each side shows each
+AtomTable = tuple[NDArray[Any], NDArray[np.float64], NDArray[np.float64]]
+
+
+def _atom_table(a: NDArray[Any], b: NDArray[Any]) -> AtomTable:
+    """(atoms, counts in a, counts in b): the pooled keys' distinct values, each counted on
+    both sides. Swapping a and b swaps the two count arrays (the atoms are sorted)."""
     ka, kb = _atom_keys(a), _atom_keys(b)
     atoms, inverse = np.unique(np.concatenate([ka, kb]), return_inverse=True)
     inverse = inverse.reshape(-1)
     ca = np.bincount(inverse[: len(ka)], minlength=atoms.size).astype(np.float64)
     cb = np.bincount(inverse[len(ka) :], minlength=atoms.size).astype(np.float64)
+    return atoms, ca, cb
+
+
+def _discrete_candidates(
+    a: NDArray[Any], b: NDArray[Any], kind: str = "atoms", table: AtomTable | None = None
+) -> Candidates:
+    """Likelihood-ratio-ordered prefix sets of atoms (the best events for M(a) vs M(b)):
+    selection counts of every prefix, and a builder for the j-th prefix's event. ``table``:
+    :func:`_atom_table` of (a, b), when already counted."""
+    atoms, ca, cb = _atom_table(a, b) if table is None else table
     order = np.argsort(-(ca + 0.5) / (cb + 0.5), kind="stable")
 
     row_dtype = np.asarray(a).dtype
@@ -291,16 +305,17 @@ def _score_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
     return k1, k2, len(a) - ha, len(b) - hb, build
 
 
-def _repeating(a: NDArray[Any], b: NDArray[Any]) -> bool:
+def _repeating(a: NDArray[Any], b: NDArray[Any]) -> AtomTable | None:
     """The pooled selection draws take at most MAX_ATOMS distinct values (rows), each seen
-    4 times on average: an atom law, whose value sets can be selected and then estimated.
-    (Values that do not repeat would make every value set fit the selection draws exactly
-    and never recur in the estimation draws.)"""
+    4 times on average: an atom law, whose value sets can be selected and then estimated —
+    then its :func:`_atom_table`, else None. (Values that do not repeat would make every
+    value set fit the selection draws exactly and never recur in the estimation draws.)"""
     pooled = np.concatenate([_atom_keys(a), _atom_keys(b)])
     limit = min(MAX_ATOMS, pooled.size // 4)
     if np.unique(pooled[: 4 * MAX_ATOMS]).size > limit:  # cheap early exit
-        return False
-    return bool(np.unique(pooled).size <= limit)
+        return None
+    table = _atom_table(a, b)
+    return table if table[0].size <= limit else None
 
 
 def _bits_candidates(a: NDArray[Any], b: NDArray[Any], bits: int) -> Candidates:
@@ -506,9 +521,13 @@ def _families(x: tuple[Any, Any], float_bits: bool, warnings: list[str]) -> list
                 f"{pooled.size} draws) cannot be audited: no event on them can be selected and "
                 "then estimated; release numbers (parse them) or coarser text"
             )
-    atoms = text or kind == "b" or _repeating(*x)
+    table = None if text or kind == "b" else _repeating(*x)
+    atoms = text or kind == "b" or table is not None
     if atoms:
-        fams.append(lambda i, j: _discrete_candidates(x[i], x[j]))
+        if table is None:
+            table = _atom_table(*x)
+        tables = (table, (table[0], table[2], table[1]))  # (0, 1) and the sides swapped
+        fams.append(lambda i, j: _discrete_candidates(x[i], x[j], table=tables[i]))
     if not text and not vector:
         values = [_scalar(v) for v in x]
         ordered = [np.sort(v[~np.isnan(v)]) for v in values]
