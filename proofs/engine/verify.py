@@ -147,9 +147,34 @@ def settle_worker() -> None:
     """A check process keeps the objects its imports made out of every collection
     (``gc.freeze``) and collects its young generation every 20 000 allocations: the checks
     build and drop many small containers (Fractions, dicts of laws), which the default
-    schedule (every 700 allocations) keeps traversing."""
+    schedule (every 700 allocations) keeps traversing. Its Hypothesis draws no local
+    constants (:func:`hypothesis_without_local_constants`)."""
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLD)
+    hypothesis_without_local_constants()
+
+
+def hypothesis_without_local_constants() -> None:
+    """Hypothesis draws, now and then, a literal constant found in the source of the local
+    modules loaded so far (``hypothesis.internal.conjecture.providers``). Which modules a
+    check process has loaded depends on the checks it ran before — on how the run was split
+    between the workers — so the examples of the property checks and of the pair searches
+    would too, and collecting them writes a cache into ``.hypothesis/`` of the working
+    directory. The checks draw Hypothesis's global constants only: the same examples in any
+    order, in ``dpspec verify`` and ``dpspec mutate`` alike. (A Hypothesis without local
+    constants is left as it is.)"""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # pragma: no cover - Hypothesis reorganised: nothing to switch off
+        return
+    if not hasattr(providers, "_get_local_constants"):
+        return  # pragma: no cover
+    none = Constants()
+    providers._get_local_constants = lambda: none
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if cache is not None:
+        cache.cache.clear()
 
 
 def _worker_context(checks: Sequence[str] = ()) -> Any:
@@ -226,6 +251,7 @@ def run_verify(
         if unknown:
             raise UsageError(f"--ids: no obligation {unknown[0]!r}")
         selected = [ob for ob in selected if ob.id in set(ids)]
+    hypothesis_without_local_constants()  # the checks run here too (one worker, the lemmas)
     with one_blas_thread():
         rows = _run_selected(selected, config, progress, jobs)
     ordered = [rows[ob.id] for ob in selected]
