@@ -186,12 +186,19 @@ def _critical_counts(
     """(lo, hi) per event: the largest c with P(Bin(n, m) ≤ c) ≤ α_each/2 (−1 if none) and
     the smallest c with P(Bin(n, m) ≥ c) ≤ α_each/2 (n + 1 if none)."""
     half = alpha_each / 2
+    k = mass.size
+    both = np.concatenate([mass, mass])
+    # the two corrections of each side read the tail at two neighbouring counts: one call
     lo = stats.binom.ppf(half, n, mass).astype(np.int64)  # smallest c with cdf(c) >= half
-    lo = np.where(stats.binom.cdf(lo, n, mass) <= half, lo, lo - 1)
-    lo = np.where((lo >= 0) & (stats.binom.cdf(lo, n, mass) > half), lo - 1, lo)
+    at, below = np.split(stats.binom.cdf(np.concatenate([lo, lo - 1]), n, both), [k])
+    keep = at <= half
+    lo = np.where(keep, lo, lo - 1)
+    lo = np.where((lo >= 0) & (np.where(keep, at, below) > half), lo - 1, lo)
     hi = stats.binom.isf(half, n, mass).astype(np.int64) + 1  # smallest c with sf(c-1) <= half
-    hi = np.where(stats.binom.sf(hi - 2, n, mass) <= half, hi - 1, hi)
-    hi = np.where(stats.binom.sf(hi - 1, n, mass) > half, hi + 1, hi)
+    two, one = np.split(stats.binom.sf(np.concatenate([hi - 2, hi - 1]), n, both), [k])
+    down = two <= half
+    hi = np.where(down, hi - 1, hi)
+    hi = np.where(np.where(down, two, one) > half, hi + 1, hi)
     return lo, np.minimum(hi, n + 1)
 
 
