@@ -740,3 +740,28 @@ def test_bound_kernels_on_one_count_are_the_array_kernels(k: int, n: int, alpha:
         for delta in (0.0, lo / 2, lo):
             one = float(_epsilon_lower(lo, hi, delta))
             assert one == float(_epsilon_lower(np.array([lo]), np.array([hi]), delta)[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**31),
+    st.sampled_from([np.int64, np.float64]),
+    st.integers(1, 3),
+)
+def test_atom_table_read_in_both_directions_gives_the_recounted_candidates(
+    seed: int, dtype: Any, width: int
+) -> None:
+    """The atom family's candidates from one shared count of the pooled atoms (read with the
+    sides swapped for the other direction) are those of counting each direction afresh."""
+    from dpspec.audit._selection import _atom_table, _discrete_candidates
+
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(20, 200)), width) if width > 1 else (int(rng.integers(20, 200)),)
+    a = rng.integers(0, 5, size=shape).astype(dtype)
+    b = rng.integers(0, 4, size=shape).astype(dtype)
+    atoms, ca, cb = _atom_table(a, b)
+    for (x, y), table in (((a, b), (atoms, ca, cb)), ((b, a), (atoms, cb, ca))):
+        fresh, shared = _discrete_candidates(x, y), _discrete_candidates(x, y, table=table)
+        assert all(np.array_equal(f, s) for f, s in zip(fresh[:2], shared[:2], strict=True))
+        assert fresh[2:4] == shared[2:4]
+        assert [fresh[4](j) for j in range(atoms.size)] == [shared[4](j) for j in range(atoms.size)]
