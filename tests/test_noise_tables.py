@@ -252,3 +252,34 @@ def test_residual_bounds_enclose_the_thresholds(q: Ratio, block: int) -> None:
             exact = law.exact(k)
             if exact is not None:
                 assert lo <= exact * 2**bits <= hi, (bits, k)
+
+
+class _GivenFloors:
+    """A law whose thresholds are given floors, exact at 2^-64 (for the table's own checks)."""
+
+    def __init__(self, floors: list[int]) -> None:
+        self.floors = floors
+
+    @property
+    def count(self) -> int:
+        return len(self.floors)
+
+    def bounds(self, k: int, bits: int) -> tuple[int, int]:
+        return self.floors[k] << (bits - 64), self.floors[k] << (bits - 64)
+
+    def all_bounds(self, bits: int) -> list[tuple[int, int]]:
+        return [self.bounds(k, bits) for k in range(self.count)]
+
+    def exact(self, k: int) -> Fraction | None:
+        return Fraction(self.floors[k], 2**64)
+
+
+@pytest.mark.parametrize("floors", [[5, 3], [-1], [2**64], [0, 2**64]])
+def test_a_table_refuses_thresholds_out_of_order_or_outside_the_unit_interval(
+    floors: list[int],
+) -> None:
+    from dpspec.noise._tables import ThresholdTable
+
+    with pytest.raises(ValueError, match="non-decreasing and inside"):
+        ThresholdTable.build(_GivenFloors(floors))
+    ThresholdTable.build(_GivenFloors(sorted(f for f in floors if 0 <= f < 2**64)))

@@ -148,10 +148,9 @@ class ThresholdTable:
                 floor, is_exact = first_floor(law, k, (lo, hi))
             floors.append(floor)
             exact.append(is_exact)
-        if floors and (min(floors) < 0 or max(floors) >= WORD):
-            raise ValueError("law: thresholds must be non-decreasing and inside [0, 1)")
-        table = np.array(floors, dtype=U64)
-        if np.any(table[1:] < table[:-1]):
+        inside = not floors or (min(floors) >= 0 and max(floors) < WORD)
+        table = np.array(floors if inside else [], dtype=U64)
+        if not inside or np.any(table[1:] < table[:-1]):
             raise ValueError("law: thresholds must be non-decreasing and inside [0, 1)")
         # 2^g ≥ 2K buckets (≥ 8K for large tables, whose lookups are costlier past a bucket)
         g = min(MAX_GUIDE_BITS, max(1, (count + 1).bit_length() + (1 if count < 1024 else 3)))
