@@ -92,3 +92,20 @@ def checkpoint_counts_valid(done: int, hits: int, n: int, block: int) -> bool:
         return False
     whole = done == n or done % block == 0
     return 0 <= done <= n and whole and 0 <= hits <= done
+
+
+def bracket_verdict(
+    lower: float, upper: float | None, exact: float | None, claim: float, tolerance: float
+) -> str:
+    """The one verdict of a bracketed audit of an ε claim: ``"violation"`` when the
+    statistical lower bound exceeds the claim, or the replay is exact (the release determines
+    the coupled noise, so ``exact`` is the pair's own ε, a lower bound as well) and exceeds it;
+    ``"consistent"`` when the replay's upper bound meets the claim (within ``tolerance``
+    relative: the shifts are computed in floating point) and the lower bound agrees;
+    ``"inconclusive"`` otherwise (no upper bound, or one above the claim that no lower bound
+    confirms)."""
+    if lower > claim or (exact is not None and exact > claim * (1 + tolerance)):
+        return "violation"
+    if upper is not None and upper <= claim * (1 + tolerance):
+        return "consistent"
+    return "inconclusive"

@@ -47,6 +47,8 @@ from dpspec.audit._events import Event
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
+from dpspec.audit.replay import MAX_RUNS, TOLERANCE, ReplayResult, _replay_pair
+from dpspec.spec.audit import bracket_verdict
 from dpspec.validation import (
     Choice,
     DeltaArg,
@@ -122,7 +124,11 @@ class AuditResult:
     ``events`` lists every estimated event with its bounds (the reported one among them);
     ``pair_source`` is "given" or "search" (then ``extra["search"]`` states the budget, the α
     split and the chosen pair, and ``finalists`` holds the audits of the finalist pairs);
-    ``warnings`` names every event family that could not run on these outputs."""
+    ``warnings`` names every event family that could not run on these outputs. ``verdict``
+    is "violation" or "consistent" from the lower side alone, or, with ``replay`` (the
+    :class:`~dpspec.audit.replay.ReplayResult` of ``audit(..., replay=True)``), the bracket's
+    verdict :func:`dpspec.spec.audit.bracket_verdict` over [``epsilon_lower``,
+    ``epsilon_upper``]: "violation", "consistent" or "inconclusive"."""
 
     __dpspec_declarative__ = "one audit's verdict (a record the audit returns)"
 
@@ -147,6 +153,9 @@ class AuditResult:
     finalists: list[AuditResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    verdict: str = ""
+    epsilon_upper: float | None = None
+    replay: ReplayResult | None = None
     _seconds: float = field(default=0.0, repr=False)
 
     @property
@@ -169,8 +178,9 @@ class AuditResult:
         out["events"] = [e.to_json() for e in self.events]
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
-        for key in ("epsilon_lower", "epsilon_estimate"):
-            if math.isinf(out[key]):
+        out["replay"] = None if self.replay is None else self.replay.to_json()
+        for key in ("epsilon_lower", "epsilon_estimate", "epsilon_upper"):
+            if out[key] is not None and math.isinf(out[key]):
                 out[key] = "inf" if out[key] > 0 else "-inf"
         return out
 
@@ -382,6 +392,8 @@ def audit(
     backend: Annotated[str, Choice(BACKENDS)] = "auto",
     progress: Annotated[Callable[[int], None] | None, Function(optional=True)] = None,
     checkpoint: Annotated[str | Path | None, Instance(types=(str, Path), optional=True)] = None,
+    replay: FlagArg = False,
+    replay_runs: Annotated[int, Integer(1, hi=MAX_RUNS, clean=32)] = 32,
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
@@ -409,7 +421,11 @@ def audit(
       block, from which an interrupted audit of the *same* target, pair, claim, plan and seed
       resumes (any other audit is refused; a finished audit removes it; see
       :mod:`dpspec.audit._checkpoint` for what it records and its threat model). On
-      KeyboardInterrupt the partial counts stay.
+      KeyboardInterrupt the partial counts stay;
+    * **the upper side** — ``replay=True``: also bound ε from above by replaying the target's
+      own draws on the audited pair, ``replay_runs`` runs (:func:`dpspec.audit.replay.replay`);
+      the result then holds ``epsilon_upper``, the ``replay`` record and the bracket's
+      ``verdict`` (a replay that proves a violation exactly sets ``violation`` too).
 
     Outputs the auditor cannot represent are refused with an error naming ``mechanism``, never
     judged (:mod:`dpspec.audit._targets`). An exception of the mechanism is re-raised as
@@ -451,10 +467,9 @@ def audit(
         options: dict[str, Any] = {"samples": n, "selection": n_sel, "event": event}
         options.update(float_bits=float_bits, jobs=jobs, backend=backend, progress=progress)
         result = _search_and_audit(mech, search, eps, delta, confidence, rng, options)
-        result.seconds = time.perf_counter() - start
         if auto:
             result.extra["samples_auto"] = auto
-        return result
+        return _bracket(result, mech, replay, replay_runs, rng, start)
     check_pair = getattr(mech, "check_pair", None)
     if callable(check_pair):
         check_pair(pair)  # the target's own checks of the pair, before any draw
@@ -502,6 +517,37 @@ def audit(
         warnings.warn(note, AuditCoverageWarning, stacklevel=2)
     if auto:
         result.extra["samples_auto"] = auto
+    return _bracket(result, mech, replay, replay_runs, rng, start)
+
+
+def _bracket(
+    result: AuditResult,
+    mech: Mechanism,
+    replay: bool,
+    runs: int,
+    rng: np.random.Generator,
+    start: float,
+) -> AuditResult:
+    """The verdict: from the lower side alone, or with the replay's upper side on the audited
+    pair (its seed drawn after every estimation seed, so the lower side is unchanged)."""
+    if not replay:
+        result.verdict = "violation" if result.violation else "consistent"
+        result.seconds = time.perf_counter() - start
+        return result
+    seed = int(rng.integers(2**63))
+    pair = (result.pair[0], result.pair[1])
+    found = _replay_pair(mech, pair, result.epsilon_claimed, result.delta, runs, seed)
+    result.replay = found
+    result.epsilon_upper = found.epsilon_upper
+    result.verdict = bracket_verdict(
+        result.epsilon_lower,
+        found.epsilon_upper,
+        found.epsilon_exact,
+        result.epsilon_claimed,
+        TOLERANCE,
+    )
+    result.violation = result.verdict == "violation"
+    result.seconds = time.perf_counter() - start
     return result
 
 
