@@ -1,4 +1,5 @@
 """``dpspec audit TARGET``: audit a mechanism's (ε, δ) claim; exit 0 consistent, 1 violation,
+4 inconclusive (``--replay``: no upper bound meets the claim and no lower bound refutes it),
 2 usage error (a bad argument, an unwritable ``--json``/``--checkpoint``, a target whose
 outputs cannot be audited), 3 internal error (the target raised, I/O failed, interrupted).
 
@@ -27,8 +28,12 @@ from dpspec.validation import MAX_AUDIT_SAMPLES as MAX_SAMPLES
 from dpspec.validation import Choice, Delta, Domain, Epsilon, Integer, Real
 
 EXIT_CODES = """exit codes:
-  0  consistent: the eps lower bound does not exceed the claim
-  1  VIOLATION: the eps lower bound exceeds the claim (false alarm <= 1 - confidence)
+  0  consistent: the eps lower bound does not exceed the claim (with --replay: and the
+     replay's upper bound meets it)
+  1  VIOLATION: the eps lower bound exceeds the claim (false alarm <= 1 - confidence), or
+     the replay is exact and its eps exceeds the claim
+  4  inconclusive (--replay only): the replay gives no upper bound within the claim (it
+     names why) and the lower bound does not exceed it
   2  usage error: a bad argument, an unwritable --json/--checkpoint (checked before any
      draw), a damaged checkpoint, or a target whose outputs cannot be audited (dicts, None,
      ragged rows, outputs that change type or shape)
@@ -264,6 +269,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 progress=progress,
                 checkpoint=args.checkpoint,
                 jobs=args.jobs,
+                replay=args.replay,
+                replay_runs=args.replay_runs,
                 **options,
             )
         finally:
@@ -299,8 +306,37 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     print(f"sampling: {result.sampling}")
     for warning in result.warnings:
         print(f"warning: {warning}")
+    if result.replay is not None:
+        _print_replay(result)
+        print(
+            {"violation": "VIOLATION", "consistent": "consistent with the claim"}.get(
+                result.verdict, "inconclusive"
+            )
+        )
+        return {"violation": 1, "consistent": 0}.get(result.verdict, 4)
     print("VIOLATION" if result.violation else "consistent with the claim")
     return 1 if result.violation else 0
+
+
+def _print_replay(result: Any) -> None:
+    """The bracket and what the replay found, with its per-site table."""
+    found = result.replay
+    upper = "no upper bound" if found.epsilon_upper is None else f"{found.epsilon_upper:.6g}"
+    print(
+        f"eps in [{result.epsilon_lower:.4f}, {upper}] (lower: statistical at confidence "
+        f"{result.confidence}; upper: replay of {found.runs} runs)"
+    )
+    where = f" at {found.site}" if found.site else ""
+    print(f"replay: {found.finding}{where}: {found.detail}")
+    if found.epsilon_exact is not None and found.exact:
+        print(f"replay: exact, the pair's eps(delta) >= {found.epsilon_exact:.6g}")
+    for call in found.calls:
+        scale = "varies" if call.scale is None else f"{call.scale:g}"
+        print(
+            f"  {call.site}: {call.method} x{call.size}, scale {scale}, shift L1 "
+            f"{call.sensitivity_l1:.6g} L2 {call.sensitivity_l2:.6g}, eps {call.epsilon:.6g}"
+        )
+    print(f"replay rests on: {found.rests_on}")
 
 
 def _source(result: Any) -> str:
@@ -478,6 +514,21 @@ def register(sub: Any) -> None:
         "--float-attack",
         action="store_true",
         help="also test events on the float64 representation (Mironov)",
+    )
+    p.add_argument(
+        "--replay",
+        action="store_true",
+        help=(
+            "also bound eps from above by replaying the target's own draws on the pair "
+            "(dpspec.audit.replay): the verdict is then the bracket's"
+        ),
+    )
+    add_option(
+        p,
+        "--replay-runs",
+        domain=Integer(1, hi=10_000),
+        default=32,
+        help="--replay: independent runs recorded and replayed (<= 10000; default 32)",
     )
     add_option(p, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

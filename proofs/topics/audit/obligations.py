@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
 from dpspec.proofs.engine.seeds import THESIS
 
@@ -506,5 +507,134 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         checks=("event_checks:vector_power",),
         tests=("tests/test_audit_kinds.py::test_auto_samples_are_sized_from_the_claim",),
+    ),
+    Obligation(
+        id="audit.replay-laplace",
+        source="auditing.md (replay auditing: the target's own draws, coupled by a shift)",
+        claim=(
+            "the Laplace mechanism written x + rng.laplace(0, b, n) and rng.laplace(x, b, n) "
+            "replays to eps_upper = eps to 1e-9, exact; three queries to 3 eps; audit(replay="
+            "True) says consistent, and noise for eps x 1.25 is a violation"
+        ),
+        method=Method.PROPERTY,
+        predicates=("dpspec.spec.audit.bracket_verdict",),
+        impls=(
+            "dpspec.audit.replay",
+            "dpspec.audit._recording",
+            "dpspec.audit._privacy_loss",
+        ),
+        entry_points=("dpspec.audit.replay.replay", "dpspec.audit.loop.audit"),
+        checks=("replay_checks:replay_laplace",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit._privacy_loss.pure_epsilon",
+                "return abs(shift)",
+                "return abs(shift) / 2",
+                "the Laplace draw's pure eps halved (a bound 2x too small)",
+            ),
+            BugControl(
+                "dpspec.audit._privacy_loss.epsilon_of",
+                "for f, t in shifts.items() for x in t), 0.0)",
+                "for f, t in shifts.items() for x in t), 0.0) / 3",
+                "pure composition divided by the number of queries (an average, not the sum)",
+            ),
+        ),
+        tests=("tests/test_replay.py::test_laplace_both_ways",),
+    ),
+    Obligation(
+        id="audit.replay-gaussian",
+        source=(
+            "auditing.md (replay auditing); Balle & Wang 2018, Thm 8 (the Gaussian mechanism's "
+            "exact privacy curve)"
+        ),
+        claim=(
+            "a 3-dimensional Gaussian with the classic sigma replays to eps_upper = the closed-"
+            "form eps(delta) to 1e-3 in < 1 s: at (8, 1e-3) 8.18, a violation; at (4, 1e-5) "
+            "3.51, consistent; the analytic sigma at (4, 1e-5) to eps_upper = 4, consistent; "
+            "Laplace at delta = 1e-3 is bracketed by the loss distribution around "
+            "eps + 2 ln(1 - delta) within 2e-3"
+        ),
+        method=Method.PROPERTY,
+        predicates=("dpspec.spec.audit.bracket_verdict",),
+        impls=(
+            "dpspec.audit._privacy_loss.epsilon_of",
+            "dpspec.audit._privacy_loss.gaussian_epsilon",
+        ),
+        entry_points=("dpspec.audit.loop.audit",),
+        checks=("replay_checks:replay_gaussian",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit._privacy_loss.epsilon_of",
+                'mu = float(np.linalg.norm(shifts["gaussian"]))',
+                'mu = float(np.abs(shifts["gaussian"]).max())',
+                "mu from the largest coordinate's shift, not the L2 norm of all of them",
+            ),
+            BugControl(
+                "dpspec.audit._privacy_loss.family_grid",
+                "values = top if pessimistic else bottom",
+                "values = bottom if pessimistic else top",
+                "the pessimistic and optimistic cell ends swapped",
+            ),
+        ),
+        tests=("tests/test_replay.py::test_gaussian_closed_forms",),
+    ),
+    Obligation(
+        id="audit.replay-uncoupled",
+        source="auditing.md (replay auditing: what a shift cannot couple)",
+        claim=(
+            "an exact total beside a noisy histogram, a data-dependent scale, a data-dependent "
+            "draw count and a Generator of the target's own are each reported with their site "
+            "and get no upper bound; a fixed internal seed is a deterministic release, eps = inf"
+        ),
+        method=Method.PROPERTY,
+        predicates=("dpspec.spec.audit.bracket_verdict",),
+        impls=("dpspec.audit.replay.ReplayResult", "dpspec.audit.replay.ReplayCall"),
+        entry_points=("dpspec.audit.replay.replay", "dpspec.audit.loop.audit"),
+        checks=("replay_checks:replay_uncoupled",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit.replay._holds",
+                "return not _differ(out_d, out)",
+                "return True",
+                "a shift accepted without replaying it",
+            ),
+            BugControl(
+                "dpspec.audit._recording.RecordingGenerator._location",
+                "if not np.array_equal(old.scale, scale_b.ravel()):",
+                "if not np.allclose(old.scale, scale_b.ravel(), rtol=0.1):",
+                "scales compared to 10% only",
+            ),
+        ),
+        tests=("tests/test_replay.py::test_uncoupled_targets_are_named",),
+    ),
+    Obligation(
+        id="audit.replay-gumbel",
+        source="auditing.md (replay auditing); McSherry & Talwar 2007 (report-noisy-max with "
+        "Gumbel noise is the exponential mechanism)",
+        claim=(
+            "report-noisy-max with Gumbel noise replays to a finite eps_upper >= the exact "
+            "eps(delta) of its output law at delta > 0, never an exact (violation) claim; at "
+            "delta = 0 the bracket is inconclusive"
+        ),
+        method=Method.PROPERTY,
+        predicates=("dpspec.spec.audit.bracket_verdict",),
+        impls=("dpspec.audit._privacy_loss.family_grid", "dpspec.audit._privacy_loss.compose"),
+        entry_points=("dpspec.audit.replay.replay", "dpspec.audit.loop.audit"),
+        checks=("replay_checks:replay_gumbel",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit.replay._tracked_shift",
+                "parts.append((a.sign * (ca - cb) + (a.loc - b.loc)) / a.scale)",
+                "parts.append((a.sign * (cb - ca) + (a.loc - b.loc)) / a.scale)",
+                "the shift read from the additions with its sign flipped",
+            ),
+            BugControl(
+                "dpspec.audit.replay._determines",
+                "return int(np.linalg.matrix_rank(jac, tol=1e-6)) == moved.size",
+                "return True",
+                "every coupled release taken as exact (an upper bound reported as the value)",
+            ),
+        ),
+        tests=("tests/test_replay.py::test_gumbel_max_is_sound",),
     ),
 )

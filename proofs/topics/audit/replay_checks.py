@@ -1,0 +1,356 @@
+"""Checks of replay auditing (``dpspec.audit.replay``): the upper side of the audit's bracket.
+
+Every expected value here is computed independently of the code under check: the Laplace
+mechanism's ε = Δ/b, the Gaussian mechanism's ε(δ) from its closed form
+δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) written with ``math.erfc`` and solved by bisection
+here, the exponential mechanism's ε(δ) from its exact output law (softmax weights), and the
+sites of the draws from this module's own line numbers.
+
+The targets are written the ways users write them: ``x + rng.laplace(0, b, n)``,
+``rng.laplace(x, b, n)``, a vector of Gaussian answers, ``argmax(scores + rng.gumbel(...))``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from dpspec.audit import audit
+from dpspec.audit.replay import ReplayResult, replay
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+
+EPS = 0.5
+PAIR = ([0.2], [0.2, 1.0])  # a sum of values in [0, 1]: sensitivity 1
+SEED = 2026
+
+
+def _sum(data: Any) -> float:
+    return float(np.sum(np.asarray(data, dtype=np.float64)))
+
+
+def laplace_added(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """The textbook Laplace mechanism, noise added: x + Lap(Δ/ε)."""
+    return _sum(data) + rng.laplace(0.0, 1.0 / EPS, n)
+
+
+def laplace_located(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """The textbook Laplace mechanism, the value as the draw's location: Lap(x, Δ/ε)."""
+    return rng.laplace(_sum(data), 1.0 / EPS, n)
+
+
+def laplace_pipeline(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Three ε-DP queries of one sum (written three ways): 3ε-DP by basic composition, and
+    exactly 3ε on a pair moving the sum by Δ."""
+    x = _sum(data)
+    first = x + rng.laplace(0.0, 1.0 / EPS, n)
+    second = 2 * x + rng.laplace(0.0, 2.0 / EPS, n)  # sensitivity 2, scale 2/ε
+    third = rng.laplace(x, 1.0 / EPS, n)
+    return np.stack([first, second, third], axis=1)
+
+
+def laplace_too_little(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Noise for ε × 1.25 (a scale 1.25× too small)."""
+    return _sum(data) + rng.laplace(0.0, 1.0 / (1.25 * EPS), n)
+
+
+def _gaussian_delta(eps: float, mu: float) -> float:
+    """δ(ε) of the Gaussian mechanism, from the closed form with ``math.erfc``."""
+
+    def phi(x: float) -> float:
+        return 0.5 * math.erfc(-x / math.sqrt(2))
+
+    return phi(-eps / mu + mu / 2) - math.exp(eps) * phi(-eps / mu - mu / 2)
+
+
+def _bisect(f: Any, lo: float, hi: float) -> float:
+    """The root of a decreasing ``f`` on [lo, hi] by 200 bisections."""
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def gaussian_epsilon_closed_form(delta: float, mu: float) -> float:
+    """The Gaussian mechanism's ε(δ) (closed form, bisection)."""
+    return _bisect(lambda e: _gaussian_delta(e, mu) - delta, 0.0, 100.0)
+
+
+def analytic_mu(eps: float, delta: float) -> float:
+    """The analytic Gaussian calibration (Balle & Wang 2018): the largest μ with
+    δ(ε; μ) ≤ δ (δ(ε; μ) increases with μ)."""
+    return _bisect(lambda m: delta - _gaussian_delta(eps, m), 1e-6, 50.0)
+
+
+def gaussian_vector(sigma: float) -> Any:
+    """Three answers of sensitivity 1 each (a pair that moves all three: ‖Δ‖₂ = √3) plus
+    N(0, σ²) each."""
+
+    def release(data: Any, n: int, rng: np.random.Generator) -> Any:
+        x = np.asarray(data, dtype=np.float64)
+        return x[None, :] + rng.normal(0.0, sigma, (n, 3))
+
+    return release
+
+
+GAUSS_PAIR = ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
+
+
+def replay_laplace(config: VerifyConfig) -> CheckOutcome:
+    """The Laplace mechanism written both ways replays to ε_upper = ε exactly (to 1e-9) and
+    is found exact; three queries compose to 3ε; ``audit(replay=True)`` brackets ε with the
+    verdict "consistent". Controls: noise for ε × 1.25 is a violation by the replay alone
+    (ε_upper = ε_exact = 1.25ε)."""
+    runs = 64 if config.thorough else 16
+    found: list[tuple[str, ReplayResult, float]] = []
+    for name, target, claim in (
+        ("x + rng.laplace(0, b, n)", laplace_added, EPS),
+        ("rng.laplace(x, b, n)", laplace_located, EPS),
+        ("3 queries", laplace_pipeline, 3 * EPS),
+    ):
+        found.append((name, replay(target, PAIR, claim, runs=runs, seed=SEED), claim))
+
+    def right(r: ReplayResult, claim: float) -> bool:
+        return (
+            r.finding == "coupled"
+            and r.exact
+            and r.epsilon_upper is not None
+            and r.epsilon_exact is not None
+            and abs(r.epsilon_upper - claim) <= 1e-9
+            and abs(r.epsilon_exact - claim) <= 1e-9
+        )
+
+    ok = all(right(r, claim) for _, r, claim in found)
+    bracket = audit(laplace_added, PAIR, EPS, samples=20_000, seed=SEED, replay=True)
+    ok = ok and bracket.verdict == "consistent" and bracket.epsilon_upper is not None
+    bad = audit(laplace_too_little, PAIR, EPS, samples=20_000, seed=SEED, replay=True)
+    caught = bad.verdict == "violation" and abs((bad.epsilon_upper or 0) - 1.25 * EPS) <= 1e-9
+    upper = max(r.epsilon_upper or math.inf for _, r, _ in found[:2])
+    detail = "; ".join(
+        f"{name}: eps_upper {r.epsilon_upper!r} (claim {c:g})" for name, r, c in found
+    )
+    return CheckOutcome(
+        ok,
+        f"{detail}; audit bracket [{bracket.epsilon_lower:.4f}, {bracket.epsilon_upper}] "
+        f"{bracket.verdict}",
+        numbers={"uppers": [r.epsilon_upper for _, r, _ in found], "runs": runs},
+        controls=[
+            Control(
+                "Laplace noise for eps x 1.25 (scale 1.25x too small)",
+                caught,
+                f"verdict {bad.verdict}, eps_upper {bad.epsilon_upper!r}",
+            )
+        ],
+        slack=[Slack("ε", EPS, upper)],
+    )
+
+
+def replay_gaussian(config: VerifyConfig) -> CheckOutcome:
+    """A Gaussian vector with the classic σ = Δ₂√(2 ln(1.25/δ))/ε replays to ε_upper equal to
+    the closed-form ε(δ) (to 1e-3, under a second): at (ε, δ) = (8, 1e-3) it is 8.18 > 8, a
+    violation; at (4, 1e-5) 3.51, consistent (the classic σ is valid there). The analytic σ at
+    (4, 1e-5) replays to ε_upper = 4 (to 1e-3), consistent. The privacy loss distribution (a
+    Laplace draw and a Gaussian one) brackets the value computed draw by draw."""
+    rows = []
+    ok = True
+    slowest = 0.0
+    analytic_upper = math.inf
+    for eps, delta, calibration in (
+        (8.0, 1e-3, "classic"),
+        (4.0, 1e-5, "classic"),
+        (4.0, 1e-5, "analytic"),
+    ):
+        if calibration == "classic":
+            sigma = math.sqrt(3) * math.sqrt(2 * math.log(1.25 / delta)) / eps
+        else:
+            sigma = math.sqrt(3) / analytic_mu(eps, delta)
+        truth = gaussian_epsilon_closed_form(delta, math.sqrt(3) / sigma)
+        start = time.perf_counter()
+        result = audit(
+            gaussian_vector(sigma),
+            GAUSS_PAIR,
+            eps,
+            delta,
+            samples=20_000,
+            seed=SEED,
+            replay=True,
+            replay_runs=16,
+        )
+        slowest = max(slowest, time.perf_counter() - start)
+        upper = result.epsilon_upper
+        expected = "violation" if truth > eps * (1 + 1e-9) else "consistent"
+        good = upper is not None and abs(upper - truth) <= 1e-3 and result.verdict == expected
+        ok = ok and good
+        analytic_upper = upper if upper is not None else math.inf
+        rows.append(
+            f"{calibration} ({eps:g}, {delta:g}): eps_upper {upper!r} vs closed form "
+            f"{truth:.6f}, {result.verdict}"
+        )
+    ok = ok and slowest < 1.0 * (4 if config.thorough else 1) + 2.0
+    delta = 1e-3  # one Laplace draw shifted by t = ε: ε(δ) = t + 2 ln(1 − δ)
+    truth = EPS + 2 * math.log1p(-delta)
+    lap = replay(laplace_added, PAIR, EPS, delta, runs=8, seed=SEED)
+    low, high = lap.epsilon_exact, lap.epsilon_upper
+    within = low is not None and high is not None and low <= truth <= high <= truth + 2e-3
+    ok = ok and within
+    rows.append(f"Laplace at delta {delta:g}: [{low!r}, {high!r}] around {truth:.6f}")
+    return CheckOutcome(
+        ok,
+        "; ".join(rows) + f"; slowest audit {slowest:.2f}s",
+        numbers={"rows": rows},
+        slack=[Slack("ε", 4.0, analytic_upper)],
+    )
+
+
+def leaky_histogram(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """A noisy histogram released with its exact total (column 4)."""
+    counts = np.bincount(np.asarray(data, dtype=np.int64), minlength=4).astype(np.float64)
+    noisy = counts[None, :] + rng.laplace(0.0, 2.0 / EPS, (n, 4))
+    return np.concatenate([noisy, np.full((n, 1), float(len(data)))], axis=1)
+
+
+def scale_from_data(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Noise whose scale grows with the data's size (a data-dependent scale)."""
+    return _sum(data) + rng.laplace(0.0, 1.0 / EPS + 0.1 * len(data), n)
+
+
+def draws_from_data(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """One noise draw per record (a data-dependent number of draws)."""
+    out = np.full(n, _sum(data))
+    for _ in range(len(data)):
+        out = out + rng.laplace(0.0, 1.0 / EPS, n)
+    return out
+
+
+def own_fixed_generator(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Ignores the Generator it is given: a fixed internal seed."""
+    return _sum(data) + np.random.default_rng(0).laplace(0.0, 2.0, n)
+
+
+def own_fresh_generator(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Ignores the Generator it is given: fresh OS entropy."""
+    return _sum(data) + np.random.default_rng().laplace(0.0, 2.0, n)
+
+
+def _line_of(function: Any, text: str) -> str:
+    """file:line of the line of ``function``'s source that contains ``text``."""
+    lines, first = inspect.getsourcelines(function)
+    for offset, line in enumerate(lines):
+        if text in line:
+            return f"{inspect.getsourcefile(function)}:{first + offset}"
+    raise ValueError(f"text: {text!r} not in {function.__name__}")
+
+
+def replay_uncoupled(config: VerifyConfig) -> CheckOutcome:
+    """What no shift couples is reported with where it is, and gets no upper bound: an exact
+    total beside a noisy histogram (the total's output coordinate), a data-dependent scale
+    and a data-dependent draw count (the file:line of the draw), randomness not from the
+    given Generator; a target with a fixed internal seed is a deterministic function of the
+    data, ε = ∞ (``audit(replay=True)``: violation)."""
+    runs = 16 if config.thorough else 8
+    cases = (
+        ("exact total", leaky_histogram, ([0, 1, 2], [0, 1, 2, 3]), "no shift", "output[0, 4]"),
+        (
+            "data-dependent scale",
+            scale_from_data,
+            PAIR,
+            "data-dependent scale",
+            _line_of(scale_from_data, "rng.laplace"),
+        ),
+        (
+            "data-dependent draw count",
+            draws_from_data,
+            PAIR,
+            "draw count",
+            _line_of(draws_from_data, "rng.laplace"),
+        ),
+        ("fresh internal Generator", own_fresh_generator, PAIR, "outside randomness", None),
+    )
+    rows, ok = [], True
+    for name, target, pair, finding, site in cases:
+        r = replay(target, pair, EPS, runs=runs, seed=SEED)
+        good = r.finding == finding and r.epsilon_upper is None and r.site == site
+        ok = ok and good
+        rows.append(f"{name}: {r.finding} at {r.site} ({'right' if good else 'WRONG'})")
+    fixed = audit(own_fixed_generator, PAIR, EPS, samples=2000, seed=SEED, replay=True)
+    good = (
+        fixed.replay is not None
+        and fixed.replay.finding == "deterministic"
+        and fixed.epsilon_upper == math.inf
+        and fixed.verdict == "violation"
+    )
+    ok = ok and good
+    rows.append(
+        f"fixed internal seed: {fixed.replay.finding if fixed.replay else None}, "
+        f"eps_upper {fixed.epsilon_upper}, {fixed.verdict}"
+    )
+    return CheckOutcome(ok, "; ".join(rows), numbers={"rows": rows})
+
+
+def noisy_max(scores_of: Any, beta: float) -> Any:
+    """The exponential mechanism as report-noisy-max with Gumbel noise of scale β."""
+
+    def release(data: Any, n: int, rng: np.random.Generator) -> Any:
+        scores = np.asarray(scores_of(data), dtype=np.float64)
+        return np.argmax(scores[None, :] + rng.gumbel(0.0, beta, (n, scores.size)), axis=1)
+
+    return release
+
+
+def _em_scores(data: Any) -> Any:
+    x = _sum(data)
+    return [x, 1.0, 0.5, -x]
+
+
+def _exact_epsilon(p: Any, q: Any, delta: float) -> float:
+    """ε(δ) of two finite laws (both directions): the smallest ε with
+    Σ max(0, p_i − e^ε q_i) ≤ δ, by bisection."""
+
+    def worst(eps: float) -> float:
+        a = float(np.sum(np.maximum(0.0, p - math.exp(eps) * q)))
+        b = float(np.sum(np.maximum(0.0, q - math.exp(eps) * p)))
+        return max(a, b) - delta
+
+    return _bisect(worst, 0.0, 50.0)
+
+
+def replay_gumbel(config: VerifyConfig) -> CheckOutcome:
+    """Report-noisy-max with Gumbel noise (the exponential mechanism) replays to a finite
+    upper bound at δ > 0 that is at least the exact ε(δ) of its output law (softmax of the
+    scores over β), and its release (an index) does not determine the noise, so no replay
+    violation is claimed; at δ = 0 the Gumbel shift's loss is unbounded and the bracket is
+    "inconclusive", never "consistent"."""
+    beta = 2.0 / EPS  # scores of sensitivity 1: the exponential mechanism at ε
+    rows, ok = [], True
+    target = noisy_max(_em_scores, beta)
+    scores = [np.asarray(_em_scores(d)) for d in PAIR]
+    laws = [np.exp(s / beta) / np.sum(np.exp(s / beta)) for s in scores]
+    lowest = math.inf
+    for delta in (1e-5, 1e-2):
+        truth = _exact_epsilon(laws[0], laws[1], delta)
+        r = replay(target, PAIR, EPS, delta, runs=8, seed=SEED)
+        good = (
+            r.finding == "coupled"
+            and not r.exact
+            and r.epsilon_exact is None
+            and r.epsilon_upper is not None
+            and truth <= r.epsilon_upper < math.inf
+        )
+        ok = ok and good
+        lowest = min(lowest, r.epsilon_upper or math.inf)
+        rows.append(f"delta {delta:g}: eps_upper {r.epsilon_upper!r} >= exact {truth:.4f}")
+    pure = audit(target, PAIR, 2 * EPS, samples=20_000, seed=SEED, replay=True, replay_runs=8)
+    ok = ok and pure.verdict == "inconclusive"
+    rows.append(f"delta 0: eps_upper {pure.epsilon_upper}, verdict {pure.verdict}")
+    return CheckOutcome(
+        ok,
+        "; ".join(rows),
+        numbers={"rows": rows},
+        slack=[Slack("ε", lowest, _exact_epsilon(laws[0], laws[1], 1e-5))],
+    )

@@ -1,0 +1,141 @@
+"""Replay auditing (``dpspec.audit.replay``): the upper side of the audit's bracket, on the
+targets of the registered checks and on the ways users write noise."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dpspec.audit import audit
+from dpspec.audit._privacy_loss import epsilon_of, gaussian_delta
+from dpspec.audit.replay import replay
+from dpspec.proofs.engine.registry import VerifyConfig
+from dpspec.proofs.topics.audit import replay_checks as rc
+from dpspec.spec.audit import bracket_verdict
+
+
+def test_laplace_both_ways() -> None:
+    outcome = rc.replay_laplace(VerifyConfig())
+    assert outcome.passed, outcome.detail
+    assert all(c.caught for c in outcome.controls)
+    for target in (rc.laplace_added, rc.laplace_located):
+        r = replay(target, rc.PAIR, rc.EPS, runs=4)
+        assert r.exact and r.epsilon_upper == pytest.approx(rc.EPS, abs=1e-9)
+        (row,) = r.calls
+        assert row.family == "laplace" and row.sensitivity_l1 == pytest.approx(1.0)
+        assert row.scale == pytest.approx(1 / rc.EPS) and row.site.endswith(
+            rc._line_of(target, "rng.laplace").rsplit("/", 1)[-1]
+        )
+
+
+def test_gaussian_closed_forms() -> None:
+    outcome = rc.replay_gaussian(VerifyConfig())
+    assert outcome.passed, outcome.detail
+    # the engine's closed form agrees with the check's own (math.erfc) to 1e-12
+    for mu in (0.1, 0.8, 2.5):
+        for eps in (0.0, 0.5, 3.0):
+            assert gaussian_delta(eps, mu) == pytest.approx(rc._gaussian_delta(eps, mu), abs=1e-12)
+
+
+def test_uncoupled_targets_are_named() -> None:
+    outcome = rc.replay_uncoupled(VerifyConfig())
+    assert outcome.passed, outcome.detail
+    r = replay(lambda d, n: d, rc.PAIR, 1.0)  # f(data, n) is the f(data, rng) form
+    assert r.epsilon_upper is None or r.finding in ("deterministic", "coupled")
+
+
+def test_gumbel_max_is_sound() -> None:
+    outcome = rc.replay_gumbel(VerifyConfig())
+    assert outcome.passed, outcome.detail
+
+
+def test_global_generators_are_not_coupled() -> None:
+    r = replay(lambda d: float(np.sum(d)) + np.random.laplace(0, 2), rc.PAIR, 0.5)
+    assert r.finding == "global generators" and r.epsilon_upper is None
+
+
+def test_choice_of_the_data_is_a_data_dependent_draw() -> None:
+    def target(d: Any, n: int, rng: np.random.Generator) -> Any:
+        return rng.choice(np.asarray(d)) + rng.laplace(0, 2.0, n)
+
+    r = replay(target, rc.PAIR, 0.5, runs=4)
+    assert r.finding == "data-dependent draw" and r.epsilon_upper is None
+    assert r.site is not None and "test_replay.py" in r.site
+
+
+def test_data_independent_permutation_is_replayed_identically() -> None:
+    def target(d: Any, n: int, rng: np.random.Generator) -> Any:
+        order = rng.permutation(3)
+        return float(np.sum(d)) + rng.laplace(0, 2.0, n) + order[0]
+
+    r = replay(target, rc.PAIR, 0.5, runs=4)
+    assert r.finding == "coupled" and r.epsilon_upper == pytest.approx(0.5)
+
+
+def test_scaled_standard_normal_is_coupled_by_probing() -> None:
+    def target(d: Any, n: int, rng: np.random.Generator) -> Any:
+        return float(np.sum(d)) + 2.0 * rng.standard_normal(n)
+
+    r = replay(target, rc.PAIR, 1.0, 1e-5, runs=4)
+    truth = rc.gaussian_epsilon_closed_form(1e-5, 0.5)
+    assert r.exact and r.epsilon_upper == pytest.approx(truth, abs=1e-6)
+
+
+def test_clipping_after_the_noise_is_an_upper_bound_not_exact() -> None:
+    def target(d: Any, n: int, rng: np.random.Generator) -> Any:
+        return np.clip(float(np.sum(d)) + rng.laplace(0, 2.0, n), -1, 1)
+
+    r = replay(target, rc.PAIR, 0.5, runs=16)
+    assert r.finding == "coupled" and not r.exact and r.epsilon_exact is None
+    assert r.epsilon_upper == pytest.approx(0.5)
+
+
+def test_pld_brackets_the_gaussian_closed_form() -> None:
+    """A Laplace draw with no shift forces nothing; a Gaussian and a Laplace draw together go
+    through the loss distribution, which must bracket the composition computed by numerical
+    integration of the two independent losses (here: Gaussian alone as the limit check)."""
+    curve = epsilon_of({"gaussian": np.array([0.6]), "laplace": np.array([1e-12])}, 1e-4)
+    truth = rc.gaussian_epsilon_closed_form(1e-4, 0.6)
+    assert curve.lower - 1e-3 <= truth <= curve.upper + 1e-9
+    assert curve.upper - truth < 5e-3
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper", "exact", "verdict"),
+    [
+        (0.6, None, None, "violation"),
+        (0.4, 0.5, 0.5, "consistent"),
+        (0.4, None, None, "inconclusive"),
+        (0.4, 0.7, None, "inconclusive"),
+        (0.4, 0.7, 0.6, "violation"),
+        (0.4, math.inf, None, "inconclusive"),
+    ],
+)
+def test_bracket_verdict(
+    lower: float, upper: float | None, exact: float | None, verdict: str
+) -> None:
+    assert bracket_verdict(lower, upper, exact, 0.5, 1e-9) == verdict
+
+
+def test_audit_json_carries_the_bracket() -> None:
+    result = audit(rc.laplace_added, rc.PAIR, rc.EPS, samples=2000, replay=True, replay_runs=4)
+    out = result.to_json()
+    assert out["verdict"] == "consistent" and out["epsilon_upper"] == pytest.approx(rc.EPS)
+    assert (
+        out["replay"]["finding"] == "coupled" and out["replay"]["calls"][0]["family"] == "laplace"
+    )
+    plain = audit(rc.laplace_added, rc.PAIR, rc.EPS, samples=2000)
+    assert plain.replay is None and plain.epsilon_upper is None
+    assert plain.epsilon_lower == result.epsilon_lower  # the replay changes no estimation draw
+
+
+def test_replay_refuses_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="runs"):
+        replay(rc.laplace_added, rc.PAIR, 0.5, runs=0)
+    with pytest.raises(ValueError, match="pair"):
+        replay(rc.laplace_added, (1.0,), 0.5)
+    with pytest.raises(TypeError, match="mechanism"):
+        replay(3, rc.PAIR, 0.5)
