@@ -139,3 +139,41 @@ def test_replay_refuses_bad_arguments() -> None:
         replay(rc.laplace_added, (1.0,), 0.5)
     with pytest.raises(TypeError, match="mechanism"):
         replay(3, rc.PAIR, 0.5)
+
+
+def test_detection_power_is_the_exact_sum() -> None:
+    """The power of the event test, summed by brute force over both counts, equals
+    :func:`detection_power` (a control: the same sum with the bounds at twice the level
+    differs)."""
+    from scipy import stats
+
+    from dpspec.audit.bounds import cp_lower, cp_upper
+    from dpspec.audit.power import detection_power, resolution
+
+    n, level = 50, 0.025
+    k = np.arange(n + 1)
+    for p1, p2, claim, delta in ((0.6, 0.25, 0.3, 0.0), (0.3, 0.02, 1.0, 0.01)):
+        for lev, equal in ((level, True), (2 * level, False)):
+            lo, up = cp_lower(k, n, lev), cp_upper(k, n, lev)
+            brute = 0.0
+            for k1 in range(n + 1):
+                for k2 in range(n + 1):
+                    if lo[k1] - delta > 0 and math.log((lo[k1] - delta) / up[k2]) > claim:
+                        brute += stats.binom.pmf(k1, n, p1) * stats.binom.pmf(k2, n, p2)
+            got = detection_power(n, p1, p2, level, claim, delta)
+            assert bool(abs(got - brute) < 1e-12) == equal
+    r = resolution(2000, 0.2, level, 0.5)
+    p1 = math.exp(r) * 0.2
+    assert detection_power(2000, p1, 0.2, level, 0.5) >= 0.9
+    assert detection_power(2000, math.exp(r - 0.01) * 0.2, 0.2, level, 0.5) < 0.9
+
+
+def test_readme_bracket_example_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- readme-example: bracket -->\n```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.startswith("consistent 0.4") and first.endswith(" 0.5")
+    assert second == "violation no shift output[0, 4]"

@@ -47,6 +47,7 @@ from dpspec.audit._events import Event
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
+from dpspec.audit.power import POWER, _resolution, resolved
 from dpspec.audit.replay import MAX_RUNS, TOLERANCE, ReplayResult, _replay_pair
 from dpspec.spec.audit import bracket_verdict
 from dpspec.validation import (
@@ -124,8 +125,11 @@ class AuditResult:
     ``events`` lists every estimated event with its bounds (the reported one among them);
     ``pair_source`` is "given" or "search" (then ``extra["search"]`` states the budget, the α
     split and the chosen pair, and ``finalists`` holds the audits of the finalist pairs);
-    ``warnings`` names every event family that could not run on these outputs. ``verdict``
-    is "violation" or "consistent" from the lower side alone, or, with ``replay`` (the
+    ``warnings`` names every event family that could not run on these outputs.
+    ``resolution`` is the smallest true ε the budget flags with probability ≥ 0.9 on the
+    reported event (:func:`dpspec.audit.power.resolution`), ``power`` says so in words.
+    ``verdict`` from the lower side alone is "violation", "consistent" (the claim resolved:
+    :func:`dpspec.audit.power.resolved`) or "inconclusive"; or, with ``replay`` (the
     :class:`~dpspec.audit.replay.ReplayResult` of ``audit(..., replay=True)``), the bracket's
     verdict :func:`dpspec.spec.audit.bracket_verdict` over [``epsilon_lower``,
     ``epsilon_upper``]: "violation", "consistent" or "inconclusive"."""
@@ -154,6 +158,8 @@ class AuditResult:
     warnings: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     verdict: str = ""
+    resolution: float = math.inf
+    power: str = ""
     epsilon_upper: float | None = None
     replay: ReplayResult | None = None
     _seconds: float = field(default=0.0, repr=False)
@@ -179,7 +185,7 @@ class AuditResult:
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
         out["replay"] = None if self.replay is None else self.replay.to_json()
-        for key in ("epsilon_lower", "epsilon_estimate", "epsilon_upper"):
+        for key in ("epsilon_lower", "epsilon_estimate", "epsilon_upper", "resolution"):
             if out[key] is not None and math.isinf(out[key]):
                 out[key] = "inf" if out[key] > 0 else "-inf"
         return out
@@ -531,7 +537,14 @@ def _bracket(
     """The verdict: from the lower side alone, or with the replay's upper side on the audited
     pair (its seed drawn after every estimation seed, so the lower side is unchanged)."""
     if not replay:
-        result.verdict = "violation" if result.violation else "consistent"
+        if result.violation:
+            result.verdict = "violation"
+        else:
+            result.verdict = (
+                "consistent"
+                if resolved(result.epsilon_claimed, result.resolution)
+                else "inconclusive"
+            )
         result.seconds = time.perf_counter() - start
         return result
     seed = int(rng.integers(2**63))
@@ -595,7 +608,14 @@ def _verdict(
         estimate = math.inf if p1 > delta else -math.inf
     else:
         estimate = float(_epsilon_lower(p1, p2, delta))
+    found = _resolution(n, p2, best.level, eps, delta)
+    power = (
+        f"at {n} draws per side, on the reported event (p2 = {p2:.4g}): eps >= {found:.4g} at "
+        f"delta = {delta:g} is detected with probability >= {POWER}"
+    )
     return AuditResult(
+        resolution=found,
+        power=power,
         epsilon_claimed=eps,
         delta=delta,
         epsilon_lower=best.epsilon_lower,

@@ -1,5 +1,6 @@
 """``dpspec audit TARGET``: audit a mechanism's (ε, δ) claim; exit 0 consistent, 1 violation,
-4 inconclusive (``--replay``: no upper bound meets the claim and no lower bound refutes it),
+4 inconclusive (the claim beyond the budget's resolution, or with ``--replay`` no upper bound
+meeting it),
 2 usage error (a bad argument, an unwritable ``--json``/``--checkpoint``, a target whose
 outputs cannot be audited), 3 internal error (the target raised, I/O failed, interrupted).
 
@@ -28,15 +29,16 @@ from dpspec.validation import MAX_AUDIT_SAMPLES as MAX_SAMPLES
 from dpspec.validation import Choice, Delta, Domain, Epsilon, Integer, Real
 
 EXIT_CODES = """exit codes:
-  0  consistent: the eps lower bound does not exceed the claim (with --replay: and the
-     replay's upper bound meets it)
+  0  consistent: the eps lower bound does not exceed the claim, and the budget resolves
+     it (detects eps x 1.25 on the reported event with probability >= 0.9; with --replay:
+     the replay's upper bound meets the claim)
   1  VIOLATION: the eps lower bound exceeds the claim (false alarm <= 1 - confidence), or
      the replay is exact and its eps exceeds the claim
-  4  inconclusive (--replay only): the replay gives no upper bound within the claim (it
-     names why) and the lower bound does not exceed it
+  4  inconclusive: no violation seen, but the claim is beyond what the budget resolves
+     (the "resolution" line says what it does), or with --replay no upper bound meets it
   2  usage error: a bad argument, an unwritable --json/--checkpoint (checked before any
-     draw), a damaged checkpoint, or a target whose outputs cannot be audited (dicts, None,
-     ragged rows, outputs that change type or shape)
+     draw), a damaged checkpoint, or a target whose outputs cannot be audited (objects
+     that are not numbers, strings, bytes or containers of them; outputs that change kind)
   3  internal error: the target raised, a file could not be written, or the audit was
      interrupted (resume it with the same command and --checkpoint)
 one line on stderr for 2 and 3; `dpspec --debug audit ...` prints the traceback."""
@@ -306,14 +308,21 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     print(f"sampling: {result.sampling}")
     for warning in result.warnings:
         print(f"warning: {warning}")
+    print(f"resolution: {result.power}")
     if result.replay is not None:
         _print_replay(result)
+    if result.verdict == "inconclusive":
         print(
-            {"violation": "VIOLATION", "consistent": "consistent with the claim"}.get(
-                result.verdict, "inconclusive"
+            "inconclusive: "
+            + (
+                "the replay gives no upper bound within the claim and the lower bound does not "
+                "exceed it"
+                if result.replay is not None
+                else f"the claim eps={result.epsilon_claimed:g} is beyond what this budget "
+                "resolves (more --samples, or --replay for an upper bound)"
             )
         )
-        return {"violation": 1, "consistent": 0}.get(result.verdict, 4)
+        return 4
     print("VIOLATION" if result.violation else "consistent with the claim")
     return 1 if result.violation else 0
 

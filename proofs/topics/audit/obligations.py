@@ -637,4 +637,27 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         tests=("tests/test_replay.py::test_gumbel_max_is_sound",),
     ),
+    Obligation(
+        id="audit.resolution-power",
+        source="auditing.md (the power of the Clopper-Pearson event test, exact binomial sums)",
+        claim=(
+            "a mechanism exactly at an audit's stated resolution is flagged with probability "
+            ">= 0.9 (200 audits, exact binomial test at 1e-6); a correct mechanism whose claim "
+            "is beyond the budget's resolution is inconclusive, never consistent"
+        ),
+        method=Method.STATISTICAL,
+        predicates=("dpspec.spec.audit.bracket_verdict",),
+        impls=("dpspec.audit.power",),
+        entry_points=("dpspec.audit.loop.audit", "dpspec.audit.power.resolution"),
+        checks=("replay_checks:resolution_power",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit.power._resolution",
+                "return _power(n, p1, weights, need) - POWER",
+                "return _power(n, p1, weights, need) - POWER / 1.8",
+                "the resolution solved at power 0.5 instead of 0.9",
+            ),
+        ),
+        tests=("tests/test_replay.py::test_detection_power_is_the_exact_sum",),
+    ),
 )
