@@ -4,7 +4,8 @@
 :class:`AuditResult`; ``assert_dp`` wraps it for other projects' test suites; the bug zoo in
 :mod:`dpspec.audit.zoo` holds correct and broken mechanisms with their true ε. The public modules:
 ``loop`` (the audit itself), ``bounds``, ``pair_search`` (finding a pair), ``learners``,
-``one_run``, ``libraries``, ``ci`` (``assert_dp``); the machinery they share (what is
+``one_run``, ``libraries``, ``ci`` (``assert_dp``), ``replay`` (the upper side: replaying the
+target's own draws), ``power`` (what a budget resolves); the machinery they share (what is
 sampled, events, their selection, checkpoints, fingerprints) lives in private modules. The zoo
 modules ``zoo``, ``zoo_kinds`` and ``learner_zoo`` are exported whole (their names stay under
 them, listed in their ``__all__``) and imported on first use, not with the auditor (they load
@@ -19,7 +20,14 @@ from dpspec.audit._events import Event
 from dpspec.audit._identity import fingerprint
 from dpspec.audit._targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 from dpspec.audit.bounds import cp_lower, cp_upper, epsilon_lower, max_epsilon_lower
-from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_alarm, vote
+from dpspec.audit.ci import (
+    DPViolation,
+    VoteResult,
+    assert_dp,
+    majority_false_alarm,
+    vote,
+    vote_power,
+)
 from dpspec.audit.learners import LearnerMechanism
 from dpspec.audit.libraries import load_factory, load_target
 from dpspec.audit.loop import (
@@ -40,6 +48,8 @@ from dpspec.audit.one_run import (
     one_run_pvalue,
 )
 from dpspec.audit.pair_search import Search
+from dpspec.audit.power import detection_power, resolution
+from dpspec.audit.replay import ReplayCall, ReplayResult, replay
 
 if TYPE_CHECKING:
     from dpspec.audit import learner_zoo, zoo, zoo_kinds
@@ -66,6 +76,8 @@ __all__ = [
     "Mechanism",
     "MechanismError",
     "OneRunResult",
+    "ReplayCall",
+    "ReplayResult",
     "Search",
     "VoteResult",
     "as_mechanism",
@@ -75,6 +87,7 @@ __all__ = [
     "cp_lower",
     "cp_upper",
     "default_selection",
+    "detection_power",
     "epsilon_lower",
     "event_level",
     "fingerprint",
@@ -87,8 +100,11 @@ __all__ = [
     "one_run_audit",
     "one_run_epsilon_lower",
     "one_run_pvalue",
+    "replay",
+    "resolution",
     "screen_bound",
     "vote",
+    "vote_power",
     "zoo",
     "zoo_kinds",
 ]

@@ -34,6 +34,7 @@ from dpspec.audit._domains import (
     _example_noise,
 )
 from dpspec.audit.loop import AuditResult, audit
+from dpspec.audit.power import POWER, _resolution, resolved
 from dpspec.validation import DeltaArg, Function, Integer, checked, example
 
 #: the largest number of votes
@@ -61,6 +62,23 @@ def majority_false_alarm(votes: VotesArg, alpha: AlphaArg) -> float:
     )
 
 
+@checked
+@example(__call__={"votes": 9})
+def vote_power(votes: VotesArg) -> float:
+    """The per-vote detection probability q at which a strict majority of ``votes``
+    independent votes flags with probability ≥ 0.9: the smallest q (to 1e-6) with
+    P(Bin(votes, q) > votes/2) ≥ 0.9."""
+    votes = _odd(votes)
+    lo, hi = 0.0, 1.0
+    while hi - lo > 1e-6:
+        mid = (lo + hi) / 2
+        if majority_false_alarm(votes, mid) >= POWER:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def _vote_seeds(seed: int, votes: int) -> list[int]:
     """The seeds of the votes: distinct, so that the audits are independent."""
     return [seed + k for k in range(votes)]
@@ -81,6 +99,35 @@ class VoteResult:
     def passed(self) -> bool:
         return self.violations <= self.votes // 2
 
+    @property
+    def resolution(self) -> float:
+        """The smallest true ε that a majority of the votes flags with probability ≥ 0.9:
+        each vote at the per-vote power :func:`vote_power` on its reported event, the median
+        over the votes (a majority is flagged when more than half the votes are)."""
+        need = vote_power(self.votes)
+        found = sorted(
+            _resolution(r.samples_per_side, max(r.p2, 1 / r.samples_per_side),
+                        r.events[0].level if r.events else 0.025, r.epsilon_claimed, r.delta,
+                        need)
+            for r in self.results
+        )  # fmt: skip
+        return found[len(found) // 2]
+
+    @property
+    def resolved(self) -> bool:
+        """Could the votes have caught a modest violation (ε × 1.25) of the claim?"""
+        return resolved(self.results[0].epsilon_claimed, self.resolution)
+
+    def power(self) -> str:
+        """What a pass means, in words."""
+        first = self.results[0]
+        return (
+            f"a majority of {self.votes} audits of {first.samples_per_side} draws per side "
+            f"flags eps >= {self.resolution:.4g} at delta = {first.delta:g} with probability "
+            f">= {POWER} on the events the votes reported"
+            + ("" if self.resolved else "; the claim is beyond that: a pass is inconclusive")
+        )
+
     def summary(self) -> str:
         lower = ", ".join(f"{r.epsilon_lower:.4g}" for r in self.results)
         first = self.results[0]
@@ -89,7 +136,7 @@ class VoteResult:
             f"{self.violations}/{self.votes} audits flag a violation (eps lower bounds {lower}; "
             f"claimed {first.epsilon_claimed:g}, delta {first.delta:g}); largest bound on the "
             f"pair {worst.pair!r:.120} with the event {worst.event} [{worst.direction}]; "
-            f"false-alarm bound {self.false_alarm_bound:.2g}"
+            f"false-alarm bound {self.false_alarm_bound:.2g}; {self.power()}"
         )
 
 

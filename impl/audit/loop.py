@@ -407,7 +407,7 @@ def audit(
 
     * **the sample plan** — ``samples``: estimation draws per side (at most ``MAX_SAMPLES``,
       and enough that some outcome could refute the claim: :func:`max_epsilon_lower`), or
-      "auto": sized from the claim by :func:`_auto_samples` (30/δ for δ > 0) and said so in
+      "auto": sized from the claim by :func:`_auto_samples` (3000/δ for δ > 0) and said so in
       ``extra["samples_auto"]``;
       ``selection``: selection draws per side (default :func:`default_selection`; at most
       ``MAX_SELECTION``, held in memory); ``confidence``: 1 − α, the false-alarm bound is α;

@@ -77,7 +77,8 @@ def _thresholds(
     k₂, so a cell counted at its end never overstates the power); n + 1 where none is."""
     _, k2, weights = _cells(n, p2)
     upper = _cp_upper(k2, float(n), level)
-    t = delta + math.exp(claim) * upper
+    with np.errstate(divide="ignore"):  # e^claim·p₂⁺ capped at 2 (no count is flagged)
+        t = delta + np.exp(np.minimum(claim + np.log(upper), math.log(2.0)))
     need = np.full(k2.shape, float(n + 1))
     ok = t < 1.0
     j = stats.binom.isf(level, n, t[ok])
@@ -124,17 +125,20 @@ def resolution(
     return _resolution(n, p2, level, claim, delta)
 
 
-def _resolution(n: int, p2: float, level: float, claim: float, delta: float) -> float:
-    """The kernel of :func:`resolution` (arguments already checked)."""
+def _resolution(
+    n: int, p2: float, level: float, claim: float, delta: float, power: float = POWER
+) -> float:
+    """The kernel of :func:`resolution` (arguments already checked), at detection
+    probability ``power``."""
     p2 = max(p2, 1.0 / n)
     _, weights, need = _thresholds(n, p2, level, delta, claim)
-    if _power(n, 1.0, weights, need) < POWER:
+    if _power(n, 1.0, weights, need) < power:
         return math.inf
     top = math.log((1.0 - delta) / p2) if delta < 1.0 else 0.0
 
     def gap(eps: float) -> float:
-        p1 = min(1.0, math.exp(eps) * p2 + delta)
-        return _power(n, p1, weights, need) - POWER
+        p1 = min(1.0, math.exp(min(eps, 700.0)) * p2 + delta)
+        return _power(n, p1, weights, need) - power
 
     if gap(claim) >= 0:
         return claim

@@ -47,7 +47,7 @@ from dpspec.audit._targets import CallableMechanism, Mechanism, MechanismError, 
 from dpspec.validation import DeltaArg, Integer, checked, example
 
 #: largest ``runs``
-MAX_RUNS = 10_000
+MAX_RUNS = 1000
 #: most noise elements whose effect on the release is probed one by one
 MAX_PROBE = 256
 #: releases are the same when every number agrees to this relative tolerance
@@ -398,9 +398,7 @@ def _one_run(run: Runner, pair: tuple[Any, Any], seeds: list[int]) -> _Run | tup
     return _Run(shift, [str(f) for f in families], calls, exact, loss)
 
 
-def _closest(
-    run: Runner, dp: Any, calls: list[Call], seed: int, tracked: Any, out_p: Any
-) -> Any:
+def _closest(run: Runner, dp: Any, calls: list[Call], seed: int, tracked: Any, out_p: Any) -> Any:
     """D''s release under the shift read from the additions (the one nearest to coupling),
     or with the draws unshifted when there is none: what still differs from D's release is
     what no shift of the noise reaches."""

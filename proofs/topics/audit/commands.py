@@ -535,9 +535,9 @@ def register(sub: Any) -> None:
     add_option(
         p,
         "--replay-runs",
-        domain=Integer(1, hi=10_000),
+        domain=Integer(1, hi=1000),
         default=32,
-        help="--replay: independent runs recorded and replayed (<= 10000; default 32)",
+        help="--replay: independent runs recorded and replayed (<= 1000; default 32)",
     )
     add_option(p, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

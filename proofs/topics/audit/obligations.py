@@ -647,14 +647,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         method=Method.STATISTICAL,
         predicates=("dpspec.spec.audit.bracket_verdict",),
-        impls=("dpspec.audit.power",),
+        impls=("dpspec.audit.power", "dpspec.audit.ci.vote_power", "dpspec.audit.ci.VoteResult"),
         entry_points=("dpspec.audit.loop.audit", "dpspec.audit.power.resolution"),
         checks=("replay_checks:resolution_power",),
         bug_controls=(
             BugControl(
                 "dpspec.audit.power._resolution",
-                "return _power(n, p1, weights, need) - POWER",
-                "return _power(n, p1, weights, need) - POWER / 1.8",
+                "return _power(n, p1, weights, need) - power",
+                "return _power(n, p1, weights, need) - power / 1.8",
                 "the resolution solved at power 0.5 instead of 0.9",
             ),
         ),
