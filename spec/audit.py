@@ -109,3 +109,10 @@ def bracket_verdict(
     if upper is not None and upper <= claim * (1 + tolerance):
         return "consistent"
     return "inconclusive"
+
+
+def claim_resolved(claim: float, resolution: float, margin: float, floor: float) -> bool:
+    """Could an audit whose resolution (the least true ε it flags with probability ≥ 0.9) is
+    ``resolution`` have caught a modest violation of ``claim``: ε × ``margin``, or
+    ε + ``floor`` for small claims?"""
+    return resolution <= max(margin * claim, claim + floor)

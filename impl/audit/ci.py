@@ -34,7 +34,8 @@ from dpspec.audit._domains import (
     _example_noise,
 )
 from dpspec.audit.loop import AuditResult, audit
-from dpspec.audit.power import POWER, _resolution, resolved
+from dpspec.audit.power import POWER, RESOLVED_FLOOR, RESOLVED_MARGIN, _resolution
+from dpspec.spec.audit import claim_resolved
 from dpspec.validation import DeltaArg, Function, Integer, checked, example
 
 #: the largest number of votes
@@ -116,7 +117,9 @@ class VoteResult:
     @property
     def resolved(self) -> bool:
         """Could the votes have caught a modest violation (ε × 1.25) of the claim?"""
-        return resolved(self.results[0].epsilon_claimed, self.resolution)
+        return claim_resolved(
+            self.results[0].epsilon_claimed, self.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
+        )
 
     def power(self) -> str:
         """What a pass means, in words."""

@@ -47,9 +47,9 @@ from dpspec.audit._events import Event
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
-from dpspec.audit.power import POWER, _resolution, resolved
+from dpspec.audit.power import POWER, RESOLVED_FLOOR, RESOLVED_MARGIN, _resolution
 from dpspec.audit.replay import MAX_RUNS, TOLERANCE, ReplayResult, _replay_pair
-from dpspec.spec.audit import bracket_verdict
+from dpspec.spec.audit import bracket_verdict, claim_resolved
 from dpspec.validation import (
     Choice,
     DeltaArg,
@@ -129,7 +129,7 @@ class AuditResult:
     ``resolution`` is the smallest true ε the budget flags with probability ≥ 0.9 on the
     reported event (:func:`dpspec.audit.power.resolution`), ``power`` says so in words.
     ``verdict`` from the lower side alone is "violation", "consistent" (the claim resolved:
-    :func:`dpspec.audit.power.resolved`) or "inconclusive"; or, with ``replay`` (the
+    :func:`dpspec.spec.audit.claim_resolved`) or "inconclusive"; or, with ``replay`` (the
     :class:`~dpspec.audit.replay.ReplayResult` of ``audit(..., replay=True)``), the bracket's
     verdict :func:`dpspec.spec.audit.bracket_verdict` over [``epsilon_lower``,
     ``epsilon_upper``]: "violation", "consistent" or "inconclusive"."""
@@ -542,7 +542,9 @@ def _bracket(
         else:
             result.verdict = (
                 "consistent"
-                if resolved(result.epsilon_claimed, result.resolution)
+                if claim_resolved(
+                    result.epsilon_claimed, result.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
+                )
                 else "inconclusive"
             )
         result.seconds = time.perf_counter() - start

@@ -145,8 +145,3 @@ def _resolution(
     if gap(top) < 0:
         return math.inf
     return float(optimize.brentq(gap, claim, top, xtol=1e-4)) + 1e-4
-
-
-def resolved(claim: float, found: float) -> bool:
-    """Is ``found`` (a resolution) within the modest margin of ``claim``?"""
-    return found <= max(RESOLVED_MARGIN * claim, claim + RESOLVED_FLOOR)

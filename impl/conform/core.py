@@ -109,11 +109,20 @@ class InstanceReport:
     privacy: dict[str, Any] | None
     guarantees: list[dict[str, Any]]
     verdict: str
+    resolution_tv: float = 0.0
     _seconds: float = field(default=0.0, repr=False)
 
     @property
     def seconds(self) -> float:
         return self._seconds
+
+    def resolution(self) -> str:
+        """What a pass of this instance could see: the deviation its budget was sized for, in
+        total variation and as the algorithm's own parameter."""
+        return (
+            f"resolves a deviation like eps x 1.1 (total variation {self.resolution_tv:.3g} "
+            f"from the law) with power {self.power:.4f}; smaller deviations may pass"
+        )
 
     def why(self) -> str:
         """One line: why the verdict."""
@@ -156,6 +165,8 @@ class InstanceReport:
             "privacy": self.privacy,
             "guarantees": [_jsonable(g) for g in self.guarantees],
             "verdict": self.verdict,
+            "resolution_tv": self.resolution_tv,
+            "resolution": self.resolution(),
             "why": self.why(),
             "seconds": self.seconds,
         }
@@ -235,6 +246,7 @@ class ConformResult:
                 f"{r.power:.4f} (also: {alts}); {priv}; {r.seconds:.2f}s"
             )
             out.append(f"      {r.why()}")
+            out.append(f"      {r.resolution()}")
             for g in r.guarantees:
                 mark = "holds" if g["holds"] else "FAILS"
                 out.append(f"      {g['guarantee']}: {mark} ({_short(g['measured'])})")
@@ -493,6 +505,7 @@ def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int)
         privacy,
         guarantees,
         verdict,
+        resolution_tv=0.5 * float(np.abs(inst.law.probs - inst.variant.probs).sum()),
         _seconds=time.perf_counter() - begin,
     )
 

@@ -234,7 +234,8 @@ def _cli_cases(tmp: Path) -> list[tuple[str, list[str], int]]:
             2,
         ),
         ("--seed -1", ["audit", f"{code}:fine", *base, "--seed", "-1"], 2),
-        ("consistent", ["audit", f"{code}:fine", *base], 0),
+        ("inconclusive", ["audit", f"{code}:fine", *base], 4),
+        ("consistent", ["audit", f"{code}:fine", *base, "--replay"], 0),
         ("violation", ["audit", "builtin:noisy-max-v2b", "--samples", "20000", "--no-progress"], 1),
     ]
 
@@ -296,7 +297,7 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
       the claim could not be refuted at that size), or a verdict that flags Laplace(ε = 0.5)
       only for a claim below 0.5;
     * the CLI: exit 3 when the target raises, 2 for a missing pair, unwritable --json or
-      --checkpoint and bad arguments (one line on stderr), 0 / 1 for verdicts (1 for a dict
+      --checkpoint and bad arguments (one line on stderr), 0 / 1 / 4 for verdicts (1 for a dict
       release of the data).
 
     The slowest case is reported (not judged: verdicts never depend on wall-clock speed).
@@ -338,7 +339,7 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
             counts["cli"] += 1
             lines = err.getvalue().strip().splitlines()
             if got != expected or (
-                expected >= 2 and (len(lines) != 1 or "Traceback" in err.getvalue())
+                expected in (2, 3) and (len(lines) != 1 or "Traceback" in err.getvalue())
             ):
                 failures.append(
                     f"CLI {label}: exit {got} (expected {expected}), stderr {lines!r:.200}"

@@ -646,7 +646,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "is beyond the budget's resolution is inconclusive, never consistent"
         ),
         method=Method.STATISTICAL,
-        predicates=("dpspec.spec.audit.bracket_verdict",),
+        predicates=("dpspec.spec.audit.claim_resolved",),
         impls=("dpspec.audit.power", "dpspec.audit.ci.vote_power", "dpspec.audit.ci.VoteResult"),
         entry_points=("dpspec.audit.loop.audit", "dpspec.audit.power.resolution"),
         checks=("replay_checks:resolution_power",),
