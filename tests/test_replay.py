@@ -177,3 +177,22 @@ def test_readme_bracket_example_runs_as_written(capsys: pytest.CaptureFixture[st
     first, second = capsys.readouterr().out.splitlines()
     assert first.startswith("consistent 0.4") and first.endswith(" 0.5")
     assert second == "violation no shift output[0, 4]"
+
+
+def test_readme_power_statements_are_what_the_code_says() -> None:
+    """The resolution sentences README quotes are regenerated here (no stale figures)."""
+    from pathlib import Path
+
+    from dpspec.audit import assert_dp
+
+    text = " ".join(
+        (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split()
+    )
+    pair = ([0.2], [0.2, 1.0])
+
+    def noisy_sum(data: Any, n: int, rng: np.random.Generator) -> Any:
+        return float(np.sum(data)) + rng.laplace(0.0, 2.0, n)
+
+    assert audit(noisy_sum, pair, 0.5, samples=2000).power in text
+    quoted = assert_dp(noisy_sum, pair, 0.5).power().split(" with probability")[0]
+    assert quoted in text

@@ -10,10 +10,10 @@ probability of that flag is
 with k₁*(k₂) the smallest count whose lower bound exceeds t = δ + e^{ε₀}·p₂⁺(k₂):
 p₁⁻(k) > t ⇔ P(Bin(n, t) ≥ k) < level (Clopper–Pearson's definition), so
 k₁* = 1 + min{j : P(Bin(n, t) > j) ≤ level} (scipy's ``binom.isf``), raised by one where the
-tail equals the level exactly. :func:`detection_power` sums k₂ over ±8 standard deviations of
-its mean (in at most 4096 cells, each counted at its largest k₂ when the window is wider) and
+tail equals the level exactly. :func:`detection_power` sums k₂ over ±7 standard deviations of
+its mean (in at most 512 cells, each counted at its largest k₂ when the window is wider) and
 counts the mass outside as not detected, so the value is a lower bound of the power (exact,
-short by ~1e-15, when the window holds at most 4096 counts).
+short by ~1e-11, when the window holds at most 512 counts).
 
 The **resolution** of an audit on its reported event: the smallest true ε at which a mechanism
 with that event's p₂ and p₁ = min(1, e^ε p₂ + δ) is flagged with probability ≥ ``power``
@@ -47,11 +47,11 @@ POWER = 0.9
 RESOLVED_MARGIN = 1.25
 RESOLVED_FLOOR = 0.05
 #: the k₂ window: standard deviations each side of n·p₂
-WINDOW = 8.0
+WINDOW = 7.0
 
 
 #: most k₂ cells summed (a wider window is cut into this many cells of equal width)
-CELLS = 4096
+CELLS = 512
 
 
 def _cells(n: int, p: float) -> tuple[Floats, Floats, Floats]:
@@ -119,7 +119,7 @@ def resolution(
     claim: ClaimedArg,
     delta: DeltaArg = 0.0,
 ) -> float:
-    """The smallest true ε (to 1e-4) that an audit of n draws per side flags with probability
+    """The smallest true ε (to 1e-3, rounded up) that an audit of n draws per side flags with probability
     ≥ ``POWER`` on an event of probability ``p2`` under D' (and p₁ = min(1, e^ε p₂ + δ) under
     D); ∞ when even p₁ = 1 is not flagged that often."""
     return _resolution(n, p2, level, claim, delta)
@@ -144,4 +144,4 @@ def _resolution(
         return claim
     if gap(top) < 0:
         return math.inf
-    return float(optimize.brentq(gap, claim, top, xtol=1e-4)) + 1e-4
+    return float(optimize.brentq(gap, claim, top, xtol=1e-3)) + 1e-3

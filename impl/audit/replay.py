@@ -32,7 +32,6 @@ statistical side's job).
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -486,7 +485,6 @@ def _replay_pair(
     mech: Mechanism, pair: tuple[Any, Any], eps: float, delta: float, runs: int, seed: int
 ) -> ReplayResult:
     """The kernel of :func:`replay` (the audit calls it on checked arguments)."""
-    start = time.perf_counter()
     seeds = np.random.SeedSequence(seed).generate_state(5 * runs, dtype=np.uint64).tolist()
     found: list[_Run] = []
     deterministic: list[bool] = []
@@ -540,7 +538,6 @@ def _replay_pair(
     shifts = {str(f): first.shift[fam == f] for f in set(first.families)}
     curve = epsilon_of(shifts, delta)
     exact = all(r.exact for r in found)
-    seconds = time.perf_counter() - start
     detail = (
         f"{len(found)} runs coupled by one shift ({curve.method}); "
         + (
@@ -548,7 +545,6 @@ def _replay_pair(
             if exact
             else "the release does not determine the shifted draws: an upper bound"
         )
-        + f"; {seconds:.2f}s"
     )
     return ReplayResult(
         eps,
