@@ -10,10 +10,13 @@ probability of that flag is
 with k₁*(k₂) the smallest count whose lower bound exceeds t = δ + e^{ε₀}·p₂⁺(k₂):
 p₁⁻(k) > t ⇔ P(Bin(n, t) ≥ k) < level (Clopper–Pearson's definition), so
 k₁* = 1 + min{j : P(Bin(n, t) > j) ≤ level} (scipy's ``binom.isf``), raised by one where the
-tail equals the level exactly. :func:`detection_power` sums k₂ over ±7 standard deviations of
-its mean (in at most 512 cells, each counted at its largest k₂ when the window is wider) and
-counts the mass outside as not detected, so the value is a lower bound of the power (exact,
-short by ~1e-11, when the window holds at most 512 counts).
+tail equals the level exactly; where the counts that matter are at most 8192, k₁* is read off
+the lower bounds themselves (the first count whose bound exceeds t; a count below the range
+is taken at the range's start, which can only lower the power). :func:`detection_power`
+sums k₂ over ±7 standard deviations of its mean (in at most 512 cells, each counted at its
+largest k₂ when the window is wider) and counts the mass outside as not detected, so the
+value is a lower bound of the power (exact, short by ~1e-11, when the window holds at most
+512 counts).
 
 The **resolution** of an audit on its reported event: the smallest true ε at which a mechanism
 with that event's p₂ and p₁ = min(1, e^ε p₂ + δ) is flagged with probability ≥ ``power``
@@ -29,10 +32,10 @@ from typing import Annotated
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from dpspec.audit._domains import AlphaArg, DrawsArg
-from dpspec.audit.bounds import _cp_upper
+from dpspec.audit.bounds import _cp_lower, _cp_upper
 from dpspec.validation import DeltaArg, Real, checked, example
 
 #: a probability of an event
@@ -81,6 +84,25 @@ def _thresholds(
         t = delta + np.exp(np.minimum(claim + np.log(upper), math.log(2.0)))
     need = np.full(k2.shape, float(n + 1))
     ok = t < 1.0
+    if not ok.any():
+        return k2, weights, need
+    lo_t, hi_t = float(t[ok].min()), float(t[ok].max())
+    lo = max(1, math.floor(n * lo_t - 10 * math.sqrt(n * lo_t + 1) - 5))
+    hi = min(n, math.ceil(n * hi_t + 10 * math.sqrt(n * hi_t + 1) + 5))
+    if hi - lo <= 8192:  # the lower bounds themselves on the counts that matter
+        counts = np.arange(lo, hi + 1, dtype=np.float64)
+        lows = _cp_lower(counts, float(n), level)
+        at = np.searchsorted(lows, t[ok], side="right")  # the first count flagged
+        beyond = at >= counts.size
+        found = counts[np.minimum(at, counts.size - 1)]
+        # past the range: none flagged when the range reaches n, else from the binomial tail
+        if beyond.any() and hi < n:
+            j = stats.binom.isf(level, n, t[ok][beyond])
+            found[beyond] = j + 1 + (stats.binom.sf(j, n, t[ok][beyond]) >= level)
+        elif beyond.any():
+            found[beyond] = n + 1
+        need[ok] = found
+        return k2, weights, need
     j = stats.binom.isf(level, n, t[ok])
     tie = stats.binom.sf(j, n, t[ok]) >= level  # the tail not yet below the level
     need[ok] = j + 1 + tie
@@ -89,7 +111,10 @@ def _thresholds(
 
 def _power(n: int, p1: float, weights: Floats, need: Floats) -> float:
     """Σ P(K₂ = k₂) P(Bin(n, p₁) ≥ k₁*(k₂))."""
-    tail = np.where(need > n, 0.0, stats.binom.sf(need - 1, n, p1))
+    k = np.minimum(need, n) - 1
+    # scipy's bdtrc is exact and fast for n < 2^31; the distribution object beyond
+    upper = special.bdtrc(k, n, p1) if n < 2**31 - 1 else stats.binom.sf(k, n, p1)
+    tail = np.where(need > n, 0.0, upper)
     return float(np.sum(weights * tail))
 
 
@@ -119,8 +144,8 @@ def resolution(
     claim: ClaimedArg,
     delta: DeltaArg = 0.0,
 ) -> float:
-    """The smallest true ε (to 1e-3, rounded up) that an audit of n draws per side flags with probability
-    ≥ ``POWER`` on an event of probability ``p2`` under D' (and p₁ = min(1, e^ε p₂ + δ) under
+    """The smallest true ε (to 1e-3, rounded up) that an audit of n draws per side flags with
+    probability ≥ ``POWER`` on an event of probability ``p2`` under D' (and p₁ = min(1, e^ε p₂ + δ) under
     D); ∞ when even p₁ = 1 is not flagged that often."""
     return _resolution(n, p2, level, claim, delta)
 
