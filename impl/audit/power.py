@@ -145,8 +145,8 @@ def resolution(
     delta: DeltaArg = 0.0,
 ) -> float:
     """The smallest true ε (to 1e-3, rounded up) that an audit of n draws per side flags with
-    probability ≥ ``POWER`` on an event of probability ``p2`` under D' (and p₁ = min(1, e^ε p₂ + δ) under
-    D); ∞ when even p₁ = 1 is not flagged that often."""
+    probability ≥ ``POWER`` on an event of probability ``p2`` under D' (and
+    p₁ = min(1, e^ε p₂ + δ) under D); ∞ when even p₁ = 1 is not flagged that often."""
     return _resolution(n, p2, level, claim, delta)
 
 

@@ -538,13 +538,10 @@ def _replay_pair(
     shifts = {str(f): first.shift[fam == f] for f in set(first.families)}
     curve = epsilon_of(shifts, delta)
     exact = all(r.exact for r in found)
-    detail = (
-        f"{len(found)} runs coupled by one shift ({curve.method}); "
-        + (
-            "the release determines the shifted draws: the value is the pair's own"
-            if exact
-            else "the release does not determine the shifted draws: an upper bound"
-        )
+    detail = f"{len(found)} runs coupled by one shift ({curve.method}); " + (
+        "the release determines the shifted draws: the value is the pair's own"
+        if exact
+        else "the release does not determine the shifted draws: an upper bound"
     )
     return ReplayResult(
         eps,
