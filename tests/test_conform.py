@@ -172,6 +172,49 @@ def test_bad_arguments_are_refused_before_any_draw() -> None:
         conform(never, "randomized-response", epsilon=5.0, audit_samples=200)
 
 
+def test_resolution_sizes_the_budget_it_states() -> None:
+    """resolution=0.05 states r = 0.05 in the algorithm's own parameter and sizes the budget
+    for it: the discrete Laplace at scale × 1.05 (ε / 1.05), which passes the default budget,
+    deviates at resolution 0.05."""
+    own = reference("discrete-laplace", scale=2.0)
+    default = plan(own, "discrete-laplace", scale=2.0)
+    fine = plan(own, "discrete-laplace", scale=2.0, resolution=0.05)
+    assert default.resolution == pytest.approx(0.1) and fine.resolution == 0.05
+    assert fine.draws[0] > 3 * default.draws[0]
+    assert set(fine.deviations[0]) == {"scale / 1.05", "scale × 1.05"}
+    assert all(0.017 < tv < 0.019 for tv in fine.deviations[0].values())
+    assert all(pw >= 0.99 for pw in fine.powers)
+    wide = reference("discrete-laplace", scale=2.1)
+    caught = conform(wide, "discrete-laplace", scale=2.0, resolution=0.05, audit_samples=FAST)
+    assert caught.verdict == "deviates"
+    result = conform(own, "discrete-laplace", scale=2.0, resolution=0.05, audit_samples=FAST)
+    assert result.verdict == "conforms" and result.resolution == 0.05
+    assert "off by a factor 1.05 either way" in result.lines()[-1]
+    assert "scale × 1.05: TV 0.018" in result.instances[0].resolution_text()
+    data = result.to_json()
+    assert data["resolution"] == 0.05 and data["instances"][0]["resolution"] == 0.05
+
+
+def test_resolution_beyond_the_limit_is_refused_with_the_estimate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def never(v, size, rng):  # type: ignore[no-untyped-def]
+        raise AssertionError("drawn")
+
+    with pytest.raises(ValueError, match=r"max_draws: .* needs 108\d{6} draws .* resolution"):
+        conform(never, "discrete-laplace", scale=2.0, resolution=0.001, max_draws=10**6)
+    for bad in (0.0, -0.1, 2.0, math.nan):
+        with pytest.raises(ValueError, match="resolution"):
+            plan(never, "discrete-laplace", scale=2.0, resolution=bad)
+    with pytest.raises(TypeError, match="resolution"):
+        plan(never, "discrete-laplace", scale=2.0, resolution="2%")
+    args = ["conform", "dpspec", "--as", "discrete-laplace", "--param", "scale=2"]
+    assert run_dpspec([*args, "--resolution", "0.001", "--max-draws", "1000000"]) == 2
+    assert run_dpspec([*args, "--resolution", "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "draws for power 0.99 at resolution 0.001" in err[0], err
+
+
 def test_what_is_no_implementation_is_refused_naming_target() -> None:
     """A number, a string or a list is no target: a TypeError naming ``target`` before any
     work (the declared domain), from conform, plan and as_sampler alike."""

@@ -37,7 +37,8 @@ from dpspec.validation import (
     rational_at_most,
 )
 
-#: the factor of the alternative every draw budget is sized against: the same algorithm at ε × 1.1
+#: the factor of the alternative every draw budget is sized against by default: the same
+#: algorithm at ε × 1.1 (``resolution=r`` sizes it against ε × (1 + r) and ε / (1 + r) instead)
 EPSILON_FACTOR = 1.1
 #: seed 000 (Bousquet et al.), the thesis (seed 002)
 SEED_000 = "000_dff3c4dc97cf0e21.txt"
@@ -137,6 +138,9 @@ class Algorithm(ABC):
     convention: str = ""
     params: tuple[Param, ...] = ()
     learner: bool = False
+    #: the parameter a deviation of ε is stated in, and its power in ε: ("scale", -1) means
+    #: the algorithm at ε × f is the one at scale / f
+    deviation: tuple[str, int] = ("ε", 1)
 
     def describe(self) -> dict[str, Any]:
         """The description as plain data (``dpspec conform --list --json``)."""
@@ -190,8 +194,20 @@ class Algorithm(ABC):
         return (float(params["epsilon"]), 0.0)
 
     @abstractmethod
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
-        """The spec's small instances with their exact laws."""
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
+        """The spec's small instances with their exact laws; ``variant`` (and ``sized``) are
+        the laws of the same algorithm at ε × ``factor``."""
+
+    def _variants(self, params: dict[str, Any], factor: float) -> list[list[Law]]:
+        """Per instance, the laws at ε × ``factor`` a budget is sized against (``variant``,
+        then ``sized``), on the instance's table."""
+        return [[inst.variant, *inst.sized] for inst in self._instances(params, factor)]
+
+    def _deviation_text(self, factor: float) -> str:
+        """The algorithm at ε × ``factor`` in its own parameter: "scale / 1.1", "γ × 1.05"."""
+        name, power = self.deviation
+        f = factor**power
+        return f"{name} × {f:.4g}" if f >= 1 else f"{name} / {1 / f:.4g}"
 
     @abstractmethod
     def _reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:

@@ -5,9 +5,12 @@ through its calling convention (:mod:`dpspec.conform.adapters`) and judged on th
 
 1. **law** — the draws against the exact law (:mod:`dpspec.conform.gof`; false alarm bounded
    exactly, power computed exactly) with a budget sized *before any draw* so that the power
-   against the same algorithm at ε × 1.1 is ≥ ``power`` (0.99); the power against the
-   instance's other alternatives (a shifted support, a truncated tail, a learner's bugs) at
-   that budget is stated. When the target states its own law (``pmf``), that law is compared
+   against the same algorithm at ε × (1 + r) and at ε / (1 + r) is ≥ ``power`` (0.99): the
+   **resolution** r is 0.1 by default, or what ``resolution=`` asks for, and every report states
+   it in the algorithm's own parameter ("scale off by a factor 1.05 either way") and as the
+   total variation of those laws from the claimed one. The power against the instance's other
+   alternatives (a shifted support, a truncated tail, a learner's bugs) at that budget is
+   stated. When the target states its own law (``pmf``), that law is compared
    with the spec's too (max absolute difference ≤ 1e-12);
 2. **privacy** — the auditor's ε lower bound (``dpspec.audit.audit``) on the instance's worst
    neighbouring pair from the spec, against the spec's claim, beside the spec's exact ε of that
@@ -40,10 +43,11 @@ from dpspec.conform.adapters import (
     TargetError,
     _example_call,
 )
-from dpspec.conform.base import Algorithm, Instance
+from dpspec.conform.base import EPSILON_FACTOR, Algorithm, Instance
 from dpspec.conform.catalogue import AlgorithmArg, _find
 from dpspec.conform.gof import (
     ALPHA,
+    MAX_SEARCH,
     POWER,
     FitResult,
     Law,
@@ -77,8 +81,13 @@ VERDICTS = ("conforms", "deviates", "not private")
 SeedArg = Annotated[int, Integer(0, hi=2**63 - 1)]
 #: The false-alarm probability of the whole run.
 AlphaArg = Annotated[float, Real(1e-12, 0.01)]
-#: The power against the same algorithm at ε × 1.1 the draw budget is sized for.
+#: The power against the same algorithm at ε × (1 + r) and ε / (1 + r) the budget is sized for.
 PowerArg = Annotated[float, Real(0.5, 1.0, hi_open=True)]
+#: The resolution r: the budget resolves the algorithm at ε × (1 + r) and at ε / (1 + r)
+#: (None: the default, 0.1).
+ResolutionArg = Annotated[float | None, Real(1e-3, 1.0, optional=True)]
+#: the default resolution (the algorithm at ε × 1.1 and ε / 1.1)
+RESOLUTION = EPSILON_FACTOR - 1
 #: A cap on one instance's draw budget (None: the limit of the target's calling convention).
 MaxDrawsArg = Annotated[int | None, Integer(1, limit="draws", optional=True)]
 #: The privacy audit's draws per side (None: the default of the target's calling convention).
@@ -109,19 +118,26 @@ class InstanceReport:
     privacy: dict[str, Any] | None
     guarantees: list[dict[str, Any]]
     verdict: str
-    resolution_tv: float = 0.0
+    resolution: float = RESOLUTION
+    deviations: dict[str, float] = field(default_factory=dict)
     _seconds: float = field(default=0.0, repr=False)
 
     @property
     def seconds(self) -> float:
         return self._seconds
 
-    def resolution(self) -> str:
-        """What a pass of this instance could see: the deviation its budget was sized for, in
-        total variation and as the algorithm's own parameter."""
+    @property
+    def resolution_tv(self) -> float:
+        """The smallest total variation from the law among the deviations the budget resolves."""
+        return min(self.deviations.values(), default=0.0)
+
+    def resolution_text(self) -> str:
+        """What a pass of this instance could see: the deviations its budget was sized for, in
+        the algorithm's own parameter and in total variation from the law."""
+        laws = "; ".join(f"{k}: TV {v:.3g}" for k, v in self.deviations.items())
         return (
-            f"resolves a deviation like eps x 1.1 (total variation {self.resolution_tv:.3g} "
-            f"from the law) with power {self.power:.4f}; smaller deviations may pass"
+            f"resolves the algorithm off by a factor {1 + self.resolution:.4g} either way "
+            f"({laws}) with power >= {self.power:.4f}; smaller deviations may pass"
         )
 
     def why(self) -> str:
@@ -158,15 +174,17 @@ class InstanceReport:
             "data": _jsonable(self.data),
             "neighbour": _jsonable(self.neighbour),
             "draws": self.draws,
-            "power_epsilon_x1.1": self.power,
+            "power_at_resolution": self.power,
             "power_alternatives": self.alternatives,
             "law": self.fit.to_json(),
             "exact_pmf": self.exact,
             "privacy": self.privacy,
             "guarantees": [_jsonable(g) for g in self.guarantees],
             "verdict": self.verdict,
+            "resolution": self.resolution,
+            "resolution_deviations_tv": self.deviations,
             "resolution_tv": self.resolution_tv,
-            "resolution": self.resolution(),
+            "resolution_text": self.resolution_text(),
             "why": self.why(),
             "seconds": self.seconds,
         }
@@ -188,6 +206,7 @@ class ConformResult:
     power_target: float
     instances: list[InstanceReport]
     notes: list[str] = field(default_factory=list)
+    resolution: float = RESOLUTION
     _seconds: float = field(default=0.0, repr=False)
 
     @property
@@ -219,6 +238,7 @@ class ConformResult:
             "seeded": self.seeded,
             "alpha": self.alpha,
             "power_target": self.power_target,
+            "resolution": self.resolution,
             "verdict": self.verdict,
             "instances": [r.to_json() for r in self.instances],
             "notes": self.notes,
@@ -242,15 +262,19 @@ class ConformResult:
                     f"{r.privacy['epsilon_pair_exact']:.4g})"
                 )
             out.append(
-                f"  [{r.verdict.upper()}] {r.label}: {r.draws} draws, power vs ε × 1.1 "
+                f"  [{r.verdict.upper()}] {r.label}: {r.draws} draws, power at resolution "
                 f"{r.power:.4f} (also: {alts}); {priv}; {r.seconds:.2f}s"
             )
             out.append(f"      {r.why()}")
-            out.append(f"      {r.resolution()}")
+            out.append(f"      {r.resolution_text()}")
             for g in r.guarantees:
                 mark = "holds" if g["holds"] else "FAILS"
                 out.append(f"      {g['guarantee']}: {mark} ({_short(g['measured'])})")
-        out.append(f"verdict: {self.verdict} (false alarm <= {self.alpha:g} for the whole run)")
+        out.append(
+            f"verdict: {self.verdict} (false alarm <= {self.alpha:g} for the whole run; each "
+            f"instance resolves the algorithm off by a factor {1 + self.resolution:.4g} either "
+            f"way with power >= {self.power_target:g})"
+        )
         return out
 
 
@@ -319,8 +343,10 @@ def _pair_epsilon(law: Law, other: Law | None, ratio_claim: float) -> tuple[floa
 @dataclass
 class Plan:
     """What a run will do, fixed before any draw: the algorithm and its resolved parameters,
-    the target's calling convention, the instances with their exact laws, the draw budget and
-    the computed power against ε × 1.1 of each, the false alarm given to each test, the claim
+    the target's calling convention, the instances with their exact laws, the draw budget of
+    each and its computed power against the algorithm at ε × (1 + r) and ε / (1 + r) (r the
+    resolution; ``deviations``: per instance, those laws' total variation from the claimed
+    one, keyed by the algorithm's own parameter), the false alarm given to each test, the claim
     the audits test and their draws per side."""
 
     __dpspec_declarative__ = "the budget of a conform run, fixed before any draw (a record)"
@@ -334,6 +360,12 @@ class Plan:
     alpha_each: float
     claim: tuple[float, float] | None
     audit_samples: int
+    resolution: float = RESOLUTION
+    deviations: list[dict[str, float]] = field(default_factory=list)
+
+
+def _total_variation(law: Law, other: Law) -> float:
+    return 0.5 * float(np.abs(law.probs - other.probs).sum())
 
 
 @example(__call__={"target": _example_call, "algorithm": "bernoulli-exp"})
@@ -346,53 +378,70 @@ def plan(
     power: PowerArg = POWER,
     max_draws: MaxDrawsArg = None,
     audit_samples: AuditSamplesArg = None,
+    resolution: ResolutionArg = None,
     **params: Any,
 ) -> Plan:
     """Check every argument and size every instance's budget, before any draw: the draws
-    each instance needs for power ≥ ``power`` against the same algorithm at ε × 1.1 (and
-    against the instance's harder forms of that bug) at its share of ``alpha``. A ValueError
-    naming the argument refuses a budget above the limit (``max_draws``, by default 2^27
-    draws for a vectorised target and 2·10^6 for one called once per draw) and audit draws
-    that could not refute the claim at that confidence (``audit_samples``)."""
+    each instance needs for power ≥ ``power`` against the same algorithm at ε × (1 + r) and
+    at ε / (1 + r), r = ``resolution`` (default 0.1), and against the instance's harder forms
+    of that bug, at its share of ``alpha``. A ValueError naming the argument refuses a budget
+    above the limit (``max_draws``, by default 2^27 draws for a vectorised target and 2·10^6
+    for one called once per draw), with the draws it would need, and audit draws that could
+    not refute the claim at that confidence (``audit_samples``)."""
     algo = _find(algorithm)
     resolved = algo._resolve(params)
     sampler = algo._sampler(target, resolved)
     kind = "learner" if algo.learner else "vectorised" if sampler.vectorised else "per-call"
-    limit = MAX_DRAWS_VECTORISED if sampler.vectorised else MAX_DRAWS_PER_CALL
-    if max_draws is not None:
-        limit = min(max_draws, limit)
+    cap = MAX_DRAWS_VECTORISED if sampler.vectorised else MAX_DRAWS_PER_CALL
+    limit = cap if max_draws is None else min(max_draws, cap)
     samples = AUDIT_SAMPLES[kind] if audit_samples is None else audit_samples
     if not sampler.vectorised and samples > MAX_DRAWS_PER_CALL:
         raise ValueError(
             f"audit_samples: {samples} draws per side of a target called once per draw; the "
             f"limit is {MAX_DRAWS_PER_CALL}"
         )
-    instances = algo._instances(resolved)
+    r = RESOLUTION if resolution is None else float(resolution)
+    factors = (1 + r, 1 / (1 + r))
+    instances = algo._instances(resolved, factors[0])
+    lower = algo._variants(resolved, factors[1])
     claim = algo._claim(resolved)
     tests = len(instances) * (2 if claim is not None else 1)
     alpha_each = alpha / tests
-    draws, powers = [], []
-    for inst in instances:
-        if inst.variant.labels != inst.law.labels or any(
-            a.labels != inst.law.labels for a in (*inst.alternatives, *inst.sized)
-        ):
+    draws, powers, deviations = [], [], []
+    for inst, below in zip(instances, lower, strict=True):
+        laws = (inst.variant, *inst.sized, *below)
+        if any(a.labels != inst.law.labels for a in (*laws, *inst.alternatives)):
             raise RuntimeError(f"{algo.name}: alternatives of '{inst.label}' are on another table")
         n = 0
-        for alt in (inst.variant, *inst.sized):  # the budget reaches the power against each
+        for alt in laws:  # the budget reaches the power against each
             n_alt, _ = _draws_for_power(inst.law, alt.probs, alpha_each, power, limit)
             n = max(n, n_alt)
         events = _event_family(inst.law)
-        pw = _power_bound(inst.law, events, inst.variant.probs, min(n, limit), alpha_each)
+        pw = min(
+            _power_bound(inst.law, events, v.probs, min(n, limit), alpha_each)
+            for v in (inst.variant, below[0])
+        )
         if n > limit:
+            estimate = max(
+                _draws_for_power(inst.law, alt.probs, alpha_each, power, MAX_SEARCH)[0]
+                for alt in laws
+            )
+            needed = f"more than {MAX_SEARCH:.0e}" if estimate > MAX_SEARCH else f"{estimate}"
             raise ValueError(
-                f"max_draws: instance '{inst.label}' needs more than {limit} draws for power "
-                f"{power} against ε × 1.1 (power {pw:.3f} at {limit}); the limit for "
-                f"{kind} targets is {limit} (raise it with max_draws)"
+                f"max_draws: instance '{inst.label}' needs {needed} draws for power {power} "
+                f"at resolution {r:g} (power {pw:.3f} at {limit}); the limit is {limit} "
+                f"(max_draws, at most {cap} for {kind} targets), or ask for a coarser resolution"
             )
         width = 1 if inst.law.coords is None else int(inst.law.coords.shape[1])
         require_within(8 * n * width, MEMORY_LIMIT, "max_draws", "bytes")  # the outputs held
         draws.append(n)
         powers.append(pw)
+        deviations.append(
+            {
+                algo._deviation_text(f): _total_variation(inst.law, v)
+                for f, v in zip(factors, (inst.variant, below[0]), strict=True)
+            }
+        )
     if claim is not None:
         from dpspec.audit.core import max_epsilon_lower
 
@@ -402,7 +451,19 @@ def plan(
                 f"audit_samples: {samples} draws per side cannot refute ε = {claim[0]:g} at "
                 f"confidence 1 − {alpha_each:.2g} (largest bound {top:.3g}); use more"
             )
-    return Plan(algo, resolved, sampler, instances, draws, powers, alpha_each, claim, samples)
+    return Plan(
+        algo,
+        resolved,
+        sampler,
+        instances,
+        draws,
+        powers,
+        alpha_each,
+        claim,
+        samples,
+        r,
+        deviations,
+    )
 
 
 @example(__call__={"target": _example_call, "algorithm": "bernoulli-exp"})
@@ -416,16 +477,19 @@ def conform(
     power: PowerArg = POWER,
     max_draws: MaxDrawsArg = None,
     audit_samples: AuditSamplesArg = None,
+    resolution: ResolutionArg = None,
     **params: Any,
 ) -> ConformResult:
     """Judge ``target`` against the algorithm named ``algorithm`` with its ``params`` (module
     docstring): ``conform(my_sampler, "discrete-laplace", scale=2)``.
 
     ``seed`` drives every generator passed to the target and the auditor; ``alpha`` is the
-    false alarm of the whole run; ``power`` the power against ε × 1.1 each instance's budget
-    is sized for; ``max_draws`` caps the draw budget of one instance (default 2^27 for
-    vectorised targets, 2·10^6 for targets called once per draw; a budget above it is refused
-    before any draw); ``audit_samples`` is the auditor's draws per side (default 10^6 / 10^5 /
+    false alarm of the whole run; ``power`` the power each instance's budget is sized for
+    against the algorithm at ε × (1 + r) and ε / (1 + r), r = ``resolution`` (default 0.1:
+    ``resolution=0.02`` resolves a scale off by 2% either way, at a larger budget);
+    ``max_draws`` caps the draw budget of one instance (default 2^27 for vectorised targets,
+    2·10^6 for targets called once per draw; a budget above it is refused before any draw,
+    with the draws it would need); ``audit_samples`` is the auditor's draws per side (default 10^6 / 10^5 /
     10^4 for vectorised / per-call / learner targets).
     """
     start = time.perf_counter()
@@ -436,6 +500,7 @@ def conform(
         power=power,
         max_draws=max_draws,
         audit_samples=audit_samples,
+        resolution=resolution,
         **params,
     )
     notes = []
@@ -444,10 +509,7 @@ def conform(
             "the target draws from its own generator: its draws do not reproduce run "
             "to run (the false-alarm bound does not need them to)"
         )
-    reports = [
-        _run_instance(p, i, inst, n, pw, seed)
-        for i, (inst, n, pw) in enumerate(zip(p.instances, p.draws, p.powers, strict=True))
-    ]
+    reports = [_run_instance(p, i, seed) for i in range(len(p.instances))]
     return ConformResult(
         p.algo.name,
         p.params,
@@ -458,12 +520,14 @@ def conform(
         power,
         reports,
         notes,
+        p.resolution,
         _seconds=time.perf_counter() - start,
     )
 
 
-def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int) -> InstanceReport:
+def _run_instance(p: Plan, i: int, seed: int) -> InstanceReport:
     begin = time.perf_counter()
+    inst, n, pw = p.instances[i], p.draws[i], p.powers[i]
     rng = np.random.default_rng([seed, i])
     outputs = p.sampler.draw(inst.data, n, rng)
     events = _event_family(inst.law)
@@ -505,7 +569,8 @@ def _run_instance(p: Plan, i: int, inst: Instance, n: int, pw: float, seed: int)
         privacy,
         guarantees,
         verdict,
-        resolution_tv=0.5 * float(np.abs(inst.law.probs - inst.variant.probs).sum()),
+        resolution=p.resolution,
+        deviations=p.deviations[i],
         _seconds=time.perf_counter() - begin,
     )
 

@@ -122,7 +122,7 @@ class _PCL(Algorithm):
     def _law(self, probabilities: list[float], note: str = "") -> Law:
         return _product_law([_bernoulli_law(p) for p in probabilities], note=note)
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         out = []
         for label, X, y in _instances_data():
             p = self._probabilities(params, X, y, 1.0)
@@ -146,7 +146,9 @@ class _PCL(Algorithm):
                     label,
                     (X, y),
                     law,
-                    self._law(self._probabilities(params, X, y, EPSILON_FACTOR), "ε × 1.1"),
+                    self._law(
+                        self._probabilities(params, X, y, factor), self._deviation_text(factor)
+                    ),
                     (X, worst[0]),
                     worst[1],
                     [
@@ -159,6 +161,13 @@ class _PCL(Algorithm):
                 )
             )
         return out
+
+    def _variants(self, params: dict[str, Any], factor: float) -> list[list[Law]]:
+        """The laws at ε × ``factor`` alone (no neighbour search)."""
+        return [
+            [self._law(self._probabilities(params, X, y, factor), self._deviation_text(factor))]
+            for _, X, y in _instances_data()
+        ]
 
     def _sampler(self, target: Any, params: dict[str, Any]) -> Sampler:
         """A learner target as a :class:`Sampler`: one draw = one fit + predict at the centres."""

@@ -66,6 +66,7 @@ class _DiscreteLaplace(Algorithm):
         Param("epsilon", "epsilon", None, "privacy parameter: scale = sensitivity/epsilon"),
         Param("sensitivity", "int", 1, "L1 sensitivity Δ of the integer query"),
     )
+    deviation = ("scale", -1)
 
     def _complete(self, params: dict[str, Any]) -> dict[str, Any]:
         _one_of_scale_epsilon(params, params["sensitivity"])
@@ -73,7 +74,7 @@ class _DiscreteLaplace(Algorithm):
             raise ValueError(f"scale: at most 1e6 here, got {params['scale']!r}")
         return params
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         b, d = float(params["scale"]), int(params["sensitivity"])
         q = math.exp(-1.0 / b)
         w = _tail_half_width(q) + d
@@ -85,7 +86,7 @@ class _DiscreteLaplace(Algorithm):
                     f"value {v}",
                     v,
                     law,
-                    _integer_law(v, q**EPSILON_FACTOR, v - w, v + w, note="scale / 1.1"),
+                    _integer_law(v, q**factor, v - w, v + w, note=self._deviation_text(factor)),
                     v2,
                     _integer_law(v2, q, v - w, v + w),
                     [_shifted(law), _truncated(law)],
@@ -130,6 +131,7 @@ class _LatticeLaplace(Algorithm):
         Param("sensitivity", "positive", 1.0, "L1 sensitivity Δ of the query"),
         Param("granularity", "positive", None, "lattice spacing γ (default 2^(⌊log2 Δ⌋−20))"),
     )
+    deviation = ("scale", -1)
 
     def _complete(self, params: dict[str, Any]) -> dict[str, Any]:
         if params["granularity"] is None:
@@ -139,7 +141,7 @@ class _LatticeLaplace(Algorithm):
             raise ValueError("granularity: scale/granularity must be <= 2^40")
         return params
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         b, g, d = float(params["scale"]), float(params["granularity"]), params["sensitivity"]
         q = math.exp(-g / b)
         w = _tail_half_width(q) + math.ceil(d / g) + 1
@@ -152,7 +154,9 @@ class _LatticeLaplace(Algorithm):
                     f"value {v:g}",
                     v,
                     law,
-                    _integer_law(c, q**EPSILON_FACTOR, c - w, c + w, unit=g, note="scale / 1.1"),
+                    _integer_law(
+                        c, q**factor, c - w, c + w, unit=g, note=self._deviation_text(factor)
+                    ),
                     v + d,
                     _integer_law(c2, q, c - w, c + w, unit=g),
                     [_shifted(law), _truncated(law)],
@@ -191,11 +195,12 @@ class _BernoulliExp(Algorithm):
     source = "Canonne, Kamath, Steinke 2020, Alg 1 (dpspec.noise.bernoulli_exp_neg)"
     convention = "receives γ as a Fraction; returns a bool, True with probability exp(−γ)"
     params = (Param("gamma", "fraction", None, "one γ (default: the instances 1/3, 1, 7/2)"),)
+    deviation = ("γ", 1)
 
     def _claim(self, params: dict[str, Any]) -> tuple[float, float] | None:
         return None
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         gammas = [Fraction(1, 3), Fraction(1), Fraction(7, 2)]
         if params["gamma"] is not None:
             if params["gamma"] == 0:
@@ -206,7 +211,7 @@ class _BernoulliExp(Algorithm):
                 f"gamma {g}",
                 g,
                 _bernoulli_law(math.exp(-g)),
-                _bernoulli_law(math.exp(-g * EPSILON_FACTOR), note="gamma × 1.1"),
+                _bernoulli_law(math.exp(-g * factor), note=self._deviation_text(factor)),
             )
             for g in gammas
         ]
@@ -269,7 +274,7 @@ class _Exponential(Algorithm):
         pmf = self._mech(params, factor).pmf(np.array(scores))
         return _categorical_law([pmf[i] for i in range(len(scores))])
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         d = params["sensitivity"]
         out = []
         for base in self.score_sets:
@@ -281,7 +286,7 @@ class _Exponential(Algorithm):
                     f"scores {scores}",
                     scores,
                     law,
-                    self._law(params, scores, EPSILON_FACTOR),
+                    self._law(params, scores, factor),
                     other,
                     self._law(params, other, 1.0),
                     [_shifted(law), _truncated(law, 0.05)],
@@ -371,7 +376,7 @@ class _RandomizedResponse(Algorithm):
         local = RandomizedResponse(params["k"], _scaled(params, factor)).local_pmf(x)
         return _categorical_law([local[i] for i in range(params["k"])])
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         k = params["k"]
         out = []
         for x in sorted({0, k - 1}):
@@ -382,7 +387,7 @@ class _RandomizedResponse(Algorithm):
                     f"x = {x}",
                     x,
                     law,
-                    self._law(params, x, EPSILON_FACTOR),
+                    self._law(params, x, factor),
                     other,
                     self._law(params, other, 1.0),
                     [_shifted(law)],
@@ -446,7 +451,7 @@ class _StabilityHistogram(Algorithm):
         same_threshold: bool = False,
     ) -> Law:
         """The product of the cells' laws (``cell_pmf``); the table of each cell is fixed by
-        the ε-law's threshold so that the ε × 1.1 law lives on the same outcomes.
+        the ε-law's threshold so that the law at ε × factor lives on the same outcomes.
         ``same_threshold``: the noise at ε × factor with the threshold of ε (a noise scale
         bug alone, the harder alternative: the budget is sized against it too)."""
         claimed = self._mech(params, 1.0)
@@ -457,10 +462,10 @@ class _StabilityHistogram(Algorithm):
         counts = mech.counts(np.array(data, dtype=np.int64))
         cells = [_cell_law(mech.cell_pmf(int(c), cap), int(c), tau, w) for c in counts]
         return _product_law(
-            cells, note="noise at ε × 1.1, threshold of ε" if same_threshold else ""
+            cells, note=f"noise at ε × {factor:.4g}, threshold of ε" if same_threshold else ""
         )
 
-    def _instances(self, params: dict[str, Any]) -> list[Instance]:
+    def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         mech = self._mech(params, 1.0)
         tau = int(mech.threshold)
         q = float(mech.noise.q)
@@ -475,12 +480,12 @@ class _StabilityHistogram(Algorithm):
                 f"counts ({tau + w}, {tau}, 0, …), τ = {tau}",
                 data,
                 law,
-                self._law(params, data, EPSILON_FACTOR, cap, w),
+                self._law(params, data, factor, cap, w),
                 other,
                 self._law(params, other, 1.0, cap, w),
                 [_truncated(law)],
                 {"threshold": tau},
-                [self._law(params, data, EPSILON_FACTOR, cap, w, same_threshold=True)],
+                [self._law(params, data, factor, cap, w, same_threshold=True)],
             )
         ]
 
@@ -526,7 +531,7 @@ class _StabilityHistogram(Algorithm):
 
 def _cell_law(pmf: dict[Any, Any], count: int, tau: int, half_width: int) -> Law:
     """One cell of the stability histogram on a table fixed by the count and the threshold τ of
-    the claimed ε (so that the law at ε × 1.1, whose threshold is lower, lives on it too):
+    the claimed ε (so that the law at ε × f, whose threshold is lower for f > 1, lives on it):
     0, the values 1 … τ − 1 (probability 0 at ε: a release below the threshold is impossible),
     τ … a − 1 lumped, atoms a … b around the count, and everything above b lumped. An empty
     cell has the single outcome 0."""

@@ -114,12 +114,14 @@ class Slack:
     ``quantity`` names the scale (``"ε"``, ``"δ"``, ``"P(error > α)"``, ``"bound"``); both
     numbers are on it and :attr:`ratio` = claim / measured (≥ 1 when an upper-bound claim holds;
     ``inf`` when nothing was measured above 0). A ratio close to 1 means the instance is tight:
-    a modest bug crosses the claim.
+    a modest bug crosses the claim. ``bracket``: an audit's [ε_lower, ε_upper] (statistical,
+    replay) where the check ran one, shown beside the slack by ``dpspec report``.
     """
 
     quantity: str
     claim: float
     measured: float
+    bracket: tuple[float, float] | None = None
 
     @property
     def ratio(self) -> float:
@@ -133,6 +135,7 @@ class Slack:
             "claim": self.claim,
             "measured": self.measured,
             "ratio": self.ratio,
+            **({} if self.bracket is None else {"bracket": list(self.bracket)}),
         }
 
 

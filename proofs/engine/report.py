@@ -97,6 +97,9 @@ def row(ob: Obligation, result: dict[str, Any] | None) -> Row:
         tight = result.get("tightest")
         if isinstance(tight, dict):
             slack = f"{tight['quantity']}: {tight['claim']:.4g} vs {tight['measured']:.4g}"
+            if isinstance(tight.get("bracket"), list) and len(tight["bracket"]) == 2:
+                low, high = tight["bracket"]
+                slack += f" (audit: ε ∈ [{low:.4g}, {high:.4g}])"
     return Row(
         ob.id,
         theorem,

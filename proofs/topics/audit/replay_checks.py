@@ -147,7 +147,11 @@ def replay_laplace(config: VerifyConfig) -> CheckOutcome:
                 f"verdict {bad.verdict}, eps_upper {bad.epsilon_upper!r}",
             )
         ],
-        slack=[Slack("ε", EPS, upper)],
+        slack=[
+            Slack(
+                "ε", EPS, upper, (bracket.epsilon_lower, bracket.epsilon_upper or math.inf)
+            )
+        ],
     )
 
 
@@ -156,11 +160,14 @@ def replay_gaussian(config: VerifyConfig) -> CheckOutcome:
     the closed-form ε(δ) (to 1e-3, under a second): at (ε, δ) = (8, 1e-3) it is 8.18 > 8, a
     violation; at (4, 1e-5) 3.51, consistent (the classic σ is valid there). The analytic σ at
     (4, 1e-5) replays to ε_upper = 4 (to 1e-3), consistent. The privacy loss distribution (a
-    Laplace draw and a Gaussian one) brackets the value computed draw by draw."""
+    Laplace draw and a Gaussian one) brackets the value computed draw by draw. The slowest
+    audit's time is reported (``benchmarks/bench_audit.py`` measures it; verdicts never depend
+    on it)."""
     rows = []
     ok = True
     slowest = 0.0
     analytic_upper = math.inf
+    analytic_bracket = (0.0, math.inf)
     for eps, delta, calibration in (
         (8.0, 1e-3, "classic"),
         (4.0, 1e-5, "classic"),
@@ -188,11 +195,11 @@ def replay_gaussian(config: VerifyConfig) -> CheckOutcome:
         good = upper is not None and abs(upper - truth) <= 1e-3 and result.verdict == expected
         ok = ok and good
         analytic_upper = upper if upper is not None else math.inf
+        analytic_bracket = (result.epsilon_lower, analytic_upper)
         rows.append(
             f"{calibration} ({eps:g}, {delta:g}): eps_upper {upper!r} vs closed form "
             f"{truth:.6f}, {result.verdict}"
         )
-    ok = ok and slowest < 1.0 * (4 if config.thorough else 1) + 2.0
     delta = 1e-3  # one Laplace draw shifted by t = ε: ε(δ) = t + 2 ln(1 − δ)
     truth = EPS + 2 * math.log1p(-delta)
     lap = replay(laplace_added, PAIR, EPS, delta, runs=8, seed=SEED)
@@ -204,7 +211,7 @@ def replay_gaussian(config: VerifyConfig) -> CheckOutcome:
         ok,
         "; ".join(rows) + f"; slowest audit {slowest:.2f}s",
         numbers={"rows": rows},
-        slack=[Slack("ε", 4.0, analytic_upper)],
+        slack=[Slack("ε", 4.0, analytic_upper, analytic_bracket)],
     )
 
 

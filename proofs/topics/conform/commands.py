@@ -20,14 +20,15 @@ from typing import Any
 
 from dpspec.proofs.engine.errors import InternalError, UsageError, write_json
 from dpspec.proofs.engine.options import TEXT, WritablePath, add_option
-from dpspec.validation import Domain, Integer
+from dpspec.validation import Domain, Integer, Real
 
 EXIT_CODES = """exit codes:
   0  conforms: the draws fit the exact law on every instance and the privacy audit holds
   1  deviates (the largest per-outcome discrepancy and where is printed) or not private
      (false alarm <= 1e-6 for the whole run)
   2  usage error: bad option or parameter, unknown algorithm, a target that cannot be
-     imported, a draw budget above --max-draws (checked before any draw)
+     imported, a draw budget above --max-draws (checked before any draw: --resolution
+     0.02 that would need more draws is refused with the draws it needs)
   3  internal error: the target raised, a file could not be written
 one line on stderr for 2 and 3; `dpspec --debug conform ...` prints the traceback."""
 
@@ -36,6 +37,7 @@ one line on stderr for 2 and 3; `dpspec --debug conform ...` prints the tracebac
 SEED = Integer(0, hi=2**63 - 1)
 MAX_DRAWS = Integer(1, limit="draws")
 AUDIT_SAMPLES = Integer(100, hi=10**8)
+RESOLUTION = Real(1e-3, 1.0)
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,11 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         params = _find(args.algorithm)._from_text(_params(args.param))
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
-    budget = {"max_draws": args.max_draws, "audit_samples": args.audit_samples}
+    budget = {
+        "max_draws": args.max_draws,
+        "audit_samples": args.audit_samples,
+        "resolution": args.resolution,
+    }
     target = _target(args.target, args.algorithm, params)
     try:
         plan(target, args.algorithm, **budget, **params)  # every check before any draw
@@ -219,6 +225,14 @@ def register(sub: Any) -> None:
     add_option(p, "--seed", domain=SEED, default=0, help="non-negative integer (default 0)")
     add_option(p, "--max-draws", domain=MAX_DRAWS, help="largest draw budget of one instance")
     add_option(p, "--audit-samples", domain=AUDIT_SAMPLES, help="the audit's draws per side")
+    add_option(
+        p,
+        "--resolution",
+        domain=RESOLUTION,
+        metavar="R",
+        help="size the budget to catch the algorithm off by a factor 1 + R either way "
+        "(R = 0.02: a scale off by 2%%) with power 0.99 (default 0.1)",
+    )
     add_option(
         p, "--json", domain=WritablePath(), metavar="PATH", help="write every number as JSON"
     )

@@ -19,22 +19,30 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="level",
     ),
     Mutant(
-        id="conform.budget-sized-for-epsilon-x1.2",
+        id="conform.budget-sized-for-the-squared-factor",
         file="impl/conform/mechanisms.py",
-        original="_integer_law(v, q**EPSILON_FACTOR, v - w, v + w",
-        replacement="_integer_law(v, q ** (EPSILON_FACTOR + 0.1), v - w, v + w",
+        original="_integer_law(v, q**factor, v - w, v + w",
+        replacement="_integer_law(v, q ** (factor**2), v - w, v + w",
         description=(
-            "discrete Laplace's budget sized against eps x 1.2 instead of eps x 1.1: the stated "
-            "power 0.99 against eps x 1.1 is not reached"
+            "discrete Laplace's budget sized against eps x 1.21 and eps / 1.21 instead of "
+            "eps x 1.1 and eps / 1.1: the stated power 0.99 at the resolution is not reached"
         ),
         kind="power",
     ),
     Mutant(
         id="conform.stated-power-at-epsilon",
         file="impl/conform/core.py",
-        original="_power_bound(inst.law, events, inst.variant.probs, min(n, limit), alpha_each)",
-        replacement="_power_bound(inst.law, events, inst.law.probs, min(n, limit), alpha_each)",
-        description="the stated power computed against the law at eps instead of eps x 1.1",
+        original="for v in (inst.variant, below[0])",
+        replacement="for v in (inst.law, inst.law)",
+        description="the stated power computed against the law at eps instead of the resolution",
+        kind="power",
+    ),
+    Mutant(
+        id="conform.resolution-ignored",
+        file="impl/conform/core.py",
+        original="r = RESOLUTION if resolution is None else float(resolution)",
+        replacement="r = RESOLUTION",
+        description="resolution= accepted and ignored: the budget of the default 10% stated",
         kind="power",
     ),
 )
