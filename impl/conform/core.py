@@ -489,8 +489,8 @@ def conform(
     ``resolution=0.02`` resolves a scale off by 2% either way, at a larger budget);
     ``max_draws`` caps the draw budget of one instance (default 2^27 for vectorised targets,
     2·10^6 for targets called once per draw; a budget above it is refused before any draw,
-    with the draws it would need); ``audit_samples`` is the auditor's draws per side (default 10^6 / 10^5 /
-    10^4 for vectorised / per-call / learner targets).
+    with the draws it would need); ``audit_samples`` is the auditor's draws per side (default
+    10^6 / 10^5 / 10^4 for vectorised / per-call / learner targets).
     """
     start = time.perf_counter()
     p = plan(
