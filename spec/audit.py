@@ -116,3 +116,11 @@ def claim_resolved(claim: float, resolution: float, margin: float, floor: float)
     ``resolution`` have caught a modest violation of ``claim``: ε × ``margin``, or
     ε + ``floor`` for small claims?"""
     return resolution <= max(margin * claim, claim + floor)
+
+
+def delta_resolved(delta: float, delta_resolution: float, margin: float) -> bool:
+    """Could an audit whose δ resolution (the least leak, on a region the other side cannot
+    produce, it flags with probability ≥ 0.9) is ``delta_resolution`` have caught a δ of
+    ``margin`` × ``delta``? A pure claim (δ = 0) has nothing more to resolve here: its ε
+    resolution decides."""
+    return delta == 0 or delta_resolution <= margin * delta

@@ -396,3 +396,13 @@ def test_vectorised_interval_masses_equal_the_closed_forms(a: int, width: int, q
     z = np.arange(a, b + 1, dtype=np.int64)
     assert _pmf(z, q).tolist() == [float(discrete_laplace_pmf(int(v), q)) for v in z]
     assert _sf(z, q).tolist() == [float(discrete_laplace_sf(int(v), q)) for v in z]
+
+
+def test_readme_resolution_sentence_is_what_conform_says() -> None:
+    """The resolution sentence README quotes for the discrete Laplace at scale 2 (no stale
+    figures)."""
+    text = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    result = conform(reference("discrete-laplace", scale=2.0), "discrete-laplace", scale=2.0,
+                     audit_samples=FAST)  # fmt: skip
+    quoted = result.instances[0].resolution_text().split("; smaller")[0]
+    assert quoted in text

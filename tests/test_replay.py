@@ -196,3 +196,31 @@ def test_readme_power_statements_are_what_the_code_says() -> None:
     assert audit(noisy_sum, pair, 0.5, samples=2000).power in text
     quoted = assert_dp(noisy_sum, pair, 0.5).power().split(" with probability")[0]
     assert quoted in text
+    from dpspec.audit import delta_resolution
+
+    leak = delta_resolution(10**7, 1e-3 / 4, 1.0, 1e-5)
+    assert f"= {leak * 1e5:.1f}·10⁻⁵" in text
+
+
+def test_truncated_laplace_leak_is_never_consistent() -> None:
+    """A Laplace truncated at ±9.5 (resampled) leaks δ ≈ 1e-4 beyond the neighbour's support
+    against a claim of (1, 1e-5). Before: "consistent" at 10^6 draws per side (the body's
+    interval reported). The region beyond the other side's range is now an event of its own
+    (a violation at 10^6), and without it the claim's δ is not resolved at 10^6 (inconclusive),
+    at 10^7 it is."""
+    from dpspec.audit import delta_resolution
+
+    def truncated(data: Any, n: int, rng: np.random.Generator) -> Any:
+        x = float(np.sum(data))
+        out = x + rng.laplace(0.0, 1.0, n)
+        for _ in range(64):
+            bad = np.abs(out - x) > 9.5
+            if not bad.any():
+                break
+            out[bad] = x + rng.laplace(0.0, 1.0, int(bad.sum()))
+        return out
+
+    r = audit(truncated, ([0.0], [1.0]), 1.0, 1e-5, samples=10**6, seed=3)
+    assert r.verdict == "violation" and r.p2 == 0.0
+    assert delta_resolution(10**6, 1e-3 / 4, 1.0, 1e-5) > 2e-5
+    assert delta_resolution(10**7, 1e-3 / 4, 1.0, 1e-5) < 2e-5

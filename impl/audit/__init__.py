@@ -48,7 +48,7 @@ from dpspec.audit.one_run import (
     one_run_pvalue,
 )
 from dpspec.audit.pair_search import Search
-from dpspec.audit.power import detection_power, resolution
+from dpspec.audit.power import delta_resolution, detection_power, resolution
 from dpspec.audit.replay import ReplayCall, ReplayResult, replay
 
 if TYPE_CHECKING:
@@ -87,6 +87,7 @@ __all__ = [
     "cp_lower",
     "cp_upper",
     "default_selection",
+    "delta_resolution",
     "detection_power",
     "epsilon_lower",
     "event_level",

@@ -285,6 +285,40 @@ def _sorted_thresholds(
     return k1, k2, n1, n2, build
 
 
+def _beyond_candidates(
+    sa: NDArray[np.float64], sb: NDArray[np.float64], n1: int, n2: int, deep: bool
+) -> Candidates | None:
+    """The region beyond the other side's range, for (ε, δ) claims: {x ≤ c} with c among
+    the values of the first side below every value of the second, and {x ≥ c} above; the
+    cut at the last such value (``deep`` False) or half-way into them (``deep``: the deepest
+    tail the estimation can still count, where a truncation point or a support shift leaves
+    the second side no mass at all). Both are families of their own, so that the selection
+    keeps them beside the body's winner (their plug-in ε is infinite) and the estimation, on
+    many more draws, can see a δ the body's events cannot."""
+    below = sa[: int(np.searchsorted(sa, sb[0], side="left"))]
+    above = sa[int(np.searchsorted(sa, sb[-1], side="right")) :]
+    k1: list[float] = []
+    cuts: list[Event] = []
+    if below.size:
+        i = (below.size - 1) // 2 if deep else below.size - 1
+        k1.append(float(i + 1))
+        cuts.append(Event("le", hi=float(below[i])))
+    if above.size:
+        i = above.size // 2 if deep else 0
+        k1.append(float(above.size - i))
+        cuts.append(Event("ge", lo=float(above[i])))
+    if not cuts:
+        return None
+    counts = np.array(k1)
+    return counts, np.zeros_like(counts), n1, n2, cuts.__getitem__
+
+
+def _beyond_family(
+    ordered: list[NDArray[np.float64]], sizes: tuple[int, int], deep: bool, i: int, j: int
+) -> Candidates | None:
+    return _beyond_candidates(ordered[i], ordered[j], sizes[i], sizes[j], deep)
+
+
 def _score_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None:
     """Vector outputs: a ridge logistic score trained on the first half of each side's rows
     (those with every coordinate moderate), thresholded on the second half."""
@@ -483,16 +517,20 @@ def _within(
 Family = Callable[[int, int], "Candidates | None"]
 
 
-def _families(x: tuple[Any, Any], float_bits: bool, warnings: list[str]) -> list[Family]:
+def _families(
+    x: tuple[Any, Any], float_bits: bool, warnings: list[str], delta: float = 0.0
+) -> list[Family]:
     """The candidate-event families for outputs ``x`` = (selection draws on D, on D'); each
     family maps a direction (i, j) — M(x[i]) against M(x[j]) — to its candidates.
 
     * atoms (likelihood-ratio-ordered value sets): text and bool outputs, and numbers that
       repeat (at most MAX_ATOMS distinct values, seen 4 times each on average); text whose
       values do not repeat (more distinct values than a quarter of the draws) is refused;
-    * numeric scalars: thresholds and intervals on the non-NaN values, and (a family of its
-      own) the values that repeat, always (continuous outputs are never judged by atom
-      events only, whatever the number of selection draws); with ``float_bits`` the float64
+    * numeric scalars: thresholds and intervals on the non-NaN values, for an (ε, δ) claim
+      the region beyond the other side's range at two depths (:func:`_beyond_candidates`,
+      two families), and (a family of its own) the values that repeat, always (continuous
+      outputs are never judged by atom events only, whatever the number of selection
+      draws); with ``float_bits`` the float64
       representation;
     * numeric vectors whose values do not repeat: the learned score, the mean-difference
       direction (:func:`_direction_candidates`), and the orthants — on all coordinates for
@@ -534,6 +572,9 @@ def _families(x: tuple[Any, Any], float_bits: bool, warnings: list[str]) -> list
         if ordered[0].size and ordered[1].size:
             sizes = (len(x[0]), len(x[1]))
             fams.append(lambda i, j: _sorted_thresholds(ordered[i], ordered[j], sizes[i], sizes[j]))
+            if delta > 0:
+                for deep in (False, True):
+                    fams.append(functools.partial(_beyond_family, ordered, sizes, deep))
             fams.append(lambda i, j: _repeat_candidates(ordered[i], ordered[j], sizes[i], sizes[j]))
         if float_bits and floats:
             fams.append(lambda i, j: _bits_candidates(values[i], values[j], 1))
@@ -584,7 +625,7 @@ def _best_events(
         common = np.result_type(x[0].dtype, x[1].dtype)
         x = (x[0].astype(common), x[1].astype(common))
     per_family: list[tuple[Event, bool, float, float]] = []
-    for family in _families(x, float_bits, notes):
+    for family in _families(x, float_bits, notes, delta):
         best: tuple[Event, bool, float, float] | None = None
         for swapped in (False, True):
             cands = family(1, 0) if swapped else family(0, 1)

@@ -34,8 +34,15 @@ from dpspec.audit._domains import (
     _example_noise,
 )
 from dpspec.audit.loop import AuditResult, audit
-from dpspec.audit.power import POWER, RESOLVED_FLOOR, RESOLVED_MARGIN, _resolution
-from dpspec.spec.audit import claim_resolved
+from dpspec.audit.power import (
+    DELTA_MARGIN,
+    POWER,
+    RESOLVED_FLOOR,
+    RESOLVED_MARGIN,
+    _delta_resolution,
+    _resolution,
+)
+from dpspec.spec.audit import claim_resolved, delta_resolved
 from dpspec.validation import DeltaArg, Function, Integer, checked, example
 
 #: the largest number of votes
@@ -115,11 +122,25 @@ class VoteResult:
         return found[len(found) // 2]
 
     @property
+    def delta_resolution(self) -> float:
+        """The least mass of a region D' cannot produce that a majority of the votes flags
+        with probability ≥ 0.9 (the per-vote power :func:`vote_power`; the median)."""
+        need = vote_power(self.votes)
+        found = sorted(
+            _delta_resolution(r.samples_per_side, r.events[0].level if r.events else 0.025,
+                              r.epsilon_claimed, r.delta, need)
+            for r in self.results
+        )  # fmt: skip
+        return found[len(found) // 2]
+
+    @property
     def resolved(self) -> bool:
-        """Could the votes have caught a modest violation (ε × 1.25) of the claim?"""
+        """Could the votes have caught a modest violation of the claim (ε × 1.25; for an
+        (ε, δ) claim also a δ twice the claim)?"""
+        first = self.results[0]
         return claim_resolved(
-            self.results[0].epsilon_claimed, self.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
-        )
+            first.epsilon_claimed, self.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
+        ) and delta_resolved(first.delta, self.delta_resolution, DELTA_MARGIN)
 
     def power(self) -> str:
         """What a pass means, in words."""
@@ -128,6 +149,11 @@ class VoteResult:
             f"a majority of {self.votes} audits of {first.samples_per_side} draws per side "
             f"flags eps >= {self.resolution:.4g} at delta = {first.delta:g} with probability "
             f">= {POWER} on the events the votes reported"
+            + (
+                f", and a region D' cannot produce from mass {self.delta_resolution:.3g}"
+                if first.delta > 0
+                else ""
+            )
             + ("" if self.resolved else "; the claim is beyond that: a pass is inconclusive")
         )
 

@@ -47,9 +47,16 @@ from dpspec.audit._events import Event
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
-from dpspec.audit.power import POWER, RESOLVED_FLOOR, RESOLVED_MARGIN, _resolution
+from dpspec.audit.power import (
+    DELTA_MARGIN,
+    POWER,
+    RESOLVED_FLOOR,
+    RESOLVED_MARGIN,
+    _delta_resolution,
+    _resolution,
+)
 from dpspec.audit.replay import MAX_RUNS, TOLERANCE, ReplayResult, _replay_pair
-from dpspec.spec.audit import bracket_verdict, claim_resolved
+from dpspec.spec.audit import bracket_verdict, claim_resolved, delta_resolved
 from dpspec.validation import (
     Choice,
     DeltaArg,
@@ -127,9 +134,13 @@ class AuditResult:
     split and the chosen pair, and ``finalists`` holds the audits of the finalist pairs);
     ``warnings`` names every event family that could not run on these outputs.
     ``resolution`` is the smallest true ε the budget flags with probability ≥ 0.9 on the
-    reported event (:func:`dpspec.audit.power.resolution`), ``power`` says so in words.
+    reported event (:func:`dpspec.audit.power.resolution`); ``delta_resolution`` the least
+    mass of a region the other side cannot produce that it flags with probability ≥ 0.9
+    (:func:`dpspec.audit.power.delta_resolution`); ``power`` says both in words.
     ``verdict`` from the lower side alone is "violation", "consistent" (the claim resolved:
-    :func:`dpspec.spec.audit.claim_resolved`) or "inconclusive"; or, with ``replay`` (the
+    :func:`dpspec.spec.audit.claim_resolved` for ε, and for an (ε, δ) claim
+    :func:`dpspec.spec.audit.delta_resolved`: a δ twice the claim flagged) or
+    "inconclusive"; or, with ``replay`` (the
     :class:`~dpspec.audit.replay.ReplayResult` of ``audit(..., replay=True)``), the bracket's
     verdict :func:`dpspec.spec.audit.bracket_verdict` over [``epsilon_lower``,
     ``epsilon_upper``]: "violation", "consistent" or "inconclusive"."""
@@ -161,6 +172,7 @@ class AuditResult:
     resolution: float = math.inf
     power: str = ""
     epsilon_upper: float | None = None
+    delta_resolution: float = math.inf
     replay: ReplayResult | None = None
     _seconds: float = field(default=0.0, repr=False)
 
@@ -185,7 +197,13 @@ class AuditResult:
         out["extra"] = dict(self.extra)
         out["pair"] = [repr(self.pair[0]), repr(self.pair[1])]
         out["replay"] = None if self.replay is None else self.replay.to_json()
-        for key in ("epsilon_lower", "epsilon_estimate", "epsilon_upper", "resolution"):
+        for key in (
+            "epsilon_lower",
+            "epsilon_estimate",
+            "epsilon_upper",
+            "resolution",
+            "delta_resolution",
+        ):
             if out[key] is not None and math.isinf(out[key]):
                 out[key] = "inf" if out[key] > 0 else "-inf"
         return out
@@ -540,13 +558,10 @@ def _bracket(
         if result.violation:
             result.verdict = "violation"
         else:
-            result.verdict = (
-                "consistent"
-                if claim_resolved(
-                    result.epsilon_claimed, result.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
-                )
-                else "inconclusive"
-            )
+            resolved = claim_resolved(
+                result.epsilon_claimed, result.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
+            ) and delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)
+            result.verdict = "consistent" if resolved else "inconclusive"
         result.seconds = time.perf_counter() - start
         return result
     seed = int(rng.integers(2**63))
@@ -611,12 +626,17 @@ def _verdict(
     else:
         estimate = float(_epsilon_lower(p1, p2, delta))
     found = _resolution(n, p2, best.level, eps, delta)
+    leak = _delta_resolution(n, best.level, eps, delta)
     power = (
         f"at {n} draws per side, on the reported event (p2 = {p2:.4g}): eps >= {found:.4g} at "
-        f"delta = {delta:g} is detected with probability >= {POWER}"
-    )
+        f"delta = {delta:g} is detected with probability >= {POWER}; a region D' cannot "
+        f"produce is detected from mass {leak:.3g} under D"
+        + (f" (the claim's delta {delta:g} is {'' if leak <= DELTA_MARGIN * delta else 'not '}"
+           f"resolved: a delta of {DELTA_MARGIN:g}x must be)" if delta > 0 else "")
+    )  # fmt: skip
     return AuditResult(
         resolution=found,
+        delta_resolution=leak,
         power=power,
         epsilon_claimed=eps,
         delta=delta,

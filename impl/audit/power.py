@@ -23,6 +23,15 @@ with that event's p₂ and p₁ = min(1, e^ε p₂ + δ) is flagged with probabi
 (:func:`resolution`). An audit whose resolution is beyond the claim by more than the modest
 margin (``RESOLVED_MARGIN``: ε × 1.25, or + 0.05 for small claims) could not have caught a
 modest violation on what it estimated: its verdict is "inconclusive", not "consistent".
+
+The **δ resolution** of an (ε, δ) audit: the least mass p₁ of a region the other side cannot
+produce (p₂ = 0: a support shift, a truncation point, a leaked atom) that n draws flag with
+probability ≥ ``power``: the flag needs K₁ ≥ k₁*, the first count whose lower bound exceeds
+δ + e^{ε₀}·p₂⁺(0), and P(Bin(n, p₁) ≥ k₁*) = I_{p₁}(k₁*, n − k₁* + 1) is inverted exactly
+(:func:`delta_resolution`). Black-box draws need n ≳ e^ε ln(1/level)/δ for it to reach δ: an
+(ε, δ) claim is resolved when a leak of ``DELTA_MARGIN`` × δ is flagged (δ twice the claim),
+else the verdict is "inconclusive" (replay, ``audit(replay=True)``, gives the upper side
+instead).
 """
 
 from __future__ import annotations
@@ -49,6 +58,8 @@ POWER = 0.9
 #: a claim is resolved when the audit detects ε × RESOLVED_MARGIN (or ε + RESOLVED_FLOOR)
 RESOLVED_MARGIN = 1.25
 RESOLVED_FLOOR = 0.05
+#: an (ε, δ) claim's δ is resolved when a leak of DELTA_MARGIN × δ is flagged
+DELTA_MARGIN = 2.0
 #: the k₂ window: standard deviations each side of n·p₂
 WINDOW = 7.0
 
@@ -170,3 +181,33 @@ def _resolution(
     if gap(top) < 0:
         return math.inf
     return float(optimize.brentq(gap, claim, top, xtol=1e-3)) + 1e-3
+
+
+def _delta_resolution(
+    n: int, level: float, claim: float, delta: float, power: float = POWER
+) -> float:
+    """The kernel of :func:`delta_resolution` (arguments already checked)."""
+    t = delta + math.exp(min(claim, 700.0)) * float(_cp_upper(0, n, level))
+    if t >= 1.0:
+        return math.inf
+    lo, hi = 1, n
+    if float(_cp_lower(n, n, level)) <= t:
+        return math.inf
+    while lo < hi:  # the first count whose lower bound exceeds t (the bounds grow with k)
+        mid = (lo + hi) // 2
+        if float(_cp_lower(mid, n, level)) > t:
+            hi = mid
+        else:
+            lo = mid + 1
+    return float(special.betaincinv(lo, n - lo + 1, power))
+
+
+@checked
+@example(__call__={"n": 10**6, "level": 1e-3, "claim": 1.0, "delta": 1e-5})
+def delta_resolution(
+    n: DrawsArg, level: AlphaArg, claim: ClaimedArg, delta: DeltaArg = 0.0
+) -> float:
+    """The least mass, under D, of a region D' cannot produce (p₂ = 0) that an audit of n
+    draws per side flags against (``claim``, ``delta``) with probability ≥ ``POWER``, its
+    bounds at ``level`` (module docstring); ∞ when no count is flagged."""
+    return _delta_resolution(n, level, claim, delta)

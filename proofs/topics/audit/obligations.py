@@ -660,4 +660,44 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         tests=("tests/test_replay.py::test_detection_power_is_the_exact_sum",),
     ),
+    Obligation(
+        id="audit.delta-resolution",
+        source="auditing.md (δ on a region the other side cannot produce; exact binomial sums)",
+        claim=(
+            "an (eps, delta) audit states its delta resolution and it holds (a leak of that "
+            "mass on an outcome the neighbour never produces is flagged with probability >= "
+            "0.9); the region beyond the other side's support is among its events (a Laplace "
+            "truncated so that it leaks 10x the claimed delta is a violation at 10^6 draws); "
+            "an unresolved delta is inconclusive, never consistent"
+        ),
+        method=Method.STATISTICAL,
+        predicates=("dpspec.spec.audit.delta_resolved",),
+        impls=("dpspec.audit.power", "dpspec.audit._selection"),
+        entry_points=("dpspec.audit.loop.audit", "dpspec.audit.power.delta_resolution"),
+        checks=("replay_checks:delta_resolution_holds",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit.power._delta_resolution",
+                "return float(special.betaincinv(lo, n - lo + 1, power))",
+                "return float(special.betaincinv(lo, n - lo + 1, power / 1.8))",
+                "the delta resolution solved at power 0.5 instead of 0.9",
+            ),
+            BugControl(
+                "dpspec.audit._selection._families",
+                "if delta > 0:",
+                "if delta < 0:",
+                "the events beyond the other side's range left out",
+            ),
+            BugControl(
+                "dpspec.audit.loop._bracket",
+                "and delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)",
+                "or delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)",
+                "an unresolved delta passed as consistent",
+            ),
+        ),
+        tests=(
+            "tests/test_replay.py::test_truncated_laplace_leak_is_never_consistent",
+            "tests/test_replay.py::test_readme_power_statements_are_what_the_code_says",
+        ),
+    ),
 )

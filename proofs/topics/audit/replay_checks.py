@@ -147,11 +147,7 @@ def replay_laplace(config: VerifyConfig) -> CheckOutcome:
                 f"verdict {bad.verdict}, eps_upper {bad.epsilon_upper!r}",
             )
         ],
-        slack=[
-            Slack(
-                "ε", EPS, upper, (bracket.epsilon_lower, bracket.epsilon_upper or math.inf)
-            )
-        ],
+        slack=[Slack("ε", EPS, upper, (bracket.epsilon_lower, bracket.epsilon_upper or math.inf))],
     )
 
 
@@ -406,5 +402,79 @@ def resolution_power(config: VerifyConfig) -> CheckOutcome:
         f"draws {small.verdict} (resolution {small.resolution:.3f}), at 10^5 {large.verdict} "
         f"(resolution {large.resolution:.3f})",
         numbers={"stated": stated, "flagged": flagged, "audits": audits, "p_value": p_value},
+        slack=[Slack("P(flag)", 0.9, flagged / audits)],
+    )
+
+
+def truncated_laplace(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Laplace(1) noise truncated at ±9.5 by resampling: against D' = D + 1 it leaks
+    δ ≈ 1e-4 (the mass D puts beyond D''s support), ten times a claimed δ of 1e-5."""
+    x = _sum(data)
+    out = x + rng.laplace(0.0, 1.0, n)
+    for _ in range(64):  # P(a draw is resampled 64 times) < 1e-250
+        bad = np.abs(out - x) > 9.5
+        if not bad.any():
+            break
+        out[bad] = x + rng.laplace(0.0, 1.0, int(bad.sum()))
+    return out
+
+
+def untruncated_laplace(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """Laplace(1) noise: (1, δ)-DP for every δ on a sum of sensitivity 1."""
+    return _sum(data) + rng.laplace(0.0, 1.0, n)
+
+
+TRUNCATED_PAIR = ([0.0], [1.0])
+
+
+def delta_resolution_holds(config: VerifyConfig) -> CheckOutcome:
+    """For (ε, δ) claims the budget's δ resolution is stated and holds, and the event family
+    reaches the region beyond the other side's support:
+
+    * a release that leaks exactly the stated δ resolution on an outcome the neighbour never
+      produces (P = δ_res against 0, claim (0.5, 0.01), 2000 draws per side) is flagged in
+      ≥ 90% of 200 audits (the hypothesis rejected when P(Bin(200, 0.9) ≤ flagged) < 1e-6);
+    * the truncated Laplace (δ ≈ 1e-4 against a claim of (1, 1e-5)), which the body's events
+      pass, is a violation at 10^6 draws per side on an event the neighbour's draws never hit;
+    * the untruncated Laplace at (1, 1e-5) is "inconclusive" at 10^5 draws (a δ twice the
+      claim is beyond the budget), and "consistent" at (1, 0.01) where it is resolved."""
+    from scipy import stats
+
+    from dpspec.audit import Event, event_level
+    from dpspec.audit.power import delta_resolution
+
+    n, claim, delta, audits = 2000, 0.5, 0.01, 800 if config.thorough else 200
+    stated = delta_resolution(n, event_level(0.05, 1), claim, delta)
+    target = bernoulli_pair((stated, 0.0))
+    event = Event("atoms", (1,))
+    flagged = sum(
+        audit(target, (0, 1), claim, delta, samples=n, seed=s, event=event).violation
+        for s in range(audits)
+    )
+    p_value = float(stats.binom.cdf(flagged, audits, 0.9))
+    leak = audit(truncated_laplace, TRUNCATED_PAIR, 1.0, 1e-5, samples=10**6, seed=3)
+    tight = audit(untruncated_laplace, TRUNCATED_PAIR, 1.0, 1e-5, samples=10**5, seed=SEED)
+    loose = audit(untruncated_laplace, TRUNCATED_PAIR, 1.0, 0.01, samples=10**5, seed=SEED)
+    ok = (
+        p_value >= 1e-6
+        and leak.verdict == "violation"
+        and leak.p2 == 0.0
+        and tight.verdict == "inconclusive"
+        and loose.verdict == "consistent"
+    )
+    return CheckOutcome(
+        ok,
+        f"stated delta resolution {stated:.4g} at n = {n} (claim ({claim}, {delta})): flagged "
+        f"{flagged}/{audits} at it (P(Bin(·, 0.9) <= that) = {p_value:.3g}); truncated Laplace "
+        f"at 10^6: {leak.verdict} on '{leak.event}' (eps_LCB {leak.epsilon_lower:.3f}, p2 "
+        f"{leak.p2:g}); Laplace at (1, 1e-5), 10^5 draws: {tight.verdict} (delta resolution "
+        f"{tight.delta_resolution:.3g}); at (1, 0.01): {loose.verdict}",
+        numbers={
+            "stated": stated,
+            "flagged": flagged,
+            "audits": audits,
+            "p_value": p_value,
+            "truncated_epsilon_lower": leak.epsilon_lower,
+        },
         slack=[Slack("P(flag)", 0.9, flagged / audits)],
     )
