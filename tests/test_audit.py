@@ -667,7 +667,7 @@ def test_unrefutable_claims_are_refused() -> None:
     with pytest.raises(ValueError, match=r"samples.*epsilon=20.*at least"):
         audit(LAPLACE, (0.0, 1.0), 20.0, samples=10**6)
     with pytest.raises(ValueError, match="samples"):
-        assert_dp(LAPLACE, (0.0, 1.0), 13.0)  # 2·10^5 draws reach at most 10.9
+        assert_dp(LAPLACE, (0.0, 1.0), 13.0)  # 10^6 draws reach at most 12.5
     assert not audit(LAPLACE, (0.0, 1.0), 0.5, samples=8, seed=0).violation
 
 

@@ -189,7 +189,7 @@ def vote(
     delta: DeltaArg = 0.0,
     *,
     votes: VotesArg = 9,
-    samples: SamplesArg = 200_000,
+    samples: SamplesArg = 10**6,
     confidence: ConfidenceArg = 0.95,
     seed: SeedArg = 0,
     runner: Annotated[Callable[..., AuditResult], Function(clean=audit)] = audit,
@@ -231,7 +231,7 @@ def assert_dp(
     delta: DeltaArg = 0.0,
     *,
     votes: VotesArg = 9,
-    samples: SamplesArg = 200_000,
+    samples: SamplesArg = 10**6,
     confidence: ConfidenceArg = 0.95,
     seed: SeedArg = 0,
     **options: Any,
@@ -239,7 +239,10 @@ def assert_dp(
     """Fail with :class:`DPViolation` when a strict majority of ``votes`` audits of
     ``mechanism`` finds the (ε, δ) claim violated; return the tally otherwise. Every option of
     :func:`~dpspec.audit.audit` is accepted (``options``). False alarm ≤
-    :func:`majority_false_alarm` (votes, 1 − confidence) for a correct mechanism."""
+    :func:`majority_false_alarm` (votes, 1 − confidence) for a correct mechanism. Each vote
+    is one audit at its default budget (10^6 draws per side), so the defaults are at least as
+    strong as one audit: a majority needs each vote to flag with probability 0.699
+    (:func:`vote_power`), where one audit's resolution asks 0.9."""
     result = vote(
         mechanism, pair, epsilon, delta, votes=votes, samples=samples, confidence=confidence,
         seed=seed, **options,

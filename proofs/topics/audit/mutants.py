@@ -65,4 +65,55 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         kind="claim",
     ),
+    Mutant(
+        id="audit.resolution-at-half-power",
+        file="impl/audit/power.py",
+        original="return _power(n, p1, weights, need) - power",
+        replacement="return _power(n, p1, weights, need) - power / 1.8",
+        description=(
+            "the stated resolution solved at detection probability 0.5 instead of 0.9: every "
+            "pass claims to see violations it catches half the time"
+        ),
+        kind="power",
+    ),
+    Mutant(
+        id="audit.delta-resolution-at-half-power",
+        file="impl/audit/power.py",
+        original="return float(special.betaincinv(lo, n - lo + 1, power))",
+        replacement="return float(special.betaincinv(lo, n - lo + 1, power / 1.8))",
+        description="the stated delta resolution solved at detection probability 0.5",
+        kind="power",
+    ),
+    Mutant(
+        id="audit.beyond-range-events-dropped",
+        file="impl/audit/_selection.py",
+        original="if delta > 0:",
+        replacement="if delta < 0:",
+        description=(
+            "(eps, delta) audits without the events beyond the other side's range: a truncated "
+            "Laplace leaking 10x delta passes"
+        ),
+        kind="power",
+    ),
+    Mutant(
+        id="audit.unresolved-delta-consistent",
+        file="impl/audit/loop.py",
+        original="and delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)",
+        replacement="or delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)",
+        description="an (eps, delta) claim whose delta the budget cannot resolve called consistent",
+        kind="claim",
+    ),
+    Mutant(
+        id="audit.replay-laplace-loss-halved",
+        file="impl/audit/_privacy_loss.py",
+        original="""    if family in ("laplace", "logistic"):
+        return abs(shift)""",
+        replacement="""    if family in ("laplace", "logistic"):
+        return abs(shift) / 2""",
+        description=(
+            "the replay's Laplace loss per draw halved (|t|/2 for a shift t): the upper bound "
+            "of the bracket below the true epsilon"
+        ),
+        kind="claim",
+    ),
 )
