@@ -224,3 +224,24 @@ def test_truncated_laplace_leak_is_never_consistent() -> None:
     assert r.verdict == "violation" and r.p2 == 0.0
     assert delta_resolution(10**6, 1e-3 / 4, 1.0, 1e-5) > 2e-5
     assert delta_resolution(10**7, 1e-3 / 4, 1.0, 1e-5) < 2e-5
+
+
+def test_replay_covers_every_finalist_pair_of_a_search() -> None:
+    """With a pair search, the upper side is maximised over the finalists' pairs, not only
+    the reported one: a query that scales values above 500 by 1.25 (sensitivity 1.25 there)
+    is a violation on whichever finalist sits there, found exactly by its replay."""
+    from dpspec.audit import Search
+
+    def scaled(x: Any, n: int, rng: np.random.Generator) -> Any:
+        v = float(x) * (1.25 if float(x) > 500 else 1.0)
+        return v + rng.laplace(0.0, 2.0, n)
+
+    search = Search(queries=1, candidates=4, screen=300, finalists=2)
+    r = audit(scaled, None, 0.5, samples=5000, search=search, replay=True, seed=1)
+    pairs = r.extra["replay_pairs"]
+    assert len(pairs) == 2
+    assert r.epsilon_upper == max(p["epsilon_upper"] for p in pairs)
+    assert r.epsilon_upper == pytest.approx(0.625, abs=1e-9)
+    assert r.verdict == "violation"
+    fine = audit(rc.laplace_added, None, 0.5, samples=5000, search=search, replay=True, seed=1)
+    assert fine.verdict in ("consistent", "inconclusive") and fine.epsilon_upper is not None

@@ -565,20 +565,55 @@ def _bracket(
         result.seconds = time.perf_counter() - start
         return result
     seed = int(rng.integers(2**63))
-    pair = (result.pair[0], result.pair[1])
-    found = _replay_pair(mech, pair, result.epsilon_claimed, result.delta, runs, seed)
+    pairs = [(result.pair[0], result.pair[1])]
+    for final in result.finalists:  # a pair search: every finalist's pair is replayed too
+        if not any(_same_pair(final.pair, p) for p in pairs):
+            pairs.append((final.pair[0], final.pair[1]))
+    replays = [
+        _replay_pair(mech, pair, result.epsilon_claimed, result.delta, runs, (seed + i) % 2**63)
+        for i, pair in enumerate(pairs)
+    ]
+    found = _worst_replay(replays)
+    if len(pairs) > 1:
+        result.extra["replay_pairs"] = [
+            {
+                "pair": [repr(p[0]), repr(p[1])],
+                "finding": r.finding,
+                "epsilon_upper": r.epsilon_upper,
+            }
+            for p, r in zip(pairs, replays, strict=True)
+        ]
     result.replay = found
     result.epsilon_upper = found.epsilon_upper
+    exacts = [r.epsilon_exact for r in replays if r.exact and r.epsilon_exact is not None]
     result.verdict = bracket_verdict(
         result.epsilon_lower,
         found.epsilon_upper,
-        found.epsilon_exact,
+        max(exacts) if exacts else None,
         result.epsilon_claimed,
         TOLERANCE,
     )
     result.violation = result.verdict == "violation"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _same_pair(a: Any, b: Any) -> bool:
+    """Two pairs given or found alike (their reprs: datasets are lists, arrays or scalars)."""
+    return repr(a[0]) == repr(b[0]) and repr(a[1]) == repr(b[1])
+
+
+def _worst_replay(replays: list[ReplayResult]) -> ReplayResult:
+    """The replay the upper side rests on, over the replayed pairs: one that coupled nothing
+    (then there is no number), else the largest upper bound (an exact one first when it is
+    the largest lower bound too)."""
+    for r in replays:
+        if r.epsilon_upper is None:
+            return r
+    return max(
+        replays,
+        key=lambda r: (r.epsilon_upper or 0.0, r.epsilon_exact if r.epsilon_exact else -1.0),
+    )
 
 
 def _event_bounds(
