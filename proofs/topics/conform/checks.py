@@ -220,8 +220,9 @@ def resolution_is_resolved(config: VerifyConfig) -> CheckOutcome:
     least as often as the 1e-6 quantile of Binomial(R, 0.99) (the power claim is refuted at
     false alarm 1e-6 otherwise). With ``--thorough`` the same at the default resolution (0.1,
     what a pass without ``resolution=`` states), R = 1000 throughout. The default budget's
-    rejections of the 5% bug are reported beside (what a default pass does not resolve). The
-    check stops at the first algorithm that fails."""
+    rejections of the 5% bug are reported beside (what a default pass does not resolve), and
+    dpspec's own discrete Laplace run through ``conform(..., resolution=0.05)`` must conform
+    and state r = 0.05. The check stops at the first algorithm that fails."""
     which = 1 if config.thorough else 0
     rows: list[str] = []
     numbers: dict[str, Any] = {}
@@ -261,6 +262,12 @@ def resolution_is_resolved(config: VerifyConfig) -> CheckOutcome:
             }
         rows.append(f"{name}: r {p.resolution:g} ({p.draws[0]} draws): {hits}/{reps} rejected")
         if name == "discrete-laplace":
+            run = conform(
+                own, name, audit_samples=AUDIT_SAMPLES, resolution=RESOLUTION_ASKED, **params
+            )
+            said = all(r.resolution == RESOLUTION_ASKED for r in run.instances)
+            ok &= run.conforms and run.resolution == RESOLUTION_ASKED and said
+            seen["own implementation at resolution 0.05"] = run.verdict
             default = plan(own, name, audit_samples=AUDIT_SAMPLES, **params)
             inst = default.instances[0]
             bug = _reference(name, 1 / (1 + RESOLUTION_ASKED), params, False)
