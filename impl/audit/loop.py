@@ -44,6 +44,7 @@ from dpspec.audit._domains import (
     _Datasets,
 )
 from dpspec.audit._events import Event
+from dpspec.audit._freshness import probe
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
@@ -536,6 +537,12 @@ def audit(
     _estimate(mech, (d1, d2), state, n, jobs, backend, path, progress, space)
     state.finish(path)
     result = _verdict(state, (d1, d2), eps, delta, n, confidence, mech, start)
+    fresh = probe(mech, (d1, d2), state.root)
+    result.extra["freshness"] = fresh.detail
+    if fresh.deterministic and not result.violation:
+        result.violation = True
+        result.epsilon_lower = math.inf
+        result.event = fresh.detail
     result.warnings = notes
     for note in notes:
         warnings.warn(note, AuditCoverageWarning, stacklevel=2)

@@ -700,4 +700,35 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "tests/test_replay.py::test_readme_power_statements_are_what_the_code_says",
         ),
     ),
+    Obligation(
+        id="audit.fresh-draws",
+        source="auditing.md (a release that ignores the given Generator is deterministic)",
+        claim=(
+            "a target that ignores the Generator it is given (a fixed internal seed) is a "
+            "violation at epsilon = inf even when its draws fit the right law on each side; "
+            "correct targets are never called deterministic"
+        ),
+        method=Method.PROPERTY,
+        impls=("dpspec.audit._freshness",),
+        entry_points=("dpspec.audit.loop.audit",),
+        checks=("replay_checks:fresh_draws",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit._freshness.probe",
+                "sides.append((first, first == second, _collisions(first) <= MAX_COLLISION))",
+                "sides.append((first, False, _collisions(first) <= MAX_COLLISION))",
+                "the probe never compares the two Generators' releases",
+            ),
+            BugControl(
+                "dpspec.audit.loop.audit",
+                "if fresh.deterministic and not result.violation:",
+                "if fresh.deterministic and result.violation:",
+                "the probe's finding ignored by the verdict",
+            ),
+        ),
+        tests=(
+            "tests/test_trust.py::test_a_target_with_a_fixed_internal_seed_is_not_private",
+            "tests/test_trust.py::test_conform_and_its_fixture_refuse_a_fixed_internal_seed",
+        ),
+    ),
 )

@@ -478,3 +478,36 @@ def delta_resolution_holds(config: VerifyConfig) -> CheckOutcome:
         },
         slack=[Slack("P(flag)", 0.9, flagged / audits)],
     )
+
+
+def coin(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """A fair coin whatever the data (0-DP): its rows repeat half the time."""
+    return (rng.random(n) < 0.5).astype(np.int64)
+
+
+def fixed_seed_coin(data: Any, n: int, rng: np.random.Generator) -> Any:
+    """A coin of bias 0.5 + 0.2·data drawn from a fixed internal seed."""
+    return (np.random.default_rng(5).random(n) < 0.5 + 0.2 * float(data)).astype(np.int64)
+
+
+def fresh_draws(config: VerifyConfig) -> CheckOutcome:
+    """A target that ignores the Generator the audit hands it (a fixed internal seed) is a
+    violation at ε = ∞ (its release is a deterministic function of the data), found by the
+    freshness probe of :mod:`dpspec.audit._freshness` even where its draws fit the right law
+    on each side: the Laplace sum and a biased coin, both with fixed seeds. Correct targets
+    — the Laplace sum, a fair coin, randomized response, a target drawing fresh OS entropy —
+    are never called deterministic (the probe's false alarm is at most 1.2e-10 per audit for
+    rows that repeat with probability ≤ 0.7, module docstring)."""
+    rows, ok = [], True
+    for name, target, pair, bad in (
+        ("fixed-seed Laplace sum", own_fixed_generator, PAIR, True),
+        ("fixed-seed coin", fixed_seed_coin, (0, 1), True),
+        ("Laplace sum", laplace_added, PAIR, False),
+        ("fair coin", coin, (0, 1), False),
+        ("fresh OS entropy", own_fresh_generator, PAIR, False),
+    ):
+        r = audit(target, pair, EPS, samples=5000, seed=SEED)
+        flagged = r.violation and "ignores the Generator" in r.event
+        ok = ok and flagged == bad
+        rows.append(f"{name}: {r.verdict} ({r.extra['freshness'][:40]})")
+    return CheckOutcome(ok, "; ".join(rows), numbers={"rows": rows})
