@@ -45,3 +45,48 @@ def test_conform_and_its_fixture_refuse_a_fixed_internal_seed() -> None:
 def test_the_fixture_fails_a_fixed_internal_seed(dpspec_conforms) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ConformanceFailure, match="NOT PRIVATE"):
         dpspec_conforms(_fixed_seed_geometric)
+
+
+_SUBCLASSES = '''
+import numpy as np
+from dpspec.learners import PrivateHistogramClassifier
+
+class Leaky(PrivateHistogramClassifier):
+    """Releases its first training label at the first probe point."""
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.first_ = int(np.asarray(y)[0])
+        return self
+    def predict(self, X):
+        out = np.asarray(super().predict(X)).copy()
+        out[0] = self.first_
+        return out
+
+class Fine(PrivateHistogramClassifier):
+    pass
+'''
+
+_PAIR = "[[[[0.1],[0.6]],[0,1]],[[[0.1],[0.6]],[1,1]]]"
+
+
+def test_a_subclass_of_a_dpspec_learner_is_audited_and_flagged(tmp_path: Any) -> None:
+    """Before: `dpspec audit learner:mod:Class` on a subclass of PCL stopped with exit 3 (the
+    real-fit path built it with a RandomState its validation refuses). And the plain subclass
+    showed a real leak of PCL itself: a sample of ones was encoded as classes (1, 1), so
+    predict released 1 whatever the noise (eps_LCB 6.1 for eps = 1 on this pair)."""
+    from dpspec.audit.learners import LearnerMechanism
+    from dpspec.audit.libraries import load_factory
+    from dpspec.proofs.engine.command import run_dpspec
+
+    module = tmp_path / "subclasses.py"
+    module.write_text(_SUBCLASSES)
+    args = ["--epsilon", "1", "--pair", _PAIR, "--probe", "[[0.1],[0.6]]", "--samples", "2000"]
+    assert run_dpspec(["audit", f"learner:{module}:Leaky", *args, "--no-progress"]) == 1
+    assert run_dpspec(["audit", f"learner:{module}:Fine", *args, "--no-progress"]) in (0, 4)
+    X = np.array([[0.1], [0.6]])
+    pair = ((X, np.array([0, 1])), (X, np.array([1, 1])))
+    probe = np.array([[0.1], [0.6]])
+    for name, leaks in (("Leaky", True), ("Fine", False)):
+        make = load_factory(f"{module}:{name}", epsilon=1.0)
+        r = audit(LearnerMechanism(make, "predict", probe), pair, 1.0, samples=2000, seed=0)
+        assert r.violation == leaks, (name, r.epsilon_lower, r.event)

@@ -289,9 +289,10 @@ def load_factory(
     """The callable named ``module:callable`` or ``path/file.py:callable``: a learner factory
     ``seed -> unfitted estimator`` as it is, or an estimator class, built for every fit as
     ``cls(epsilon=epsilon[, delta=delta], random_state=…)`` — the claim audited is the level
-    the class is built at (dpspec's classes get the seed, others a RandomState seeded with it,
-    as scikit-learn accepts). A class without an ``epsilon`` parameter, or a class given no
-    ``epsilon``, is refused: it would be audited at a level nobody chose."""
+    the class is built at (dpspec's classes and their subclasses get the seed, others a
+    RandomState seeded with it, as scikit-learn accepts). A class without an ``epsilon``
+    parameter, or a class given no ``epsilon``, is refused: it would be audited at a level
+    nobody chose."""
     factory = _load_callable(spec)
     if not callable(factory):
         raise ValueError(f"target: {spec!r} is not callable")
@@ -314,7 +315,9 @@ def load_factory(
     params: dict[str, Any] = {"epsilon": epsilon}
     if "delta" in accepted and delta is not None:
         params["delta"] = delta
-    ours = cls.__module__.startswith("dpspec.")
+    # dpspec's classes and their subclasses validate random_state as dpspec does (an integer
+    # seed of any size); other classes get a RandomState, as scikit-learn accepts
+    ours = any(base.__module__.startswith("dpspec.") for base in cls.__mro__)
 
     def make(seed: int) -> Any:
         return cls(**params, random_state=seed if ours else _legacy_random_state(seed))

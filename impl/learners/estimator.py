@@ -330,7 +330,11 @@ def _encoded_labels(
             f"multiclass ({classes.size} classes)."
         )
     if classes.size == 1:
-        classes = np.array([classes[0], classes[0]]) if classes[0] != 0 else np.array([0, 1])
+        # one label seen: the encoding must not depend on which (a neighbour that flips one
+        # label of an all-ones sample sees both): labels 0 or 1 keep the classes {0, 1}
+        if classes[0] in (0, 1):
+            return np.asarray(arr == 1), np.array([0, 1], dtype=arr.dtype)
+        classes = np.array([classes[0], classes[0]])
         return np.asarray(arr == classes[1]), classes
     return encoded.reshape(-1) == 1, classes
 

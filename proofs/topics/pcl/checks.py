@@ -332,3 +332,69 @@ def pcl_score_is_predict(config: VerifyConfig) -> CheckOutcome:
 
 #: Thm 3.1 through ``fit``: the exact check of the law, then the conformance of ``fit`` to it.
 pcl_privacy = in_order(pcl_exact_privacy, pcl_fit_conformance)
+
+
+def _cell_classifiers() -> list[type]:
+    """Every concrete public BinaryCellClassifier of the package (walked, not listed)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import dpspec
+    from dpspec.learners.estimator import BinaryCellClassifier
+
+    found: dict[str, type] = {}
+    for info in pkgutil.walk_packages(dpspec.__path__, "dpspec."):
+        if info.name.startswith(("dpspec.proofs", "dpspec.spec", "dpspec.strategies")):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional dependency's module
+            continue
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            public = not cls.__name__.startswith("_")  # private bases: through their subclasses
+            if issubclass(cls, BinaryCellClassifier) and public and not inspect.isabstract(cls):
+                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return [found[k] for k in sorted(found)]
+
+
+def label_encoding_is_public(config: VerifyConfig) -> CheckOutcome:
+    """The label → bit encoding a classifier fits with does not depend on which labels its
+    sample shows: for every label vector y ∈ {0, 1}^n, n ≤ 5 (all 62 of them), the shared
+    encoding ``check_binary_labels`` returns the classes (0, 1) and the bits y; and every
+    concrete cell classifier of the package (walked), fitted through ``fit`` on its declared
+    example's points with all labels 1 and with one label flipped to 0 (neighbours), has the
+    same ``classes_`` after both fits. Before: a sample of ones encoded as classes (1, 1), so
+    ``predict`` released 1 wherever its noisy bit fell — a deterministic release on that
+    neighbour, ε = ∞ (found by auditing a user's subclass of PCL)."""
+    from itertools import product as cartesian
+
+    from dpspec.learners.estimator import check_binary_labels
+    from dpspec.validation.checked import EXAMPLE_ATTRIBUTE
+
+    wrong = []
+    for n in range(1, 6):
+        for y in cartesian((0, 1), repeat=n):
+            bits, classes = check_binary_labels(np.array(y), n)
+            if list(classes) != [0, 1] or list(bits) != list(y):
+                wrong.append(f"y = {y}: classes {list(classes)}")
+    rows = []
+    for cls in _cell_classifiers():
+        spec = getattr(cls, EXAMPLE_ATTRIBUTE, None)
+        if spec is None or "X" not in spec.every:
+            wrong.append(f"{cls.__qualname__}: no declared example to fit")
+            continue
+        X = np.asarray(spec.every["X"], dtype=np.float64)
+        ones = np.ones(X.shape[0], dtype=np.int64)
+        flipped = ones.copy()
+        flipped[0] = 0
+        seen = [list(cls(**spec.init).fit(X, y).classes_) for y in (ones, flipped)]
+        if seen[0] != seen[1]:
+            wrong.append(f"{cls.__qualname__}: classes {seen[0]} vs {seen[1]}")
+        rows.append(cls.__qualname__)
+    return CheckOutcome(
+        not wrong,
+        f"62 label vectors encoded as (0, 1); {len(rows)} classifiers ({', '.join(rows)}) keep "
+        f"their classes on neighbours" + (f"; WRONG: {'; '.join(wrong[:4])}" if wrong else ""),
+        {"classifiers": rows, "wrong": wrong},
+    )

@@ -104,4 +104,30 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             ),
         ),
     ),
+    Obligation(
+        id="pcl.label-encoding-public",
+        source=f"{BAYES_CONSISTENCY}:L193-208 (Alg 2: binary labels y in {{0, 1}})",
+        claim=(
+            "the label encoding every cell classifier fits with does not depend on which labels "
+            "the sample shows: labels in {0, 1} are always the classes (0, 1), so a neighbour "
+            "that flips one label of an all-ones sample keeps classes_"
+        ),
+        method=Method.EXACT,
+        predicates=("dpspec.learners.estimator.check_binary_labels",),
+        impls=("dpspec.learners.estimator",),
+        entry_points=(
+            "dpspec.learners.pcl.PrivateHistogramClassifier.fit",
+            "dpspec.learners.estimator.check_binary_labels",
+        ),
+        checks=("label_encoding_is_public",),
+        bug_controls=(
+            BugControl(
+                "dpspec.learners.estimator._encoded_labels",
+                "if classes[0] in (0, 1):",
+                "if classes[0] == 0:",
+                "a sample of ones encoded as classes (1, 1): predict releases 1 everywhere",
+            ),
+        ),
+        tests=("tests/test_trust.py::test_a_subclass_of_a_dpspec_learner_is_audited_and_flagged",),
+    ),
 )
