@@ -90,3 +90,26 @@ def test_a_subclass_of_a_dpspec_learner_is_audited_and_flagged(tmp_path: Any) ->
         make = load_factory(f"{module}:{name}", epsilon=1.0)
         r = audit(LearnerMechanism(make, "predict", probe), pair, 1.0, samples=2000, seed=0)
         assert r.violation == leaks, (name, r.epsilon_lower, r.event)
+
+
+def test_conform_judges_the_whole_input_domain() -> None:
+    """Before: only the inputs 0 and 1000: a discrete Laplace that adds no noise to negative
+    values, or to values above 10^4, conformed. The instances now include a negative value,
+    both ends of [−2^52, 2^52] and a value drawn at random (each labelled so in the report)."""
+    from dpspec.conform import reference
+
+    own = reference("discrete-laplace", scale=2.0)
+
+    def noiseless_below_zero(v: Any, size: int, rng: np.random.Generator) -> Any:
+        return own.draw(v, size, rng) if v >= 0 else np.full(size, v)
+
+    def noiseless_above(v: Any, size: int, rng: np.random.Generator) -> Any:
+        return own.draw(v, size, rng) if v <= 10**4 else np.full(size, v)
+
+    for bug in (noiseless_below_zero, noiseless_above):
+        result = conform(bug, "discrete-laplace", scale=2.0, audit_samples=2000)
+        assert result.verdict == "not private", bug.__name__
+    labels = [r.label for r in conform(own, "discrete-laplace", scale=2.0,
+                                       audit_samples=2000).instances]  # fmt: skip
+    assert any("negative" in x for x in labels) and any("drawn at random" in x for x in labels)
+    assert any("largest" in x for x in labels) and any("lowest" in x for x in labels)

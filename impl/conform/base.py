@@ -44,6 +44,9 @@ EPSILON_FACTOR = 1.1
 SEED_000 = "000_dff3c4dc97cf0e21.txt"
 SEED_002 = "002_9f3104e4a0d86722.txt"
 
+#: the seed of the input drawn at random among each algorithm's instances (stated in its label)
+DRAWN_INPUT_SEED = 20261202
+
 #: the kinds of algorithm parameter and the text ``dpspec conform --list`` gives each
 PARAM_KINDS = ("positive", "epsilon", "int", "delta", "bool", "fraction")
 
@@ -229,6 +232,19 @@ class Algorithm(ABC):
         """The algorithm's other guarantees, checked on the instance's draws (``sampler`` and
         ``rng`` for guarantees that need draws of their own)."""
         return []
+
+
+def _input_sweep(lo: int, hi: int, body: tuple[int, ...]) -> list[tuple[int, str]]:
+    """The inputs an integer-valued algorithm is judged on: ``body`` (its usual values), a
+    negative one, the extremes of the declared domain [``lo``, ``hi``] that are not in the
+    body, and one drawn uniformly from it (seed :data:`DRAWN_INPUT_SEED`), each labelled with
+    why it is there."""
+    drawn = int(np.random.default_rng(DRAWN_INPUT_SEED).integers(lo, hi, endpoint=True))
+    out = [(v, "") for v in body]
+    for v, why in ((-7, "negative"), (lo, "lowest"), (hi, "largest"), (drawn, "drawn at random")):
+        if lo <= v <= hi and all(v != w for w, _ in out):
+            out.append((v, why))
+    return out
 
 
 def _plain(v: Any) -> Any:

@@ -20,12 +20,14 @@ from numpy.typing import NDArray
 
 from dpspec.conform.adapters import Sampler
 from dpspec.conform.base import (
+    DRAWN_INPUT_SEED,
     EPSILON_FACTOR,
     SEED_000,
     SEED_002,
     Algorithm,
     Instance,
     Param,
+    _input_sweep,
     _one_of_scale_epsilon,
     _own,
     _scaled,
@@ -51,6 +53,11 @@ from dpspec.mechanisms import (
 from dpspec.mechanisms.stability_histogram import TAIL
 from dpspec.noise import bernoulli_exp_neg, discrete_laplace
 from dpspec.validation import LIMITS, rational_at_least, rational_at_most
+
+#: integer inputs of the discrete Laplace are judged up to the range of a 32-bit integer (which
+#: libraries take): both ends, less the instance's table width so that every output of the
+#: law stays representable, and one value drawn at random
+INTEGER_INPUTS = 2**31 - 1
 
 # --- discrete Laplace ----------------------------------------------------------------------
 
@@ -79,11 +86,13 @@ class _DiscreteLaplace(Algorithm):
         q = math.exp(-1.0 / b)
         w = _tail_half_width(q) + d
         out = []
-        for v, v2 in ((0, d), (1000, 1000 - d)):
+        edge = INTEGER_INPUTS - w - d  # the instance's whole table stays a 32-bit integer
+        for v, why in _input_sweep(-edge, edge, (0, 1000)):
+            v2 = v + d if v <= 0 else v - d
             law = _integer_law(v, q, v - w, v + w)
             out.append(
                 Instance(
-                    f"value {v}",
+                    f"value {v}" + (f" ({why})" if why else ""),
                     v,
                     law,
                     _integer_law(v, q**factor, v - w, v + w, note=self._deviation_text(factor)),
@@ -146,12 +155,14 @@ class _LatticeLaplace(Algorithm):
         q = math.exp(-g / b)
         w = _tail_half_width(q) + math.ceil(d / g) + 1
         out = []
-        for v in (0.3 * d, -12.7 * d):
+        drawn = float(np.random.default_rng(DRAWN_INPUT_SEED).uniform(-1e9, 1e9)) * d
+        for v, why in ((0.3 * d, ""), (-12.7 * d, ""), (1e9 * d + 0.3 * d, "large"),
+                       (drawn, "drawn at random")):  # fmt: skip
             c, c2 = _snap(v, g), _snap(v + d, g)
             law = _integer_law(c, q, c - w, c + w, unit=g)
             out.append(
                 Instance(
-                    f"value {v:g}",
+                    f"value {v:.12g}" + (f" ({why})" if why else ""),
                     v,
                     law,
                     _integer_law(
@@ -252,7 +263,13 @@ class _Exponential(Algorithm):
         Param("sensitivity", "int", 1, "per-candidate sensitivity Δ of the scores"),
         Param("half", "bool", True, "weights exp(ε s/(2Δ)) (true) or exp(ε s/Δ) (false)"),
     )
-    score_sets: tuple[tuple[int, ...], ...] = ((0, 1, 2, 4), (3, 3, 0))
+    #: usual scores, then negative and large ones (the domain: any integer scores)
+    score_sets: tuple[tuple[int, ...], ...] = (
+        (0, 1, 2, 4),
+        (3, 3, 0),
+        (-5, 0, -2),
+        (10**9, 10**9 + 2, 10**9 - 1),
+    )
 
     def _complete(self, params: dict[str, Any]) -> dict[str, Any]:
         if params["epsilon"] is None:
@@ -327,7 +344,7 @@ class _ReportNoisyMax(_Exponential):
         Param("epsilon", "epsilon", None, "privacy parameter ε"),
         Param("sensitivity", "int", 1, "per-candidate sensitivity Δ of the scores"),
     )
-    score_sets = ((0, 1, 2, 4), (3, 3, 0))
+    score_sets = _Exponential.score_sets
 
     def _claim(self, params: dict[str, Any]) -> tuple[float, float] | None:
         return (float(params["epsilon"]), 0.0)
@@ -379,7 +396,7 @@ class _RandomizedResponse(Algorithm):
     def _instances(self, params: dict[str, Any], factor: float = EPSILON_FACTOR) -> list[Instance]:
         k = params["k"]
         out = []
-        for x in sorted({0, k - 1}):
+        for x in sorted({0, k // 2, k - 1}):  # both ends and the middle of 0 … k − 1
             law = self._law(params, x, 1.0)
             other = 1 if x == 0 else 0
             out.append(
