@@ -3,13 +3,16 @@ choose): each test names the finding it pins."""
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import numpy as np
 import pytest
 
 from dpspec.audit import audit
 from dpspec.conform import ConformanceFailure, conform
+from dpspec.validation import Real, checked, example
 
 
 def _fixed_seed_sum(d: Any, n: int, rng: np.random.Generator) -> Any:
@@ -113,3 +116,84 @@ def test_conform_judges_the_whole_input_domain() -> None:
                                        audit_samples=2000).instances]  # fmt: skip
     assert any("negative" in x for x in labels) and any("drawn at random" in x for x in labels)
     assert any("largest" in x for x in labels) and any("lowest" in x for x in labels)
+
+
+@dataclass(frozen=True)
+class _AdmitsNaN(Real):
+    """A scratch domain with a bug: it admits NaN."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if isinstance(value, float) and math.isnan(value):
+            return value
+        return super().convert(value, name)
+
+
+@example(__call__={"x": 1.0})
+@checked
+def _scale_with_a_buggy_domain(x: Annotated[float, _AdmitsNaN(0.0, 10.0, clean=1.0)]) -> float:
+    return 2 * x
+
+
+@example(__call__={"x": 1.0})
+@checked
+def _scale(x: Annotated[float, Real(0.0, 10.0, clean=1.0)]) -> float:
+    return 2 * x
+
+
+def test_the_sweep_expects_what_a_kind_of_domain_must_refuse() -> None:
+    """Before: ``Domain.refused()`` filtered ``hostile()`` through the domain's own check, so a
+    domain that wrongly admitted NaN (or ±inf, or a value past its bound) removed that value
+    from its own sweep. A scratch Real domain that admits NaN now fails the sweep."""
+    from dpspec.proofs.engine.discovery import PublicObject
+    from dpspec.proofs.engine.sweep import Entry, Tally, sweep_entry
+
+    for function, fails in ((_scale_with_a_buggy_domain, True), (_scale, False)):
+        tally = Tally()
+        sweep_entry(Entry(PublicObject(__name__, function.__name__, function), "__call__"), tally)
+        assert tally.calls > 10 and bool(tally.failures) == fails, tally.failures
+        if fails:
+            assert any("nan" in f for f in tally.failures), tally.failures
+
+
+def test_raw_exceptions_become_errors_naming_the_parameter(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: ``coarsen_up(Fraction(10**400, 3))`` raised a raw OverflowError; an empty
+    ``DPSPEC_CHECKPOINT_KEY`` silently sealed with the unkeyed SHA-256."""
+    from fractions import Fraction
+
+    from dpspec.noise import coarsen_up
+
+    with pytest.raises(ValueError, match=r"scale: sensitivity/epsilon = 3.33e\+399 is too large"):
+        coarsen_up(Fraction(10**400, 3))
+    with pytest.raises(ValueError, match=r"scale: .* = 3.33e-401 is too small"):
+        coarsen_up(Fraction(1, 3 * 10**400 + 1))
+    monkeypatch.setenv("DPSPEC_CHECKPOINT_KEY", "")
+    calls = []
+
+    def lap(d: Any, n: int, rng: np.random.Generator) -> Any:
+        calls.append(n)
+        return d + rng.laplace(0, 2, n)
+
+    with pytest.raises(ValueError, match="DPSPEC_CHECKPOINT_KEY is set but empty"):
+        audit(lap, (0.0, 1.0), 0.5, samples=1000, checkpoint=tmp_path / "c.json")
+    assert not calls  # refused before any draw
+
+
+def test_conform_names_what_the_user_gave(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: a target returning a scalar exited 3 with "'int' object is not iterable";
+    ``--max-draws 10`` was refused naming ``max_draws`` (not the option typed)."""
+    from dpspec.proofs.engine.command import run_dpspec
+
+    module = tmp_path / "scalar.py"
+    module.write_text("def one(v, size, rng):\n    return int(v)\n")
+    base = ["conform", "--as", "discrete-laplace", "--param", "scale=2"]
+    assert run_dpspec([*base[:1], f"{module}:one", *base[1:]]) == 3
+    assert run_dpspec([*base[:1], "dpspec", *base[1:], "--max-draws", "10"]) == 2
+    assert run_dpspec([*base[:1], "dpspec", *base[1:4], "scale=2e7"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "returned one int (0) for" in err[0] and "returns size outputs" in err[0]
+    assert err[1].startswith("dpspec conform: --max-draws: instance 'value 0' needs")
+    assert err[2].startswith("dpspec conform: --param scale: at most 1e6")

@@ -211,8 +211,17 @@ def _digest(body: dict[str, Any]) -> str:
 
 
 def _key() -> bytes | None:
-    value = os.environ.get(KEY_VARIABLE, "")
-    return value.encode("utf-8") if value else None
+    """The HMAC key; None when the variable is unset. Set but empty (or blank) is refused: it
+    would seal with the unkeyed SHA-256 while the user asked for a key."""
+    value = os.environ.get(KEY_VARIABLE)
+    if value is None:
+        return None
+    if not value.strip():
+        raise ValueError(
+            f"checkpoint: {KEY_VARIABLE} is set but empty; give the key, or unset it for an "
+            "unkeyed SHA-256 seal"
+        )
+    return value.encode("utf-8")
 
 
 def _mac(body: dict[str, Any], key: bytes) -> str:
@@ -382,6 +391,7 @@ def _checkpoint_path(checkpoint: Any) -> Path | None:
         raise TypeError(f"checkpoint: expected a path, got {type(checkpoint).__name__}")
     if str(checkpoint) == "":
         raise ValueError("checkpoint: empty path")
+    _key()  # an empty key is refused before any draw
     path = Path(checkpoint)
     if path.is_dir():
         raise ValueError(f"checkpoint: {path} is a directory")

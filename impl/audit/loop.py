@@ -386,7 +386,8 @@ def _check_refutable(n: int, eps: float, delta: float, confidence: float) -> Non
 def default_selection(samples: Annotated[int, Integer(1, hi=MAX_SAMPLES)]) -> int:
     """Selection draws per side when not given: samples/5, at least min(samples, 1000) (so a
     small audit still has a usable selection), at most MAX_SELECTION. The whole audit makes
-    2·(samples + selection) mechanism calls: 400 for samples = 100."""
+    2·(samples + selection) mechanism draws, and the freshness probe's 4·64
+    (:mod:`dpspec.audit._freshness`): 656 for samples = 100."""
     return min(max(samples // 5, min(samples, 1000)), MAX_SELECTION)
 
 

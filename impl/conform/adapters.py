@@ -226,6 +226,14 @@ class Sampler(Checked):
                 raise TargetError(
                     f"target: {self.description} raised {type(exc).__name__}: {exc}"
                 ) from exc
+            if not isinstance(out, np.ndarray) and (
+                isinstance(out, str | bytes | dict) or not hasattr(out, "__iter__")
+            ):
+                raise TargetError(
+                    f"target: {self.description} returned one {type(out).__name__} "
+                    f"({out!r:.40}) for {k} draws; a call f(data, size, rng) returns size "
+                    "outputs (an array or a list)"
+                )
             arr = out if isinstance(out, np.ndarray) else _stack(list(out))
             if arr.shape[:1] != (k,):
                 raise TargetError(

@@ -124,7 +124,8 @@ def _opendp_geometric(p: dict[str, Any]) -> Sampler:
 def _opendp_geometric_bounded(p: dict[str, Any]) -> Sampler:
     """The constant-time geometric sampler OpenDP uses when bounds are given (its running
     time grows with the width of the bounds): bounds value ± 40·scale around each input, far
-    enough that the law inside is the discrete Laplace's up to e^-40."""
+    enough that the law inside is the discrete Laplace's up to e^-40 (cut at the ends of the
+    32-bit integers OpenDP takes)."""
     dp = _dp()
     scale = float(p["scale"])
     built: dict[int, Any] = {}
@@ -135,9 +136,8 @@ def _opendp_geometric_bounded(p: dict[str, Any]) -> Sampler:
         if value not in built:
             width = int(40 * scale) + 1
             space = dp.atom_domain(T=int), dp.absolute_distance(T=int)
-            built[value] = dp.m.make_geometric(
-                *space, scale=scale, bounds=(value - width, value + width)
-            )
+            bounds = (max(value - width, -(2**31)), min(value + width, 2**31 - 1))  # its i32
+            built[value] = dp.m.make_geometric(*space, scale=scale, bounds=bounds)
         return [built[value](value) for _ in range(k)]
 
     return Sampler(

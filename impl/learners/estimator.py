@@ -94,6 +94,11 @@ class _Labels(Array):
     def convert(self, value: Any, name: str) -> Any:
         if value is None:
             raise ValueError(f"{name}: requires y to be passed, but the target y is None")
+        if isinstance(value, str | bytes | dict) or np.ndim(value) == 0:
+            raise InputTypeError(
+                f"{name}: expected an array of labels (one per row), got "
+                f"{type(value).__name__} {value!r:.40}"
+            )
         return super().convert(value, name)
 
 

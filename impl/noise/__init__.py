@@ -278,20 +278,31 @@ def coarsen_up(scale: Annotated[Fraction, Rational()]) -> Fraction:
     return _coarsen_up(scale)
 
 
+def _magnitude(x: Fraction) -> str:
+    """``x`` written to 3 digits, also beyond the float range (10^400/3 is "3.33e+399")."""
+    if x == 0:
+        return "0"
+    digits = math.log10(abs(x.numerator)) - math.log10(x.denominator)  # ints of any size
+    if abs(digits) < 300:
+        return f"{float(x):.3g}"
+    exponent = math.floor(digits)
+    return f"{'-' if x < 0 else ''}{10 ** (digits - exponent):.3g}e{exponent:+d}"
+
+
 def _coarsen_up(scale: Fraction) -> Fraction:
     if scale.numerator < _INT64_SAFE and scale.denominator < _INT64_SAFE:
         return scale
     ceiling = math.ceil(scale)
     if ceiling >= _INT64_SAFE // 2**20:
         raise ValueError(
-            f"scale: sensitivity/epsilon = {float(scale):.3g} is too large for the exact "
+            f"scale: sensitivity/epsilon = {_magnitude(scale)} is too large for the exact "
             "sampler (at most 2^36); use a larger epsilon or a smaller sensitivity"
         )
     den = max(1, (_INT64_SAFE // 2) // ceiling)
     coarse = Fraction(math.ceil(scale * den), den)
     if coarse - scale > scale / 2**20:  # a tiny scale with a huge denominator
         raise ValueError(
-            f"scale: sensitivity/epsilon = {float(scale):.3g} is too small for the exact "
+            f"scale: sensitivity/epsilon = {_magnitude(scale)} is too small for the exact "
             "sampler; use a smaller epsilon or a larger sensitivity"
         )
     return coarse

@@ -61,9 +61,9 @@ class IntegerArray(Domain):
 
     def hostile(self) -> tuple[Any, ...]:
         out: list[Any] = [*super().hostile(), "a", [_NAN], [1.5], np.array([True]), {"a": 1}]
-        out += [[self.lo - 1], [2**64], np.zeros((2, 2, 2), dtype=np.int64), 3.0]
-        if not self.signed:
-            out.append([-1])
+        out += [[2**64], np.zeros((2, 2, 2), dtype=np.int64), 3.0]
+        if not self.signed:  # a signed array takes negative entries
+            out += [[self.lo - 1], [-1]]
         if not self.empty:
             out.append([])
         if self.increasing:

@@ -83,19 +83,15 @@ class Domain:
         raise NotImplementedError
 
     def refused(self) -> tuple[Any, ...]:
-        """Values outside the domain (hostile inputs that must be refused): the candidates of
-        :meth:`hostile` that :meth:`check` indeed refuses (so the list cannot contradict the
-        domain)."""
-        out = []
-        for value in self.hostile():
-            try:
-                self.check(value, "value")
-            except (ValueError, TypeError):
-                out.append(value)
-        return tuple(out)
+        """The values a parameter of this domain must refuse: :meth:`hostile`, the fixed
+        expectation of its kind computed from its declared parameters (bounds, openness,
+        optionality), never filtered through its own :meth:`check` — a domain that wrongly
+        admits NaN, ±inf or a value past its bounds keeps that value in its sweep, and the
+        sweep fails on it."""
+        return self.hostile()
 
     def hostile(self) -> tuple[Any, ...]:
-        """Candidate hostile values of this kind of domain."""
+        """The values this kind of domain must refuse, given its declared parameters."""
         return () if self.optional else (None,)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -170,11 +166,13 @@ class Real(Domain):
         if not self.infinite:
             out += [_INF, -_INF]
         if math.isfinite(self.lo):
-            out += [self.lo - max(1.0, abs(self.lo)), -1e300]
+            out += [self.lo - max(1.0, abs(self.lo))]
+            out += [-1e300] if self.lo > -1e300 else []
             if self.lo_open:
                 out.append(self.lo)
         if math.isfinite(self.hi):
-            out += [self.hi + max(1.0, abs(self.hi)), 1e300]
+            out += [self.hi + max(1.0, abs(self.hi))]
+            out += [1e300] if self.hi < 1e300 else []
             if self.hi_open:
                 out.append(self.hi)
         return tuple(out)
@@ -307,9 +305,10 @@ class Integer(Domain):
 
     def hostile(self) -> tuple[Any, ...]:
         out: list[Any] = [*super().hostile(), self.lo - 1, 1.5, 2.0, _NAN, _INF, True, "3"]
-        out += [-(2**63), 2**64, *_NOT_A_NUMBER[2:]]
+        out += [*_NOT_A_NUMBER[2:]]
+        out += [-(2**63)] if self.lo > -(2**63) else []
         if self.top is not None:
-            out.append(self.top + 1)
+            out += [self.top + 1] + ([2**64] if self.top < 2**64 else [])
         return tuple(out)
 
     def equivalents(self, clean: Any) -> tuple[Any, ...]:
@@ -516,7 +515,9 @@ class Array(Domain):
         out: list[Any] = [*super().hostile(), [_NAN], [[_INF, 0.5]]]
         if not self.empty:
             out += [[], np.empty((0, 2))]
-        out += [np.array(["a", "b"]), np.array([1 + 1j, 2]), "data", 3.0, {"a": 1}]
+        if self.kind != "label":  # labels may be strings
+            out += [np.array(["a", "b"])]
+        out += [np.array([1 + 1j, 2]), "data", 3.0, {"a": 1}]
         if self.ndim == 2:
             out += [np.zeros(3), np.zeros((2, 2, 2))]
         elif self.ndim == 1:
@@ -615,9 +616,9 @@ class Pair(Domain):
         if not isinstance(value, (tuple, list)) or len(value) != 2:
             raise ValueError(f"{name}: expected a pair (lo, hi), got {value!r}")
         lo, hi = (self.inner.check(v, name) for v in value)
-        try:
-            ordered = lo is not None and hi is not None and not lo > hi
-        except TypeError:  # ends that do not compare
+        try:  # NaN compares false both ways: refused as unordered
+            ordered = lo is not None and hi is not None and bool(lo <= hi)
+        except (TypeError, ValueError):  # ends that do not compare
             ordered = False
         if not ordered:
             raise ValueError(f"{name}: expected comparable ends with lo <= hi, got {value!r}")

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from dpspec.audit import audit
+from dpspec.audit._freshness import PROBE
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
 from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
 
@@ -197,7 +198,11 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         ),
         ("samples=1e15", run_audit(samples=10**15), error("samples")),
         ("selection=1e15", run_audit(selection=10**15), error("selection")),
-        ("samples=100: 400 calls", hundred, lambda kind, value: kind == "result" and value == 400),
+        (
+            "samples=100: 400 draws and the freshness probe's 4 x 64",
+            hundred,
+            lambda kind, value: kind == "result" and value == 400 + 4 * PROBE,
+        ),
         ("checkpoint hits edited", edited_hits, error("checkpoint")),
         ("checkpoint hits edited, hash recomputed", edited_and_rehashed, error("checkpoint")),
         ("checkpoint not JSON", tampered('{"key": 1'), error("checkpoint")),
@@ -285,7 +290,8 @@ def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
     * the listed cases (NaN, vector-NaN, complex and dict leaks must be flagged; None outputs,
       objects the auditor cannot read,
       bad seed/confidence/event/samples/selection and damaged or unwritable checkpoints refused
-      by name, before any draw; samples = 100 costs 400 calls; jobs = 1 and 2 agree);
+      by name, before any draw; samples = 100 costs 400 draws and the freshness probe's 256;
+      jobs = 1 and 2 agree);
     * Hypothesis (derandomized, 40 examples; 120 with ``--thorough``) over releases that
       mix Laplace noise with a hostile value (NaN, ±inf, ±1e308, denormals, −0.0, complex,
       None, dict, list, str, bytes, bool, 2^70, float32 NaN, datetime), as a scalar or in a

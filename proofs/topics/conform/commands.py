@@ -149,7 +149,7 @@ def _target(spec: str, algorithm: str, params: dict[str, Any]) -> Any:
     except TargetError as exc:
         raise InternalError(str(exc)) from exc
     except (ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+        raise UsageError(_as_typed(str(exc), {}, params)) from exc
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
@@ -169,7 +169,8 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     try:
         params = _find(args.algorithm)._from_text(_params(args.param))
     except (ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+        names = dict.fromkeys(p.name for p in _find(args.algorithm).params)
+        raise UsageError(_as_typed(str(exc), {}, names)) from exc
     budget = {
         "max_draws": args.max_draws,
         "audit_samples": args.audit_samples,
@@ -179,7 +180,7 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     try:
         plan(target, args.algorithm, **budget, **params)  # every check before any draw
     except (ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+        raise UsageError(_as_typed(str(exc), budget, params)) from exc
     try:
         result = conform(target, args.algorithm, seed=args.seed, **budget, **params)
     except (TargetError, MechanismError) as exc:
@@ -187,6 +188,19 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     print("\n".join(result.lines()))
     write_json(args.json, {"target_spec": args.target, **result.to_json()})
     return result.exit_code
+
+
+def _as_typed(message: str, budget: dict[str, Any], params: dict[str, Any]) -> str:
+    """A refusal of the API named as the user typed it: ``max_draws: …`` is ``--max-draws:
+    …``, an algorithm parameter ``scale: …`` is ``--param scale: …``."""
+    name, colon, rest = message.partition(":")
+    if not colon:
+        return message
+    if name in budget:
+        return f"--{name.replace('_', '-')}:{rest}"
+    if name in params:
+        return f"--param {name}:{rest}"
+    return message
 
 
 def register(sub: Any) -> None:
