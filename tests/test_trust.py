@@ -197,3 +197,41 @@ def test_conform_names_what_the_user_gave(
     assert "returned one int (0) for" in err[0] and "returns size outputs" in err[0]
     assert err[1].startswith("dpspec conform: --max-draws: instance 'value 0' needs")
     assert err[2].startswith("dpspec conform: --param scale: at most 1e6")
+
+
+def test_report_from_is_checked_against_its_published_schema(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: ``report --from`` trusted everything beyond id/status (a string ``seconds``, a
+    non-dict ``controls``, a ``tightest`` without ``claim``, a 200 000-deep array: exit 3);
+    duplicate ids could hide a failure; ids matching nothing exited 0."""
+    import json
+    from pathlib import Path
+
+    from dpspec.proofs.engine.command import run_dpspec
+    from dpspec.proofs.engine.report_schema import PUBLISHED, published_text
+
+    assert PUBLISHED.read_text(encoding="utf-8") == published_text()
+    good = {"id": "pcl.privacy", "status": "passed", "seconds": 1.0}
+    cases = {
+        "seconds": {"obligations": [{**good, "seconds": "1"}]},
+        "controls": {"obligations": [{**good, "controls": ["caught"]}]},
+        "tightest": {"obligations": [{**good, "tightest": {"quantity": "ε", "measured": 1}}]},
+        "repeats": {"obligations": [good, {**good, "status": "failed"}]},
+        "registered": {"obligations": [{**good, "id": "nobody.knows"}]},
+    }
+    for name, body in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(body))
+        assert run_dpspec(["report", "--from", str(path)]) == 2, name
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and name in err[0], (name, err)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)
+    assert run_dpspec(["report", "--from", str(deep)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+    fine = tmp_path / "fine.json"
+    fine.write_text(json.dumps({"obligations": [good]}))
+    out = tmp_path / "r.md"
+    assert run_dpspec(["report", "--from", str(fine), "--markdown", str(out)]) == 0
+    assert out.read_text().startswith("#") and not list(Path(tmp_path).glob(".*.partial"))

@@ -26,6 +26,7 @@ from dpspec.proofs.engine.errors import (
     UsageError,
     check_writable,
     one_line_errors,
+    write_atomically,
     write_json,
 )
 from dpspec.proofs.engine.options import (
@@ -133,12 +134,8 @@ def _cmd_errata(args: argparse.Namespace) -> int:
 
 
 def _write_text(path: str | None, text: str, option: str) -> None:
-    if path is None:
-        return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InternalError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
+    if path is not None:
+        write_atomically(path, text, option)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -149,6 +146,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if args.source is not None:
         verify = read_verify_report(args.source)
     else:
+        print(
+            "dpspec report: no --from: running dpspec verify first (about a minute; "
+            "`dpspec verify --json F` then `dpspec report --from F` reuses a run)",
+            file=sys.stderr,
+        )
         verify = run_verify(VerifyConfig(), progress=not args.no_progress)
     md, page = report(verify, args.title)
     _write_text(args.markdown, md, "--markdown")
@@ -160,22 +162,22 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def read_verify_report(path: str) -> dict[str, Any]:
-    """A ``dpspec verify --json`` report read back, its shape checked: a dict whose
-    ``obligations`` is a list of dicts with a string ``id`` and a ``status`` of passed / failed
-    / documented. Anything else is a usage error naming ``--from``."""
+    """A ``dpspec verify --json`` report read back and checked against its published schema
+    (:mod:`dpspec.proofs.engine.report_schema`: every field the report reads, ids unique, at
+    least one a registered obligation). Anything else is a usage error naming ``--from`` and
+    the field."""
+    from dpspec.proofs.engine.registry import obligations
+    from dpspec.proofs.engine.report_schema import problems
+
     try:
         verify = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"--from: not a dpspec verify --json report: {path!r} ({exc})") from exc
-    rows = verify.get("obligations") if isinstance(verify, dict) else None
-    statuses = ("passed", "failed", "documented")
-    if not isinstance(rows, list) or not all(
-        isinstance(r, dict) and isinstance(r.get("id"), str) and r.get("status") in statuses
-        for r in rows
-    ):
+    except (OSError, ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise UsageError(f"--from: not a dpspec verify --json report: {path!r} ({why})") from exc
+    found = problems(verify, (ob.id for ob in obligations()))
+    if found:
         raise UsageError(
-            f"--from: not a dpspec verify --json report: {path!r} (expected obligations: a list "
-            "of rows with an id and a status passed / failed / documented)"
+            f"--from: not a dpspec verify --json report: {path!r} ({'; '.join(found)})"
         )
     out: dict[str, Any] = verify
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -78,20 +79,26 @@ def check_plot(path: str | None, option: str = "--plot") -> None:
     check_writable(path, option)
 
 
-def write_json(path: str | None, payload: dict[str, Any], option: str = "--json") -> None:
-    """Write ``payload`` as JSON; an I/O failure is an :class:`InternalError`."""
-    if path is None:
-        return
+def write_atomically(path: str, text: str, option: str) -> None:
+    """``text`` to ``path``: written beside it, then renamed over it, so an interrupted run
+    leaves the old file (or none), never a truncated one; an I/O failure is an
+    :class:`InternalError` naming ``option``."""
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial")
     try:
-        target = Path(path)
         if str(target.parent):
             target.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(payload, indent=2, default=str) + "\n"
-        with target.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
     except OSError as exc:
+        partial.unlink(missing_ok=True)
         raise InternalError(f"{option}: cannot write {path!r} ({exc.strerror or exc})") from exc
+
+
+def write_json(path: str | None, payload: dict[str, Any], option: str = "--json") -> None:
+    """Write ``payload`` as JSON (atomically); an I/O failure is an :class:`InternalError`."""
+    if path is not None:
+        write_atomically(path, json.dumps(payload, indent=2, default=str) + "\n", option)
 
 
 def one_line_errors(parser: argparse.ArgumentParser) -> None:
