@@ -235,3 +235,10 @@ def test_report_from_is_checked_against_its_published_schema(
     out = tmp_path / "r.md"
     assert run_dpspec(["report", "--from", str(fine), "--markdown", str(out)]) == 0
     assert out.read_text().startswith("#") and not list(Path(tmp_path).glob(".*.partial"))
+
+
+def test_a_required_parameter_is_required() -> None:
+    """Before: ``--param granularity`` silently defaulted to 2^-20, so a correct sampler on
+    another lattice "deviated" (z = 231)."""
+    with pytest.raises(ValueError, match=r"granularity: required.*= 9.53674e-07"):
+        conform(lambda v, size, rng: np.zeros(size), "lattice-laplace", epsilon=1.0)

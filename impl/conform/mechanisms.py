@@ -138,13 +138,22 @@ class _LatticeLaplace(Algorithm):
         Param("scale", "positive", None, "noise scale b in output units; or give epsilon"),
         Param("epsilon", "epsilon", None, "privacy parameter: b = (sensitivity + γ)/epsilon"),
         Param("sensitivity", "positive", 1.0, "L1 sensitivity Δ of the query"),
-        Param("granularity", "positive", None, "lattice spacing γ (default 2^(⌊log2 Δ⌋−20))"),
+        Param(
+            "granularity",
+            "positive",
+            None,
+            "lattice spacing γ of the outputs (required; dpspec's is 2^(⌊log2 Δ⌋−20))",
+        ),
     )
     deviation = ("scale", -1)
 
     def _complete(self, params: dict[str, Any]) -> dict[str, Any]:
         if params["granularity"] is None:
-            params["granularity"] = 2.0 ** (math.floor(math.log2(params["sensitivity"])) - 20)
+            ours = 2.0 ** (math.floor(math.log2(params["sensitivity"])) - 20)
+            raise ValueError(
+                "granularity: required: the lattice spacing γ of the target's outputs "
+                f"(dpspec's LaplaceMechanism uses 2^(⌊log2 Δ⌋−20) = {ours:g})"
+            )
         _one_of_scale_epsilon(params, params["sensitivity"], params["granularity"])
         if params["scale"] / params["granularity"] > 2.0**40:
             raise ValueError("granularity: scale/granularity must be <= 2^40")

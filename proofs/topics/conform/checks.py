@@ -30,6 +30,7 @@ from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyCo
 #: the parameters each algorithm is run at (ε = 1 unless the algorithm is parametrised else)
 PARAMS: dict[str, dict[str, Any]] = {
     "discrete-laplace": {"scale": 2.0},
+    "lattice-laplace": {"epsilon": 1.0, "granularity": 2.0**-20},
     "bernoulli-exp": {},
     "pcl": {"epsilon": 1.0, "trend": False},
 }

@@ -149,7 +149,8 @@ def _target(spec: str, algorithm: str, params: dict[str, Any]) -> Any:
     except TargetError as exc:
         raise InternalError(str(exc)) from exc
     except (ValueError, TypeError) as exc:
-        raise UsageError(_as_typed(str(exc), {}, params)) from exc
+        names = dict.fromkeys(p.name for p in _find(algorithm).params)
+        raise UsageError(_as_typed(str(exc), {}, names)) from exc
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
@@ -180,7 +181,8 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     try:
         plan(target, args.algorithm, **budget, **params)  # every check before any draw
     except (ValueError, TypeError) as exc:
-        raise UsageError(_as_typed(str(exc), budget, params)) from exc
+        names = dict.fromkeys(p.name for p in _find(args.algorithm).params)
+        raise UsageError(_as_typed(str(exc), budget, names)) from exc
     try:
         result = conform(target, args.algorithm, seed=args.seed, **budget, **params)
     except (TargetError, MechanismError) as exc:
