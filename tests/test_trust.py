@@ -242,3 +242,23 @@ def test_a_required_parameter_is_required() -> None:
     another lattice "deviated" (z = 231)."""
     with pytest.raises(ValueError, match=r"granularity: required.*= 9.53674e-07"):
         conform(lambda v, size, rng: np.zeros(size), "lattice-laplace", epsilon=1.0)
+
+
+def test_both_pytest_plugins_in_one_conftest(tmp_path: Any) -> None:
+    """Before: a conftest.py listing both plugins stopped pytest ("Plugin already registered
+    under a different name"): the conform plugin's entry point had another name."""
+    import subprocess
+    import sys
+
+    (tmp_path / "conftest.py").write_text(
+        'pytest_plugins = ["dpspec.audit.pytest_plugin", "dpspec.conform.pytest_plugin"]\n'
+    )
+    (tmp_path / "test_both.py").write_text(
+        "def test_fixtures(assert_dp, dpspec_conforms):\n"
+        "    assert callable(assert_dp) and callable(dpspec_conforms)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]

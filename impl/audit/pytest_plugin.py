@@ -1,5 +1,6 @@
-"""A pytest fixture for DP assertions: add ``pytest_plugins = ["dpspec.audit.pytest_plugin"]``
-to your ``conftest.py`` and use the ``assert_dp`` fixture in tests::
+"""A pytest fixture for DP assertions, installed with dpspec (a ``pytest11`` entry point named
+as this module, so listing it in a ``conftest.py``'s ``pytest_plugins`` too loads it once); use
+the ``assert_dp`` fixture in tests::
 
     def test_my_mechanism_is_dp(assert_dp):
         assert_dp(MyMechanism(epsilon=1.0), (D, D_prime), epsilon=1.0)
