@@ -97,11 +97,16 @@ def minimum_sample_size(
     delta: PositiveDeltaArg,
     beta: OpenProbabilityArg,
 ) -> int:
-    """n ≥ ⌈(2/ψ)(1 + (2/ε)(ln(1/β) + ln(1/δ)))⌉: the explicit form of Lemma 7.1.5's n (L2056)
-    with Algorithm 5 — a value x* repeated ≈ nψ times clears the threshold with probability
-    ≥ 1 − β (logarithms taken separately, so βδ below the float range does not underflow).
-    Refused (naming ``psi``) when n would exceed 2^62."""
-    value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))
+    """n = ⌈(2/ψ)(1 + (2/ε)(ln(1/β) + ln(1/δ) + ln(1 + e^ε)))⌉: the explicit form of Lemma
+    7.1.5's n (L2056, stated there as O((1/ψε) log(1/βδ))) with Algorithm 5's histogram. A
+    value of frequency ψ appears c ≥ nψ/2 times (Chernoff), and c clears the threshold with
+    probability ≥ 1 − β: τ ≤ 1 + (2/ε) ln((1 + e^ε)/δ) (the least τ with
+    (1 + e^ε)P(Z ≥ τ) ≤ δ, P(Z ≥ t) ≤ e^{−εt/2}) and P(Z ≤ −t) ≤ e^{−εt/2} ≤ β for
+    t ≥ (2/ε) ln(1/β). (The ln(1 + e^ε) term was missing before: at ε = 4, δ = 0.05 the
+    shorter n fell short of 1 − β.) Logarithms are taken separately, so βδ below the float
+    range does not underflow; refused (naming ``psi``) when n would exceed 2^62."""
+    threshold_log = -math.log(delta) + epsilon + math.log1p(math.exp(-epsilon))
+    value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))
     if not value <= 2**62:
         raise ValueError(f"psi: the sample size ~{value:.3g} exceeds 2^62")
     return math.ceil(value)

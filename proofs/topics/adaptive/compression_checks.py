@@ -170,7 +170,8 @@ class _SwitchAnalyst:
 def rounding_compression(config: VerifyConfig) -> CheckOutcome:
     """Thm 7.2.8 and Lemma 7.2.6 / Thm 7.2.7 (L2082–2131), exactly on every S ∈ {0,1,2}^6 under
     a 3-valued chain (g = 2 on the diagonal, 1 off it), the rounding mechanism at α = 1/4
-    (2 cells) and an adaptive analyst ({0}, then {1} or {2} by the first answer), k = 2, all
+    (2 cells) — and at α = 0.3, where 1/(2α) is not an integer, so ⌈1/(2α)⌉ and ⌊1/(2α)⌋
+    differ — and an adaptive analyst ({0}, then {1} or {2} by the first answer), k = 2, all
     through ``play``:
 
     * compression is attained: the transcripts take exactly 2^b = 4 values, b = k log₂⌈1/(2α)⌉
@@ -224,6 +225,12 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
         return transcripts, worst, played
 
     transcripts, worst, played = run(RoundingAnswers(n, alpha))
+    # and at α = 0.3, where 1/(2α) = 5/3 is not an integer: ⌈·⌉ = 2 cells, ⌊·⌋ would give 1
+    odd_alpha = 0.3
+    odd_transcripts, odd_worst, _ = run(RoundingAnswers(n, odd_alpha))
+    odd_bound = math.ceil(1 / (2 * odd_alpha)) ** k  # this analyst reaches 3 of the 4
+    odd = len(odd_transcripts) <= odd_bound and math.isclose(odd_worst, odd_alpha)
+    odd = odd and odd_worst <= odd_alpha * (1 + 1e-12)
     cells = math.ceil(1 / (2 * alpha))
     bound = cells**k
     compressed = len(transcripts) == bound
@@ -277,7 +284,7 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
         Control("cells of width 4α", coarse_worst > alpha, f"error {coarse_worst:.3f} > α"),
         Control("split baseline answering on block 0", reused > 0, f"{reused} answers off"),
     ]
-    ok = compressed and accurate and lemma and theorem and split_ok
+    ok = compressed and accurate and lemma and theorem and split_ok and odd
     ok = ok and all(c.caught for c in controls)
     return CheckOutcome(
         ok,
@@ -286,7 +293,8 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
         f"P(∃i dev > γ) = {float(bad_q):.4f} ≤ δ|Q_A| = {float(delta * len(queries)):.2f} ≤ "
         f"δk2^b = {float(delta * k * bound):.1f}; Thm 7.2.7: P(∃i |a − q(μ)| > α + γ) = "
         f"{float(bad_a):.4f} ≤ {float(delta * k * bound):.1f}; split answers = q_i(block_i): "
-        f"{split_ok}",
+        f"{split_ok}; at α = 0.3: {len(odd_transcripts)} transcripts ≤ ⌈1/(2α)⌉^k = "
+        f"{odd_bound}, worst error {odd_worst:.3f} = α: {odd}",
         {"transcripts": len(transcripts), "worst_error": worst, "lemma": float(bad_q)},
         controls,
         [

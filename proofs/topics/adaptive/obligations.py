@@ -231,6 +231,14 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_GAME}.RoundingAnswers.answer",
             f"{_GAME}.SplitAnswers.answer",
         ),
+        bug_controls=(
+            BugControl(
+                f"{_GAME}.RoundingAnswers.__init__",
+                "self.cells = math.ceil(1 / (2 * alpha))",
+                "self.cells = int(1 / (2 * alpha))",
+                "⌊1/(2α)⌋ cells instead of ⌈1/(2α)⌉ (one cell short when 1/(2α) is no integer)",
+            ),
+        ),
     ),
     Obligation(
         id="erratum.thesis-lemma-7.2.6-strict",
@@ -334,7 +342,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         id="algorithm-10.deviation",
         source=f"{THESIS}:L2052-2076 (Algorithm 10, Lemma 7.1.5 with exp(−nψ/8)); {THESIS}:L2050",
         claim=(
-            "on μ_ψ with n = ⌈(2/ψ)(1 + (2/ε) ln(1/(βδ)))⌉, h(S) − h(μ) ≥ ψ/2 with probability "
+            "on μ_ψ with n = ⌈(2/ψ)(1 + (2/ε) ln((1 + e^ε)/(βδ)))⌉, h(S) − h(μ) ≥ ψ/2 with "
+            "probability "
             "≥ 1 − β − e^{−nψ/8} (Clopper-Pearson at 1e-6); a singleton is released w.p. δ/4"
         ),
         method=Method.STATISTICAL,
@@ -419,5 +428,30 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         ),
         tests=(f"{_TESTS}::test_predicate_mechanism",),
         entry_points=(f"{_DEV}.PredicateMechanism.sample", f"{_DEV}.PredicateMechanism.pmf"),
+    ),
+    Obligation(
+        id="algorithm-10.sample-size",
+        source=f"{THESIS}:L2056 (Lemma 7.1.5: n ≥ O((1/ψε) log(1/βδ)), made explicit)",
+        claim=(
+            "with n = minimum_sample_size(ψ, ε, δ, β) a cell of count ⌈nψ/2⌉ is released by "
+            "Algorithm 10's histogram with probability ≥ 1 − β, exactly, on an 81-point grid; "
+            "0.8 n falls short"
+        ),
+        method=Method.EXACT,
+        impls=(f"{_DEV}.minimum_sample_size",),
+        entry_points=(
+            f"{_DEV}.minimum_sample_size",
+            "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_probability",
+        ),
+        checks=("deviating_checks:minimum_sample_size_suffices",),
+        bug_controls=(
+            BugControl(
+                f"{_DEV}.minimum_sample_size",
+                "value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))",
+                "value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))",
+                "the explicit n without its ln(1 + e^ε) term (the form before this check)",
+            ),
+        ),
+        tests=(f"{_TESTS}::test_deviating_algorithm",),
     ),
 )
