@@ -44,6 +44,8 @@ from dpspec.validation import (
     GeneratorArg,
     InputTypeError,
     Instance,
+    Integer,
+    Pair,
     SizeArg,
     checked,
     example,
@@ -157,6 +159,10 @@ CallArg = Annotated[Callable[[Any, int, np.random.Generator], Any], Function()]
 PmfArg = Annotated[Callable[[Any], Any] | None, optional(Function())]
 #: A short text (the calling convention, a description).
 TextArg = Annotated[str, Instance(types=(str,), clean="f(data, size, rng)")]
+#: The integer inputs a target can take (lo, hi), or None: every input the algorithm declares.
+InputsArg = Annotated[
+    tuple[int, int] | None, Pair(inner=Integer(-(2**63), hi=2**63 - 1), optional=True)
+]
 
 
 def _required_positional(fn: Callable[..., Any]) -> int | None:
@@ -198,7 +204,10 @@ class Sampler(Checked):
     """A target in one calling convention: ``call(data, size, rng)`` draws ``size`` outputs;
     ``form`` names the convention, ``seeded`` says whether the generator dpspec passes drives
     all of its randomness, ``vectorised`` whether one call returns many draws (else ``call``
-    calls the target once per draw). ``pmf`` is the target's own law, when it has one."""
+    calls the target once per draw). ``pmf`` is the target's own law, when it has one;
+    ``inputs`` the integer inputs it can take (a count takes a dataset of v records:
+    0 ≤ v ≤ 10^6), when narrower than the algorithm's (instances outside are left out, and the
+    report says which)."""
 
     call: CallArg
     form: TextArg
@@ -206,6 +215,7 @@ class Sampler(Checked):
     vectorised: FlagArg
     description: TextArg
     pmf: PmfArg = None
+    inputs: InputsArg = None
 
     def draw(self, data: InputArg, size: SizeArg, rng: GeneratorArg) -> NDArray[Any]:
         """``size`` outputs on ``data`` (vectorised targets are called in blocks of

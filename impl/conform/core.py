@@ -404,6 +404,15 @@ def plan(
     factors = (1 + r, 1 / (1 + r))
     instances = algo._instances(resolved, factors[0])
     lower = algo._variants(resolved, factors[1])
+    if sampler.inputs is not None:  # the target takes a narrower range of inputs
+        lo, hi = sampler.inputs
+        kept = [
+            i for i, inst in enumerate(instances)
+            if not isinstance(inst.data, int) or lo <= inst.data <= hi
+        ]  # fmt: skip
+        if not kept:
+            raise ValueError(f"target: takes only inputs in [{lo}, {hi}]: no instance is in it")
+        instances, lower = [instances[i] for i in kept], [lower[i] for i in kept]
     claim = algo._claim(resolved)
     tests = len(instances) * (2 if claim is not None else 1)
     alpha_each = alpha / tests
@@ -508,6 +517,12 @@ def conform(
         notes.append(
             "the target draws from its own generator: its draws do not reproduce run "
             "to run (the false-alarm bound does not need them to)"
+        )
+    if p.sampler.inputs is not None:
+        left_out = len(p.algo._instances(p.params)) - len(p.instances)
+        notes.append(
+            f"the target takes inputs in [{p.sampler.inputs[0]}, {p.sampler.inputs[1]}] only: "
+            f"{left_out} instance(s) of the algorithm outside it left out"
         )
     reports = [_run_instance(p, i, seed) for i in range(len(p.instances))]
     return ConformResult(

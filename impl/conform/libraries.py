@@ -208,6 +208,10 @@ def _pydp_laplace_int(p: dict[str, Any]) -> Sampler:
     )
 
 
+#: the counts a count target is judged on: a dataset of v records, v up to 10^6 (held in memory)
+COUNT_INPUTS = (0, 10**6)
+
+
 def _pydp_count(p: dict[str, Any]) -> Sampler:
     from pydp.algorithms.laplacian import Count
 
@@ -223,6 +227,7 @@ def _pydp_count(p: dict[str, Any]) -> Sampler:
         False,
         False,
         f"pydp Count(epsilon={p['epsilon']:g}).quick_result",
+        inputs=COUNT_INPUTS,
     )
 
 
@@ -335,6 +340,7 @@ def _dpl_histogram(p: dict[str, Any]) -> Sampler:
         True,
         False,
         f"diffprivlib tools.histogram(epsilon={eps:g}, bins=2, range=(0, 2))",
+        inputs=COUNT_INPUTS,
     )
 
 
