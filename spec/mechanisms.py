@@ -22,7 +22,7 @@ integer exponent ``k = |y − a'| − |y − a|``, and ``|k| ≤ |a − a'|``.
 
 All functions are exact on ``int``/``Fraction`` (no ``exp``/``log``): the loss is returned in
 log space, the discrete ratio as its integer exponent. These are the functions the CrossHair
-lemmas of :mod:`dpspec.proofs.lemmas` reason about.
+lemmas of ``dpspec.proofs.topics.*.lemmas`` reason about.
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ The queries of the seeds:
   (seed 000 Thm 4.10, ``000_dff3c4dc97cf0e21.txt:L349``): GS = 1 under substitution, per h.
 
 The queries are written without data-dependent branches (indicator sums instead of ``if``) so
-that CrossHair (:mod:`dpspec.proofs.lemmas`) explores few paths; the values are the same.
+that CrossHair (the lemmas of ``dpspec.proofs.topics.*.lemmas``) explores few paths; the
+values are the same.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def count(data: Iterable[R], predicate: Callable[[R], bool]) -> int:
     ``|c_φ(S) − c_φ(S')| ≤ 1`` under both relations (seed 000 Alg 1 counts,
     ``000_dff3c4dc97cf0e21.txt:L125``).
     """
-    # Summed as booleans (no ``if``): one symbolic path per length in dpspec.proofs.lemmas.
+    # Summed as booleans (no ``if``): one symbolic path per length in the lemmas.
     return sum(predicate(record) for record in data)
 
 
@@ -94,7 +95,7 @@ def histogram(data: Sequence[int], bins: int) -> tuple[int, ...]:
         if not 0 <= record < bins:
             raise ValueError(f"data: record {record} is not a bin index in [0, {bins})")
     # Σᵢ 1[xᵢ = j] summed as booleans: no data-dependent branch, so symbolic execution
-    # (dpspec.proofs.lemmas) explores one path per dataset length instead of one per content.
+    # (its lemmas) explores one path per dataset length instead of one per content.
     return tuple(sum(record == j for record in data) for j in range(bins))
 
 

@@ -135,7 +135,10 @@ def one_run_epsilon_lower(
 @dataclass
 class OneRunResult:
     """One one-run audit: W of r guesses right among m canaries; ``epsilon_lower`` holds with
-    probability ≥ ``confidence`` (add/remove ε); ``violation`` = it exceeds the claim."""
+    probability ≥ ``confidence`` (add/remove ε); ``violation`` = it exceeds the claim. A
+    negative ``epsilon_lower`` (fewer than half the guesses right at δ = 0) is kept as the
+    bound computed: it says nothing about the claim (every ε ≥ 0 is above it), it is not an
+    error."""
 
     __dpspec_declarative__ = "one one-run audit (a record the audit returns)"
 
