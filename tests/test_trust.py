@@ -262,3 +262,45 @@ def test_both_pytest_plugins_in_one_conftest(tmp_path: Any) -> None:
         capture_output=True, text=True, cwd=tmp_path, timeout=120,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+
+
+def _exact_one_run_pvalue(m: int, r: int, w: int, q: Any, delta: Any, factor: int = 2) -> Any:
+    """The one-run (ε, δ) p-value (Steinke, Nasr, Jagielski 2023) in exact rationals, for a
+    rational q = e^ε/(1 + e^ε): P[Bin(r, q) ≥ W] + factor·m·δ·max_{1≤i≤W} P[W−i ≤ Bin < W]/i."""
+    from fractions import Fraction
+
+    pmf = [math.comb(r, k) * q**k * (1 - q) ** (r - k) for k in range(r + 1)]
+    tail = sum(pmf[w:], Fraction(0))
+    if delta == 0 or w == 0:
+        return min(tail, Fraction(1))
+    window = max(sum(pmf[max(w - i, 0) : w], Fraction(0)) / i for i in range(1, w + 1))
+    return min(tail + factor * m * delta * window, Fraction(1))
+
+
+def test_the_one_run_pvalue_is_its_closed_form() -> None:
+    """Before: the one-run audit's (ε, δ) p-value was checked for monotonicity only. Here it
+    is recomputed in exact rationals (ε = ln 3 and ln(3/2): q = 3/4, 3/5) on every W of
+    r ∈ {10, 40} guesses among m = 2r canaries, δ ∈ {0, 1e-4, 1/200}; the implementation agrees to
+    1e-9 relative, and the same formula with the δ term's factor 2 dropped does not."""
+    from fractions import Fraction
+
+    from dpspec.audit.one_run import one_run_pvalue
+
+    differs = 0
+    for eps, q in ((math.log(3), Fraction(3, 4)), (math.log(1.5), Fraction(3, 5))):
+        for r in (10, 40):
+            for delta in (Fraction(0), Fraction(1, 10_000), Fraction(1, 200)):
+                for w in range(r + 1):
+                    exact = _exact_one_run_pvalue(2 * r, r, w, q, delta)
+                    got = one_run_pvalue(2 * r, r, w, eps, float(delta))
+                    assert math.isclose(got, float(exact), rel_tol=1e-9, abs_tol=1e-300), (
+                        eps,
+                        r,
+                        float(delta),
+                        w,
+                        got,
+                        float(exact),
+                    )
+                    half = _exact_one_run_pvalue(2 * r, r, w, q, delta, factor=1)
+                    differs += not math.isclose(got, float(half), rel_tol=1e-9)
+    assert differs > 50  # the control: a factor 2 off is seen
