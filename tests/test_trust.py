@@ -304,3 +304,24 @@ def test_the_one_run_pvalue_is_its_closed_form() -> None:
                     half = _exact_one_run_pvalue(2 * r, r, w, q, delta, factor=1)
                     differs += not math.isclose(got, float(half), rel_tol=1e-9)
     assert differs > 50  # the control: a factor 2 off is seen
+
+
+def test_every_sampler_path_is_enumerated() -> None:
+    """Before: geometric()'s block path (scales above its table) was never run by verify. A law
+    check given the sampler module now fails when a ``sample`` method it reaches has a line no
+    case ran: the discrete Laplace at scale 1 alone (the direct table) leaves the block path."""
+    from fractions import Fraction
+
+    from dpspec import noise
+    from dpspec.noise import _laws
+    from dpspec.proofs.engine.law_checks import LawCase, law_check
+    from dpspec.proofs.topics.mechanisms import enumeration as en
+
+    case = LawCase(
+        "discrete_laplace(scale=1)",
+        en._drawing(noise.discrete_laplace, Fraction(1)),
+        en.two_sided_spec(en.factor(Fraction(1))),
+    )
+    out = law_check([case], [], paths=_laws)
+    assert not out.passed and "TwoSidedSampler.sample: lines" in out.detail
+    assert law_check([case], []).passed

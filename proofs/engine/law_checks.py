@@ -220,13 +220,97 @@ def run_case(case: LawCase) -> LawComparison:
     return compare_law(case.name, law, case.spec)
 
 
-def law_check(cases: Sequence[LawCase], controls: Sequence[tuple[str, LawCase]]) -> CheckOutcome:
+def _sample_methods(module: Any) -> dict[str, tuple[type, set[int]]]:
+    """Every class of ``module`` (walked) defining ``sample``, with the lines of that method's
+    body that must run: all but the ``def``, its docstring and ``raise`` statements."""
+    import inspect
+
+    out: dict[str, tuple[type, set[int]]] = {}
+    for name, cls in inspect.getmembers(module, inspect.isclass):
+        fn = vars(cls).get("sample")
+        if cls.__module__ != module.__name__ or fn is None:
+            continue
+        source, first = inspect.getsourcelines(fn)
+        doc_lines = (fn.__doc__ or "").count("\n") + 1 if fn.__doc__ else 0
+        skip = set(range(first, first + 1 + doc_lines))
+        for offset, text in enumerate(source):
+            if text.strip().startswith("raise") or not text.strip():
+                skip.add(first + offset)
+        lines = {line for _, _, line in fn.__code__.co_lines() if line is not None} - skip
+        out[f"{name}.sample"] = (cls, lines)
+    return out
+
+
+def _run_tracing_paths(
+    cases: Sequence[LawCase], module: Any
+) -> tuple[list[Any], dict[str, set[int]], dict[str, int]]:
+    """The cases run with the lines of ``module``'s ``sample`` methods recorded (each method
+    wrapped so that tracing is on only inside it): (results, the lines never reached per
+    method that ran at all, the lines to reach per method)."""
+    import sys
+
+    wanted = _sample_methods(module)
+    seen: dict[str, set[int]] = {}
+    originals = {name: vars(cls)["sample"] for name, (cls, _) in wanted.items()}
+
+    def traced(name: str) -> Any:
+        original = originals[name]
+        code = original.__code__
+        lines = seen.setdefault(name, set())
+        need = wanted[name][1]
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                lines.add(frame.f_lineno)
+            return local
+
+        def tracer(frame: Any, event: str, arg: Any) -> Any:
+            return local if frame.f_code is code else None
+
+        def sample(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if need <= lines:  # every line has run: no more tracing
+                return original(self, *args, **kwargs)
+            previous = sys.gettrace()
+            sys.settrace(tracer)
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                sys.settrace(previous)
+
+        return sample
+
+    attribute = "sample"
+    wrapped = {name: traced(name) for name in wanted}
+    try:
+        for name, (cls, _) in wanted.items():
+            setattr(cls, attribute, wrapped[name])
+        good = [run_case(c) for c in cases]
+    finally:
+        for name, (cls, _) in wanted.items():
+            setattr(cls, attribute, originals[name])
+    ran = {n: got for n, got in seen.items() if got}
+    missing = {n: wanted[n][1] - got for n, got in ran.items() if wanted[n][1] - got}
+    return good, missing, {n: len(wanted[n][1]) for n in ran}
+
+
+def law_check(
+    cases: Sequence[LawCase],
+    controls: Sequence[tuple[str, LawCase]],
+    paths: Any = None,
+) -> CheckOutcome:
     """Every case equal to its stated law within its truncated mass, every control (a bug
     and its case) DIFFERENT; slack: the truncated mass against its claim, and the largest
     difference the comparison cannot exclude, over the cases enumerated to the finest
     truncation, against that truncation (2^-64, one unit in the last place of a table, for the
-    samplers)."""
-    good = [run_case(c) for c in cases]
+    samplers). ``paths``: a module whose samplers the cases drive; every ``sample`` method of
+    it that the cases reach must have every line but its ``raise`` statements run (the paths
+    to cover come from the code: a branch no case reaches fails the check)."""
+    missing: dict[str, set[int]] = {}
+    reached: dict[str, int] = {}
+    if paths is None:
+        good = [run_case(c) for c in cases]
+    else:
+        good, missing, reached = _run_tracing_paths(cases, paths)
     bad = [(bug, run_case(c)) for bug, c in controls]
     tight = max(range(len(good)), key=lambda i: good[i].law.truncated / cases[i].truncation)
     truncated, claim = good[tight].law.truncated, cases[tight].truncation
@@ -236,11 +320,20 @@ def law_check(cases: Sequence[LawCase], controls: Sequence[tuple[str, LawCase]])
     )
     within = all(g.law.truncated <= c.truncation for g, c in zip(good, cases, strict=True))
     passed = all(g.holds for g in good) and all(not b.holds for _, b in bad) and within
+    passed = passed and not missing
     failing = [g.summary() for g in good if not g.holds]
+    failing += [f"{n}: lines {sorted(m)} never run" for n, m in missing.items()]
     detail = (
         f"{len(good)} laws derived from the code ({sum(g.law.runs for g in good)} runs), "
         + ("all equal to the stated laws" if not failing else "DIFFERENT: " + "; ".join(failing))
         + f", largest truncated mass {float(truncated):.3g} (allowed {float(claim):.3g}); "
+        + (
+            "every line of "
+            + ", ".join(f"{n} ({k})" for n, k in sorted(reached.items()))
+            + " run; "
+            if reached and not missing
+            else ""
+        )
         + "controls: "
         + "; ".join(b.summary() for _, b in bad)
     )

@@ -30,7 +30,9 @@ from dpspec.mechanisms import (
     StabilityHistogram,
 )
 from dpspec.noise import DiscreteLaplaceNoise
+from dpspec.noise import _laws as noise_laws
 from dpspec.noise._laws import (
+    GeometricSampler,
     LevelSampler,
     SingleThreshold,
     TablePolicy,
@@ -217,6 +219,23 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
                 COARSE_CLAIM,
             ),
         ]
+        # geometric()'s own block path (scale above the direct table): G = B·A + W, A the
+        # geometric at q^B (its own sampler), W the within-block position
+        geo = GeometricSampler(q, SMALL_POLICY)
+        cases += [
+            LawCase(
+                f"geometric block sampler: blocks at q^{geo.block}",
+                _sizing(geo.outer),
+                geometric_spec(ipow(qi, geo.block)),
+            ),
+            LawCase(
+                f"geometric block sampler, composed (scale {scale}, B={geo.block})",
+                _sizing(geo),
+                geometric_spec(qi),
+                composed,
+                COARSE_CLAIM,
+            ),
+        ]
     one = two_sided_sampler(Ratio(1, 1, exp=True))
     block = TwoSidedSampler(Ratio(1, 5, exp=True), SMALL_POLICY)
     tail = geometric_sampler(Ratio(1, 1, exp=True))
@@ -263,7 +282,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
             ),
         ),
     ]
-    return law_check(cases, controls)
+    return law_check(cases, controls, paths=noise_laws)
 
 
 def _heavier(within: Any) -> Any:
@@ -425,7 +444,7 @@ def categorical_law(config: VerifyConfig) -> CheckOutcome:
             ),
         ),
     ]
-    return law_check(cases, controls)
+    return law_check(cases, controls, paths=noise_laws)
 
 
 # --- the mechanisms -------------------------------------------------------------------------

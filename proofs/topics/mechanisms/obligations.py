@@ -380,7 +380,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "discrete_laplace(scale), discrete_laplace_base(q) and geometric(q) at size 1 have "
             "exactly the laws ∝ q^{|z|} and (1 − q)q^g: derived from their code by enumerating "
             "every draw sequence, within a truncated mass below 2^-64 (one ulp of a table); the "
-            "block sampler of large scales part by part, and composed"
+            "block samplers of large scales (two-sided and geometric) part by part, and "
+            "composed; every line of every sampler's sample method these laws reach is run"
         ),
         method=Method.EXACT,
         impls=(

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from dpspec.noise import _laws as noise_laws
 from dpspec.proofs.engine.law_checks import (
     Interval,
     LawCase,
@@ -107,7 +108,7 @@ def interior_point_law(config: VerifyConfig) -> CheckOutcome:
             ),
         ),
     ]
-    return law_check(cases, controls)
+    return law_check(cases, controls, paths=noise_laws)
 
 
 def size_noise_law(config: VerifyConfig) -> CheckOutcome:
@@ -135,4 +136,4 @@ def size_noise_law(config: VerifyConfig) -> CheckOutcome:
             ),
         )
     ]
-    return law_check(cases, controls)
+    return law_check(cases, controls)  # the samplers' paths: noise.discrete-laplace-law-enumerated
