@@ -352,7 +352,8 @@ class PrivateCoverClassifier(_CoverExponentialClassifier):
     Fitted: ``kappa_`` (κ̂), ``candidates_`` (the public grid G), ``choice_``, ``lower_``/
     ``upper_`` (the chosen box), ``certificate_`` (δ_cert: P(excess error > accuracy) ≤ it when
     D is κ̂-smooth w.r.t. uniform; a value ≥ 1 is vacuous at this m, and is reported as
-    computed — not cut at 1 — so that it can be checked against its formula), ``classes_``, ``privacy_`` (α, 0) under substitution.
+    computed — not cut at 1 — so that it can be checked against its formula), ``classes_``,
+    ``privacy_`` (α, 0) under substitution.
     """
 
     def __init__(
