@@ -134,4 +134,20 @@ MUTANTS: tuple[Mutant, ...] = (
         description="PredicateMechanism.sample returns the predicate after the one drawn",
         kind="sampler",
     ),
+    Mutant(
+        id="adaptive.sample-size-without-threshold-term",
+        file="impl/adaptive/deviating.py",
+        original="value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))",
+        replacement="value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))",
+        description="Algorithm 10's explicit n without the threshold's ln(1 + e^eps) term",
+        kind="claim",
+    ),
+    Mutant(
+        id="adaptive.rounding-floor-cells",
+        file="impl/adaptive/game.py",
+        original="self.cells = math.ceil(1 / (2 * alpha))",
+        replacement="self.cells = int(1 / (2 * alpha))",
+        description="floor(1/(2 alpha)) rounding cells: one short when 1/(2 alpha) is no integer",
+        kind="claim",
+    ),
 )

@@ -116,4 +116,15 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         kind="claim",
     ),
+    Mutant(
+        id="audit.freshness-never-compared",
+        file="impl/audit/_freshness.py",
+        original="sides.append((first, first == second, _collisions(first) <= MAX_COLLISION))",
+        replacement="sides.append((first, False, _collisions(first) <= MAX_COLLISION))",
+        description=(
+            "the freshness probe never compares two Generators' releases: a target with a "
+            "fixed internal seed passes"
+        ),
+        kind="claim",
+    ),
 )

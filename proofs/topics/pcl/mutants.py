@@ -129,4 +129,15 @@ MUTANTS: tuple[Mutant, ...] = (
         description="predict reads cubes (k/m, (k+1)/m] while fit counts [k/m, (k+1)/m)",
         kind="utility",
     ),
+    Mutant(
+        id="pcl.one-label-encoded-as-itself",
+        file="impl/learners/estimator.py",
+        original="if classes[0] in (0, 1):",
+        replacement="if classes[0] == 0:",
+        description=(
+            "a sample of ones encoded as classes (1, 1): predict releases 1 whatever the noise "
+            "(eps = inf against the neighbour with one label flipped)"
+        ),
+        kind="claim",
+    ),
 )
