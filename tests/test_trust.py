@@ -325,3 +325,24 @@ def test_every_sampler_path_is_enumerated() -> None:
     out = law_check([case], [], paths=_laws)
     assert not out.passed and "TwoSidedSampler.sample: lines" in out.detail
     assert law_check([case], []).passed
+
+
+def test_atomic_writes_leave_devices_and_links_alone(tmp_path: Any) -> None:
+    """Writing --json/--markdown atomically must not replace a device (/dev/full stays a
+    device and the write fails) or a symlink (the file it names is replaced)."""
+    import os
+    import stat
+    from pathlib import Path
+
+    from dpspec.proofs.engine.errors import InternalError, write_atomically
+
+    if Path("/dev/full").exists():
+        with pytest.raises(InternalError, match="--json: cannot write"):
+            write_atomically("/dev/full", "x", "--json")
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    real = tmp_path / "real.md"
+    real.write_text("old")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    write_atomically(str(link), "new", "--markdown")
+    assert link.is_symlink() and real.read_text() == "new"

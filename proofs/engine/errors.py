@@ -81,11 +81,18 @@ def check_plot(path: str | None, option: str = "--plot") -> None:
 
 def write_atomically(path: str, text: str, option: str) -> None:
     """``text`` to ``path``: written beside it, then renamed over it, so an interrupted run
-    leaves the old file (or none), never a truncated one; an I/O failure is an
-    :class:`InternalError` naming ``option``."""
-    target = Path(path)
+    leaves the old file (or none), never a truncated one (a symlink's file is replaced, not
+    the link; a device or pipe such as /dev/stdout is written in place, never replaced); an
+    I/O failure is an :class:`InternalError` naming ``option``."""
+    given = Path(path)
+    target = given.resolve() if given.is_symlink() else given  # a link: the file it names
     partial = target.with_name(f".{target.name}.partial")
     try:
+        if given.exists() and not given.is_file():  # a device or a pipe: written in place
+            with given.open("w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+            return
         if str(target.parent):
             target.parent.mkdir(parents=True, exist_ok=True)
         partial.write_text(text, encoding="utf-8")
