@@ -443,7 +443,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             f"{_DEV}.minimum_sample_size",
             "dpspec.mechanisms.stability_histogram.StabilityHistogram.release_probability",
         ),
-        checks=("deviating_checks:minimum_sample_size_suffices",),
+        checks=("sample_size_checks:minimum_sample_size_suffices",),
         bug_controls=(
             BugControl(
                 f"{_DEV}.minimum_sample_size",
