@@ -444,8 +444,10 @@ def test_small_selection_is_not_judged_by_atoms() -> None:
 
 
 def test_selection_follows_samples() -> None:
-    """audit(samples=100) makes 2·(100 + 100) = 400 mechanism calls (before: 40 200)."""
+    """audit(samples=100) makes 2·(100 + 100) = 400 mechanism calls (before: 40 200), and the
+    freshness probe's 4·64."""
     from dpspec.audit import default_selection
+    from dpspec.audit._freshness import PROBE
 
     calls = [0]
 
@@ -454,7 +456,7 @@ def test_selection_follows_samples() -> None:
         return float(d + rng.laplace(0.0, 2.0))
 
     r = audit(counted, (0.0, 1.0), 0.5, samples=100, seed=0)
-    assert calls[0] == 400 and r.selection_samples == 100
+    assert calls[0] == 400 + 4 * PROBE and r.selection_samples == 100
     assert [default_selection(n) for n in (1, 100, 5000, 10**6, 10**10)] == [
         1,
         100,

@@ -94,7 +94,7 @@ class _Labels(Array):
     def convert(self, value: Any, name: str) -> Any:
         if value is None:
             raise ValueError(f"{name}: requires y to be passed, but the target y is None")
-        if isinstance(value, str | bytes | dict) or np.ndim(value) == 0:
+        if isinstance(value, str | bytes | dict) or np.isscalar(value):  # no array protocol
             raise InputTypeError(
                 f"{name}: expected an array of labels (one per row), got "
                 f"{type(value).__name__} {value!r:.40}"
