@@ -335,27 +335,19 @@ pcl_privacy = in_order(pcl_exact_privacy, pcl_fit_conformance)
 
 
 def _cell_classifiers() -> list[type]:
-    """Every concrete public BinaryCellClassifier of the package (walked, not listed)."""
-    import importlib
+    """Every concrete public BinaryCellClassifier of the package (walked by discovery)."""
     import inspect
-    import pkgutil
 
-    import dpspec
     from dpspec.learners.estimator import BinaryCellClassifier
+    from dpspec.proofs.engine.discovery import public_objects
 
-    found: dict[str, type] = {}
-    for info in pkgutil.walk_packages(dpspec.__path__, "dpspec."):
-        if info.name.startswith(("dpspec.proofs", "dpspec.spec", "dpspec.strategies")):
-            continue
-        try:
-            module = importlib.import_module(info.name)
-        except ImportError:  # an optional dependency's module
-            continue
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            public = not cls.__name__.startswith("_")  # private bases: through their subclasses
-            if issubclass(cls, BinaryCellClassifier) and public and not inspect.isabstract(cls):
-                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
-    return [found[k] for k in sorted(found)]
+    return [
+        p.obj
+        for p in public_objects()
+        if inspect.isclass(p.obj)
+        and issubclass(p.obj, BinaryCellClassifier)
+        and not inspect.isabstract(p.obj)
+    ]
 
 
 def label_encoding_is_public(config: VerifyConfig) -> CheckOutcome:
