@@ -113,22 +113,30 @@ class Event:
         return out
 
     def describe(self) -> str:
+        """The event in words: coordinates named as the output's (``x[3]`` of a vector,
+        ``x['count']`` of a dict), shapes drawn as templates (``{'count': num}``)."""
+        return self._describe(None)
+
+    def _describe(self, names: list[str] | None) -> str:
+        """The event in words, coordinate j of the output named ``names[j]`` (default
+        ``x[j]``; a scalar output is "output")."""
         if self.kind == "shape":
-            shown = "; ".join(_short(v) for v in self.values[:3])
+            shown = "; ".join(_short(shape_text(v)) for v in self.values[:3])
             more = f"; … ({len(self.values)} shapes)" if len(self.values) > 3 else ""
             return f"output shape in {{{shown}{more}}}"
         if self.kind == "within":
             assert self.inner is not None
-            inner = self.inner.describe().replace("output", "numbers")
-            return f"output of shape {_short(self.values[0])} with {inner}"
+            shape = self.values[0]
+            inner = self.inner._describe(coordinate_names(shape))
+            return f"output of shape {_short(shape_text(shape))} with {inner}"
         if self.kind == "box":
             ends = [(self.values[i], self.values[i + 1]) for i in range(0, len(self.values), 2)]
             sides = [
-                f"x{j} < {hi:.6g}" if lo == -math.inf else f"x{j} >= {lo:.6g}"
+                _side(_name(names, j), lo, hi)
                 for j, (lo, hi) in enumerate(ends)
                 if not (lo == -math.inf and hi == math.inf)
             ]
-            return "output in the orthant " + (" and ".join(sides) or "(everything)")
+            return " and ".join(sides) or "every output"
         if self.kind == "bits":
             return (
                 f"float64 (sign, exponent, lowest {self.bits} mantissa bit(s)) in a set of "
@@ -143,17 +151,122 @@ class Event:
                     f"in {{{shown}{more}}}"
                 )
             return f"output in {{{shown}{more}}}"
-        linear = self.weights and not any(self.weights[1 + (len(self.weights) - 1) // 2 :])
-        what = "direction w·x" if linear else "score" if self.weights else "output"
-        if self.lo == -math.inf:
-            return f"{what} <= {self.hi:.6g}"
-        if self.hi == math.inf:
-            return f"{what} >= {self.lo:.6g}"
-        return f"{self.lo:.6g} <= {what} <= {self.hi:.6g}"
+        if not self.weights:
+            what = names[0] if names and len(names) == 1 else "output"
+            return _range(what, self.lo, self.hi)
+        d = (len(self.weights) - 1) // 2
+        linear = self.weights[1 : 1 + d]
+        if any(self.weights[1 + d :]):
+            return _range("score", self.lo, self.hi)
+        return _linear(linear, self.weights[0], self.lo, self.hi, names)
 
 
-def _short(shape: Any) -> str:
-    text = repr(shape)
+def _name(names: list[str] | None, j: int) -> str:
+    return names[j] if names is not None and j < len(names) else f"x[{j}]"
+
+
+def _side(name: str, lo: float, hi: float) -> str:
+    """lo ≤ x < hi in words (an orthant's side)."""
+    if lo == -math.inf:
+        return f"{name} < {hi:.6g}"
+    if hi == math.inf:
+        return f"{name} {_at_least(lo)}"
+    return f"{lo:.6g} <= {name} < {hi:.6g}"
+
+
+def _range(what: str, lo: float, hi: float) -> str:
+    """lo ≤ what ≤ hi in words."""
+    if lo == -math.inf:
+        return f"{what} {_at_most(hi)}"
+    if hi == math.inf:
+        return f"{what} {_at_least(lo)}"
+    return f"{lo:.6g} <= {what} <= {hi:.6g}"
+
+
+def _round(x: float) -> bool:
+    return math.isfinite(x) and float(f"{x:.6g}") == x
+
+
+def _at_least(lo: float) -> str:
+    """≥ lo, written > c when lo is the float just above a number c of six digits (a cut
+    just beyond a value the other side took: {x > max M(D')})."""
+    below = math.nextafter(lo, -math.inf)
+    return f"> {below:.6g}" if not _round(lo) and _round(below) else f">= {lo:.6g}"
+
+
+def _at_most(hi: float) -> str:
+    """≤ hi, written < c when hi is the float just below a number c of six digits."""
+    above = math.nextafter(hi, math.inf)
+    return f"< {above:.6g}" if not _round(hi) and _round(above) else f"<= {hi:.6g}"
+
+
+#: the most terms a linear event is written out with
+_TERMS = 6
+
+
+def _linear(w: tuple[float, ...], c: float, lo: float, hi: float, names: list[str] | None) -> str:
+    """lo ≤ c + w·x ≤ hi in words: a threshold of the coordinate itself when w has one
+    non-zero entry (lo/w_j ≤ x_j ≤ hi/w_j, the sides swapped for w_j < 0), the sum written out
+    for at most ``_TERMS`` non-zero entries, else w·x with its largest entries named."""
+    used = [j for j, v in enumerate(w) if v != 0.0]
+    lo, hi = lo - c, hi - c
+    if len(used) == 1:
+        j = used[0]
+        a, b = lo / w[j], hi / w[j]
+        return _range(_name(names, j), *((a, b) if w[j] > 0 else (b, a)))
+    if not used:
+        return _range("0", lo, hi)
+    if len(used) <= _TERMS:
+        terms = [f"{abs(w[j]):.3g}·{_name(names, j)}" for j in used]
+        signs = ["-" if w[j] < 0 else "+" for j in used]
+        text = ("-" if signs[0] == "-" else "") + terms[0]
+        text += "".join(f" {sg} {t}" for sg, t in zip(signs[1:], terms[1:], strict=True))
+        return _range(text, lo, hi)
+    largest = sorted(used, key=lambda j: -abs(w[j]))[:3]
+    top = ", ".join(f"{_name(names, j)} ({w[j]:.3g})" for j in largest)
+    return _range("w·x", lo, hi) + f" (w on {len(used)} coordinates, largest: {top})"
+
+
+def coordinate_names(shape: Any) -> list[str]:
+    """The names of the numbers within ``shape``: ``x['key'][i]`` paths of a structured shape's
+    numeric leaves, ``x[j]`` for the moderate coordinates of a NaN/inf pattern."""
+    if all(isinstance(code, int) for code in shape):
+        return [f"x[{j}]" for j, code in enumerate(shape) if code == 0]
+    return [
+        "x" + "".join(f"[{p}]" for p in leaf[0])
+        for leaf in shape
+        if len(leaf) == 2 and leaf[1] == "num"
+    ]
+
+
+def shape_text(shape: Any) -> str:
+    """A structured shape drawn as a template of the output (``{'a': num, 'b': [num, nan]}``:
+    ``num`` a moderate number, other leaves as they are); a NaN/inf pattern as its classes."""
+    if all(isinstance(code, int) for code in shape):
+        return repr(tuple(shape))
+    leaves = iter(shape)
+
+    def node() -> tuple[tuple[Any, ...], str]:
+        entry = next(leaves)
+        if len(entry) == 3:
+            path, kind, count = entry
+            children = [node() for _ in range(count)]
+            if kind == "dict":
+                return path, "{" + ", ".join(f"{p[-1]}: {t}" for p, t in children) + "}"
+            return path, "[" + ", ".join(t for _, t in children) + "]"
+        path, kind = entry
+        if isinstance(kind, tuple):
+            tag, value = kind
+            return path, repr(bytes.fromhex(value) if tag == "bytes" else value)
+        return path, "None" if kind == "none" else str(kind)
+
+    try:
+        return node()[1]
+    except (StopIteration, ValueError, TypeError):  # not a shape of this module
+        return repr(shape)
+
+
+def _short(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -377,14 +377,24 @@ def _direction_candidates(a: NDArray[Any], b: NDArray[Any]) -> Candidates | None
     the likelihood ratio is monotone in w·x, so these half-lines are the Neyman–Pearson
     events — in any dimension, where a learned quadratic score is too noisy to reach the
     tails an (ε, δ) claim is refuted in. The event is a score with zero weights on x² (the
-    features are (1, x, x²)); direction and thresholds come from the selection draws only."""
+    features are (1, x, x²)); direction and thresholds come from the selection draws only.
+
+    Coordinates whose means differ by more than 10⁹ of their spread (a coordinate released
+    without noise) are the limit of Δμ/σ² as their σ → 0: the direction is then Δμ on those
+    coordinates alone — for one such coordinate, a threshold of that coordinate. The direction
+    is scaled by a power of two to largest |w_j| in [0.5, 1) (exactly: the same events, its
+    thresholds in the output's units)."""
     xa, xb = _moderate_rows(a), _moderate_rows(b)
     if min(len(xa), len(xb)) < 2:
         return None
     variance = (np.var(xa, axis=0) + np.var(xb, axis=0)) / 2
-    w = (xa.mean(axis=0) - xb.mean(axis=0)) / np.maximum(variance, 1e-300)
+    gap = xa.mean(axis=0) - xb.mean(axis=0)
+    exact = (gap != 0) & (np.sqrt(variance) <= 1e-9 * np.abs(gap))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        w = np.where(exact, gap, 0.0) if exact.any() else gap / np.where(variance > 0, variance, 1)
     if not np.all(np.isfinite(w)) or not np.any(w):
         return None
+    w = np.ldexp(w, -np.frexp(np.max(np.abs(w)))[1])
     d = xa.shape[1]
     weights = (0.0, *(float(v) for v in w), *([0.0] * d))
     k1, k2, build = _threshold_candidates(xa @ w, xb @ w, weights=weights)
