@@ -21,15 +21,24 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings, target
 from hypothesis import strategies as st
 
+from dpspec.audit._budget import audit_plan, check_budget, screening_plan
 from dpspec.audit._targets import as_mechanism
 from dpspec.audit.loop import (
+    BLOCK,
     MAX_SELECTION,
     AuditResult,
     _check_samples,
     _screen_bound,
     audit,
+    default_selection,
 )
-from dpspec.validation import check_confidence, check_count, check_delta, check_seed
+from dpspec.validation import (
+    check_confidence,
+    check_count,
+    check_delta,
+    check_positive,
+    check_seed,
+)
 
 #: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
 MAX_QUERIES = 100_000
@@ -111,10 +120,14 @@ def hypothesis_search(
     screen: int = 20_000,
     max_examples: int = 60,
     score: Callable[[tuple[Any, Any]], float] | None = None,
+    max_seconds: float | None = None,
 ) -> SearchResult:
     """Search ``pairs`` with Hypothesis for the pair with the largest screening bound (each
     candidate: ``screen`` draws per side, the selection-stage ε bound as the score, reported
-    through ``hypothesis.target``), then audit the best pair with ``samples`` fresh draws."""
+    through ``hypothesis.target``), then audit the best pair with ``samples`` fresh draws.
+    The plan's draws (``max_examples`` × 2·``screen`` and the final audit's) are checked
+    before any draw against the unattended caps of :mod:`dpspec.audit._budget` (none apply
+    with ``max_seconds``, which the final audit's pilot checks)."""
     mech = as_mechanism(mechanism)
     rng = np.random.default_rng(check_seed(seed))
     alpha = 1.0 - check_confidence(confidence)
@@ -126,6 +139,10 @@ def hypothesis_search(
     max_examples = check_count(max_examples, "max_examples")
     if max_examples > MAX_EXAMPLES:
         raise ValueError(f"max_examples: at most {MAX_EXAMPLES}, got {max_examples}")
+    if max_seconds is not None:
+        max_seconds = check_positive(max_seconds, "max_seconds")
+    final = audit_plan(samples, default_selection(samples), 1, BLOCK)
+    check_budget(mech, None, screening_plan(max_examples, screen, final), max_seconds, "screen")
     best: list[Any] = [None, -np.inf]
     history: list[float] = []
 
@@ -147,5 +164,8 @@ def hypothesis_search(
     probe()
     if best[0] is None:
         raise ValueError("pairs: the strategy produced no pair")
-    final = audit(mech, best[0], epsilon, delta, samples=samples, confidence=confidence, seed=rng)
-    return SearchResult(best[0], float(best[1]), len(history), final, history)
+    result = audit(
+        mech, best[0], epsilon, delta, samples=samples, confidence=confidence, seed=rng,
+        max_seconds=max_seconds,
+    )  # fmt: skip
+    return SearchResult(best[0], float(best[1]), len(history), result, history)

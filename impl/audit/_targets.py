@@ -76,6 +76,10 @@ class CallableMechanism:
             return f"{name}(data, rng), called once per draw"
         return f"{name}(data), called once per draw, global generators seeded by the audit"
 
+    def draw_kind(self) -> str:
+        """ "vectorised" for ``f(data, n, rng)``, else "per-call" (one Python call per draw)."""
+        return "vectorised" if self.arity == 3 else "per-call"
+
     def sample(self, data: Any, n: int, rng: np.random.Generator) -> Any:
         if self.arity == 3:
             return _stack(self.fn(data, n, rng))
@@ -164,6 +168,20 @@ def describe_sampling(mechanism: Any) -> str:
     if callable(own):
         return str(own())
     return f"{qualified_name(mechanism)}.sample(data, size, rng)"
+
+
+#: how a target makes its draws (:func:`draw_kind`)
+DRAW_KINDS = ("vectorised", "per-call", "per-fit")
+
+
+def draw_kind(mechanism: Any) -> str:
+    """How ``mechanism`` makes its draws, one of :data:`DRAW_KINDS`: its own ``draw_kind()``
+    when it has one (callables: "per-call" unless ``f(data, n, rng)``; learners: "per-fit"
+    unless the vectorised shortcut runs), else "vectorised" (``sample(data, size, rng)``
+    returns a batch by contract)."""
+    own = getattr(mechanism, "draw_kind", None)
+    kind = own() if callable(own) else "vectorised"
+    return kind if kind in DRAW_KINDS else "vectorised"
 
 
 def as_mechanism(mechanism: Any) -> Mechanism:

@@ -295,6 +295,13 @@ class LearnerMechanism(Checked):
                 f"release: the releases of two fits differ in shape ({exc})"
             ) from exc
 
+    def draw_kind(self) -> str:
+        """ "vectorised" when the conformance-bound shortcut runs, else "per-fit" (one real fit
+        per draw): what the audit's budget counts (:mod:`dpspec.audit._budget`)."""
+        if not self.vectorised or self.release != "predict":
+            return "per-fit"
+        return "vectorised" if _shortcut_of(self.factory(0)) is not None else "per-fit"
+
     def sampling(self) -> str:
         """Which path a draw takes: the real ``fit`` and release, or the conformance-bound
         vectorised shortcut of the estimator's exact class (and why not, when not)."""

@@ -29,6 +29,13 @@ from typing import Annotated, Any
 
 import numpy as np
 
+from dpspec.audit._budget import (
+    MaxSecondsArg,
+    audit_plan,
+    check_budget,
+    check_pairs_budget,
+    planned_hook,
+)
 from dpspec.audit._checkpoint import AuditIdentity, Progress, _checkpoint_path
 from dpspec.audit._domains import (
     MAX_SAMPLES,
@@ -323,7 +330,9 @@ def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int,
     0.95–0.98 in 1 to 16 dimensions, ``audit.vector-power``). So N = 3000/δ, at least 10⁶ and
     at most ``MAX_AUTO_SAMPLES`` (10⁸: at δ = 10⁻⁵ the bound then reaches ≈ 0.9 of ε(δ)); for
     δ = 0, 10⁶ — or more when the claim is so large that fewer draws could not refute ε × 1.2
-    (every draw in the event on one side, none on the other)."""
+    (every draw in the event on one side, none on the other). A δ below what N resolves even on
+    one event (a δ of ``DELTA_MARGIN`` × the claim: below ≈ 3·10⁻⁷ at confidence 0.95) is
+    refused before any draw: its verdict could only be "inconclusive"."""
     need = 1000
     while _max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
         need *= 2
@@ -339,6 +348,14 @@ def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int,
         raise ValueError(
             f"samples: the claim epsilon={epsilon:g} needs more than {MAX_AUTO_SAMPLES:g} draws "
             "per side to be refuted; give samples= explicitly"
+        )
+    leak = _delta_resolution(n, (1.0 - confidence) / 2, epsilon, delta) if delta else 0.0
+    if leak > DELTA_MARGIN * delta:
+        raise ValueError(
+            f"samples: 'auto' at delta={delta:g} needs 3000/delta = {wanted:.3g} draws per side; "
+            f"at its cap {MAX_AUTO_SAMPLES:.0e} a delta of {DELTA_MARGIN:g}x the claim is not "
+            f"resolved ({leak:.3g} on one event): the verdict could not be 'consistent'; give "
+            "samples= (and max_seconds= for a long audit) or claim a larger delta"
         )
     return n, f"samples=auto: N = {n} draws per side ({why}; delta resolution ~ 10/N)"
 
@@ -420,6 +437,7 @@ def audit(
     checkpoint: Annotated[str | Path | None, Instance(types=(str, Path), optional=True)] = None,
     replay: FlagArg = False,
     replay_runs: Annotated[int, Integer(1, hi=MAX_RUNS, clean=32)] = 32,
+    max_seconds: MaxSecondsArg = None,
 ) -> AuditResult:
     """Audit ``mechanism`` on the neighbouring ``pair`` (D, D') against an (ε, δ) claim.
 
@@ -451,7 +469,12 @@ def audit(
     * **the upper side** — ``replay=True``: also bound ε from above by replaying the target's
       own draws on the audited pair, ``replay_runs`` runs (:func:`dpspec.audit.replay.replay`);
       the result then holds ``epsilon_upper``, the ``replay`` record and the bracket's
-      ``verdict`` (a replay that proves a violation exactly sets ``violation`` too).
+      ``verdict`` (a replay that proves a violation exactly sets ``violation`` too);
+    * **the budget** — ``max_seconds``: checked before the work (:mod:`dpspec.audit._budget`):
+      without it at most 2^30 draws of a vectorised target, 5·10^6 calls (or learner fits)
+      of a per-call one; an estimated peak memory within 4 GiB after a pilot batch (its own
+      Generator: the result is unchanged); with it, the pilot's time estimate must be within
+      ``max_seconds``. A ``progress`` with a method ``planned(plan)`` is given the plan.
 
     Outputs the auditor cannot represent are refused with an error naming ``mechanism``, never
     judged (:mod:`dpspec.audit._targets`). An exception of the mechanism is re-raised as
@@ -492,6 +515,7 @@ def audit(
             raise ValueError("checkpoint: not available with a pair search (give the pair)")
         options: dict[str, Any] = {"samples": n, "selection": n_sel, "event": event}
         options.update(float_bits=float_bits, jobs=jobs, backend=backend, progress=progress)
+        options["max_seconds"] = max_seconds
         result = _search_and_audit(mech, search, eps, delta, confidence, rng, options)
         if auto:
             result.extra["samples_auto"] = auto
@@ -503,6 +527,9 @@ def audit(
     alpha = 1.0 - confidence
     d1, d2 = pair
     planned_selection = 0 if event is not None else n_sel
+    workers = 1 if getattr(mech, "sequential", False) else jobs
+    plan = audit_plan(n, planned_selection, workers, BLOCK)
+    check_budget(mech, d1, plan, max_seconds, "samples", planned_hook(progress))
     state: Progress | None = None
     identity = None
     if path is not None:
@@ -742,6 +769,7 @@ def audit_pairs(
     confidence: ConfidenceArg = 0.95,
     seed: SeedArg = 0,
     screen: Annotated[int, Integer(1, hi=MAX_SELECTION, clean=1000)] = 50_000,
+    max_seconds: MaxSecondsArg = None,
     **options: Any,
 ) -> AuditResult:
     """Pick the pair with the largest selection-stage score (``screen`` draws per side per
@@ -749,11 +777,18 @@ def audit_pairs(
     The confidence statement is for the audited pair: screening only chooses which pair to
     test, on draws the final audit does not reuse. The screening scores are in
     ``extra["screen_scores"]``: rankings, not bounds (they are maxima over many candidates
-    on few draws and overshoot)."""
+    on few draws and overshoot). At most ``MAX_PAIRS`` (10^4) pairs; the plan (2·``screen`` draws
+    per pair, then the final audit's) is checked before any draw as :func:`audit` checks its
+    own (:mod:`dpspec.audit._budget`)."""
     rng = np.random.default_rng(seed)
     mech = as_mechanism(mechanism)
     alpha = 1.0 - confidence
     listed = pairs
+    n = _auto_samples(float(epsilon), delta, confidence)[0] if samples == "auto" else int(samples)
+    selected = options.get("selection") or default_selection(n)
+    final = audit_plan(n, selected, int(options.get("jobs", 1)), BLOCK)
+    check_pairs_budget(mech, listed, screen, final, max_seconds, options.get("progress"))
+    options["max_seconds"] = max_seconds
     scores = [_screen_bound(mech, pair, screen, rng, delta, alpha) for pair in listed]
     best = listed[int(np.argmax(scores))]
     result = audit(

@@ -37,10 +37,11 @@ import numpy as np
 from hypothesis import given, target
 from hypothesis import strategies as st
 
+from dpspec.audit._budget import audit_plan, check_budget, planned_hook, screening_plan
 from dpspec.audit._domains import MAX_SAMPLES
 from dpspec.audit._search import statdp_patterns, targeted_search
 from dpspec.audit._targets import Mechanism
-from dpspec.audit.loop import MAX_SELECTION, AuditResult, _screen_bound, audit
+from dpspec.audit.loop import BLOCK, MAX_SELECTION, AuditResult, _screen_bound, audit
 from dpspec.validation import (
     Checked,
     Choice,
@@ -63,6 +64,8 @@ MAX_CANDIDATES = 10_000
 MAX_FINALISTS = 16
 #: largest dataset of a dataset search
 MAX_SIZE = 10_000
+#: largest finite domain of a dataset search (its records are listed and sampled from)
+MAX_DOMAIN = 10**5
 
 
 @example(__init__={"queries": 2}, budget={"samples": 1000, "selection": 1000})
@@ -77,7 +80,11 @@ class Search(Checked):
     of length ``dim`` when given), ``relation`` "substitute" or "add-remove", datasets of at
     most ``max_size`` records, ``contribution`` records per user (user-level privacy: that
     many records of one user differ). Budget: ``candidates`` pairs screened with ``screen``
-    draws per side each, then ``finalists`` pairs audited (α split among them).
+    draws per side each, then ``finalists`` pairs audited (α split among them). A finite
+    ``domain`` has at most ``MAX_DOMAIN`` (10^5) records (refused before any draw: give an
+    interval ``(lo, hi)`` or a representative subset); the whole budget is checked before the
+    first screening draw as :func:`~dpspec.audit.audit` checks its own
+    (:mod:`dpspec.audit._budget`).
     """
 
     queries: Annotated[int | None, Integer(1, hi=MAX_QUERIES, optional=True)] = None
@@ -106,6 +113,12 @@ class Search(Checked):
                 f"contribution: at most max_size = {self.max_size}, got {self.contribution!r}"
             )
         if self.domain is not None and not _is_interval(self.domain):
+            size = len(self.domain)
+            if size > MAX_DOMAIN:
+                raise ValueError(
+                    f"domain: {size} records; the limit is {MAX_DOMAIN} (give an interval "
+                    "(lo, hi) for real-valued records, or a representative subset)"
+                )
             records = list(self.domain)
             if len(records) < 2 and self.relation == "substitute":
                 raise ValueError("domain: substitution needs at least two records")
@@ -206,7 +219,9 @@ def _records(search: Search) -> list[Any]:
     for r in records:
         if r not in seen:
             seen.append(r)
-    return seen[:6]
+            if len(seen) == 6:
+                break
+    return seen
 
 
 def _dataset_edges(search: Search) -> list[tuple[Any, Any]]:
@@ -296,6 +311,12 @@ def _private_hypothesis_home() -> Iterator[None]:
 # --- the search --------------------------------------------------------------------------------
 
 
+def _edges(search: Search) -> list[tuple[Any, Any]]:
+    """The edge pairs of a search, screened first (:func:`_query_edges`,
+    :func:`_dataset_edges`)."""
+    return _query_edges(search) if search.queries is not None else _dataset_edges(search)
+
+
 def _screen_pairs(
     mechanism: Mechanism,
     search: Search,
@@ -305,7 +326,7 @@ def _screen_pairs(
 ) -> list[tuple[float, Any]]:
     """Screening scores of the candidate pairs: the edge pairs first, then Hypothesis's
     targeted examples, up to ``search.candidates`` in all; (score, pair), best first."""
-    edges = _query_edges(search) if search.queries is not None else _dataset_edges(search)
+    edges = _edges(search)
     scored: list[tuple[float, Any]] = []
     for pair in edges[: search.candidates]:
         scored.append((_screen_bound(mechanism, pair, search.screen, rng, delta, alpha), pair))
@@ -345,6 +366,19 @@ def _search_and_audit(
     if not isinstance(search, Search):
         raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
     alpha = 1.0 - confidence
+    final = audit_plan(options["samples"], options["selection"], options["jobs"], BLOCK)
+    if options.get("event") is not None:
+        final = audit_plan(options["samples"], 0, options["jobs"], BLOCK)
+    plan = screening_plan(search.candidates, search.screen, final, search.finalists)
+    edges = _edges(search)
+    check_budget(
+        mechanism,
+        edges[0][0] if edges else None,
+        plan,
+        options.get("max_seconds"),
+        "search",
+        planned_hook(options.get("progress")),
+    )
     scored = _screen_pairs(mechanism, search, delta, alpha, rng)
     if not scored:
         raise ValueError("search: no candidate pair could be formed from the domain")
