@@ -1,8 +1,11 @@
 """``dpspec audit TARGET``: audit a mechanism's (ε, δ) claim; exit 0 consistent, 1 violation,
 4 inconclusive (the claim beyond the budget's resolution, or with ``--replay`` no upper bound
 meeting it),
-2 usage error (a bad argument, an unwritable ``--json``/``--checkpoint``, a target whose
-outputs cannot be audited), 3 internal error (the target raised, I/O failed, interrupted).
+2 usage error (a bad argument, an unwritable ``--json``/``--checkpoint``, a budget beyond its
+limits — refused before the work: :mod:`dpspec.audit._budget` —, a target whose outputs cannot
+be audited), 3 internal error (the target raised, I/O failed, interrupted). Dicts, None,
+variable-length rows and other containers of numbers, strings and bytes are audited (as shapes
+and the numbers in them), not refused.
 
 TARGET is ``builtin:NAME`` (the bug zoo, ``dpspec audit list`` shows it), ``module:callable``
 or ``path/file.py:callable`` (your code), ``opendp:NAME`` / ``diffprivlib:NAME`` /
@@ -23,6 +26,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from dpspec.audit.pair_text import describe_pair
 from dpspec.proofs.engine.errors import InternalError, UsageError
 from dpspec.proofs.engine.options import JSON_HELP, TEXT, JsonList, WritablePath, add_option
 from dpspec.validation import MAX_AUDIT_SAMPLES as MAX_SAMPLES
@@ -37,8 +41,15 @@ EXIT_CODES = """exit codes:
   4  inconclusive: no violation seen, but the claim is beyond what the budget resolves
      (the "resolution" line says what it does), or with --replay no upper bound meets it
   2  usage error: a bad argument, an unwritable --json/--checkpoint (checked before any
-     draw), a damaged checkpoint, or a target whose outputs cannot be audited (objects
-     that are not numbers, strings, bytes or containers of them; outputs that change kind)
+     draw), a damaged checkpoint, a budget beyond the limits (checked before the work:
+     without --max-seconds at most 2^30 draws of a vectorised target, 5e6 calls of one
+     called once per draw or learner fits; memory within 4 GiB after a pilot batch; with
+     --max-seconds the pilot's time estimate within it), or outputs that cannot be audited:
+     objects other than numbers, strings, bytes, bools and None and dicts, lists and tuples
+     of them; a masked array with masked entries; every output None; more than 4096
+     leaves or 16 levels in one output; plain outputs (numbers, strings or bytes of one
+     shape) that change kind or shape after the selection draws. Dicts, None, ragged
+     rows and mixed tuples ARE audited (as shapes and the numbers in them)
   3  internal error: the target raised, a file could not be written, or the audit was
      interrupted (resume it with the same command and --checkpoint)
 one line on stderr for 2 and 3; `dpspec --debug audit ...` prints the traceback."""
@@ -258,6 +269,17 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 )
             bars[0].update(draws)
 
+        told: list[Any] = []
+
+        def planned(plan: Any) -> None:
+            # the budget passed (dpspec.audit._budget): its estimate, once, before the work
+            if not told:
+                told.append(plan)
+                print(f"audit: {plan.describe()}", file=sys.stderr)
+
+        if not args.no_progress:  # the plan's timed pilot is for the display
+            progress.planned = planned  # type: ignore[attr-defined]
+
         try:
             result = audit(
                 mech,
@@ -273,6 +295,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 jobs=args.jobs,
                 replay=args.replay,
                 replay_runs=args.replay_runs,
+                max_seconds=args.max_seconds,
                 **options,
             )
         finally:
@@ -304,7 +327,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         f"{tuple(round(v, 8) for v in result.p2_interval)}; {result.samples_per_side} samples "
         f"per side; {result.seconds:.2f}s"
     )
-    print(f"pair: D = {result.pair[0]!r:.200}, D' = {result.pair[1]!r:.200} ({_source(result)})")
+    print(f"pair: {describe_pair(result.pair)} ({_source(result)})")
     print(f"sampling: {result.sampling}")
     for warning in result.warnings:
         print(f"warning: {warning}")
@@ -538,6 +561,16 @@ def register(sub: Any) -> None:
         domain=Integer(1, hi=1000),
         default=32,
         help="--replay: independent runs recorded and replayed (<= 1000; default 32)",
+    )
+    add_option(
+        p,
+        "--max-seconds",
+        domain=Real(0, lo_open=True),
+        metavar="S",
+        help=(
+            "allow a plan beyond the unattended caps when a pilot batch estimates the "
+            "target's draws within S seconds (refused before the work otherwise)"
+        ),
     )
     add_option(p, "--json", domain=WritablePath(), metavar="PATH", help=JSON_HELP)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
