@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from dpspec.audit.pair_text import describe_pair
+from dpspec.audit._pair_text import describe_pair
 
 
 def test_short_pairs_are_written_out() -> None:

@@ -52,6 +52,7 @@ from dpspec.audit._domains import (
 )
 from dpspec.audit._events import Event
 from dpspec.audit._freshness import probe
+from dpspec.audit._pair_text import describe_pair
 from dpspec.audit._selection import _best_events
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
@@ -147,11 +148,10 @@ class AuditResult:
     (:func:`dpspec.audit.power.delta_resolution`); ``power`` says both in words.
     ``verdict`` from the lower side alone is "violation", "consistent" (the claim resolved:
     :func:`dpspec.spec.audit.claim_resolved` for ε, and for an (ε, δ) claim
-    :func:`dpspec.spec.audit.delta_resolved`: a δ twice the claim flagged) or
-    "inconclusive"; or, with ``replay`` (the
-    :class:`~dpspec.audit.replay.ReplayResult` of ``audit(..., replay=True)``), the bracket's
-    verdict :func:`dpspec.spec.audit.bracket_verdict` over [``epsilon_lower``,
-    ``epsilon_upper``]: "violation", "consistent" or "inconclusive"."""
+    :func:`dpspec.spec.audit.delta_resolved`: a δ twice the claim flagged) or "inconclusive";
+    or, with ``replay`` (the :class:`~dpspec.audit.replay.ReplayResult` of ``audit(...,
+    replay=True)``), the bracket's verdict :func:`dpspec.spec.audit.bracket_verdict` over
+    [``epsilon_lower``, ``epsilon_upper``]: "violation", "consistent" or "inconclusive"."""
 
     __dpspec_declarative__ = "one audit's verdict (a record the audit returns)"
 
@@ -190,9 +190,10 @@ class AuditResult:
         one call compare equal)."""
         return self._seconds
 
-    @seconds.setter
-    def seconds(self, value: float) -> None:
-        self._seconds = value
+    @property
+    def pair_text(self) -> str:
+        """(D, D') in one line: :func:`dpspec.audit._pair_text.describe_pair`."""
+        return describe_pair(self.pair)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -597,7 +598,7 @@ def _bracket(
                 result.epsilon_claimed, result.resolution, RESOLVED_MARGIN, RESOLVED_FLOOR
             ) and delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)
             result.verdict = "consistent" if resolved else "inconclusive"
-        result.seconds = time.perf_counter() - start
+        result._seconds = time.perf_counter() - start
         return result
     seed = int(rng.integers(2**63))
     pairs = [(result.pair[0], result.pair[1])]
@@ -629,7 +630,7 @@ def _bracket(
         TOLERANCE,
     )
     result.violation = result.verdict == "violation"
-    result.seconds = time.perf_counter() - start
+    result._seconds = time.perf_counter() - start
     return result
 
 

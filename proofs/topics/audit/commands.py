@@ -26,7 +26,6 @@ from typing import Any
 
 from tqdm import tqdm
 
-from dpspec.audit.pair_text import describe_pair
 from dpspec.proofs.engine.errors import InternalError, UsageError
 from dpspec.proofs.engine.options import JSON_HELP, TEXT, JsonList, WritablePath, add_option
 from dpspec.validation import MAX_AUDIT_SAMPLES as MAX_SAMPLES
@@ -327,7 +326,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         f"{tuple(round(v, 8) for v in result.p2_interval)}; {result.samples_per_side} samples "
         f"per side; {result.seconds:.2f}s"
     )
-    print(f"pair: {describe_pair(result.pair)} ({_source(result)})")
+    print(f"pair: {result.pair_text} ({_source(result)})")
     print(f"sampling: {result.sampling}")
     for warning in result.warnings:
         print(f"warning: {warning}")
