@@ -416,3 +416,12 @@ def test_large_fit_is_vectorised() -> None:
 def test_arrays_of_records() -> None:
     X, y = arrays(((0.1, 0), (0.5, 1)))
     assert X.shape == (2, 1) and y.tolist() == [0, 1]
+
+
+def test_certificate_is_a_probability_bound() -> None:
+    """At m = 10 the formula exceeds 1 (a vacuous bound): ``certificate_`` reports 1.0, never a
+    "probability" above 1; at m = 2000 it is the formula's value."""
+    X, y = _data(10, 5)
+    fitted = PrivateCoverClassifier(1.0, 0.2, random_state=0).fit(X, y)
+    assert a1_certificate(fitted.candidates_.size, 10, 1.0, 0.2) > 1
+    assert fitted.certificate_ == 1.0

@@ -23,7 +23,8 @@ draws the paper's law with floating-point weights and a uniform float (its repor
   least 1. G depends on m, α, ε, δ only: **α-private** under Def 3 (L139, replace one example;
   m is public), Thm 7 (L258). The paper's constant C is unspecified; ``constant`` defaults to
   56 (Hoeffding with the /8 of the proof, ε ≤ ½), and the learner reports an explicit
-  certificate ``certificate_`` = δ_cert computed from the actual |G| instead of trusting C:
+  certificate ``certificate_`` = min(1, δ_cert), δ_cert computed from the actual |G| instead of
+  trusting C:
   A1: 2|G|e^{−mε²/8} + |G|e^{−αmε/8} (uniform convergence over G at ε/4, Lemma 18 at ε/4);
   A1r: |G|e^{−mε/400} + δ/4 + |G|e^{−3αmε/40} (Thm 9's proof, L545–566, with the final
   step's exponent corrected: Lemma 18 with a_g = α|S|err(g, S)/2 and t = α|S|·(3ε/20)/2;
@@ -298,7 +299,7 @@ class _CoverExponentialClassifier(BinaryCellClassifier):
         self.candidates_, self.choice_ = cands, choice
         self.lower_, self.upper_ = float(cands.lower[choice]), float(cands.upper[choice])
         self.classes_, self.n_features_in_ = classes, 1
-        self.certificate_ = self._certificate(settings, cands.size, x.size)
+        self.certificate_ = min(1.0, self._certificate(settings, cands.size, x.size))
         self.privacy_ = level
         self._after_fit(settings, x.size)
         return self
@@ -351,9 +352,9 @@ class PrivateCoverClassifier(_CoverExponentialClassifier):
 
     Fitted: ``kappa_`` (κ̂), ``candidates_`` (the public grid G), ``choice_``, ``lower_``/
     ``upper_`` (the chosen box), ``certificate_`` (δ_cert: P(excess error > accuracy) ≤ it when
-    D is κ̂-smooth w.r.t. uniform; a value ≥ 1 is vacuous at this m, and is reported as
-    computed — not cut at 1 — so that it can be checked against its formula), ``classes_``,
-    ``privacy_`` (α, 0) under substitution.
+    D is κ̂-smooth w.r.t. uniform; a probability, so min(1, δ_cert): 1.0 says the theorem
+    guarantees nothing at this m — the formula's own value is ``a1_certificate`` etc.),
+    ``classes_``, ``privacy_`` (α, 0) under substitution.
     """
 
     def __init__(

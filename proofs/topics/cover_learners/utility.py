@@ -213,7 +213,7 @@ def _selection_step(
     )
     noisy = failure(overspent(learner, 0.5))
     fitted = type(learner)(**{**settings, "random_state": 0}).fit(X, y).certificate_
-    formula = certificate(cands.size, m)
+    formula = min(1.0, certificate(cands.size, m))  # certificate_ is a probability bound
     pinned = math.isclose(fitted, formula, rel_tol=1e-12)
     halved = _halved_certificate(learner)(**{**settings, "random_state": 0}).fit(X, y)
     halved_caught = not math.isclose(halved.certificate_, formula, rel_tol=1e-12)
