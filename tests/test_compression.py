@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import re
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -225,3 +228,19 @@ def test_cli_options_are_refused_before_work() -> None:
         ["compress", "thresholds", "--json", "/dev/null/x.json"],
     ):
         assert main(argv) == 2, argv
+
+
+def test_readme_compression_figures_are_the_commands(tmp_path: Path) -> None:
+    """README's sentence "`dpspec compress thresholds --m 1000000` stores K points + B side
+    bits" states what the command prints (before: 7 points where the command stored 8)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    stated = re.search(
+        r"`dpspec compress thresholds\s+--m 1000000` stores (\d+) points \+ (\d+) side bits",
+        readme,
+    )
+    assert stated is not None
+    out = tmp_path / "c.json"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["compress", "thresholds", "--m", "1000000", "--json", str(out)]) == 0
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert (payload["stored_points"], payload["side_bits"]) == tuple(map(int, stated.groups()))
