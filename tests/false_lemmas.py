@@ -2,7 +2,8 @@
 
 ``tests/test_lemmas.py`` runs the prover on this file (by path) and requires a
 ``counterexample`` for every condition here; a prover that "confirms" these is broken. Each is
-a plausible mistake from the field, next to the true statement in a ``dpspec.proofs.topics.<family>.lemmas`` module.
+a plausible mistake from the field, next to the true statement in a
+``dpspec.proofs.topics.<family>.lemmas`` module.
 Not collected by pytest (no ``test_`` prefix).
 """
 

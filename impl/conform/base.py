@@ -7,8 +7,8 @@ which its output law is exact (from dpspec's own laws: ``dpspec.noise``'s pmf fu
 mechanisms' ``pmf``, the learners' ``release_law``), each with the spec's worst neighbouring
 input for the privacy audit, the law of the same algorithm at ε × 1.1 (the alternative the draw
 budget is sized against) and the other alternatives whose power is stated (a shifted support, a
-truncated tail). The entries themselves are in :mod:`dpspec.conform.mechanisms` and
-:mod:`dpspec.conform.learners`; users reach them by name through
+truncated tail). The entries themselves are in :mod:`dpspec.conform.mechanisms`,
+:mod:`dpspec.conform.gaussian` and :mod:`dpspec.conform.learners`; users reach them by name through
 :func:`dpspec.conform.catalogue.algorithm`, :func:`~dpspec.conform.catalogue.reference`,
 :func:`~dpspec.conform.core.plan` and :func:`~dpspec.conform.core.conform`, which check their
 arguments. An entry's methods are the machinery behind those functions (private: they take
@@ -144,6 +144,9 @@ class Algorithm(ABC):
     #: the parameter a deviation of ε is stated in, and its power in ε: ("scale", -1) means
     #: the algorithm at ε × f is the one at scale / f
     deviation: tuple[str, int] = ("ε", 1)
+    #: what a pass does not say (a float sampler judged against a continuous law): stated in
+    #: the description and in every report's notes
+    caveat: str = ""
 
     def describe(self) -> dict[str, Any]:
         """The description as plain data (``dpspec conform --list --json``)."""
@@ -153,6 +156,7 @@ class Algorithm(ABC):
             "summary": self.summary,
             "source": self.source,
             "target": self.convention,
+            "caveat": self.caveat,
             "params": [
                 {"name": p.name, "kind": p.kind, "default": _plain(p.default), "help": p.help}
                 for p in self.params

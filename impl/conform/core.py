@@ -23,13 +23,16 @@ discrepancy and where) or ``not private``. The false alarm of the whole run — 
 than "conforms" for a target that *is* the algorithm — is at most ``alpha`` (1e-6): it is split
 evenly (union bound) over the instances' law tests and audits.
 
-:func:`plan` fixes a run's budget before any draw (every refusal happens there); the records
+:func:`plan` fixes a run's budget before any draw is tested (every refusal happens there; a
+target called once per draw is first timed on a pilot whose draws are discarded, and the run's
+estimated time is printed before it starts); the records
 :class:`Plan`, :class:`InstanceReport` and :class:`ConformResult` carry every number.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -88,6 +91,14 @@ PowerArg = Annotated[float, Real(0.5, 1.0, hi_open=True)]
 ResolutionArg = Annotated[float | None, Real(1e-3, 1.0, optional=True)]
 #: the default resolution (the algorithm at ε × 1.1 and ε / 1.1)
 RESOLUTION = EPSILON_FACTOR - 1
+#: A cap on the estimated wall-clock seconds of a run of a target called once per draw (None:
+#: no cap).
+MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True)]
+#: the pilot that times a target called once per draw before a run (its draws discarded):
+#: PILOT_DRAWS draws, doubled until one round takes PILOT_SECONDS or PILOT_MAX_DRAWS are drawn
+PILOT_DRAWS = 32
+PILOT_SECONDS = 0.1
+PILOT_MAX_DRAWS = 4096
 #: A cap on one instance's draw budget (None: the limit of the target's calling convention).
 MaxDrawsArg = Annotated[int | None, Integer(1, limit="draws", optional=True)]
 #: The privacy audit's draws per side (None: the default of the target's calling convention).
@@ -362,6 +373,57 @@ class Plan:
     audit_samples: int
     resolution: float = RESOLUTION
     deviations: list[dict[str, float]] = field(default_factory=list)
+    estimate: dict[str, Any] | None = field(default=None, compare=False)
+
+    def estimate_text(self) -> str:
+        """The estimated time of the run, as ``conform`` prints it before the first draw."""
+        e = self.estimate
+        if e is None:
+            return ""
+        kind = "a vectorised target" if self.sampler.vectorised else "a target called once per draw"
+        return (
+            f"about {e['seconds']:.3g} s for {e['draws']} draws of {kind} "
+            f"({e['seconds_per_draw'] * 1e6:.3g} µs each, timed on a pilot of "
+            f"{e['pilot_draws']} draws)"
+        )
+
+
+def _estimate(
+    sampler: Sampler, instances: list[Instance], draws: list[int], samples: int, audited: bool
+) -> dict[str, Any] | None:
+    """The wall-clock time of a run of a target called once per draw: the seconds per draw of
+    a pilot on the first instance (after 4 untimed draws, which build what a target builds on
+    its first call): :data:`PILOT_DRAWS` draws, doubled until one round takes
+    :data:`PILOT_SECONDS` or reaches :data:`PILOT_MAX_DRAWS` (so that a target that batches
+    its calls is timed in batches; all discarded, drawn with a generator of their own), times
+    the run's draws — the law tests' budgets and, per audited instance, the audit's
+    2·(samples + selection) draws and its freshness probe's 4·64
+    (:func:`dpspec.audit.loop.default_selection`). None when the pilot raises (the run
+    reports the target's error)."""
+    from dpspec.audit.loop import default_selection
+
+    per_audit = 2 * (samples + default_selection(samples)) + 4 * 64
+    total = sum(draws) + (
+        per_audit * sum(inst.neighbour is not None for inst in instances) if audited else 0
+    )
+    rng = np.random.default_rng([PILOT_DRAWS])
+    n, took = PILOT_DRAWS // 2, 0.0
+    try:
+        sampler.draw(instances[0].data, 4, rng)  # warm-up: a target's first call builds
+        while took < PILOT_SECONDS and n < PILOT_MAX_DRAWS:  # at most 8 rounds
+            n *= 2
+            begin = time.perf_counter()
+            sampler.draw(instances[0].data, n, rng)
+            took = time.perf_counter() - begin
+    except Exception:
+        return None
+    each = took / n
+    return {
+        "pilot_draws": n,
+        "seconds_per_draw": each,
+        "draws": total,
+        "seconds": each * total,
+    }
 
 
 def _total_variation(law: Law, other: Law) -> float:
@@ -379,6 +441,7 @@ def plan(
     max_draws: MaxDrawsArg = None,
     audit_samples: AuditSamplesArg = None,
     resolution: ResolutionArg = None,
+    max_seconds: MaxSecondsArg = None,
     **params: Any,
 ) -> Plan:
     """Check every argument and size every instance's budget, before any draw: the draws
@@ -387,7 +450,11 @@ def plan(
     of that bug, at its share of ``alpha``. A ValueError naming the argument refuses a budget
     above the limit (``max_draws``, by default 2^27 draws for a vectorised target and 2·10^6
     for one called once per draw), with the draws it would need, and audit draws that could
-    not refute the claim at that confidence (``audit_samples``)."""
+    not refute the claim at that confidence (``audit_samples``). A target called once per
+    draw is timed on a pilot (:func:`_estimate`, its draws discarded) and the run's time
+    estimated (``Plan.estimate``), a vectorised one too when ``max_seconds`` is given;
+    ``max_seconds`` refuses a run estimated to take longer (a learner's run is not estimated:
+    refused, name the draws with ``max_draws``)."""
     algo = _find(algorithm)
     resolved = algo._resolve(params)
     sampler = algo._sampler(target, resolved)
@@ -460,7 +527,15 @@ def plan(
                 f"audit_samples: {samples} draws per side cannot refute ε = {claim[0]:g} at "
                 f"confidence 1 − {alpha_each:.2g} (largest bound {top:.3g}); use more"
             )
-    return Plan(
+    if max_seconds is not None and algo.learner:
+        raise ValueError(
+            "max_seconds: a learner's run is not estimated (a pilot would be a fit per draw); "
+            "bound it with max_draws"
+        )
+    timing = None
+    if not algo.learner and (max_seconds is not None or not sampler.vectorised):
+        timing = _estimate(sampler, instances, draws, samples, claim is not None)
+    out = Plan(
         algo,
         resolved,
         sampler,
@@ -472,7 +547,14 @@ def plan(
         samples,
         r,
         deviations,
+        timing,
     )
+    if max_seconds is not None and timing is not None and timing["seconds"] > max_seconds:
+        raise ValueError(
+            f"max_seconds: the run would take {out.estimate_text()}; the limit is "
+            f"{max_seconds:g} s (fewer audit_samples or a coarser resolution need fewer draws)"
+        )
+    return out
 
 
 @example(__call__={"target": _example_call, "algorithm": "bernoulli-exp"})
@@ -487,6 +569,7 @@ def conform(
     max_draws: MaxDrawsArg = None,
     audit_samples: AuditSamplesArg = None,
     resolution: ResolutionArg = None,
+    max_seconds: MaxSecondsArg = None,
     **params: Any,
 ) -> ConformResult:
     """Judge ``target`` against the algorithm named ``algorithm`` with its ``params`` (module
@@ -499,7 +582,10 @@ def conform(
     ``max_draws`` caps the draw budget of one instance (default 2^27 for vectorised targets,
     2·10^6 for targets called once per draw; a budget above it is refused before any draw,
     with the draws it would need); ``audit_samples`` is the auditor's draws per side (default
-    10^6 / 10^5 / 10^4 for vectorised / per-call / learner targets).
+    10^6 / 10^5 / 10^4 for vectorised / per-call / learner targets). A target called once
+    per draw is timed first (a pilot, :func:`plan`): the estimated time of the run is written
+    to stderr before the first draw and kept in the result's notes; ``max_seconds`` refuses a
+    run estimated to take longer, before any draw is tested.
     """
     start = time.perf_counter()
     p = plan(
@@ -510,8 +596,11 @@ def conform(
         max_draws=max_draws,
         audit_samples=audit_samples,
         resolution=resolution,
+        max_seconds=max_seconds,
         **params,
     )
+    if p.estimate is not None:
+        print(f"dpspec conform: {p.estimate_text()}", file=sys.stderr, flush=True)
     notes = []
     if not p.sampler.seeded:
         notes.append(
@@ -524,6 +613,10 @@ def conform(
             f"the target takes inputs in [{p.sampler.inputs[0]}, {p.sampler.inputs[1]}] only: "
             f"{left_out} instance(s) of the algorithm outside it left out"
         )
+    if p.algo.caveat:
+        notes.append(f"caveat: {p.algo.caveat}")
+    if p.estimate is not None:
+        notes.append(f"estimated before the run: {p.estimate_text()}")
     reports = [_run_instance(p, i, seed) for i in range(len(p.instances))]
     return ConformResult(
         p.algo.name,

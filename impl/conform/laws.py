@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Sequence
-from itertools import product
+from itertools import pairwise, product
 from typing import Any
 
 import numpy as np
@@ -263,3 +263,96 @@ def _truncated(law: Law, mass: float = 1e-2, note: str = "") -> Law:
         note
         or f"the least likely outcomes (mass {float(law.probs[order[cut]].sum()):.2g}) never drawn",
     )
+
+
+def _discrete_gaussian_law(
+    center: int, sigma: float, lo: int, hi: int, unit: float = 1.0, note: str = ""
+) -> Law:
+    """center + Z, Z discrete Gaussian with P(Z = z) = exp(−z²/(2σ²)) / Σ_{y∈ℤ} exp(−y²/(2σ²))
+    (Canonne, Kamath, Steinke 2020, Def 1; σ in lattice units), on the lattice unit·ℤ: atoms
+    lo … hi (grouped into at most MAX_ATOMS equal intervals when wider) and the two lumped
+    tails, encoded as :func:`_integer_law` encodes (k = output/unit a finite integer).
+
+    Every mass is a sum of positive terms exp(−z²/(2σ²)) over |z| ≤ 40σ + 1 (no cancellation;
+    the terms left out are below e^{−800}, zero in float64), divided by their total."""
+    m = math.ceil(40 * sigma) + 1
+    z = np.arange(-m, m + 1, dtype=np.float64)
+    weights = np.exp(-(z * z) / (2.0 * sigma * sigma))
+    total = float(weights.sum())
+    width = max(1, math.ceil((hi - lo + 1) / MAX_ATOMS))
+    starts = np.arange(lo, hi + 1, width, dtype=np.int64)
+    ends = np.minimum(starts + width - 1, hi)
+
+    def mass(a: int, b: int) -> float:  # P(a ≤ center + Z ≤ b), a ≤ b (clipped to ±m)
+        i, j = max(a - center, -m), min(b - center, m)
+        return float(weights[i + m : j + m + 1].sum()) if i <= j else 0.0
+
+    inner = [mass(int(a), int(b)) for a, b in zip(starts, ends, strict=True)]
+    below = mass(center - m, lo - 1)
+    above = mass(hi + 1, center + m)
+    probs = np.array([below, *inner, above]) / total
+    if width == 1:
+        labels_inner: list[Any] = [_value(int(s), unit) for s in starts]
+    else:
+        labels_inner = [
+            f"[{_value(int(a), unit)}, {_value(int(b), unit)}]"
+            for a, b in zip(starts, ends, strict=True)
+        ]
+    labels = (f"< {_value(lo, unit)}", *labels_inner, f"> {_value(hi, unit)}")
+    encode = _Encoder(_encode_lattice, (unit, lo, hi, width, int(starts.size)))
+    return Law(labels, probs / probs.sum(), "ordered", encode, note=note)
+
+
+#: the continuous noise laws :func:`_binned_law` tabulates (standardised: the output is
+#: center + loc + scale·T)
+CONTINUOUS = ("normal", "laplace")
+
+
+def _binned_law(
+    kind: str,
+    center: float,
+    unit: float,
+    cells: int,
+    loc: float = 0.0,
+    scale: float = 1.0,
+    note: str = "",
+) -> Law:
+    """A continuous law judged on intervals: the output X = center + loc + scale·T, T standard
+    normal (``kind`` "normal", cdf Φ) or standard Laplace ("laplace", cdf ½e^t for t < 0,
+    1 − ½e^{−t} for t ≥ 0), on the table of cells [center + k·unit, center + (k + 1)·unit),
+    k = −cells … cells − 1, and the two lumped tails below and above. P(cell) =
+    F((e_{k+1} − loc)/scale) − F((e_k − loc)/scale), from the survival function on the right
+    of 0 (no cancellation in the far cells: scipy.stats ``cdf`` / ``sf``).
+
+    An output is encoded by k = ⌊(x − center)/unit⌋ (computed in float64: the binning's
+    resolution is the table's, outputs within a rounding error of an edge may land either
+    side); a non-finite output is impossible."""
+    from scipy import stats
+
+    if kind not in CONTINUOUS:
+        raise ValueError(f"kind: one of {CONTINUOUS}, got {kind!r}")
+    dist = stats.norm if kind == "normal" else stats.laplace
+    edges = np.arange(-cells, cells + 1, dtype=np.float64) * unit
+    t = (edges - loc) / scale
+    cdf, sf = dist.cdf(t), dist.sf(t)
+    right = t[:-1] >= 0
+    inner = np.where(right, sf[:-1] - sf[1:], cdf[1:] - cdf[:-1])
+    probs = np.concatenate([[cdf[0]], inner, [sf[-1]]])
+    labels = (
+        f"< {center + edges[0]:.12g}",
+        *(f"[{center + a:.12g}, {center + b:.12g})" for a, b in pairwise(edges.tolist())),
+        f">= {center + edges[-1]:.12g}",
+    )
+    encode = _Encoder(_encode_bins, (float(center), float(unit), int(cells)))
+    return Law(labels, probs / probs.sum(), "ordered", encode, note=note)
+
+
+def _encode_bins(outputs: Any, center: float, unit: float, cells: int) -> NDArray[np.int64]:
+    """k = ⌊(x − center)/unit⌋: below −cells → 0, at or above cells → 2·cells + 1, else the
+    cell k + cells + 1; NaN and ±∞ are impossible."""
+    x = _as_float_array(outputs)
+    ok = np.isfinite(x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        k = np.floor((np.where(ok, x, center) - center) / unit)
+    idx = np.clip(k, -cells - 1, cells) + cells + 1
+    return np.where(ok, idx, -1).astype(np.int64)

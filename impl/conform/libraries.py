@@ -5,8 +5,13 @@ judged against (the same ε, sensitivity, scale) and wraps its calling conventio
 :class:`~dpspec.conform.adapters.Sampler`:
 
 * OpenDP measurements take a vector when the measurement is elementwise (n copies of the input
-  give n independent releases in one call: vectorised), else one input per call; OpenDP draws
-  from the operating system's generator: **not seedable**;
+  give n independent releases in one call: vectorised); a measurement of one input (randomized
+  response, noisy max, the bounded geometric) is run :data:`OPENDP_BATCH` times per call as
+  ``make_composition([m] * n)``, whose release is [m(x), …, m(x)] (OpenDP 0.16's documentation:
+  "when invoked, computes [measurement0(x), measurement1(x), ...]"): n independent invocations,
+  each with fresh noise, so the n outputs are i.i.d. with the law of one call of m (the law
+  judged is the same; only the Python-to-Rust crossings are fewer). OpenDP draws from the
+  operating system's generator: **not seedable**;
 * PyDP (Google's C++ library) is called once per draw and draws from its own generator: **not
   seedable**;
 * diffprivlib's mechanisms take ``random_state``: a ``numpy.random.RandomState`` derived from
@@ -96,13 +101,45 @@ def _opendp_vector(make: Callable[[Any, int], Any], cast: type, label: str) -> S
     return Sampler(call, "measurement(vector of n copies)", False, True, label)
 
 
+#: invocations of a measurement of one input per OpenDP call (one ``make_composition``)
+OPENDP_BATCH = 1000
+
+
+def _opendp_batched(make: Callable[[Any], Any]) -> Callable[[Any, int], list[Any]]:
+    """``run(x, k)``: k releases of the measurement ``make(x)`` on x, in calls of
+    ``make_composition([m] * n)``, n ≤ :data:`OPENDP_BATCH` (module docstring: its release is
+    n independent invocations of m). The measurement and the full-size composition are built
+    once per input."""
+    dp = _dp()
+    built: dict[Any, tuple[Any, Any]] = {}
+
+    def run(x: Any, k: int) -> list[Any]:
+        key = repr(x)
+        if key not in built:
+            meas = make(x)
+            built[key] = (meas, dp.c.make_composition([meas] * OPENDP_BATCH))
+        meas, full = built[key]
+        out: list[Any] = []
+        while len(out) < k:  # at most k / OPENDP_BATCH + 1 calls
+            n = min(k - len(out), OPENDP_BATCH)
+            out.extend(full(x) if n == OPENDP_BATCH else dp.c.make_composition([meas] * n)(x))
+        return out
+
+    return run
+
+
 def _opendp_each(meas: Any, label: str, convert: Callable[[Any], Any] = lambda v: v) -> Sampler:
+    run = _opendp_batched(lambda x: meas)
+
     def call(v: Any, k: int, rng: np.random.Generator) -> Any:
         del rng
-        arg = convert(v)
-        return [meas(arg) for _ in range(k)]
+        return run(convert(v), k)
 
-    return Sampler(call, "measurement(input), one per draw", False, False, label)
+    return Sampler(call, BATCHED_FORM, False, False, label)
+
+
+#: the calling convention of a measurement of one input run in compositions
+BATCHED_FORM = f"measurement(input), {OPENDP_BATCH} invocations per call (make_composition)"
 
 
 def _opendp_laplace_int(p: dict[str, Any]) -> Sampler:
@@ -128,21 +165,22 @@ def _opendp_geometric_bounded(p: dict[str, Any]) -> Sampler:
     32-bit integers OpenDP takes)."""
     dp = _dp()
     scale = float(p["scale"])
-    built: dict[int, Any] = {}
+    width = int(40 * scale) + 1
+
+    def make(value: int) -> Any:
+        space = dp.atom_domain(T=int), dp.absolute_distance(T=int)
+        bounds = (max(value - width, -(2**31)), min(value + width, 2**31 - 1))  # its i32
+        return dp.m.make_geometric(*space, scale=scale, bounds=bounds)
+
+    run = _opendp_batched(make)
 
     def call(v: Any, k: int, rng: np.random.Generator) -> Any:
         del rng
-        value = int(v)
-        if value not in built:
-            width = int(40 * scale) + 1
-            space = dp.atom_domain(T=int), dp.absolute_distance(T=int)
-            bounds = (max(value - width, -(2**31)), min(value + width, 2**31 - 1))  # its i32
-            built[value] = dp.m.make_geometric(*space, scale=scale, bounds=bounds)
-        return [built[value](value) for _ in range(k)]
+        return run(int(v), k)
 
     return Sampler(
         call,
-        "measurement(input), one per draw",
+        BATCHED_FORM,
         False,
         False,
         f"opendp make_geometric(scale={scale:g}, bounds=value ± 40·scale)",

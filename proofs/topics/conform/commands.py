@@ -176,6 +176,7 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         "max_draws": args.max_draws,
         "audit_samples": args.audit_samples,
         "resolution": args.resolution,
+        "max_seconds": args.max_seconds,
     }
     target = _target(args.target, args.algorithm, params)
     try:
@@ -241,6 +242,13 @@ def register(sub: Any) -> None:
     add_option(p, "--seed", domain=SEED, default=0, help="non-negative integer (default 0)")
     add_option(p, "--max-draws", domain=MAX_DRAWS, help="largest draw budget of one instance")
     add_option(p, "--audit-samples", domain=AUDIT_SAMPLES, help="the audit's draws per side")
+    add_option(
+        p,
+        "--max-seconds",
+        domain=Real(0, lo_open=True),
+        metavar="S",
+        help="refuse, before any draw, a run a timed pilot of the target estimates beyond S s",
+    )
     add_option(
         p,
         "--resolution",

@@ -21,6 +21,7 @@ _CONFORM = (
     "dpspec.conform.base.Instance",
     "dpspec.conform.base.Algorithm",
     "dpspec.conform.mechanisms",
+    "dpspec.conform.gaussian",
     "dpspec.conform.learners",
     "dpspec.conform.adapters.TargetError",
     "dpspec.conform.adapters.Sampler",
