@@ -45,4 +45,59 @@ MUTANTS: tuple[Mutant, ...] = (
         description="resolution= accepted and ignored: the budget of the default 10% stated",
         kind="power",
     ),
+    Mutant(
+        id="conform.pvalue-upper-tail-off-by-one",
+        file="impl/conform/gof.py",
+        original="stats.binom.sf(c - 1, n, mass)",
+        replacement="stats.binom.sf(c, n, mass)",
+        description=(
+            "the law test's upper tail read one count too far: P(X >= c + 1) instead of "
+            "P(X >= c), a p-value below the exact binomial one (false alarm above alpha)"
+        ),
+        kind="level",
+    ),
+    Mutant(
+        id="conform.alpha-split-ignores-audits",
+        file="impl/conform/core.py",
+        original="tests = len(instances) * (2 if claim is not None else 1)",
+        replacement="tests = len(instances)",
+        description=(
+            "alpha split over the law tests only, not over the privacy audits too: each test "
+            "at twice its share, the whole run's false alarm up to 2 alpha"
+        ),
+        kind="level",
+    ),
+    Mutant(
+        id="conform.critical-counts-at-full-alpha",
+        file="impl/conform/gof.py",
+        original="half = alpha_each / 2",
+        replacement="half = alpha_each",
+        description=(
+            "the critical counts behind the stated power at alpha per side instead of alpha/2: "
+            "the power of a test at twice the level stated (power overstated)"
+        ),
+        kind="power",
+    ),
+    Mutant(
+        id="conform.discrete-gaussian-law-variance-halved",
+        file="impl/conform/laws.py",
+        original="weights = np.exp(-(z * z) / (2.0 * sigma * sigma))",
+        replacement="weights = np.exp(-(z * z) / (sigma * sigma))",
+        description=(
+            "the discrete Gaussian's table at exp(-z^2/sigma^2): the law of sigma/sqrt(2) "
+            "judged as sigma's"
+        ),
+        kind="law",
+    ),
+    Mutant(
+        id="conform.discrete-gaussian-acceptance-squared",
+        file="impl/conform/gaussian.py",
+        original="den = 2 * a * b * t * t",
+        replacement="den = a * b * t * t",
+        description=(
+            "the discrete Gaussian sampler's acceptance exp(-(|y| - sigma^2/t)^2/sigma^2): "
+            "twice the exponent of CKS 2020 Alg 3, not the discrete Gaussian"
+        ),
+        kind="sampler",
+    ),
 )

@@ -35,6 +35,22 @@ _GOF = ("dpspec.conform.gof", "dpspec.conform.laws")
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
+        id="conform.exact-statistics",
+        source="dpspec conform's law test (dpspec.conform.gof) and its budget (plan)",
+        claim=(
+            "the law test's critical counts are the exact binomial quantiles at alpha_each/2 per "
+            "side, and alpha_each is exactly alpha over the run's law tests and audits"
+        ),
+        method=Method.EXACT,
+        impls=("dpspec.conform.gof", "dpspec.conform.core.plan"),
+        checks=("exact_statistics:statistics_are_exact",),
+        tests=(
+            "tests/test_conform_exact_statistics.py::"
+            "test_critical_counts_are_the_exact_binomial_quantiles",
+            "tests/test_conform_exact_statistics.py::test_alpha_is_split_over_law_tests_and_audits",
+        ),
+    ),
+    Obligation(
         id="conform.own-implementations",
         source=f"{BAYES_CONSISTENCY}:L119-147 (Def 2.2, Alg 1); {BAYES_CONSISTENCY}:L193-208 "
         "(Alg 2); dpspec conform's catalogue",
@@ -48,7 +64,8 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "dpspec.spec.privacy.max_likelihood_ratio",
             "dpspec.spec.privacy.hockey_stick",
         ),
-        impls=_CONFORM,
+        # the outcome tables each implementation must conform to (a wrong table is seen here)
+        impls=(*_CONFORM, "dpspec.conform.laws"),
         checks=("own_implementations_conform",),
         tests=(
             "tests/test_conform.py::test_own_implementations_conform",
