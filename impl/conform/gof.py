@@ -231,12 +231,43 @@ def _power_at(masses: tuple[FloatArray, FloatArray, float], n: int, alpha: float
     return float(max(float(np.max(reject)), sees_impossible))
 
 
+#: :func:`_draws_for_power`'s answers by the content they depend on (a plan and its control
+#: run, or a conform run after its plan, size the same tables again); at most this many kept
+_SIZED_CAPACITY = 1024
+_SIZED: dict[tuple[Any, ...], tuple[int, float]] = {}
+
+
 def _draws_for_power(
     law: Law, alternative: FloatArray, alpha: float, power: float, limit: int = MAX_SEARCH
 ) -> tuple[int, float]:
     """The smallest n (to within 1%) whose :func:`_power_bound` against ``alternative`` is ≥
     ``power``, with that bound; (limit + 1, bound at limit) when even ``limit`` draws fall
-    short. At most log2(limit/32) doublings, then bisections to 1% (about 7)."""
+    short. At most log2(limit/32) doublings, then bisections to 1% (about 7). A pure function
+    of the law's shape, probabilities and coordinates (what its event family is built from),
+    the alternative, α, the power and the limit: answered again from those bytes."""
+    coords = None if law.coords is None else (law.coords.shape, law.coords.tobytes())
+    key = (
+        law.shape,
+        law.probs.tobytes(),
+        coords,
+        np.asarray(alternative, dtype=np.float64).tobytes(),
+        float(alpha),
+        float(power),
+        int(limit),
+    )
+    found = _SIZED.get(key)
+    if found is None:
+        found = _search_draws(law, alternative, alpha, power, limit)
+        if len(_SIZED) >= _SIZED_CAPACITY:
+            _SIZED.pop(next(iter(_SIZED)))
+        _SIZED[key] = found
+    return found
+
+
+def _search_draws(
+    law: Law, alternative: FloatArray, alpha: float, power: float, limit: int
+) -> tuple[int, float]:
+    """:func:`_draws_for_power`'s search, on the law's event family."""
     masses = _masses(law, _event_family(law), alternative)
     n = 32
     while _power_at(masses, n, alpha) < power:

@@ -58,7 +58,9 @@ def _integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, not
     ends = np.minimum(starts + width - 1, hi)
     inner = _between(starts - center, ends - center, q)
     if width == 1:
-        labels_inner: list[Any] = [_value(int(s), unit) for s in starts]
+        labels_inner: list[Any] = (
+            starts.tolist() if unit == 1.0 else [k * unit for k in starts.tolist()]
+        )
     else:
         labels_inner = [
             f"[{_value(int(a), unit)}, {_value(int(b), unit)}]"
