@@ -17,6 +17,7 @@ check then decides privacy on a law that is, up to this test, the law of the cod
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from dpspec._rows import distinct_rows
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig, stop_if_failed
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 
 Law = Mapping[Any, Any]
@@ -95,6 +96,8 @@ class ConformanceReport:
     alpha: float = ALPHA
     details: dict[str, Any] = field(default_factory=dict)
     control_bug: str = "noise for 2ε"
+    #: False under a bug control: the 2ε control was not drawn (only the verdict counts)
+    control_run: bool = True
 
     @property
     def conforms(self) -> bool:
@@ -102,7 +105,7 @@ class ConformanceReport:
 
     @property
     def control_rejected(self) -> bool:
-        return self.control_pvalue < self.alpha
+        return not self.control_run or self.control_pvalue < self.alpha
 
     @property
     def holds(self) -> bool:
@@ -118,10 +121,14 @@ class ConformanceReport:
         )
 
     def summary(self) -> str:
+        control = (
+            f"2ε control p={self.control_pvalue:.3g} (power ≈ {self.power:.3f})"
+            if self.control_run
+            else "2ε control not run (under a bug control)"
+        )
         return (
             f"{self.name}: {self.draws} draws, {self.bins} bins, p={self.pvalue:.3g} "
-            f"(α={self.alpha:g}); 2ε control p={self.control_pvalue:.3g} "
-            f"(power ≈ {self.power:.3f}) -> "
+            f"(α={self.alpha:g}); {control} -> "
             f"{'conforms' if self.holds else 'NONCONFORMING' if not self.conforms else 'NO POWER'}"
         )
 
@@ -134,14 +141,25 @@ def conformance(
     control_law: Law,
     draws: int,
     alpha: float = ALPHA,
+    *,
+    config: VerifyConfig | None = None,
 ) -> ConformanceReport:
     """Run the entry point (``draw(n)`` → n outcomes) and the 2ε control, test both against
-    ``law``; ``control_law`` is the exact law of the control, used only to state the power."""
+    ``law``; ``control_law`` is the exact law of the control, used only to state the power.
+
+    Under a bug control (``config.under_control``) only the entry point is drawn: the check
+    ends at a report that does not conform (:func:`stop_if_failed`), and a conforming one
+    comes back with the 2ε control not run (``control_run`` False: it counts as rejected)."""
     observed = tabulate(draw(draws))
     n = sum(observed.values())
     if n != draws:
         raise ValueError(f"draw: returned {n} outcomes, expected {draws}")
     pvalue, bins = chisquare_counts(observed, law)
+    if config is not None and config.under_control:
+        stop_if_failed(config, pvalue >= alpha, f"{name}: p={pvalue:.3g} < α={alpha:g}")
+        return ConformanceReport(
+            name, draws, bins, pvalue, math.nan, math.nan, alpha, control_run=False
+        )
     control_pvalue, _ = chisquare_counts(tabulate(draw_control(draws)), law)
     return ConformanceReport(
         name,

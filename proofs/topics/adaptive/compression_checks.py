@@ -21,7 +21,13 @@ from dpspec.adaptive import (
     SplitAnswers,
     play,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    stop_if_failed,
+)
 from dpspec.proofs.engine.stats import ALPHA, binomial_pvalue
 from dpspec.spec import adaptive as ad
 
@@ -187,7 +193,9 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
 
     Controls (real bugs of the mechanism): cells of width α (⌈1/α⌉ cells) — more transcripts
     than 2^b; answers at the cell's upper end (2j + 2)α — error 2α; cells of width 4α — error
-    up to 3α; the split baseline answering every round on block 0."""
+    up to 3α; the split baseline answering every round on block 0. Under a bug control the
+    check ends at the first part that fails (compression and accuracy, the union bounds, the
+    split baseline) and the controls are not run."""
     n, k, alpha, delta = 6, 2, 0.25, Fraction(1, 10)
     g = [{(a, b): Fraction(2 if a == b else 1) for a in range(3) for b in range(3)}] * (n - 1)
     mu = ad.markov_chain(g, (0, 1, 2))
@@ -235,6 +243,12 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
     bound = cells**k
     compressed = len(transcripts) == bound
     accurate = math.isclose(worst, alpha) and worst <= alpha
+    stop_if_failed(
+        config,
+        compressed and accurate and odd,
+        f"{len(transcripts)} transcripts (2^b = {bound}), worst error {worst}, at α = 0.3: "
+        f"{len(odd_transcripts)} transcripts, worst error {odd_worst}",
+    )
     queries = {tuple(bool(v) for v in q) for qs, _ in played.values() for q in qs}
 
     def as_query(mask: tuple[bool, ...]) -> Callable[[int], Fraction]:
@@ -256,6 +270,9 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
             bad_a += p
     lemma = bad_q <= delta * len(queries) <= delta * k * bound
     theorem = bad_a <= delta * k * bound
+    stop_if_failed(
+        config, lemma and theorem, f"Lemma 7.2.6 {float(bad_q)}, Thm 7.2.7 {float(bad_a)}"
+    )
 
     class Reused(SplitAnswers):
         def answer(self, counts, query, round_, rng):  # type: ignore[no-untyped-def]
@@ -272,6 +289,9 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
         return wrong
 
     split_ok = split_mismatches(SplitAnswers) == 0
+    if config.under_control:  # every part held up to here (a failing one ended the check)
+        stop_if_failed(config, split_ok, "split answers ≠ q_i(block_i)")
+        return CheckOutcome(True, "under a bug control: every part holds")
     reused = split_mismatches(Reused)
     wide, _, _ = run(Wide(n, alpha))
     _, upper_worst, _ = run(Upper(n, alpha))

@@ -25,7 +25,13 @@ from dpspec.conform import ConformResult, catalogue, conform, plan, reference
 from dpspec.conform.base import EPSILON_FACTOR
 from dpspec.conform.core import _empirical_power
 from dpspec.conform.gof import ALPHA, POWER, _count_test, _draws_for_power, _event_family
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    stop_if_failed,
+)
 
 #: the parameters each algorithm is run at (ε = 1 unless the algorithm is parametrised else)
 PARAMS: dict[str, dict[str, Any]] = {
@@ -59,6 +65,10 @@ def _power_floor(reps: int, power: float = POWER, level: float = 1e-6) -> int:
 
 
 def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
+    """Every algorithm of the catalogue conforms with its computed power verified empirically,
+    and its ε × 1.1 control deviates (the module docstring). Under a bug control the controls
+    are not run and the check ends at the first algorithm that does not conform, is not
+    powered or whose power is refuted."""
     reps = REPLICATES[1] if config.thorough else REPLICATES[0]
     floor = _power_floor(reps)
     rows: list[str] = []
@@ -72,8 +82,15 @@ def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
         own = _reference(name, 1.0, params, fast) if fast else reference(name, **params)
         result = conform(own, name, audit_samples=AUDIT_SAMPLES, **params)
         bug = _reference(name, EPSILON_FACTOR, params, algo.learner)
-        control = conform(bug, name, audit_samples=CONTROL_AUDIT_SAMPLES, **params)
+        control = (
+            None
+            if config.under_control
+            else conform(bug, name, audit_samples=CONTROL_AUDIT_SAMPLES, **params)
+        )
         powered = all(r.power >= POWER for r in result.instances)
+        stop_if_failed(
+            config, result.conforms and powered, f"{name}: {result.verdict}, powered {powered}"
+        )
         empirical = []
         instances = algo._instances(algo._resolve(dict(params)))
         checked = list(zip(instances, result.instances, strict=True))
@@ -84,6 +101,9 @@ def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
             )
             empirical.append(hits)
         verified = all(h >= floor for h in empirical)
+        if control is None:  # under a bug control: the claim held on this algorithm
+            stop_if_failed(config, verified, f"{name}: ε×1.1 rejected {empirical} < {floor}/{reps}")
+            continue
         ok &= result.conforms and powered and verified and not control.conforms
         controls.append(
             Control(
@@ -148,7 +168,8 @@ def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
     sized for power 0.99 at α = 1e-6 must be rejected at least as often as the Binomial(R, 0.99)
     1e-6 quantile. The control is the same test with its Bonferroni factor dropped (each event
     at α' instead of α'/K): its false-alarm rate must exceed α' — the union bound is what keeps
-    the stated level."""
+    the stated level. Under a bug control the unadjusted test is not run and the check ends
+    at the first algorithm whose false alarm or power fails."""
     reps = 400 if config.thorough else 50
     rng = np.random.default_rng(20261124)
     loose = 0.01
@@ -163,11 +184,13 @@ def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
             null = rng.multinomial(n, law.probs)
             alt = rng.multinomial(n, inst.variant.probs)
             alarms += _count_test(law, events, null, n)[0] <= loose
-            unadjusted += _count_test(law, events, null, n, union=False)[0] <= loose
+            if not config.under_control:
+                unadjusted += _count_test(law, events, null, n, union=False)[0] <= loose
             impossible = bool(alt[law.probs == 0].sum())
             power_hits += impossible or _count_test(law, events, alt, n)[0] <= ALPHA
         too_many = stats.binom.sf(alarms - 1, reps, loose) < 1e-6
         ok &= not too_many and power_hits >= floor
+        stop_if_failed(config, ok, f"{name}: {alarms}/{reps} false alarms, {power_hits} hits")
         control_alarms += unadjusted
         control_total += reps
         numbers[name] = {
@@ -181,6 +204,8 @@ def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
             f"{name}: {alarms}/{reps} false alarms at α'={loose}, "
             f"{power_hits}/{reps} rejections of ε×1.1"
         )
+    if config.under_control:  # every algorithm held (a failing one ended the check above)
+        return CheckOutcome(True, "under a bug control: " + "; ".join(rows))
     control_caught = control_alarms > loose * control_total * 3
     ok &= control_caught
     return CheckOutcome(
@@ -223,7 +248,9 @@ def resolution_is_resolved(config: VerifyConfig) -> CheckOutcome:
     what a pass without ``resolution=`` states), R = 1000 throughout. The default budget's
     rejections of the 5% bug are reported beside (what a default pass does not resolve), and
     dpspec's own discrete Laplace run through ``conform(..., resolution=0.05)`` must conform
-    and state r = 0.05. The check stops at the first algorithm that fails."""
+    and state r = 0.05. The check stops at the first algorithm that fails; under a bug
+    control at the first claim that fails (the stated resolution and power, each factor's
+    rejections, the own run at 0.05), and the default budget's rejections are not run."""
     which = 1 if config.thorough else 0
     rows: list[str] = []
     numbers: dict[str, Any] = {}
@@ -239,19 +266,22 @@ def resolution_is_resolved(config: VerifyConfig) -> CheckOutcome:
             p = plan(own, name, audit_samples=AUDIT_SAMPLES, resolution=asked, **params)
             r = RESOLUTION_ASKED if asked is not None else 0.1
             stated = abs(p.resolution - r) < 1e-12 and all(pw >= POWER for pw in p.powers)
+            stop_if_failed(config, stated, f"{name}: resolution {p.resolution:g}, {p.powers}")
             inst = p.instances[0]
-            hits = [
-                _empirical_power(
-                    _reference(name, f, params, algo.learner),
-                    inst.law,
-                    inst.data,
-                    p.draws[0],
-                    p.alpha_each,
-                    reps,
-                    seed=5,
+            hits = []
+            for f in (1 + r, 1 / (1 + r)):
+                hits.append(
+                    _empirical_power(
+                        _reference(name, f, params, algo.learner),
+                        inst.law,
+                        inst.data,
+                        p.draws[0],
+                        p.alpha_each,
+                        reps,
+                        seed=5,
+                    )
                 )
-                for f in (1 + r, 1 / (1 + r))
-            ]
+                stop_if_failed(config, hits[-1] >= floor, f"{name}: × {f:g}: {hits[-1]}/{reps}")
             ok &= stated and min(hits) >= floor
             worst = min(worst, min(hits) / reps)
             seen[f"resolution {r:g}"] = {
@@ -268,6 +298,9 @@ def resolution_is_resolved(config: VerifyConfig) -> CheckOutcome:
             )
             said = all(r.resolution == RESOLUTION_ASKED for r in run.instances)
             ok &= run.conforms and run.resolution == RESOLUTION_ASKED and said
+            stop_if_failed(config, ok, f"{name} at resolution 0.05: {run.verdict}")
+            if config.under_control:
+                continue  # the default budget's rejections are reported, not claimed
             seen["own implementation at resolution 0.05"] = run.verdict
             default = plan(own, name, audit_samples=AUDIT_SAMPLES, **params)
             inst = default.instances[0]

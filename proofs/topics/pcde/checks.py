@@ -36,7 +36,14 @@ from dpspec.proofs.engine.exact import (
     slack_of,
     verify_pairs,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig, in_order
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    in_order,
+    stop_if_failed,
+)
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist, hockey_stick
@@ -153,6 +160,22 @@ def epsilon_at(delta: float, laws: list[tuple[Dist, Dist]], top: float) -> float
     return hi
 
 
+def _lone_point_pins() -> list[tuple[float, float, float, float]]:
+    """(ε, δ, measured δ, closed form P(Z ≥ τ − 1)) of PCDE on a lone point moving between
+    two cubes, for three levels (the pins of :func:`pcde_exact_privacy`)."""
+    pins = []
+    for e, dl in ((1.0, 0.1), (2.0, 0.05), (1.0, 1e-3)):
+        lone = _pcde_law(PrivateHistogramDensity(e, dl, side=1.0), 1, threshold_of(e, dl))
+        got = float(hockey_stick(lone((0.5,)), lone((1.5,)), math.exp(e)))
+        pins.append((e, dl, got, lone_point_delta(e, dl)))
+    return pins
+
+
+def _pinned(pins: list[tuple[float, float, float, float]]) -> bool:
+    """Every pin's measured δ equals its closed form (relative tolerance 1e-6)."""
+    return all(math.isclose(g, w, rel_tol=1e-6) for *_, g, w in pins)
+
+
 def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     """Thm 4.2 exactly, through PCDE's own ``release_law``, against the caller's (ε, δ):
 
@@ -164,11 +187,17 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     * δ pinned: on a lone point moving between cubes the measured δ equals the closed form
       P(Z ≥ τ − 1) with τ the threshold rule written out — the claim δ is loose by the rule's
       own factor (1 + e^ε)e^{−ε/2} ≥ 2, so a histogram run at 2δ is caught by this pin, not by
-      the claim; a threshold lowered by 2 is caught by the claim."""
+      the claim; a threshold lowered by 2 is caught by the claim.
+
+    Under a bug control the cheap pins run first and the check stops at the first claim that
+    fails (pins, then the reports); the controls and the reported ε at δ are skipped."""
     size = 8 if config.thorough else 6
     one_d = (-0.5, 0.5, 1.5)
     two_d = ((0.5, 0.5), (1.5, 0.5), (0.5, -0.5))
     eps, delta, n = 2.0, 0.05, 12
+    if config.under_control:
+        pins = _lone_point_pins()
+        stop_if_failed(config, _pinned(pins), f"lone-point δ = P(Z ≥ τ − 1): {pins}")
     *reports, tight = reports_until_failure(
         config,
         lambda: verify_pcde(one_d, size, 1.0, 0.1),
@@ -176,6 +205,8 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
         lambda: verify_pcde(two_d, size - 2, 1.0, 0.1),
         lambda: verify_pcde((0.5, 1.5), n, eps, delta, min_size=n),
     )
+    if config.under_control:  # every claim held (a failing one ended the check above)
+        return CheckOutcome(True, "under a bug control: the pins and every report hold")
     control, lowered = reports_until_failure(
         config,
         lambda: verify_pcde(
@@ -187,12 +218,8 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     law = _pcde_law(PrivateHistogramDensity(eps, delta, side=1.0), 1, n + 1)
     pairs = list(neighbouring_pairs((0.5, 1.5), n, Relation.SUBSTITUTE, min_size=n))
     measured = epsilon_at(delta, [(law(a), law(b)) for a, b in pairs], 4 * eps)
-    pins = []
-    for e, dl in ((1.0, 0.1), (2.0, 0.05), (1.0, 1e-3)):
-        lone = _pcde_law(PrivateHistogramDensity(e, dl, side=1.0), 1, threshold_of(e, dl))
-        got = float(hockey_stick(lone((0.5,)), lone((1.5,)), math.exp(e)))
-        pins.append((e, dl, got, lone_point_delta(e, dl)))
-    pinned = all(math.isclose(g, w, rel_tol=1e-6) for *_, g, w in pins)
+    pins = _lone_point_pins()
+    pinned = _pinned(pins)
     ok = all(r.holds for r in reports) and tight.holds and pinned
     ok = ok and not control.holds and not lowered.holds
     return CheckOutcome(
@@ -228,7 +255,8 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
 def pcde_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCDE ``fit`` on 53 points in 3 cubes (counts 5, 8, 40 around τ): the joint release
     (released cubes and their counts) against ``release_law``; control: ``fit`` at ε = 2;
-    the power against ``fit`` at ε × 1.25 is stated (the exact check catches that bug)."""
+    the power against ``fit`` at ε × 1.25 is stated (the exact check catches that bug). Under
+    a bug control only ``fit`` at ε is drawn and no power is computed."""
     X = np.repeat([[-0.5], [0.5], [1.5]], [5, 8, 40], axis=0)
     reps = draws(config, 800)
     cap = 41
@@ -252,8 +280,20 @@ def pcde_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         return dict(PrivateHistogramDensity(eps, 0.1, side=1.0).release_law(X, cap=cap))
 
     result = outcome(
-        [conformance("PCDE fit, 3 cubes", law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps)]
+        [
+            conformance(
+                "PCDE fit, 3 cubes",
+                law(1.0),
+                at(1.0, 0),
+                at(2.0, 10**6),
+                law(2.0),
+                reps,
+                config=config,
+            )
+        ]
     )
+    if config.under_control:
+        return result
     power = power_against(law(1.0), law(CONTROL_FACTOR), reps)
     result.numbers["power_at_1.25_epsilon"] = power
     result.detail += f"; power against fit at ε × 1.25: {power:.2f}"
@@ -275,7 +315,8 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
     picks them ∝ ĉ (chi-square against ĉ/Σĉ) and is uniform inside (KS on the offsets), both
     at α = 1e-6 with fixed seeds (the tests reject cube proportions ∝ ĉ² and squared offsets:
     they see a wrong law). Bug controls: f̂ normalised by side instead of side^d, cubes drawn
-    uniformly. Slack: |∫f̂ − 1| against 1e-12."""
+    uniformly. Slack: |∫f̂ − 1| against 1e-12. Under a bug control the check ends at the first
+    problem or test that fails, and the wrong laws (ĉ², squared offsets) are not tested."""
     n_draw = 400_000 if config.thorough else 200_000
     problems: list[str] = []
     pvals: dict[str, float] = {}
@@ -291,23 +332,34 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
         mass_error = max(mass_error, abs(mass - 1), abs(via_pdf - 1))
         if abs(mass - 1) > 1e-12 or abs(via_pdf - 1) > 1e-12:
             problems.append(f"d={d}: mass {mass!r}, via pdf {via_pdf!r}")
+            stop_if_failed(config, False, problems[-1])
         probe = rng.standard_normal((50_000, d)) * 3
         dens = est.pdf(probe)
         inside = _match_rows(est.released_cells_, _cube_ids(probe, r)) >= 0
         if np.any(dens < 0) or np.any(dens[~inside] != 0) or np.any(dens[inside] <= 0):
             problems.append(f"d={d}: pdf negative, or nonzero off the released cubes")
+            stop_if_failed(config, False, problems[-1])
         draws = est.sample_points(n_draw, rng)
         which = _match_rows(est.released_cells_, _cube_ids(draws, r))
         if np.any(which < 0):
             problems.append(f"d={d}: {int(np.sum(which < 0))} samples outside released cubes")
+            stop_if_failed(config, False, problems[-1])
             continue
         probs = est.released_counts_ / est.released_counts_.sum()  # P_f̂(cube) = ĉ/Σĉ
         pvals[f"cubes d={d}"] = chisquare_gof(which, dict(enumerate(probs.tolist()))).pvalue
+        stop_if_failed(config, pvals[f"cubes d={d}"] > ALPHA, f"d={d}: cubes not ∝ ĉ")
+        if config.under_control:
+            offsets = (draws / r - est.released_cells_[which]).ravel()
+            uniform = float(stats.kstest(offsets, "uniform").pvalue) > ALPHA
+            stop_if_failed(config, uniform, f"d={d}: offsets not uniform")
+            continue
         squared = est.released_counts_**2 / np.sum(est.released_counts_**2)
         controls[f"cubes d={d}"] = chisquare_gof(which, dict(enumerate(squared.tolist()))).pvalue
         offsets = (draws / r - est.released_cells_[which]).ravel()
         pvals[f"offsets d={d}"] = float(stats.kstest(offsets, "uniform").pvalue)
         controls[f"offsets d={d}"] = float(stats.kstest(offsets**2, "uniform").pvalue)
+    if config.under_control:  # every part held (a failing one ended the check above)
+        return CheckOutcome(True, "under a bug control: f̂ is a density, sampled by its law")
     ok = (
         not problems
         and all(p > ALPHA for p in pvals.values())
@@ -329,7 +381,8 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
     dictionary lookup on random rows (huge spans force the fallback); occupied-cube counts
     match a Counter; get/set_params round trip; the same random_state gives the same release.
     (Bad input is the contract sweep's: every declared domain of the class is swept.) Bug
-    controls: the cube of a negative coordinate truncated toward 0, a row lookup off by one."""
+    controls: the cube of a negative coordinate truncated toward 0, a row lookup off by one.
+    Under a bug control the check ends at the first problem of the grid and the row keys."""
     from collections import Counter
 
     rng = np.random.default_rng(SEED + 40)
@@ -340,6 +393,7 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
     got = _cube_ids(np.array([[-0.05, 0.0, 0.25, 0.999, -1.0]]).T, 0.1)[:, 0].tolist()
     if got != [-1, 0, 2, 9, -10]:
         problems.append(f"cube anchoring: {got}")
+    stop_if_failed(config, not problems, "; ".join(problems))
     for spread in (5, 2**40):
         rows = rng.integers(-spread, spread, size=(3000, 3)).astype(np.int64)
         rows[1000:2000] = rows[:1000]
@@ -360,6 +414,7 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
         checked += len(expect)
         if idx.tolist() != expect:
             problems.append(f"row lookup, spread {spread}")
+        stop_if_failed(config, not problems, "; ".join(problems))
     X = rng.standard_normal((20_000, 2))
     # cubes of side 0.5 hold hundreds of points: the release is never empty, whatever the draw
     est = PrivateHistogramDensity(0.5, 1e-5, side=0.5, random_state=3)

@@ -49,7 +49,14 @@ from dpspec.proofs.engine.conformance import (
     power_against,
     tabulate,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig, in_order
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    in_order,
+    stop_if_failed,
+)
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 
 #: quadrature tolerance of the middle segment (absolute)
@@ -213,6 +220,27 @@ def verify_idealised_histogram(
     return report
 
 
+def _pinned(report: IdealisedReport, delta: float) -> bool:
+    """The report's worst δ is P(Lap(2/ε) ≥ τ − 1) = δ/4 for the caller's δ."""
+    return math.isclose(
+        report.worst_delta, report.details["lone_cell_release"], rel_tol=1e-9
+    ) and math.isclose(report.worst_delta, delta / 4, rel_tol=1e-9)
+
+
+def _claim_and_pin(report: IdealisedReport, delta: float) -> bool:
+    """The report's claim holds and its worst δ is pinned (:func:`_pinned`): what
+    :func:`idealised_histograms_private` asks of every histogram."""
+    return report.holds and _pinned(report, delta)
+
+
+def _failed_at(report: IdealisedReport) -> str:
+    return (
+        f"idealised histogram ε={report.epsilon:g}, δ={report.delta:g}: worst δ "
+        f"{report.worst_delta:.4g} at {report.worst_config} (lone cell released: "
+        f"{report.details['lone_cell_release']:.4g})"
+    )
+
+
 def idealised_histograms_private(config: VerifyConfig) -> CheckOutcome:
     """Thm 2.4 with ideal reals, for the histograms PCDE (``idealised=True``) and PCL2b
     (``idealised=True``, each of its two releases) build: worst δ over every configuration of
@@ -221,7 +249,9 @@ def idealised_histograms_private(config: VerifyConfig) -> CheckOutcome:
     conservative, so a histogram at 2δ is caught by this pin, not by the claim). Controls:
     noise for ε × 1.25 against the caller's (ε, δ) (δ = 1e-3: the released counts' ratio
     e^{1.25ε} exceeds e^ε on most of their mass), noise Lap(1/ε) (sensitivity 1 assumed,
-    substitution moves 2), and τ lowered by 2s·ln 4 must all violate δ."""
+    substitution moves 2), and τ lowered by 2s·ln 4 must all violate δ. Under a bug control
+    the check ends at the first histogram that fails its claim or its pin and skips the
+    controls."""
     from dpspec.learners.pcde import PrivateHistogramDensity
     from dpspec.learners.pcl2 import release_histogram
 
@@ -236,13 +266,13 @@ def idealised_histograms_private(config: VerifyConfig) -> CheckOutcome:
                 PrivateHistogramDensity(eps, delta, idealised=True).make_histogram()
             )
         )
+        stop_if_failed(config, _claim_and_pin(reports[-1], delta), _failed_at(reports[-1]))
         reports.append(verify_idealised_histogram(release_histogram(eps, delta, True)))
+        stop_if_failed(config, _claim_and_pin(reports[-1], delta), _failed_at(reports[-1]))
         asked += [delta, delta]
-    pinned = all(
-        math.isclose(r.worst_delta, r.details["lone_cell_release"], rel_tol=1e-9)
-        and math.isclose(r.worst_delta, delta / 4, rel_tol=1e-9)
-        for r, delta in zip(reports, asked, strict=True)
-    )
+    if config.under_control:  # every histogram held (a failing one ended the check above)
+        return CheckOutcome(True, "under a bug control: every histogram's claim and pin hold")
+    pinned = all(_pinned(r, delta) for r, delta in zip(reports, asked, strict=True))
     base = release_histogram(1.0, 0.1, True)
     modest_histogram = PrivateHistogramDensity(1.25 * 1.0, 1e-3, idealised=True).make_histogram()
     modest = verify_idealised_histogram(  # counts up to τ + 4: released cells shift there
@@ -316,7 +346,8 @@ def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
     counts around τ: each cell's release (dropped, or the value in one of 12 bins above τ)
     jointly with the empty cell's, against the continuous Laplace law and
     ``release_probability``, chi-square at α/3 per cell (Bonferroni); control: the histogram
-    at 2ε."""
+    at 2ε. Under a bug control only ``good`` is drawn (no 2ε or ε × 1.25 control), to the
+    first cell that does not conform."""
     n = draws(config, 40_000)
     good = StabilityHistogram(3, 1.0, 1e-2, idealised=True)
     bad = StabilityHistogram(3, 2.0, 1e-2, idealised=True)
@@ -344,8 +375,11 @@ def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
                 _joint(_idealised_law(bad, 0, edges), _idealised_law(bad, c, edges)),
                 n,
                 alpha=ALPHA / 3,
+                config=config,
             )
         )
+        if config.under_control:
+            continue
         law = _joint(_idealised_law(good, 0, edges), _idealised_law(good, c, edges))
         mid_law = _joint(_idealised_law(mid, 0, edges), _idealised_law(mid, c, edges))
         pvalue, _ = chisquare_counts(tabulate(draw(n, m=mid, tag=112)), law)
@@ -358,6 +392,8 @@ def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
             )
         )
     result = outcome(reports)
+    if config.under_control:
+        return result
     result.controls.extend(modest)
     result.passed = result.passed and all(c.caught for c in modest)
     result.detail += "; ε × 1.25 controls: " + ", ".join(c.measured for c in modest)

@@ -66,7 +66,8 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     """Thm 3.1 exactly on small grids (d = 1: 3 cubes, d = 2: 4 cubes; exact and idealised
     noise; add/remove on a fixed grid gives e^{ε/2}); every instance is tight (worst ratio
     e^ε, the claim), so PCL built with noise for ε × 1.25 — the same ``fit`` law with the
-    noise one would draw for 1.25ε — must be caught against the caller's ε on both paths."""
+    noise one would draw for 1.25ε — must be caught against the caller's ε on both paths.
+    Under a bug control it ends at the first report that fails and skips those controls."""
     size = 5 if config.thorough else 3
     reports = reports_until_failure(
         config,
@@ -75,6 +76,8 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
         lambda: verify_pcl(1, 3, size, 0.5, idealised=True),
         lambda: verify_pcl(1, 3, size, 1.0, relation=Relation.ADD_REMOVE, claimed_epsilon=0.5),
     )
+    if config.under_control:  # every report held (a failing one ended the check above)
+        return CheckOutcome(True, "under a bug control: every report holds")
     controls = reports_until_failure(
         config,
         lambda: verify_pcl(1, 3, size, CONTROL_FACTOR, claimed_epsilon=1.0),
@@ -146,7 +149,9 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     against ∏ Bernoulli(``release_law``), ε = 1 discrete and idealised, on a fixed grid, on
     the default grid m = ⌈n^{1/(2d)}⌉ and across two noise blocks; control: ``fit`` at ε = 2
     (its rejection is reported as a control); the power against ``fit`` at ε × 1.25 is stated
-    (the exact check catches that bug, this test binds the law to ``fit``)."""
+    (the exact check catches that bug, this test binds the law to ``fit``). Under a bug
+    control the 2ε controls are not drawn and the check ends at the first report that does
+    not conform."""
     X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6], [0.4]])
     y = np.array([1, 1, 0, 0, 0, 1, 0, 0])
     centres = (np.arange(4) + 0.5)[:, None] / 4
@@ -169,7 +174,9 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
         at = cell_bits(make, X, y, centres)
         name = f"PCL fit ({'idealised' if idealised else 'exact'}), 4 cubes"
-        reports.append(conformance(name, law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps))
+        reports.append(
+            conformance(name, law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps, config=config)
+        )
         powers[name] = _power_at(law, reps)
     # the default grid m = ⌈n^{1/(2d)}⌉ is a function of n alone: 9 points give 3 cubes, whatever
     # the labels (a grid that moved with the data would put other margins under these centres)
@@ -188,7 +195,15 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     at = cell_bits(make_default, X9, y9, centres9)
     name = f"PCL fit, default grid ({m} cubes for n = 9)"
     reports.append(
-        conformance(name, law_default(1.0), at(1.0, 0), at(2.0, 10**6), law_default(2.0), reps)
+        conformance(
+            name,
+            law_default(1.0),
+            at(1.0, 0),
+            at(2.0, 10**6),
+            law_default(2.0),
+            reps,
+            config=config,
+        )
     )
     powers[name] = _power_at(law_default, reps)
     # two cubes in different noise blocks: on 2^19 cubes with 3 points the keyed noise draws
@@ -210,7 +225,11 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
     at = cell_bits(make_far, X2, y2, centres2)
     name = "PCL fit, cubes 0, 64, 65 of 2^19 (two noise blocks)"
-    reports.append(conformance(name, law_far(1.0), at(1.0, 0), at(2.0, 10**6), law_far(2.0), reps))
+    reports.append(
+        conformance(
+            name, law_far(1.0), at(1.0, 0), at(2.0, 10**6), law_far(2.0), reps, config=config
+        )
+    )
     powers[name] = _power_at(law_far, reps)
     result = outcome(reports)
     result.numbers["power_at_1.25_epsilon"] = powers

@@ -41,7 +41,14 @@ from dpspec.proofs.engine.exact import (
     slack_of,
     verify_pairs,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig, in_order
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    in_order,
+    stop_if_failed,
+)
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist, bernoulli_product, hockey_stick
@@ -256,6 +263,23 @@ def epsilon_at(delta: float, laws: list[tuple[Dist, Dist]], top: float) -> float
     return hi
 
 
+def _lone_point_pins() -> list[tuple[float, float, float, float]]:
+    """(ε, δ, measured δ, closed form 1 − (1 − p)²) of PCL2b on a lone label-1 point moving
+    between two cells, for three levels (the pins of :func:`pcl2b_exact_privacy`)."""
+    lone = ((0, 1),), ((1, 1),)
+    pins = []
+    for e, dl in ((1.0, 0.01), (1.0, 0.2), (2.0, 0.01)):
+        lone_law = pcl2b_law(PrivateUnboundedClassifier(e, dl, radius=1.0), threshold_of(e, dl))
+        got = float(hockey_stick(lone_law(lone[0]), lone_law(lone[1]), math.exp(2 * e)))
+        pins.append((e, dl, got, lone_point_delta(e, dl)))
+    return pins
+
+
+def _pinned(pins: list[tuple[float, float, float, float]]) -> bool:
+    """Every pin's measured δ equals its closed form (relative tolerance 1e-6)."""
+    return all(math.isclose(g, w, rel_tol=1e-6) for _, _, g, w in pins)
+
+
 def pcl2b_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     """Thm A.14 exactly through PCL2b's own ``release_law``, at the claim (2ε, 2δ) for the
     caller's per-histogram (ε, δ):
@@ -267,7 +291,10 @@ def pcl2b_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     * δ pinned: on a lone label-1 point moving between cells, the measured δ equals the closed
       form 1 − (1 − p)² with p = P(Z ≥ τ − 1) and τ the threshold rule written out — the
       claim 2δ is loose by the rule's own factor (1 + e^ε)e^{−ε/2} ≥ 2, so a histogram run at
-      2δ is caught by this pin, not by the claim."""
+      2δ is caught by this pin, not by the claim.
+
+    Under a bug control the cheap pins run first and the check stops at the first claim that
+    fails (pins, then the reports); the 1.25ε control and the reported ε at 2δ are skipped."""
     size = 4 if config.thorough else 3
     domain = tuple((c, y) for c in range(2) for y in (0, 1))
 
@@ -279,12 +306,17 @@ def pcl2b_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     eps, delta, n = 2.0, 0.05, 12
     ones = tuple((c, 1) for c in range(2))
     tight_pairs = list(neighbouring_pairs(ones, n, Relation.SUBSTITUTE, min_size=n))
+    if config.under_control:
+        pins = _lone_point_pins()
+        stop_if_failed(config, _pinned(pins), f"lone-point δ = 1 − (1 − p)²: {pins}")
     *reports, tight = reports_until_failure(
         config,
         at(0.01),
         at(0.2),
         lambda: verify_pcl2b(eps, delta, (2 * eps, 2 * delta), tight_pairs, n, "PCL2b tight"),
     )
+    if config.under_control:  # every claim held (a failing one ended the check above)
+        return CheckOutcome(True, "under a bug control: the pins and every report hold")
     (control,) = reports_until_failure(
         config,
         lambda: verify_pcl2b(
@@ -294,13 +326,8 @@ def pcl2b_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     )
     law = pcl2b_law(PrivateUnboundedClassifier(eps, delta, radius=1.0), n + 1)
     measured = epsilon_at(2 * delta, [(law(a), law(b)) for a, b in tight_pairs], 4 * eps)
-    lone = ((0, 1),), ((1, 1),)
-    pins = []
-    for e, dl in ((1.0, 0.01), (1.0, 0.2), (2.0, 0.01)):
-        lone_law = pcl2b_law(PrivateUnboundedClassifier(e, dl, radius=1.0), threshold_of(e, dl))
-        got = float(hockey_stick(lone_law(lone[0]), lone_law(lone[1]), math.exp(2 * e)))
-        pins.append((e, dl, got, lone_point_delta(e, dl)))
-    pinned = all(math.isclose(g, w, rel_tol=1e-6) for _, _, g, w in pins)
+    pins = _lone_point_pins()
+    pinned = _pinned(pins)
     ok = all(r.holds for r in reports) and tight.holds and not control.holds and pinned
     return CheckOutcome(
         ok,
@@ -347,7 +374,9 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL2b ``fit`` against its ``release_law`` (ε = 1, δ = 1e-3): one cell with 18 points,
     15 labelled 1 (fixed side 1), and 40 points in two cells on the default side
     r = n^{−1/(4d)} (a function of n alone, so the cells cannot move with the labels);
-    control: ``fit`` at ε = 2; the power against ``fit`` at ε × 1.25 is stated."""
+    control: ``fit`` at ε = 2; the power against ``fit`` at ε × 1.25 is stated. Under a bug
+    control only ``fit`` at ε is drawn (no 2ε or ε × 1.25 control, no power), to the first
+    report that does not conform."""
     reps = draws(config, 400)
     X18 = np.full((18, 1), 0.5)
     y18 = np.array([1] * 15 + [0] * 3)
@@ -382,7 +411,11 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         ) -> dict[Any, Any]:
             return dict(PrivateUnboundedClassifier(eps, 1e-3, radius=radius).release_law(X, y, cap))
 
-        reports.append(conformance(name, law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps))
+        reports.append(
+            conformance(name, law(1.0), at(1.0, 0), at(2.0, 10**6), law(2.0), reps, config=config)
+        )
+        if config.under_control:
+            continue
         powers[name] = power_against(law(1.0), law(CONTROL_FACTOR), reps)
         pvalue, _ = chisquare_counts(tabulate(at(CONTROL_FACTOR, 2 * 10**6)(reps)), law(1.0))
         modest.append(
@@ -393,6 +426,8 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
             )
         )
     result = outcome(reports)
+    if config.under_control:
+        return result
     result.controls.extend(modest)
     result.passed = result.passed and all(c.caught for c in modest)
     result.numbers["power_at_1.25_epsilon"] = powers

@@ -18,7 +18,13 @@ from dpspec.learners.packing import (
     nearest_centre,
     pairwise_distances,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Slack,
+    VerifyConfig,
+    stop_if_failed,
+)
 
 SEED = 4000
 
@@ -58,7 +64,8 @@ def lattice_packing_facts(config: VerifyConfig) -> CheckOutcome:
     """Unit-cube lattices (d ≤ 5, m ≤ 5): an s-packing (min centre distance = s), an
     (s√d/2)-cover attained at the cell corners, Voronoi cells = the cubes, maximal iff d ≤ 3;
     the ℝ^d lattice: each point's own cube centre is nearest among its 3^d neighbours, within
-    s√d/2. Controls: covering radius claimed 0.99·s√d/2 and "maximal at d = 4" are caught."""
+    s√d/2. Controls: covering radius claimed 0.99·s√d/2 and "maximal at d = 4" are caught.
+    Under a bug control the check ends at the first problem and the controls are not run."""
     rng = np.random.default_rng(SEED)
     problems: list[str] = []
     rows = []
@@ -79,6 +86,7 @@ def lattice_packing_facts(config: VerifyConfig) -> CheckOutcome:
                 separation_ratio = max(separation_ratio, s / facts["separation"])
             if not (sep_ok and cover_ok and tight and maximal_ok and facts["voronoi_is_cube"]):
                 problems.append(f"d={d} m={m}: {facts | {'nearest_index': None}}")
+                stop_if_failed(config, False, problems[-1])
             rows.append((d, m))
     # the lattice of ℝ^d (PCL2b's cells): own cube centre is the nearest lattice point
     for d in (1, 2, 3):
@@ -97,6 +105,9 @@ def lattice_packing_facts(config: VerifyConfig) -> CheckOutcome:
             and near[:, own].max() <= unbounded.covering_radius
         ):
             problems.append(f"unbounded d={d}: own cube centre not nearest")
+            stop_if_failed(config, False, problems[-1])
+    if config.under_control:  # no problem (the first one ended the check above)
+        return CheckOutcome(True, f"under a bug control: {len(rows)} lattices, no problem")
     # controls
     corner_d2 = lattice_facts(3, 2, rng)["cover"]
     small_cover_caught = corner_d2 > 0.99 * CubicLattice.unit_cube(3, 2).covering_radius
@@ -136,7 +147,8 @@ def greedy_packing_facts(config: VerifyConfig) -> CheckOutcome:
     chebyshev, cityblock, a callable metric; chunk sizes 7 and 1024; small distance budgets
     for nearest_centre): an r-packing, maximal in the candidate set (every candidate < r from a
     centre), independent of chunking; an r-packing passes through unchanged. Controls: the
-    output minus one centre (not maximal) and plus a near duplicate (not a packing) caught."""
+    output minus one centre (not maximal) and plus a near duplicate (not a packing) caught.
+    Under a bug control the check ends at the first problem and the controls are not run."""
     rng = np.random.default_rng(SEED + 1)
     trials = 60 if config.thorough else 24
     metrics: list[Metric] = ["euclidean", "chebyshev", "cityblock", _scaled_euclidean]
@@ -175,13 +187,16 @@ def greedy_packing_facts(config: VerifyConfig) -> CheckOutcome:
             and np.array_equal(again, centres)
         ):
             problems.append(f"trial {t}: packing {packing}, maximal {maximal}")
+            stop_if_failed(config, False, problems[-1])
         sizes.append(centres.shape[0])
         worst = max(worst, r / _min_separation(centres, metric))
-        if centres.shape[0] >= 2:
+        if centres.shape[0] >= 2 and not config.under_control:
             caught_drop += not packing_violations(cand, centres[:-1], r, metric)[1]
             dup = np.concatenate([centres, centres[:1] + r / 10])
             caught_dup += not packing_violations(cand, dup, r, metric)[0]
     multi = sum(s >= 2 for s in sizes)
+    if config.under_control:  # no problem (the first one ended the check above)
+        return CheckOutcome(multi > trials // 2, f"under a bug control: {multi} sets, no problem")
     ok = not problems and caught_drop == multi and caught_dup == multi and multi > trials // 2
     return CheckOutcome(
         ok,
