@@ -147,14 +147,11 @@ def _threshold_candidates(
     # pooled values): an (ε, δ) claim is refuted in the tails, where the body's quantiles
     # are too coarse
     edges = np.array([sa[0], sa[-1], sb[0], sb[-1]])
-    total = sa.size + sb.size
-    depth = 2 ** np.arange(1, max(int(math.log2(max(total, 2))) - 3, 1))
-    at = np.concatenate([np.linspace(0, total - 1, 129), depth, total - 1 - depth]).astype(np.int64)
     qs = np.unique(
         np.concatenate(
             [
                 np.sort(np.concatenate([sa, sb]), kind="stable")[  # two sorted runs: O(n)
-                    np.clip(at, 0, total - 1)
+                    _cut_ranks(sa.size + sb.size)
                 ],
                 edges,
                 np.nextafter(edges, -np.inf),
@@ -178,6 +175,17 @@ def _threshold_candidates(
         return Event("interval", lo=float(qs[i_idx[i]]), hi=float(qs[j_idx[i]]), weights=weights)
 
     return k1, k2, build
+
+
+@functools.lru_cache(maxsize=256)
+def _cut_ranks(total: int) -> NDArray[np.int64]:
+    """The ranks, among ``total`` pooled values, of the threshold cuts: 129 evenly spaced
+    quantiles and the geometric depths 2, 4, 8, … into both tails (read-only, shared)."""
+    depth = 2 ** np.arange(1, max(int(math.log2(max(total, 2))) - 3, 1))
+    at = np.concatenate([np.linspace(0, total - 1, 129), depth, total - 1 - depth]).astype(np.int64)
+    ranks = np.clip(at, 0, total - 1)
+    ranks.setflags(write=False)
+    return ranks
 
 
 @functools.cache
@@ -666,9 +674,11 @@ def _best_events(
         raise ValueError("mechanism: no candidate event could be formed from its outputs")
     first = max(range(len(per_family)), key=lambda i: per_family[i][2])
     chosen = [per_family[first][:3]]
-    seen = {_membership(per_family[first][0], per_family[first][1], x)}
+    seen: set[bytes] = set()  # the chosen sets, once a second family is a candidate
     for i, (event, swapped, bound, point) in enumerate(per_family):
         if i != first and point > per_family[first][2]:
+            if not seen:
+                seen.add(_membership(per_family[first][0], per_family[first][1], x))
             key = _membership(event, swapped, x)
             if key not in seen:  # another family's name for a set already chosen: no α spent
                 seen.add(key)

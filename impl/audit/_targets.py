@@ -308,10 +308,12 @@ def _patterns(outputs: NDArray[Any]) -> NDArray[np.int8]:
     p = np.zeros(x.shape, dtype=np.int8)
     if x.dtype.kind != "f":
         return p
+    finite = np.isfinite(x)
+    if finite.all() and not np.any(np.abs(x) > _MODERATE):  # every coordinate moderate
+        return p
     p[np.isnan(x)] = 1
     p[x == np.inf] = 2
     p[x == -np.inf] = 3
-    finite = np.isfinite(x)
     p[finite & (x > _MODERATE)] = 4
     p[finite & (x < -_MODERATE)] = 5
     return p

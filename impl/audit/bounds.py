@@ -70,6 +70,12 @@ def _cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
         return np.asarray(float(special.betaincinv(k, n - k + 1, alpha)) if k > 0 else 0.0)
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
+    if n.ndim == 0:  # counts out of one total (the auditor's loops): no broadcasting
+        out = np.zeros(k.shape)
+        pos = k > 0
+        hit = k[pos]
+        out[pos] = special.betaincinv(hit, n - hit + 1, alpha)
+        return out
     out = np.zeros(np.broadcast(k, n).shape)
     pos = np.broadcast_to(k > 0, out.shape)
     kk, nn = np.broadcast_to(k, out.shape), np.broadcast_to(n, out.shape)
@@ -91,9 +97,14 @@ _EXACT_TOP = 64
 
 
 def _wilson(k: Any, n: int, alpha: float, lower: bool) -> NDArray[np.float64]:
-    """One-sided Wilson score bound (a fast proxy used only to rank candidate events)."""
+    """One-sided Wilson score bound (a fast proxy used only to rank candidate events) for
+    counts k (integers in [0, n]); more counts than n + 1 are read off the bounds of 0..n."""
+    counts = np.asarray(k, dtype=np.float64)
+    if counts.size > n + 1:  # the same elementwise formula, once per possible count
+        every = _wilson(np.arange(n + 1, dtype=np.float64), n, alpha, lower)
+        return every[counts.astype(np.intp)]
     z = float(special.ndtri(1 - alpha))
-    p = np.asarray(k, dtype=np.float64) / n
+    p = counts / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return np.clip(centre - half if lower else centre + half, 0.0, 1.0)
@@ -118,6 +129,11 @@ def _epsilon_lower(p1_lo: Any, p2_hi: Any, delta: float) -> NDArray[np.float64]:
         return np.asarray(-np.inf)
     num = np.asarray(p1_lo, dtype=np.float64) - delta
     den = np.asarray(p2_hi, dtype=np.float64)
+    if num.shape == den.shape:  # the candidates of a family: no broadcasting
+        ok = (num > 0) & (den > 0)
+        out = np.log(num, out=np.full(num.shape, -np.inf), where=ok)
+        logs = np.log(den, out=np.empty(den.shape), where=ok)  # read only where ok
+        return np.subtract(out, logs, out=out, where=ok)
     out = np.full(np.broadcast(num, den).shape, -np.inf)
     ok = np.broadcast_to((num > 0) & (den > 0), out.shape)
     np.log(np.broadcast_to(num, out.shape), out=out, where=ok)

@@ -331,9 +331,8 @@ def _auto_samples(epsilon: float, delta: float, confidence: float) -> tuple[int,
     0.95–0.98 in 1 to 16 dimensions, ``audit.vector-power``). So N = 3000/δ, at least 10⁶ and
     at most ``MAX_AUTO_SAMPLES`` (10⁸: at δ = 10⁻⁵ the bound then reaches ≈ 0.9 of ε(δ)); for
     δ = 0, 10⁶ — or more when the claim is so large that fewer draws could not refute ε × 1.2
-    (every draw in the event on one side, none on the other). A δ below what N resolves even on
-    one event (a δ of ``DELTA_MARGIN`` × the claim: below ≈ 3·10⁻⁷ at confidence 0.95) is
-    refused before any draw: its verdict could only be "inconclusive"."""
+    (every draw in the event on one side, none on the other). A δ N cannot resolve on one event
+    (``DELTA_MARGIN`` × the claim: below ≈ 3·10⁻⁷ at confidence 0.95) is refused up front."""
     need = 1000
     while _max_epsilon_lower(need, confidence, delta) <= 1.2 * epsilon and need < MAX_SAMPLES:
         need *= 2

@@ -36,6 +36,7 @@ instead).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Annotated
 
@@ -83,6 +84,30 @@ def _cells(n: int, p: float) -> tuple[Floats, Floats, Floats]:
     return starts, ends, np.maximum(mass, 0.0)
 
 
+#: largest n whose Clopper–Pearson lower bounds are kept, per level, in a table of n + 1 counts
+_TABLE_MAX = 1 << 19
+
+
+@functools.lru_cache(maxsize=8)
+def _lower_table(n: int, level: float) -> Floats:
+    """The table of :func:`_lower_bounds` for (n, ``level``): NaN where not yet computed."""
+    return np.full(n + 1, np.nan)
+
+
+def _lower_bounds(counts: Floats, n: int, level: float) -> Floats:
+    """``_cp_lower(counts, n, level)`` for integral counts in [0, n]: each computed once per
+    (n, level) when n ≤ ``_TABLE_MAX`` (the resolutions of one budget ask for the same counts
+    again and again; the bound of a count does not depend on the others)."""
+    if n > _TABLE_MAX:
+        return _cp_lower(counts, float(n), level)
+    table = _lower_table(n, level)
+    at = counts.astype(np.intp)
+    missing = np.isnan(table[at])
+    if missing.any():
+        table[at[missing]] = _cp_lower(counts[missing], float(n), level)
+    return table[at]
+
+
 def _thresholds(
     n: int, p2: float, level: float, delta: float, claim: float
 ) -> tuple[Floats, Floats, Floats]:
@@ -90,7 +115,7 @@ def _thresholds(
     and the smallest count of D flagged against the *largest* k₂ of each cell (k₁* grows with
     k₂, so a cell counted at its end never overstates the power); n + 1 where none is."""
     _, k2, weights = _cells(n, p2)
-    upper = _cp_upper(k2, float(n), level)
+    upper = 1.0 - _lower_bounds(n - k2, n, level)  # _cp_upper(k2, n, level)
     with np.errstate(divide="ignore"):  # e^claim·p₂⁺ capped at 2 (no count is flagged)
         t = delta + np.exp(np.minimum(claim + np.log(upper), math.log(2.0)))
     need = np.full(k2.shape, float(n + 1))
@@ -102,7 +127,7 @@ def _thresholds(
     hi = min(n, math.ceil(n * hi_t + 10 * math.sqrt(n * hi_t + 1) + 5))
     if hi - lo <= 8192:  # the lower bounds themselves on the counts that matter
         counts = np.arange(lo, hi + 1, dtype=np.float64)
-        lows = _cp_lower(counts, float(n), level)
+        lows = _lower_bounds(counts, n, level)
         at = np.searchsorted(lows, t[ok], side="right")  # the first count flagged
         beyond = at >= counts.size
         found = counts[np.minimum(at, counts.size - 1)]
@@ -161,11 +186,18 @@ def resolution(
     return _resolution(n, p2, level, claim, delta)
 
 
+#: distinct (n, p₂, level, claim, δ, power) whose resolutions are kept: replicate audits of
+#: one budget report the same few event counts, and each resolution costs a root search
+_RESOLUTIONS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=_RESOLUTIONS_KEPT)
 def _resolution(
     n: int, p2: float, level: float, claim: float, delta: float, power: float = POWER
 ) -> float:
     """The kernel of :func:`resolution` (arguments already checked), at detection
-    probability ``power``."""
+    probability ``power`` (a pure function of its arguments: kept for the last
+    ``_RESOLUTIONS_KEPT`` distinct ones)."""
     p2 = max(p2, 1.0 / n)
     _, weights, need = _thresholds(n, p2, level, delta, claim)
     if _power(n, 1.0, weights, need) < power:
@@ -183,10 +215,12 @@ def _resolution(
     return float(optimize.brentq(gap, claim, top, xtol=1e-3)) + 1e-3
 
 
+@functools.lru_cache(maxsize=_RESOLUTIONS_KEPT)
 def _delta_resolution(
     n: int, level: float, claim: float, delta: float, power: float = POWER
 ) -> float:
-    """The kernel of :func:`delta_resolution` (arguments already checked)."""
+    """The kernel of :func:`delta_resolution` (arguments already checked; kept, as
+    :func:`_resolution`)."""
     t = delta + math.exp(min(claim, 700.0)) * float(_cp_upper(0, n, level))
     if t >= 1.0:
         return math.inf
