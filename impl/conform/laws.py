@@ -62,10 +62,11 @@ def _integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, not
             starts.tolist() if unit == 1.0 else [k * unit for k in starts.tolist()]
         )
     else:
-        labels_inner = [
-            f"[{_value(int(a), unit)}, {_value(int(b), unit)}]"
-            for a, b in zip(starts, ends, strict=True)
-        ]
+        pairs = zip(starts.tolist(), ends.tolist(), strict=True)
+        if unit == 1.0:
+            labels_inner = [f"[{a}, {b}]" for a, b in pairs]
+        else:
+            labels_inner = [f"[{a * unit}, {b * unit}]" for a, b in pairs]
     below = float(discrete_laplace_sf(center - lo + 1, q))  # P(Z < lo − c) = P(Z > c − lo)
     above = float(discrete_laplace_sf(hi + 1 - center, q))
     probs = np.concatenate([[below], inner, [above]])
@@ -108,7 +109,14 @@ def _sf(k: NDArray[np.int64], q: float) -> NDArray[np.float64]:
 def _between(a: NDArray[np.int64], b: NDArray[np.int64], q: float) -> NDArray[np.float64]:
     """P(a ≤ Z ≤ b) elementwise for discrete Laplace Z, from the tail on the side away from 0
     (no cancellation of numbers near 1: the far bins keep their relative precision)."""
-    pmf, sf = _closed_forms.discrete_laplace_pmf, _closed_forms.discrete_laplace_sf
+    pmf, closed_sf = _closed_forms.discrete_laplace_pmf, _closed_forms.discrete_laplace_sf
+    seen: dict[int, float] = {}  # adjacent cells share an end: each tail computed once
+
+    def sf(k: int, base: float) -> float:
+        found = seen.get(k)
+        if found is None:
+            found = seen[k] = float(closed_sf(k, base))
+        return found
 
     def one(lo: int, hi: int) -> float:
         if lo == hi:
