@@ -64,7 +64,7 @@ class _Run:
     """The state of one run: the classes replayed, the draws made, the points recorded."""
 
     path: list[tuple[int, int, int, int]]  # (a, b, low, high) for draw ids 0..len−1
-    weight: Fraction
+    weight: tuple[int, int]  # the path's probability Π (b − a)/(high − low), unreduced
     min_weight: Fraction
     max_draws: int
     pin_limit: int
@@ -79,7 +79,7 @@ class _Run:
     def new_draw(self, low: int, high: int) -> int:
         """Register draw number len(ranges) with range [low, high); its class value."""
         i = len(self.ranges)
-        if i >= len(self.path) and (self.weight < self.min_weight or i >= self.max_draws):
+        if i >= len(self.path) and (self._light() or i >= self.max_draws):
             raise _Truncate
         self.ranges.append((low, high))
         if i < len(self.path):
@@ -92,16 +92,29 @@ class _Run:
             return a
         return low
 
+    def _light(self) -> bool:
+        """The path's probability is below ``min_weight`` (integers, no Fraction built)."""
+        num, den = self.weight
+        return num * self.min_weight.denominator < self.min_weight.numerator * den
+
     def record(self, ids: Iterable[int], points: Iterable[int]) -> None:
         """Record points of the draws' classes; a point inside a class ends the run (the
         class is split and the run made again for each piece)."""
         inside = False
+        path, replayed = self.path, len(self.path)
         for i, p in zip(ids, points, strict=True):
-            a, b = self.cls(i)
+            a, b = path[i][:2] if i < replayed else self.ranges[i]
             if a < p < b:
                 self.points.setdefault(i, set()).add(p)
                 inside = True
         if inside:
+            raise _Restart
+
+    def record_one(self, i: int, p: int) -> None:
+        """:meth:`record` of one point ``p`` of draw ``i``."""
+        a, b = self.path[i][:2] if i < len(self.path) else self.ranges[i]
+        if a < p < b:
+            self.points.setdefault(i, set()).add(p)
             raise _Restart
 
     def pin(self, ids: Iterable[int], shift: int, use: str) -> None:
@@ -124,7 +137,11 @@ class _Run:
 
 
 def _ints(x: Any) -> list[int]:
-    return [int(v) for v in np.asarray(x).ravel().tolist()]
+    arr = np.asarray(x)
+    values: list[int] = arr.ravel().tolist()
+    if arr.dtype.kind in "iu":  # tolist() already gives Python ints
+        return values
+    return [int(v) for v in values]
 
 
 _COMPARISONS = {
@@ -223,13 +240,17 @@ class Draws(np.lib.mixins.NDArrayOperatorsMixin):
     def _record_compare(self, const: Any, kind: str) -> None:
         """Points where ``(raw >> shift) <kind> c`` changes value, in raw coordinates."""
         c_arr = np.asarray(const)
-        if not np.issubdtype(c_arr.dtype, np.integer):
+        if c_arr.dtype.kind not in "iu":  # np.issubdtype(dtype, np.integer)
             raise EnumerationError(f"draws compared with non-integers ({c_arr.dtype})")
-        if c_arr.size == 1 and self._ids.size == 1:
-            pairs = {(int(self._ids.ravel()[0]), int(c_arr.ravel()[0]))}
-        else:
-            ids, cs = np.broadcast_arrays(self._ids, c_arr)
-            pairs = set(zip(_ints(ids), _ints(cs), strict=True))
+        if c_arr.size == 1 and self._ids.size == 1:  # one point (two for eq), no sets
+            i, c = int(self._ids.ravel()[0]), int(c_arr.ravel()[0])
+            if kind in ("lt", "ge", "eq"):
+                self._run.record_one(i, c << self._shift)
+            if kind in ("le", "gt", "eq"):
+                self._run.record_one(i, (c + 1) << self._shift)
+            return
+        ids, cs = np.broadcast_arrays(self._ids, c_arr)
+        pairs = set(zip(_ints(ids), _ints(cs), strict=True))
         unit = 1 << self._shift
         if kind in ("lt", "ge", "eq"):
             self._run.record((i for i, _ in pairs), (c * unit for _, c in pairs))
@@ -272,10 +293,10 @@ class Draws(np.lib.mixins.NDArrayOperatorsMixin):
     def _searchsorted(table: Any, d: Draws, side: str = "left", sorter: Any = None) -> Any:
         if isinstance(table, Draws) or sorter is not None:
             raise EnumerationError("np.searchsorted with draws: only a plain sorted table")
-        values = _ints(table)
+        offset = 0 if side == "right" else 1  # right: #{t ≤ x}; left: #{t < x}
+        points = [(t + offset) << d._shift for t in _ints(table)]
         for i in set(_ints(d._ids)):
-            offset = 0 if side == "right" else 1  # right: #{t ≤ x}; left: #{t < x}
-            d._run.record([i] * len(values), [(t + offset) << d._shift for t in values])
+            d._run.record([i] * len(points), points)
         return np.searchsorted(np.asarray(table), d._effective(), side=side)  # type: ignore[call-overload]
 
 
@@ -320,6 +341,12 @@ class EnumeratingGenerator(np.random.Generator):
         if isinstance(low, Draws) or isinstance(high, Draws):
             raise EnumerationError("a draw's range depends on unpinned draws")
         lows, highs = (0, low) if high is None else (low, high)
+        if (
+            type(lows) is int
+            and type(highs) is int
+            and (size is None or (type(size) is int and size >= 0))
+        ):
+            return self._scalar_range(lows, highs + endpoint, size, dtype)
         lo_arr, hi_arr = np.asarray(lows, dtype=object), np.asarray(highs, dtype=object)
         if endpoint:
             hi_arr = hi_arr + 1
@@ -344,6 +371,19 @@ class EnumeratingGenerator(np.random.Generator):
             values.append(run.new_draw(lo_i, hi_i))
         raw = np.array(values, dtype=np.dtype(dtype)).reshape(shape)
         return Draws(run, raw, np.array(ids, dtype=np.intp).reshape(shape))
+
+    def _scalar_range(self, low: int, high: int, size: int | None, dtype: Any) -> Draws:
+        """:meth:`integers` on the one range [low, high) given as ints, ``size`` None or an
+        int (the common call, without the object arrays of the general path)."""
+        run = self._enum_run
+        count = 1 if size is None else size
+        if count > 0 and high <= low:
+            raise ValueError("high <= low")
+        first = len(run.ranges)
+        values = [run.new_draw(low, high) for _ in range(count)]
+        shape = () if size is None else (size,)
+        raw = np.array(values, dtype=np.dtype(dtype)).reshape(shape)
+        return Draws(run, raw, np.arange(first, first + count, dtype=np.intp).reshape(shape))
 
 
 for _name in dir(np.random.Generator):
@@ -412,10 +452,11 @@ def enumerate_law(
     while True:
         target = stack[-1][0].options[stack[-1][1]] if stack else root
         path = [(node.options[i].a, node.options[i].b, node.low, node.high) for node, i in stack]
-        weight = Fraction(1)
+        num = den = 1
         for a, b, low, high in path:
-            weight *= Fraction(b - a, high - low)
-        run = _Run(path, weight, min_weight, max_draws, pin_limit)
+            num *= b - a
+            den *= high - low
+        run = _Run(path, (num, den), min_weight, max_draws, pin_limit)
         runs += 1
         if runs > max_runs:
             raise EnumerationError(f"more than {max_runs} runs: use a smaller instance")
@@ -469,18 +510,20 @@ def enumerate_law(
     probabilities: dict[Hashable, Fraction] = {}
     truncated_mass = Fraction(0)
     leaves = 0
-    todo: list[tuple[_Node | _Leaf | None, Fraction]] = [(root.child, Fraction(1))]
+    # (node, numerator, denominator): a leaf's probability is reduced to a Fraction once
+    todo: list[tuple[_Node | _Leaf | None, int, int]] = [(root.child, 1, 1)]
     while todo:
-        item, w = todo.pop()
+        item, num, den = todo.pop()
         if isinstance(item, _Leaf):
             leaves += 1
+            w = Fraction(num, den)
             if item.truncated:
                 truncated_mass += w
             else:
                 probabilities[item.outcome] = probabilities.get(item.outcome, Fraction(0)) + w
         elif isinstance(item, _Node):
-            span = item.high - item.low
-            todo.extend((o.child, w * Fraction(o.b - o.a, span)) for o in item.options)
+            span = den * (item.high - item.low)
+            todo.extend((o.child, num * (o.b - o.a), span) for o in item.options)
         else:
             raise EnumerationError("internal: an unexplored branch after the enumeration")
     return EnumeratedLaw(probabilities, truncated_mass, runs, leaves, depth)

@@ -211,18 +211,36 @@ def _compare_exponential(case: Case) -> str | None:
     return None
 
 
-def _compare_mistakes(case: Case) -> str | None:
+#: (kind, points) → the domain, its dichotomies and each candidate's labels on the domain.
+_Candidates = dict[tuple[str, int], tuple[Any, Any, list[tuple[int, ...]]]]
+
+
+def _candidates(kind: str, points: int, cache: _Candidates) -> tuple[Any, Any, list[Any]]:
+    """:func:`dichotomies` on the domain 0..points−1 and every candidate's predictions there,
+    computed once per (kind, points) for one run of the check (a pure function of them)."""
     from dpspec.learners.semi_supervised import dichotomies
+
+    found = cache.get((kind, points))
+    if found is None:
+        domain = np.arange(points, dtype=np.float64)
+        cands = dichotomies(kind, domain.reshape(-1, 1))
+        labels = [
+            tuple(int(v) for v in cands.predict(i, domain.reshape(-1, 1)))
+            for i in range(cands.size)
+        ]
+        found = cache[(kind, points)] = (domain, cands, labels)
+    return found
+
+
+def _compare_mistakes(case: Case, cache: _Candidates) -> str | None:
     from dpspec.spec.sensitivity import mistakes
 
-    domain = np.arange(case["points"], dtype=np.float64)
-    cands = dichotomies(case["kind"], domain.reshape(-1, 1))
+    domain, cands, labels = _candidates(case["kind"], case["points"], cache)
     xs, ys = case["xs"], case["ys"]
     X = domain[list(xs)].reshape(-1, 1)
     got = cands.mistakes(X, np.asarray(ys, dtype=np.int64))
     records = list(zip(xs, ys, strict=True))
-    for i in range(cands.size):
-        candidate = tuple(int(v) for v in cands.predict(i, domain.reshape(-1, 1)))
+    for i, candidate in enumerate(labels):
         if int(got[i]) != mistakes(records, candidate):
             return f"candidate {i}: impl mistakes {got[i]} != spec {mistakes(records, candidate)}"
     return None
@@ -280,9 +298,11 @@ def exponential_binding(config: VerifyConfig) -> CheckOutcome:
         }
     ).map(_reduce_mistakes)
 
+    candidates: _Candidates = {}  # per run of the check: a planted bug is in place throughout
+
     def compare(case: Case) -> str | None:
         if case["kind"] == "em":
             return _compare_exponential(case)
-        return _compare_mistakes({**case, "kind": case["kind_h"]})
+        return _compare_mistakes({**case, "kind": case["kind_h"]}, candidates)
 
     return differential(config, boundaries, st.one_of(em, mis), compare)

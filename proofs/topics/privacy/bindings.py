@@ -20,8 +20,9 @@ def _equals(j: int) -> Callable[[int], bool]:
     return lambda r: r == j
 
 
-def _compare_counts(case: Case) -> str | None:
-    from dpspec.mechanisms.stability_histogram import StabilityHistogram, _cell_counts
+def _compare_counts(case: Case, released_by: Callable[[int], Any]) -> str | None:
+    """``released_by(bins)``: the ``StabilityHistogram`` whose ``counts`` are compared."""
+    from dpspec.mechanisms.stability_histogram import _cell_counts
     from dpspec.spec.sensitivity import count, histogram
 
     data, bins = case["data"], case["bins"]
@@ -38,7 +39,7 @@ def _compare_counts(case: Case) -> str | None:
     if per_bin != spec_hist:
         return f"spec count {per_bin} != spec histogram {spec_hist}"
     # the counts StabilityHistogram.sample releases (the finite-bins path)
-    released = StabilityHistogram(bins, 1.0, 1e-3).counts(np.asarray(data, dtype=np.int64))
+    released = released_by(bins).counts(np.asarray(data, dtype=np.int64))
     if released.tolist() != spec_hist:
         return f"StabilityHistogram.counts {released.tolist()} != spec histogram {spec_hist}"
     return None
@@ -144,7 +145,18 @@ def counts_binding(config: VerifyConfig) -> CheckOutcome:
         }
     ).map(_reduce_votes)
 
+    from dpspec.mechanisms.stability_histogram import StabilityHistogram
+
+    histograms: dict[int, StabilityHistogram] = {}  # one per bins for this run of the check
+
+    def released_by(bins: int) -> StabilityHistogram:
+        if bins not in histograms:
+            histograms[bins] = StabilityHistogram(bins, 1.0, 1e-3)
+        return histograms[bins]
+
     def compare(case: Case) -> str | None:
-        return _compare_counts(case) if case["kind"] == "counts" else _compare_votes(case)
+        if case["kind"] == "counts":
+            return _compare_counts(case, released_by)
+        return _compare_votes(case)
 
     return differential(config, boundaries, st.one_of(counts, votes), compare)
