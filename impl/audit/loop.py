@@ -453,10 +453,10 @@ def audit(
     * **the pair** — ``pair`` = (D, D'), or None with ``search`` = a
       :class:`~dpspec.audit.pair_search.Search` saying where pairs live: the auditor screens
       candidate pairs and audits the best ones (budget and α split in ``extra["search"]``);
-    * **the events** — ``event``: skip selection and test this :class:`Event` (p₁ is D's
-      side); ``float_bits=True`` adds events on the float64 representation of scalar outputs
-      (sign, exponent, lowest mantissa bits): the mechanism is audited *as a floating-point
-      program* (Mironov's attack);
+    * **the events** — ``event``: skip selection and test this :class:`Event` in both orders
+      (D → D' and D' → D, α/4 each); ``float_bits=True`` adds events on the float64 bits
+      of scalar outputs (sign, exponent, lowest mantissa bits): the mechanism is audited *as a
+      floating-point program* (Mironov's attack);
     * **running it** — ``jobs`` workers for the estimation blocks (``backend`` "threading",
       the standard library's threads; "loky" processes or "dask" on a running
       dask.distributed cluster need joblib and a picklable mechanism; "auto": loky when joblib
@@ -547,7 +547,7 @@ def audit(
     space = None
     notes: list[str] = []
     if state is None:
-        chosen: list[tuple[Event, bool]] = [(event, False)] if event is not None else []
+        chosen: list[tuple[Event, bool]] = [] if event is None else [(event, False), (event, True)]
         if event is None:
             s1 = _draw(mech, d1, n_sel, rng)
             s2 = _draw(mech, d2, n_sel, rng)
