@@ -382,7 +382,7 @@ def resolution_power(config: VerifyConfig) -> CheckOutcome:
 
     n, claim, p2, audits = 2000, 0.5, 0.2, 800 if config.thorough else 200
     event = Event("atoms", (1,))
-    level = event_level(0.05, 1)
+    level = event_level(0.05, 2)  # the user's event is read in both orders: K = 2
     stated = resolution(n, p2, level, claim)
     target = bernoulli_pair((min(1.0, math.exp(stated) * p2), p2))
     flagged = sum(
@@ -444,7 +444,7 @@ def delta_resolution_holds(config: VerifyConfig) -> CheckOutcome:
     from dpspec.audit.power import delta_resolution
 
     n, claim, delta, audits = 2000, 0.5, 0.01, 800 if config.thorough else 200
-    stated = delta_resolution(n, event_level(0.05, 1), claim, delta)
+    stated = delta_resolution(n, event_level(0.05, 2), claim, delta)  # both orders: K = 2
     target = bernoulli_pair((stated, 0.0))
     event = Event("atoms", (1,))
     flagged = sum(
