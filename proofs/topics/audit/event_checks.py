@@ -199,3 +199,44 @@ def vector_power(config: VerifyConfig) -> CheckOutcome:
         controls,
         slack,
     )  # fmt: skip
+
+
+def _leaks_on_d_prime(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Laplace(1) on D = 0; on D' = 1 the value 10 with probability 0.3: {x ≥ 5} has
+    probability e⁻⁵/2 ≈ 0.0034 under D and ≈ 0.3 under D' — a leak only in the order D' → D."""
+    out = rng.laplace(0.0, 1.0, n)
+    if d == 1.0:
+        out[rng.random(n) < 0.3] = 10.0
+    return out
+
+
+def user_event_both_orders(config: VerifyConfig) -> CheckOutcome:
+    """``audit(event=E)`` reads the user's event in both orders, α/4 each (K = 2 events): a
+    release whose leak on {x ≥ 5} is only P[M(D') ∈ E] > e^ε P[M(D) ∈ E] is a violation in the
+    order D' → D at 20 000 draws per side (ln(0.3/0.0034) ≈ 4.5 against a claim of 1), and the
+    correct Laplace(1) release with the same event stays consistent at 10^5. The leak is the
+    control of the first part; the order dropped is the bug control of the obligation."""
+    from dpspec.audit import Event
+
+    event = Event("ge", lo=5.0)
+    leak = audit(_leaks_on_d_prime, (0.0, 1.0), 1.0, samples=20_000, seed=SEED, event=event)
+    clean = audit(
+        FunctionMechanism("lap", laplace_sampler(1.0)),
+        (0.0, 1.0),
+        1.0,
+        samples=100_000,
+        seed=SEED,
+        event=event,
+    )
+    orders = [e.direction for e in leak.events]
+    caught = leak.violation and leak.direction == "D' -> D"
+    ok = caught and orders == ["D -> D'", "D' -> D"] and not clean.violation
+    return CheckOutcome(
+        ok,
+        f"leak on D' only: {leak.verdict} in the order {leak.direction} (eps_LCB "
+        f"{leak.epsilon_lower:.3f}; orders read {orders}); Laplace(1) with the same event: "
+        f"{clean.verdict} (eps_LCB {clean.epsilon_lower:.3f})",
+        {"leak_epsilon_lower": leak.epsilon_lower, "clean_epsilon_lower": clean.epsilon_lower},
+        [Control("a leak only in the order D' -> D", caught, f"eps_LCB {leak.epsilon_lower:.3f}")],
+        [Slack("eps_LCB of the correct release", 1.0, max(clean.epsilon_lower, 1e-12))],
+    )

@@ -8,6 +8,26 @@ from dpspec.proofs.engine.seeds import THESIS
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
+        id="audit.user-event-both-orders",
+        source="auditing.md (an event test bounds both ratios: DP holds for D, D' in either order)",
+        claim=(
+            "a user's event is tested in both orders at alpha/4 each: a leak only in the order "
+            "D' -> D is a violation; a correct release with the same event is not"
+        ),
+        method=Method.STATISTICAL,
+        impls=("dpspec.audit.loop.audit",),
+        checks=("event_checks:user_event_both_orders",),
+        tests=("tests/test_audit_events_named.py::test_a_user_event_is_tested_in_both_orders",),
+        bug_controls=(
+            BugControl(
+                "dpspec.audit.loop.audit",
+                "[] if event is None else [(event, False), (event, True)]",
+                "[] if event is None else [(event, False)]",
+                "a user's event read in one order only (D -> D')",
+            ),
+        ),
+    ),
+    Obligation(
         id="audit.lemma-binding",
         source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
         claim="epsilon_lower <= ln r exactly when the lemma's certificate holds",
