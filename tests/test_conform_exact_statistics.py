@@ -589,3 +589,20 @@ def test_control_power_at_twice_the_count_is_seen(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(core, "_power_bound", twice)
     assert power_problems(POWER_CASES[0])
+
+
+def test_a_planted_bug_is_not_hidden_by_the_budget_cache() -> None:
+    """``plan``'s budgets are memoised; a bug planted in the search's functions (a verify
+    control) is sized afresh, and the real code's answer comes back once it is removed."""
+    from dpspec.proofs.engine.controls import planted
+    from dpspec.proofs.topics.conform.exact_statistics import FULL_ALPHA_PER_SIDE
+
+    def draws() -> list[int]:
+        return core.plan(
+            reference("discrete-laplace", scale=2.0), "discrete-laplace", scale=2.0
+        ).draws
+
+    before = draws()
+    with planted(FULL_ALPHA_PER_SIDE):
+        buggy = draws()
+    assert buggy != before and draws() == before

@@ -244,7 +244,8 @@ def _draws_for_power(
     ``power``, with that bound; (limit + 1, bound at limit) when even ``limit`` draws fall
     short. At most log2(limit/32) doublings, then bisections to 1% (about 7). A pure function
     of the law's shape, probabilities and coordinates (what its event family is built from),
-    the alternative, α, the power and the limit: answered again from those bytes."""
+    the alternative, α, the power and the limit (and of the functions it runs): answered
+    again from those."""
     coords = None if law.coords is None else (law.coords.shape, law.coords.tobytes())
     key = (
         law.shape,
@@ -254,6 +255,9 @@ def _draws_for_power(
         float(alpha),
         float(power),
         int(limit),
+        # the functions the search runs, as they are now: a bug planted in one of them (a
+        # verify control) is a different key, never an answer computed without it
+        (_search_draws, _masses, _event_family, _power_at, _critical_counts),
     )
     found = _SIZED.get(key)
     if found is None:
