@@ -3,8 +3,7 @@
 The project keeps the top-level folders its users asked for, so the packages are mapped
 instead of living under ``src/``: ``impl/`` is the package ``dpspec`` itself (the algorithms,
 the auditor, the public API), ``spec/`` is ``dpspec.spec`` (the predicates), ``proofs/`` is
-``dpspec.proofs`` (the registry) and ``proofs/strategies/`` is ``dpspec.strategies`` (public
-Hypothesis strategies). Every folder with an ``__init__.py`` below them is a subpackage, so a
+``dpspec.proofs`` (the registry). Every folder with an ``__init__.py`` below them is a subpackage, so a
 new folder needs no edit here (re-run the install command to link it).
 """
 
@@ -32,7 +31,7 @@ def _packages() -> list[str]:
                 if p != Path(folder) and p.is_relative_to(folder) and here.is_relative_to(p)
             ]
             if inner or "build" in here.parts:
-                continue  # a mounted folder of its own (proofs/strategies), or build output
+                continue  # a mounted folder of its own, or build output
             names.append(".".join((name, *here.relative_to(folder).parts)))
     return names
 

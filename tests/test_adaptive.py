@@ -356,7 +356,7 @@ def test_idealised_must_be_a_bool(flag: object) -> None:
 def test_command_refuses_before_work(argv: list[str]) -> None:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = subprocess.run(
-        [sys.executable, "-m", "dpspec.proofs.cli", "adaptive", *argv],
+        [sys.executable, "-m", "dpspec.cli", "adaptive", *argv],
         capture_output=True,
         text=True,
         check=False,
@@ -370,7 +370,7 @@ def test_command_refuses_before_work(argv: list[str]) -> None:
 
 def test_command() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "dpspec.proofs.cli", "adaptive", "--n", "300", "--reps", "3"],
+        [sys.executable, "-m", "dpspec.cli", "adaptive", "--n", "300", "--reps", "3"],
         capture_output=True,
         text=True,
         check=False,

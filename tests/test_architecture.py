@@ -3,6 +3,8 @@
 * a topic imports only the engine, the algorithms (``dpspec``) and the predicates
   (``dpspec.spec``) — never another topic, never the command line;
 * the engine never imports the command line or a topic (it discovers topics by name);
+* the command line (``impl/cli/``) is the top layer: nothing imports it, and the rest of
+  ``impl/`` never imports the proofs tree;
 * one name per family: every topic ``T`` of ``proofs/topics/`` has ``tests/test_T.py`` and its
   name in ``impl/`` or ``spec/``; a top-level module of ``impl/`` or ``spec/`` named after no
   family is shared vocabulary — imported by at least two topics or families of ``impl/``;
@@ -63,8 +65,26 @@ def test_the_engine_imports_no_topic_and_not_the_command_line() -> None:
         f"{path.relative_to(ROOT)} imports {name}"
         for path in sorted(ENGINE.rglob("*.py"))
         for name in _imports(path)
-        if _within(name, "dpspec.proofs.cli") or _within(name, "dpspec.proofs.topics")
+        if _within(name, "dpspec.cli") or _within(name, "dpspec.proofs.topics")
     ]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_command_line_is_the_top_layer() -> None:
+    """``dpspec.cli`` (``impl/cli/``) may import anything; nothing imports it (checks reach the
+    command through the installed console script), and no other module of ``impl/`` imports
+    the proofs tree: the algorithms and the auditor never depend on their own checks."""
+    cli = ROOT / "impl" / "cli"
+    alias = ROOT / "proofs" / "cli" / "__init__.py"  # the deprecated 0.3 name of dpspec.cli
+    bad = []
+    for tree in ("impl", "spec", "proofs"):
+        for path in sorted((ROOT / tree).rglob("*.py")):
+            if path.is_relative_to(cli) or path == alias:
+                continue
+            for name in _imports(path):
+                in_impl = tree == "impl" and _within(name, "dpspec.proofs")
+                if _within(name, "dpspec.cli") or in_impl:
+                    bad.append(f"{path.relative_to(ROOT)} imports {name}")
     assert not bad, "\n".join(bad)
 
 
@@ -125,14 +145,15 @@ def test_a_module_named_after_no_family_is_shared(tree: str, prefix: str) -> Non
         folder = ROOT / tree / name
         if folder.is_dir() and _stems(folder) & topics:
             continue  # a package of families (impl/learners holds pcl, pcde, pcl2, …)
-        if name in ("spec",) or len(_users(f"{prefix}.{name}")) >= 2:
+        if name in ("spec", "strategies") or len(_users(f"{prefix}.{name}")) >= 2:
+            # dpspec.spec is the predicates' own tree; dpspec.strategies is for users' tests
             continue
         lonely.append(f"{tree}/{name}: used by {sorted(_users(f'{prefix}.{name}'))}")
     assert not lonely, "a module of one family must carry the family's name:\n" + "\n".join(lonely)
 
 
 def test_the_folder_map_is_written_once() -> None:
-    literal = '"dpspec.strategies": "proofs/strategies"'
+    literal = '"dpspec.proofs": "proofs"'
     holders = [
         str(p.relative_to(ROOT))
         for p in [ROOT / "setup.py", *sorted((ROOT / "proofs").rglob("*.py"))]

@@ -34,7 +34,7 @@ from dpspec.audit.zoo import (
     svt_no_threshold_noise_epsilon,
     zoo,
 )
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 from dpspec.proofs.engine.crosshair import check_condition, evaluate_contract
 from dpspec.proofs.topics.audit import lemmas as lemmas_audit
 from dpspec.spec.audit import binomial_upper_tail, false_alarm_rate_acceptable

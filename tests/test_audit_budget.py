@@ -15,8 +15,8 @@ from dpspec.audit import Search, audit, audit_pairs
 from dpspec.audit._budget import PILOT_BATCH, PILOT_FROM, UNATTENDED_DRAWS, Plan
 from dpspec.audit._freshness import PROBE
 from dpspec.audit.learner_zoo import learner_zoo
-from dpspec.proofs.cli import main
-from dpspec.proofs.topics.audit.commands import EXIT_CODES
+from dpspec.cli import main
+from dpspec.cli.audit import EXIT_CODES
 
 #: most calls a per-call target's pilot makes (batches 1, 2, 4, …, PILOT_BATCH)
 PILOT_CALLS = 2 * PILOT_BATCH["per-call"] - 1

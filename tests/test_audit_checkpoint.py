@@ -17,7 +17,7 @@ from dpspec.audit.learner_zoo import _pcl_pair
 from dpspec.audit.learners import LearnerMechanism, _shortcut_of
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
 from dpspec.learners.pcl import PrivateHistogramClassifier
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 
 
 class LastLabel(PrivateHistogramClassifier):

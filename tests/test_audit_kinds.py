@@ -19,7 +19,7 @@ from dpspec.audit.zoo_kinds import (
     resampled_bounded_epsilon,
     resampled_bounded_laplace,
 )
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 
 # --- any callable ------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from dpspec.audit.one_run import (
     one_run_pvalue,
 )
 from dpspec.learners.pcl import PrivateHistogramClassifier
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 
 
 def _pcl(seed: int) -> PrivateHistogramClassifier:

@@ -109,7 +109,7 @@ def test_target_that_raises_on_import(tmp_path: Path) -> None:
     """A user file that raises while loading is the target's failure (MechanismError, CLI exit
     3), not a usage error — even when it raises ValueError."""
     from dpspec.audit import MechanismError
-    from dpspec.proofs.cli import main
+    from dpspec.cli import main
 
     code = tmp_path / "bad_target.py"
     code.write_text("raise ValueError('broken at import')\n", encoding="utf-8")

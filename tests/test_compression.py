@@ -26,7 +26,7 @@ from dpspec.compression.schemes import (
     reconstruct,
     rectangle_baseline,
 )
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
 
 

@@ -266,7 +266,7 @@ def test_opendp_measurements_of_one_input_are_run_in_compositions() -> None:
 def test_the_cli_max_seconds_is_named_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
     """``dpspec conform --max-seconds S`` reaches the plan: refused in one line naming the
     option (exit 2) before any draw."""
-    from dpspec.proofs.cli import main
+    from dpspec.cli import main
 
     argv = ["conform", "dpspec", "--as", "discrete-laplace", "--param", "scale=2"]
     assert main([*argv, "--max-seconds", "1e-9"]) == 2

@@ -20,7 +20,7 @@ from dpspec.consistency import (
     _disk_rectangle_area,
     _interval_overlaps,
 )
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 from dpspec.proofs.engine.sweep import least_cpu_seconds
 from dpspec.spec.consistency import (
     consistency_trend,

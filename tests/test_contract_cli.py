@@ -2,7 +2,7 @@
 code whose meaning is right (0 holds, 1 trend not established / no exact reconstruction,
 2 usage error, 3 internal error) and at most one line on stderr, never a traceback.
 
-Most cases call :func:`dpspec.proofs.cli.main` in-process (fast); a few run the installed
+Most cases call :func:`dpspec.cli.main` in-process (fast); a few run the installed
 command in a subprocess to check the real process exit code and stream."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 
 CONS = ["consistency", "pcl", "--distribution", "circle", "--no-progress"]
 SMALL = ["--n", "1e3,1e4,1e5", "--reps", "3"]
@@ -137,7 +137,7 @@ def test_meanings_of_0_1_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 def test_subprocess_exit_codes(argv: list[str], code: int) -> None:
     """The real process: exit code and stderr (one line, no traceback) as in-process."""
     proc = subprocess.run(
-        [sys.executable, "-m", "dpspec.proofs.cli", *argv],
+        [sys.executable, "-m", "dpspec.cli", *argv],
         capture_output=True,
         text=True,
         timeout=120,
@@ -155,7 +155,7 @@ def test_one_parser_answers_many_command_lines_as_fresh_ones_do(
 ) -> None:
     """``main`` is ``run_parsed(build_parser(), argv)``, and parsing leaves the parser as it was:
     the CLI sweep's thousand command lines through one parser get what fresh parsers give."""
-    from dpspec.proofs.cli import build_parser, run_parsed
+    from dpspec.cli import build_parser, run_parsed
 
     lines = [argv for argv, _ in USAGE_CASES[:12]] + [["list"]]
     parser = build_parser()
@@ -169,7 +169,7 @@ def test_building_the_parser_leaves_the_auditor_unimported() -> None:
     """Every ``dpspec`` invocation builds the whole parser: it must not import the auditor (and
     scipy.stats with it), which tripled the start-up of every command."""
     code = (
-        "import sys; from dpspec.proofs.cli import build_parser; build_parser(); "
+        "import sys; from dpspec.cli import build_parser; build_parser(); "
         "print(sorted(m for m in sys.modules if m.startswith(('dpspec.audit', 'scipy.stats'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

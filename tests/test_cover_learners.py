@@ -47,7 +47,7 @@ def _data(n: int, seed: int = 0, noise: float = 0.1) -> tuple[np.ndarray, np.nda
 
 def _dpspec(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "dpspec.proofs.cli", *argv],
+        [sys.executable, "-m", "dpspec.cli", *argv],
         capture_output=True,
         text=True,
         check=False,

@@ -22,7 +22,7 @@ from dpspec.ldp.mechanism import LocalRandomiser, aggregate, noise_scales
 from dpspec.ldp.partition import CubicPartition
 from dpspec.ldp.problems import SineProblem
 from dpspec.learners.estimator import NotFittedError
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 from dpspec.proofs.engine.crosshair import evaluate_contract
 from dpspec.proofs.engine.sweep import least_cpu_seconds
 from dpspec.proofs.topics.ldp import lemmas as lemmas_ldp

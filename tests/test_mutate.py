@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dpspec.proofs.cli import main
+from dpspec.cli import main
 from dpspec.proofs.engine.mutation import (
     Mutant,
     StaleMutant,
@@ -56,7 +56,7 @@ def test_mutated_file_still_compiles(mutant: Mutant) -> None:
 def test_module_of_follows_the_package_dirs() -> None:
     assert module_of("impl/mechanisms/exponential.py") == "dpspec.mechanisms.exponential"
     assert module_of("impl/audit/core.py") == "dpspec.audit.core"
-    assert module_of("proofs/strategies/__init__.py") == "dpspec.strategies"
+    assert module_of("impl/strategies/__init__.py") == "dpspec.strategies"
     assert module_of("spec/privacy.py") == "dpspec.spec.privacy"
     with pytest.raises(ValueError, match="file"):
         module_of("tests/test_x.py")

@@ -87,7 +87,7 @@ def test_the_installed_wheel_runs_outside_the_clone(wheel: Path, tmp_path: Path)
     assert Path(location).is_relative_to(target), location
     assert schema == "True"
     run = subprocess.run(
-        [sys.executable, "-m", "dpspec.proofs.cli", "verify", "--only", "noise", "--no-progress"],
+        [sys.executable, "-m", "dpspec.cli", "verify", "--only", "noise", "--no-progress"],
         capture_output=True,
         text=True,
         timeout=600,

@@ -40,7 +40,7 @@ def test_the_cli_learner_audit_prints_the_pair_on_one_line() -> None:
         [
             sys.executable,
             "-m",
-            "dpspec.proofs.cli",
+            "dpspec.cli",
             "audit",
             "learner:pcl-last-label",
             "--samples",

@@ -128,7 +128,7 @@ def test_the_walkthrough_commands_exit_as_stated(tmp_path: Path, command: str, c
         [
             sys.executable,
             "-c",
-            "import sys; from dpspec.proofs.cli import main; sys.exit(main())",
+            "import sys; from dpspec.cli import main; sys.exit(main())",
             *argv[1:],
         ],
         capture_output=True,

@@ -37,7 +37,7 @@ from dpspec.spec import rectangles as rect
 
 def _dpspec(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "dpspec.proofs.cli", *argv],
+        [sys.executable, "-m", "dpspec.cli", *argv],
         capture_output=True,
         text=True,
         check=False,

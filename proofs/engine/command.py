@@ -1,6 +1,6 @@
 """The ``dpspec`` command as installed, for checks that exercise it in-process.
 
-Topics never import :mod:`dpspec.proofs.cli` (the command is built on the topics, not the other
+Topics never import :mod:`dpspec.cli` (the command is built on the topics, not the other
 way round); a check of the command line reaches it the way a user does, through the console
 script the distribution installs (``[project.scripts] dpspec``), so what runs is the program a
 user types, in this process (fast, and traced by the registry's call tracer).

@@ -5,7 +5,7 @@
 * 2 — a usage error: a bad argument (one line on stderr naming it);
 * 3 — an internal error: the audited target raised, a file could not be read or written.
 
-A command raises :class:`UsageError` or :class:`InternalError`; :func:`dpspec.proofs.cli.main`
+A command raises :class:`UsageError` or :class:`InternalError`; :func:`dpspec.cli.main`
 turns them into one line on stderr and the exit code (a traceback only with ``--debug``).
 """
 

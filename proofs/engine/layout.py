@@ -6,11 +6,10 @@ reads it (by path, at build time) and the mutation engine reads it (to build scr
 to name the module of a file). Pure data, no imports: it must load before dpspec is installed.
 """
 
-#: import name → repository folder; a mounted folder inside another (``proofs/strategies``)
-#: is a package of its own.
+#: import name → repository folder (a mounted folder inside another would be a package of
+#: its own: the scratch copies and ``setup.py`` handle that case).
 ROOTS: dict[str, str] = {
     "dpspec": "impl",
     "dpspec.spec": "spec",
     "dpspec.proofs": "proofs",
-    "dpspec.strategies": "proofs/strategies",
 }

@@ -5,11 +5,11 @@ of one file of ``impl/`` by a plausible privacy bug. For every mutant the engine
 
 1. copies ``spec/``, ``impl/``, ``proofs/`` of one snapshot of the tree into a scratch directory
    laid out as the importable package ``dpspec`` (``impl/`` as ``dpspec/``, ``spec/`` and
-   ``proofs/`` inside it, ``dpspec/strategies`` → ``proofs/strategies``), a regular package that
+   ``proofs/`` inside it), a regular package that
    wins over the installed editable one on ``PYTHONPATH``;
 2. applies the mutation (the snippet must occur exactly once in the file, else the mutant is
    reported *stale* and nothing runs);
-3. runs ``python -m dpspec.proofs.cli verify --ids ...`` there, restricted to the obligations the
+3. runs ``python -m dpspec.cli verify --ids ...`` there, restricted to the obligations the
    registry links to the mutated module (an obligation is linked when a dotted name of its
    ``impls`` or ``entry_points`` lies in the module, textually or by the module that defines the
    named object); ``--all-obligations`` runs the whole registry instead and reports failing
@@ -236,7 +236,7 @@ def run_verify_in(
     if fail_fast:
         target, argv = "dpspec.proofs.engine.mutation:worker_main", [joined, str(out_json)]
     else:
-        target = "dpspec.proofs.cli:main"
+        target = "dpspec.cli:main"
         argv = ["verify", "--no-progress", "--jobs", str(jobs), "--json", str(out_json)]
         argv += ["--ids", joined]
     start = time.perf_counter()

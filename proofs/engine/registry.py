@@ -12,8 +12,6 @@ the tests that exercise it. ``dpspec verify`` runs each obligation's checks.
 * ``lemmas.py`` — CrossHair lemmas (pure Python, PEP 316 contracts), found by ``dpspec prove``;
 * ``errata.py`` — ``ERRATA: tuple[Erratum, ...]``, statements of the seeds false as printed;
 * ``mutants.py`` — ``MUTANTS: tuple[Mutant, ...]``, privacy bugs ``dpspec mutate`` plants;
-* ``commands.py`` — ``register(subparsers)``: the topic's own ``dpspec`` commands (import
-  heavy modules inside the handlers: ``dpspec --help`` loads every ``commands`` module);
 * ``note.md`` — the proof note.
 
 The registry discovers the packages; nothing outside a topic's folder lists it. Registry

@@ -319,7 +319,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         entry_points=(
             "dpspec.audit.loop.audit",
             "dpspec.audit.ci.assert_dp",
-            "dpspec.proofs.cli.main",
+            "dpspec.cli.main",
         ),
     ),
     Obligation(

@@ -90,7 +90,7 @@ def _in_process(argv: list[str]) -> tuple[int, str]:
 
 def _subprocess(argv: list[str]) -> tuple[int, str]:
     script = Path(sys.executable).with_name("dpspec")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "dpspec.proofs.cli"]
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "dpspec.cli"]
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     done = subprocess.run(
         [*cmd, *argv], capture_output=True, text=True, timeout=120, env=env, check=False

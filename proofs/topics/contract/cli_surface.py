@@ -24,7 +24,7 @@ from types import ModuleType
 from dpspec.proofs.engine.command import installed_command
 from dpspec.proofs.engine.options import DomainType
 
-#: The parser of the installed command (``dpspec.proofs.cli.build_parser``), reached through the
+#: The parser of the installed command (``dpspec.cli.build_parser``), reached through the
 #: console script's module as a user's shell reaches it.
 
 

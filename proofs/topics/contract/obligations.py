@@ -63,9 +63,9 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "text its domain refuses ends with exit code 2 and one line on stderr"
         ),
         method=Method.PROPERTY,
-        impls=("dpspec.proofs.engine.options", "dpspec.proofs.cli.build_parser"),
+        impls=("dpspec.proofs.engine.options", "dpspec.cli.build_parser"),
         checks=("surface:cli_options",),
-        entry_points=("dpspec.proofs.cli.main",),
+        entry_points=("dpspec.cli.main",),
     ),
     Obligation(
         id="contract.hostile-sweep",
@@ -86,12 +86,12 @@ OBLIGATIONS: tuple[Obligation, ...] = (
         claim="hostile command lines get their exit code and one line on stderr, no traceback",
         method=Method.PROPERTY,
         impls=(
-            "dpspec.proofs.cli.main",
+            "dpspec.cli.main",
             "dpspec.proofs.engine.errors.check_writable",
         ),
         checks=("cli:cli_hostile_argv",),
         tests=("tests/test_contract_cli.py::test_usage_errors",),
-        entry_points=("dpspec.proofs.cli.main",),
+        entry_points=("dpspec.cli.main",),
         bug_controls=(
             BugControl(
                 "dpspec.proofs.engine.errors.one_line_errors",

@@ -1,0 +1,7 @@
+"""``python -m dpspec.cli`` is the ``dpspec`` command."""
+
+import sys
+
+from dpspec.cli import main
+
+sys.exit(main())
