@@ -182,6 +182,7 @@ def test_no_module_is_over_800_lines() -> None:
 def _documents() -> list[Path]:
     return [
         ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
         *sorted((ROOT / "proofs" / "notes").glob("*.md")),
         *sorted((ROOT / "proofs" / "topics").glob("*/note.md")),
     ]
@@ -192,8 +193,8 @@ _FILES = (".py", ".md", ".png", ".json", ".txt", ".html", ".cff", ".toml", ".csv
 
 
 def test_every_id_cited_in_the_documents_resolves() -> None:
-    """Backticked obligation, erratum and mutant ids in README, the notes and the code's
-    docstrings exist (old ids resolve through the legacy map)."""
+    """Backticked obligation, erratum and mutant ids in README, the docs pages, the notes and the
+    code's docstrings exist (old ids resolve through the legacy map)."""
     import re
 
     from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS

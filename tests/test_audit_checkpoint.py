@@ -16,8 +16,8 @@ from dpspec.audit._checkpoint import KEY_VARIABLE, _digest
 from dpspec.audit.learner_zoo import _pcl_pair
 from dpspec.audit.learners import LearnerMechanism, _shortcut_of
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
-from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.cli import main
+from dpspec.learners.pcl import PrivateHistogramClassifier
 
 
 class LastLabel(PrivateHistogramClassifier):

@@ -24,8 +24,8 @@ from dpspec.audit.one_run import (
     one_run_epsilon_lower,
     one_run_pvalue,
 )
-from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.cli import main
+from dpspec.learners.pcl import PrivateHistogramClassifier
 
 
 def _pcl(seed: int) -> PrivateHistogramClassifier:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from dpspec.cli import main
 from dpspec.consistency import (
     Checkerboard,
     Circle,
@@ -20,7 +21,6 @@ from dpspec.consistency import (
     _disk_rectangle_area,
     _interval_overlaps,
 )
-from dpspec.cli import main
 from dpspec.proofs.engine.sweep import least_cpu_seconds
 from dpspec.spec.consistency import (
     consistency_trend,

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dpspec.cli import main
 from dpspec.ldp.estimators import (
     LDPPartitionClassifier,
     LDPPartitionRegressor,
@@ -22,7 +23,6 @@ from dpspec.ldp.mechanism import LocalRandomiser, aggregate, noise_scales
 from dpspec.ldp.partition import CubicPartition
 from dpspec.ldp.problems import SineProblem
 from dpspec.learners.estimator import NotFittedError
-from dpspec.cli import main
 from dpspec.proofs.engine.crosshair import evaluate_contract
 from dpspec.proofs.engine.sweep import least_cpu_seconds
 from dpspec.proofs.topics.ldp import lemmas as lemmas_ldp

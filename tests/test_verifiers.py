@@ -16,11 +16,12 @@ from dpspec.proofs.engine.registry import (
     VerifyConfig,
     obligations,
 )
+from dpspec.proofs.engine.verify import check_of
 from dpspec.proofs.topics.mechanisms import verifiers
 from dpspec.spec.neighbours import Relation
 from tests.test_registry import _resolve
 
-RUNNABLE = [ob for ob in obligations() if ob.check is not None and ob.method != Method.CROSSHAIR]
+RUNNABLE = [ob for ob in obligations() if ob.runs and ob.method != Method.CROSSHAIR]
 
 
 def _code(dotted: str) -> CodeType | None:
@@ -31,9 +32,10 @@ def _code(dotted: str) -> CodeType | None:
 
 
 def run_traced(ob: Obligation) -> tuple[CheckOutcome, set[str], set[str]]:
-    """Run ``ob.check`` and record which of its named predicates and entry points were called
+    """Run the check of ``ob`` and record which of its named predicates and entry points were called
     (a profiler that stops itself once every target has been seen)."""
-    assert ob.check is not None
+    check = check_of(ob)
+    assert check is not None
     targets: dict[CodeType, str] = {}
     for name in (*ob.predicates, *ob.entry_points):
         code = _code(name)
@@ -49,7 +51,7 @@ def run_traced(ob: Obligation) -> tuple[CheckOutcome, set[str], set[str]]:
 
     sys.setprofile(profile if targets else None)
     try:
-        outcome = ob.check(VerifyConfig())
+        outcome = check(VerifyConfig())
     finally:
         sys.setprofile(None)
     return outcome, set(targets.values()), seen

@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -41,13 +42,22 @@ def modules(include_mounted: bool = False) -> tuple[str, ...]:
     predicates, the registry and the strategies too), deprecated aliases and private modules
     (a name starting with ``_``: internal machinery) excluded, sorted."""
     found = ["dpspec"]
-    for info in pkgutil.walk_packages(dpspec.__path__, "dpspec."):
-        mounted = any(info.name == m or info.name.startswith(m + ".") for m in MOUNTED)
-        private = any(part.startswith("_") for part in info.name.split("."))
-        if (mounted and not include_mounted) or private or is_alias(info.name):
-            continue
-        found.append(info.name)
+    for name in _walk(dpspec.__path__, "dpspec."):
+        mounted = any(name == m or name.startswith(m + ".") for m in MOUNTED)
+        if not mounted or include_mounted:
+            found.append(name)
     return tuple(sorted(found))
+
+
+def _walk(path: Sequence[str], prefix: str) -> Iterator[str]:
+    """The modules and packages below ``path``, private ones and deprecated aliases skipped
+    before they are imported (a package is imported only to read its ``__path__``)."""
+    for info in pkgutil.iter_modules(path, prefix):
+        if info.name.rpartition(".")[2].startswith("_") or is_alias(info.name):
+            continue
+        yield info.name
+        if info.ispkg:
+            yield from _walk(importlib.import_module(info.name).__path__, info.name + ".")
 
 
 def leaf_modules(include_mounted: bool = False) -> tuple[str, ...]:

@@ -425,7 +425,7 @@ def run_mutants(
 
     root = source_root() if root is None else root
     registry = obligations()
-    all_ids = [ob.id for ob in registry if ob.check is not None]
+    all_ids = [ob.id for ob in registry if ob.runs]
     results: list[MutantResult] = []
     runnable: list[tuple[MutantResult, str, list[str]]] = []
     start = time.perf_counter()

@@ -232,23 +232,10 @@ class Obligation:
         return f"{TOPICS_PACKAGE}.{self.topic}.lemmas"
 
     @property
-    def check(self) -> Check | None:
-        """The one function ``dpspec verify`` runs (every named check must pass; a CrossHair
-        entry's check confirms its ``lemmas``), or None for a documented entry; imported on
-        first use."""
-        parts = [resolve_check(name, self.topic) for name in self.checks]
-        if self.lemmas:
-            from dpspec.proofs.engine.crosshair import crosshair_check
-            from dpspec.proofs.engine.finite import finite_check, finite_domain
-
-            module = importlib.import_module(self.lemma_module)
-            finite = tuple(n for n in self.lemmas if finite_domain(getattr(module, n)))
-            symbolic = tuple(n for n in self.lemmas if n not in finite)
-            if finite:
-                parts.append(finite_check(finite, self.lemma_module))
-            if symbolic:
-                parts.append(crosshair_check(symbolic, self.lemma_module))
-        return all_of(*parts) if parts else None
+    def runs(self) -> bool:
+        """Whether ``dpspec verify`` runs something for this entry (a check or a lemma): every
+        entry but a documented one (:func:`dpspec.proofs.engine.verify.check_of` builds it)."""
+        return bool(self.checks or self.lemmas)
 
     @property
     def note(self) -> str:

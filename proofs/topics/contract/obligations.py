@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import dpspec
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import Method, Obligation
+
+#: The modules of the command line (``impl/cli/``, read from the folder: one per command
+#: group): every command they add is reached by ``cli.options`` through the parser.
+COMMAND_MODULES = tuple(
+    f"dpspec.cli.{path.stem}"
+    for path in sorted(Path(dpspec.__file__).parent.joinpath("cli").glob("*.py"))
+    if not path.stem.startswith("_")
+)
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
@@ -63,7 +74,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
             "text its domain refuses ends with exit code 2 and one line on stderr"
         ),
         method=Method.PROPERTY,
-        impls=("dpspec.proofs.engine.options", "dpspec.cli.build_parser"),
+        impls=("dpspec.proofs.engine.options", "dpspec.cli.build_parser", *COMMAND_MODULES),
         checks=("surface:cli_options",),
         entry_points=("dpspec.cli.main",),
     ),
