@@ -1,9 +1,10 @@
-"""The README's "Benchmarks" section, written from the benchmark scripts' results JSONs.
+"""The tables of the docs' "Benchmarks" page, written from the benchmark scripts' results JSONs.
 
-Run: ``python benchmarks/readme_tables.py`` rewrites the part of README.md between the markers
-``<!-- benchmarks:begin -->`` and ``<!-- benchmarks:end -->`` from ``benchmarks/results/*.json``;
-``--check`` writes nothing and exits 1 when README differs (``tests/test_readme_tables.py`` runs
-the same comparison, so no figure in README is stale).
+Run: ``python benchmarks/readme_tables.py`` rewrites the part of docs/benchmarks.md between the
+markers ``<!-- benchmarks:begin -->`` and ``<!-- benchmarks:end -->`` from
+``benchmarks/results/*.json``; ``--check`` writes nothing and exits 1 when the page differs
+(``tests/test_readme_tables.py`` runs the same comparison, so no figure on the page is stale).
+``--page`` names another page to write.
 
 One table per benchmark family, each from the files its scripts write; a family whose JSON
 does not exist is left out:
@@ -35,7 +36,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "benchmarks.md"
 BEGIN = "<!-- benchmarks:begin (written by python benchmarks/readme_tables.py) -->"
 END = "<!-- benchmarks:end -->"
 
@@ -108,7 +109,7 @@ def footer(files: list[tuple[Path, Any]], default_command: str | None) -> list[s
 
 
 def prose(text: str) -> list[str]:
-    """A paragraph wrapped at 100 columns (the README's width), never inside a `code` span."""
+    """A paragraph wrapped at 100 columns (the docs' width), never inside a `code` span."""
     parts = text.split("`")
     for i in range(1, len(parts), 2):  # odd parts are code: keep their spaces unbreakable
         parts[i] = parts[i].replace(" ", "\0")
@@ -282,34 +283,34 @@ def render(results: Path = RESULTS) -> str:
     return "\n".join(lines)
 
 
-def replace_section(readme: str, section: str) -> str:
-    """README text with the part between the markers replaced by ``section``."""
-    if readme.count(BEGIN) != 1 or readme.count(END) != 1:
-        raise ValueError(f"README: expected one {BEGIN!r} and one {END!r}")
-    head, rest = readme.split(BEGIN)
+def replace_section(page: str, section: str) -> str:
+    """The page's text with the part between the markers replaced by ``section``."""
+    if page.count(BEGIN) != 1 or page.count(END) != 1:
+        raise ValueError(f"expected one {BEGIN!r} and one {END!r}")
+    head, rest = page.split(BEGIN)
     _, tail = rest.split(END)
     return f"{head}{BEGIN}\n{section}\n{END}{tail}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--readme", type=Path, default=README)
+    parser.add_argument("--page", type=Path, default=PAGE, help="default: %(default)s")
     parser.add_argument("--results", type=Path, default=RESULTS)
-    parser.add_argument("--check", action="store_true", help="exit 1 if README is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
     args = parser.parse_args(argv)
     try:
-        current = args.readme.read_text(encoding="utf-8")
+        current = args.page.read_text(encoding="utf-8")
         updated = replace_section(current, render(args.results))
     except (OSError, ValueError) as exc:
-        print(f"readme_tables: {exc}", file=sys.stderr)
+        print(f"readme_tables: {args.page}: {exc}", file=sys.stderr)
         return 2
     if args.check:
         if updated != current:
-            print(f"{args.readme}: the Benchmarks section is stale", file=sys.stderr)
+            print(f"{args.page}: the benchmark tables are stale", file=sys.stderr)
             return 1
         return 0
     if updated != current:
-        args.readme.write_text(updated, encoding="utf-8")
+        args.page.write_text(updated, encoding="utf-8")
     return 0
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dpspec.cli import main
 from dpspec.compression.boosting import (
     CompressionFailure,
     medboost,
@@ -26,7 +27,6 @@ from dpspec.compression.schemes import (
     reconstruct,
     rectangle_baseline,
 )
-from dpspec.cli import main
 from dpspec.spec.compression import quantile_minus, quantile_plus, weighted_median
 
 
@@ -231,12 +231,12 @@ def test_cli_options_are_refused_before_work() -> None:
 
 
 def test_readme_compression_figures_are_the_commands(tmp_path: Path) -> None:
-    """README's sentence "`dpspec compress thresholds --m 1000000` stores K points + B side
-    bits" states what the command prints (before: 7 points where the command stored 8)."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """docs/families.md's sentence "`dpspec compress thresholds --m 1000000` stores K points + B
+    side bits" states what the command prints (before: 7 points where the command stored 8)."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "families.md"
     stated = re.search(
         r"`dpspec compress thresholds\s+--m 1000000` stores (\d+) points \+ (\d+) side bits",
-        readme,
+        page.read_text(encoding="utf-8"),
     )
     assert stated is not None
     out = tmp_path / "c.json"

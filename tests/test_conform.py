@@ -400,9 +400,10 @@ def test_vectorised_interval_masses_equal_the_closed_forms(a: int, width: int, q
 
 
 def test_readme_resolution_sentence_is_what_conform_says() -> None:
-    """The resolution sentence README quotes for the discrete Laplace at scale 2 (no stale
-    figures)."""
-    text = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    """The resolution sentence docs/conformance.md quotes for the discrete Laplace at scale 2 (no
+    stale figures)."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "conformance.md"
+    text = " ".join(page.read_text(encoding="utf-8").split())
     result = conform(reference("discrete-laplace", scale=2.0), "discrete-laplace", scale=2.0,
                      audit_samples=FAST)  # fmt: skip
     quoted = result.instances[0].resolution_text().split("; smaller")[0]

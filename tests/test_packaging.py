@@ -1,7 +1,7 @@
-"""dpspec installs from the wheel a clone builds, as README's "Verifying your implementation"
-says (dpspec is not on PyPI): ``pip wheel --no-deps -w dist .`` builds it, and the installed
-copy — outside the source tree — imports, carries the data files it reads at run time (the
-proofs' notes, the report schema) and runs a ``verify`` topic to a pass."""
+"""dpspec installs from the wheel a clone builds, as docs/verifying.md ("Verifying your
+implementation") says (dpspec is not on PyPI): ``pip wheel --no-deps -w dist .`` builds it, and
+the installed copy — outside the source tree — imports, carries the data files it reads at run
+time (the proofs' notes, the report schema) and runs a ``verify`` topic to a pass."""
 
 from __future__ import annotations
 

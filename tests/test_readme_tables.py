@@ -1,6 +1,6 @@
-"""README's "Benchmarks" section is exactly what ``benchmarks/readme_tables.py`` writes from the
-committed results JSONs: a figure changed by hand, or a results file regenerated without
-rewriting README, fails here."""
+"""The tables of docs/benchmarks.md are exactly what ``benchmarks/readme_tables.py`` writes from
+the committed results JSONs: a figure changed by hand, or a results file regenerated without
+rewriting the page, fails here."""
 
 from __future__ import annotations
 
@@ -23,11 +23,12 @@ def _readme_tables() -> ModuleType:
     return module
 
 
-def test_readme_benchmarks_section_is_generated() -> None:
+def test_benchmarks_page_is_generated() -> None:
     tables = _readme_tables()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme == tables.replace_section(readme, tables.render()), (
-        "README's Benchmarks section differs from the results JSONs: run "
+    assert tables.PAGE == ROOT / "docs" / "benchmarks.md"
+    page = tables.PAGE.read_text(encoding="utf-8")
+    assert page == tables.replace_section(page, tables.render()), (
+        "docs/benchmarks.md's tables differ from the results JSONs: run "
         "python benchmarks/readme_tables.py"
     )
 
@@ -41,9 +42,9 @@ def test_a_stale_figure_is_detected(tmp_path: Path) -> None:
         (results / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     first = sorted(results.glob("pcl_*.json"))
     assert first, "benchmarks/results/pcl_*.json: the PCL results are committed"
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# x\n\n{tables.BEGIN}\n{tables.END}\n", encoding="utf-8")
-    argv = ["--readme", str(readme), "--results", str(results)]
+    page = tmp_path / "benchmarks.md"
+    page.write_text(f"# x\n\n{tables.BEGIN}\n{tables.END}\n", encoding="utf-8")
+    argv = ["--page", str(page), "--results", str(results)]
     assert tables.main(argv) == 0 and tables.main([*argv, "--check"]) == 0
     row = json.loads(first[0].read_text(encoding="utf-8"))
     row["pcl_seconds"] *= 1.5

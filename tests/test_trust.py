@@ -394,7 +394,8 @@ def test_spec_docstrings_point_at_modules_that_exist() -> None:
 
 def test_auto_samples_is_what_the_docstrings_say() -> None:
     """``samples="auto"`` takes N = 3000/δ (at least 10⁶) as ``audit``'s docstring, the CLI help
-    and README say (finding: the docstring said 30/δ where the code took 3000/δ)."""
+    and the documents (README and every docs page) say (finding: the docstring said 30/δ where
+    the code took 3000/δ)."""
     import re
     from pathlib import Path
 
@@ -403,6 +404,9 @@ def test_auto_samples_is_what_the_docstrings_say() -> None:
     assert loop._auto_samples(1.0, 1e-3, 0.95)[0] == 3_000_000
     assert loop._auto_samples(1.0, 1e-2, 0.95)[0] == 10**6  # 3000/δ = 3·10⁵, raised to 10⁶
     texts = [loop.audit.__doc__ or "", loop._auto_samples.__doc__ or ""]
-    texts.append((Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8"))
+    root = Path(__file__).resolve().parent.parent
+    for doc in [root / "README.md", *sorted((root / "docs").rglob("*.md"))]:
+        texts.append(doc.read_text("utf-8"))
+    assert any("3000/δ" in t for t in texts[2:])  # the documents state the rule
     stated = {m for t in texts for m in re.findall(r"(\d+)/δ", t)}
     assert stated == {"3000"}, stated
