@@ -23,9 +23,9 @@ target (0.99 against the same algorithm at ε × 1.1 in :func:`dpspec.conform.co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,6 +41,27 @@ MAX_EVENTS_PER_KIND = 256
 MAX_SEARCH = 10**10
 
 FloatArray = NDArray[np.float64]
+T = TypeVar("T")
+
+
+class _Kept(Generic[T]):
+    """Answers of a pure computation by the key of what they depend on, at most ``capacity``
+    of them (the oldest dropped first)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.answers: dict[Hashable, T] = {}
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """The answer kept for ``key``, else ``compute()``, then kept."""
+        try:
+            return self.answers[key]
+        except KeyError:
+            pass
+        found = self.answers[key] = compute()
+        if len(self.answers) > self.capacity:
+            self.answers.pop(next(iter(self.answers)))
+        return found
 
 
 @dataclass(frozen=True)
@@ -96,21 +117,46 @@ class _Events:
 
     names: tuple[str, ...]
     members: NDArray[np.bool_]
+    #: ``members`` as a sparse matrix of 1.0s (built from it when not given)
+    weights: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # sparse: an event holds a fraction of the outcomes (one atom, a tail, an interval)
-        object.__setattr__(self, "_weights", sparse.csr_matrix(self.members, dtype=np.float64))
+        weights = _ones(self.members) if self.weights is None else self.weights
+        object.__setattr__(self, "_weights", weights)
+        object.__setattr__(self, "_integer_weights", weights.astype(np.int64))
+        object.__setattr__(self, "_masses", _Kept[FloatArray](_MASSES_KEPT))
 
     def probabilities(self, probs: FloatArray) -> FloatArray:
         """P(E_k) for every event under the outcome probabilities ``probs`` (a sum that rounds
-        past 1 is 1)."""
-        mass = np.asarray(self._weights @ probs, dtype=np.float64)  # type: ignore[attr-defined]
-        return np.clip(mass, 0.0, 1.0)
+        past 1 is 1). Kept for the last :data:`_MASSES_KEPT` tables asked (a law test reads
+        its law's masses once per batch of draws): a fresh copy each time."""
+        masses: _Kept[FloatArray] = self._masses  # type: ignore[attr-defined]
+        weights = self._weights  # type: ignore[attr-defined]
+        key = np.asarray(probs, dtype=np.float64).tobytes()
+        mass = masses.get(key, lambda: np.clip(np.asarray(weights @ probs, np.float64), 0.0, 1.0))
+        return mass.copy()
 
     def counts(self, counts: NDArray[np.int64]) -> NDArray[np.int64]:
-        """The count of every event from the outcome counts (exact: integer sums)."""
-        weights = self._weights.astype(np.int64)  # type: ignore[attr-defined]
+        """The count of every event from the outcome counts (exact: integer sums); outcome
+        counts of shape (L, R), R batches of draws, give the (K, R) event counts."""
+        weights = self._integer_weights  # type: ignore[attr-defined]
         return np.asarray(weights @ counts, dtype=np.int64)
+
+
+def _ones(members: NDArray[np.bool_]) -> Any:
+    """The CSR matrix of 1.0s at the True entries of ``members`` (K, L), columns in increasing
+    order in each row: what ``sparse.csr_matrix(members, dtype=np.float64)`` holds."""
+    rows, size = members.shape
+    flat = np.flatnonzero(members)
+    indptr = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(np.count_nonzero(members, axis=1), out=indptr[1:])
+    return sparse.csr_matrix((np.ones(flat.size), flat % size, indptr), shape=(rows, size))
+
+
+#: the event masses :meth:`_Events.probabilities` keeps per event family (a law and the
+#: alternatives its budget is sized against)
+_MASSES_KEPT = 16
 
 
 def _spread(count: int, limit: int) -> NDArray[np.int64]:
@@ -122,62 +168,70 @@ def _spread(count: int, limit: int) -> NDArray[np.int64]:
 
 def _event_family(law: Law) -> _Events:
     """The events the test counts (module docstring); fixed by the law alone, before any draw.
-    Events of probability 0 or 1 and duplicates are dropped. Computed once per law."""
+    Events of probability 0 or 1 and duplicates are dropped. Computed once per table (its
+    shape, probabilities, coordinates and labels)."""
     cached: _Events | None = law.__dict__.get("_events")
     if cached is None:
-        cached = _build_event_family(law)
+        coords = None if law.coords is None else (law.coords.shape, law.coords.tobytes())
+        # what the family is built from, and the functions that build it as they are now
+        key = (law.shape, law.probs.tobytes(), coords, law.labels, _build_event_family, _spread)
+        try:
+            cached = _FAMILIES.get(key, lambda: _build_event_family(law))
+        except TypeError:  # a label that cannot be hashed: the family is built, not kept
+            cached = _build_event_family(law)
         object.__setattr__(law, "_events", cached)
     return cached
+
+
+#: :func:`_event_family`'s families by the content they are built from (a plan and its run,
+#: or two runs on one algorithm, build the same tables again)
+_FAMILIES = _Kept[_Events](256)
 
 
 def _build_event_family(law: Law) -> _Events:
     p = law.probs
     size = p.size
-    rows: list[NDArray[np.bool_]] = []
+    outcomes = np.arange(size)
+    blocks: list[NDArray[np.bool_]] = []  # each a (rows, L) membership block
     names: list[str] = []
     likeliest = np.argsort(-p, kind="stable")
-    for i in likeliest[:MAX_EVENTS_PER_KIND]:
-        row = np.zeros(size, dtype=np.bool_)
-        row[i] = True
-        rows.append(row)
-        names.append(f"output = {law.labels[i]!r}")
+    top = likeliest[:MAX_EVENTS_PER_KIND]
+    blocks.append(outcomes[None, :] == top[:, None])
+    names += [f"output = {law.labels[i]!r}" for i in top]
     if law.shape == "ordered":
-        for t in _spread(size - 1, MAX_EVENTS_PER_KIND):
-            row = np.arange(size) <= t
-            rows.append(row)
-            names.append(f"output <= {law.labels[t]!r}")
+        tops = _spread(size - 1, MAX_EVENTS_PER_KIND)
+        blocks.append(outcomes[None, :] <= tops[:, None])
+        names += [f"output <= {law.labels[t]!r}" for t in tops]
         mode = int(np.argmax(p))
-        for w in _spread(size, MAX_EVENTS_PER_KIND)[1:]:
-            row = np.abs(np.arange(size) - mode) <= w
-            rows.append(row)
-            names.append(f"output within {int(w)} outcomes of {law.labels[mode]!r}")
+        widths = _spread(size, MAX_EVENTS_PER_KIND)[1:]
+        blocks.append(np.abs(outcomes - mode)[None, :] <= widths[:, None])
+        names += [f"output within {int(w)} outcomes of {law.labels[mode]!r}" for w in widths]
     elif law.shape == "categorical":
-        for j in range(2, min(size, MAX_EVENTS_PER_KIND)):
-            row = np.zeros(size, dtype=np.bool_)
-            row[likeliest[:j]] = True
-            rows.append(row)
-            names.append(f"output among the {j} likeliest")
+        rank = np.empty(size, dtype=np.int64)
+        rank[likeliest] = outcomes  # the j likeliest outcomes: those of rank < j
+        js = np.arange(2, max(2, min(size, MAX_EVENTS_PER_KIND)))
+        blocks.append(rank[None, :] < js[:, None])
+        names += [f"output among the {j} likeliest" for j in js.tolist()]
     else:
         assert law.coords is not None
         for j in range(law.coords.shape[1]):
             col = law.coords[:, j]
-            for v in np.unique(col):
-                rows.append(col == v)
-                names.append(f"coordinate {j} = value #{int(v)}")
-                rows.append(col <= v)
-                names.append(f"coordinate {j} <= value #{int(v)}")
-    members = np.array(rows, dtype=np.bool_).reshape(len(rows), size)
-    mass = sparse.csr_matrix(members, dtype=np.float64) @ p  # summed as _Events sums them
-    keep = (mass > 1e-300) & (mass < 1 - 1e-15)
-    members, kept = members[keep], [n for n, k in zip(names, keep, strict=True) if k]
+            values = np.unique(col)[:, None]  # per value: the atom, then the lower set
+            blocks.append(np.stack([col == values, col <= values], axis=1).reshape(-1, size))
+            for v in values[:, 0].tolist():
+                names += [f"coordinate {j} = value #{v}", f"coordinate {j} <= value #{v}"]
+    members = np.concatenate(blocks)
+    weights = _ones(members)
+    mass = weights @ p  # summed as _Events sums them
+    keep = np.flatnonzero((mass > 1e-300) & (mass < 1 - 1e-15))
     seen: set[bytes] = set()
     order = []
-    for i, row in enumerate(np.packbits(members, axis=1)):
+    for i, row in zip(keep.tolist(), np.packbits(members[keep], axis=1), strict=True):
         key = row.tobytes()
         if key not in seen:
             seen.add(key)
             order.append(i)
-    return _Events(tuple(kept[i] for i in order), members[order])
+    return _Events(tuple(names[i] for i in order), members[order], weights[order])
 
 
 def _critical_counts(
@@ -200,6 +254,33 @@ def _critical_counts(
     hi = np.where(down, hi - 1, hi)
     hi = np.where(np.where(down, two, one) > half, hi + 1, hi)
     return lo, np.minimum(hi, n + 1)
+
+
+#: :func:`_critical_counts`' answers by their arguments (the budget searches against a law's
+#: alternatives try the same first budgets, and a budget's power is read against each
+#: alternative)
+_CRITICAL = _Kept[tuple[NDArray[np.int64], NDArray[np.int64]]](1024)
+
+
+def _critical_counts_kept(
+    n: int, mass: FloatArray, alpha_each: float
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`_critical_counts`, answered again (read-only) for the arguments it was asked."""
+    # the function as it is now: a bug planted in it (a verify control) is a different key
+    key = (
+        int(n),
+        np.asarray(mass, dtype=np.float64).tobytes(),
+        float(alpha_each),
+        _critical_counts,
+    )
+
+    def compute() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        found = _critical_counts(n, mass, alpha_each)
+        for counts in found:
+            counts.flags.writeable = False
+        return found
+
+    return _CRITICAL.get(key, compute)
 
 
 def _power_bound(law: Law, events: _Events, alternative: FloatArray, n: int, alpha: float) -> float:
@@ -225,16 +306,15 @@ def _power_at(masses: tuple[FloatArray, FloatArray, float], n: int, alpha: float
     k = null.size
     if k == 0:
         return 0.0
-    lo, hi = _critical_counts(n, null, alpha / k)
+    lo, hi = _critical_counts_kept(n, null, alpha / k)
     reject = stats.binom.cdf(lo, n, alt) + stats.binom.sf(hi - 1, n, alt)
     sees_impossible = 1.0 - (1.0 - impossible) ** n
     return float(max(float(np.max(reject)), sees_impossible))
 
 
 #: :func:`_draws_for_power`'s answers by the content they depend on (a plan and its control
-#: run, or a conform run after its plan, size the same tables again); at most this many kept
-_SIZED_CAPACITY = 1024
-_SIZED: dict[tuple[Any, ...], tuple[int, float]] = {}
+#: run, or a conform run after its plan, size the same tables again)
+_SIZED = _Kept[tuple[int, float]](1024)
 
 
 def _draws_for_power(
@@ -257,15 +337,10 @@ def _draws_for_power(
         int(limit),
         # the functions the search runs, as they are now: a bug planted in one of them (a
         # verify control) is a different key, never an answer computed without it
-        (_search_draws, _masses, _event_family, _power_at, _critical_counts),
+        (_search_draws, _masses, _event_family, _build_event_family, _power_at),
+        (_critical_counts_kept, _critical_counts),
     )
-    found = _SIZED.get(key)
-    if found is None:
-        found = _search_draws(law, alternative, alpha, power, limit)
-        if len(_SIZED) >= _SIZED_CAPACITY:
-            _SIZED.pop(next(iter(_SIZED)))
-        _SIZED[key] = found
-    return found
+    return _SIZED.get(key, lambda: _search_draws(law, alternative, alpha, power, limit))
 
 
 def _search_draws(
@@ -336,21 +411,52 @@ def _counts_of(law: Law, outputs: Any) -> tuple[NDArray[np.int64], int, list[str
     return counts, int(bad.sum()), examples
 
 
+@overload
 def _count_test(
     law: Law, events: _Events, counts: NDArray[np.int64], n: int, union: bool = True
-) -> tuple[float, int]:
+) -> tuple[float, int]: ...
+
+
+@overload
+def _count_test(
+    law: Law,
+    events: _Events,
+    counts: NDArray[np.int64],
+    n: NDArray[np.int64],
+    union: bool = True,
+) -> tuple[FloatArray, NDArray[np.int64]]: ...
+
+
+def _count_test(
+    law: Law,
+    events: _Events,
+    counts: NDArray[np.int64],
+    n: int | NDArray[np.int64],
+    union: bool = True,
+) -> tuple[float, int] | tuple[FloatArray, NDArray[np.int64]]:
     """(p-value, index of the most significant event) of outcome counts from n draws: the
     smallest two-sided exact binomial p-value over the events, times K (the union bound;
-    ``union=False`` leaves it out — a wrong test, kept as the control of its false alarm)."""
+    ``union=False`` leaves it out — a wrong test, kept as the control of its false alarm).
+
+    Outcome counts of shape (L, R) with ``n`` an array of R draw counts are R batches tested
+    at once: an array of R p-values and one of R indices (each the one-batch answer)."""
+    batches = np.ndim(counts) == 2
     if not events.names:
+        if batches:
+            return np.ones(np.shape(counts)[1]), np.zeros(np.shape(counts)[1], dtype=np.int64)
         return 1.0, 0
     mass = events.probabilities(law.probs)
     c = events.counts(counts)
+    if batches:
+        mass = mass[:, None]  # one column per batch: every entry as a one-batch test has it
     two_sided = np.minimum(
         1.0, 2.0 * np.minimum(stats.binom.cdf(c, n, mass), stats.binom.sf(c - 1, n, mass))
     )
     k = len(events.names) if union else 1
     adjusted = np.minimum(1.0, k * two_sided)
+    if batches:
+        worsts = np.argmin(adjusted, axis=0)
+        return np.take_along_axis(adjusted, worsts[None, :], axis=0)[0], worsts
     worst = int(np.argmin(adjusted))
     return float(adjusted[worst]), worst
 
@@ -363,7 +469,7 @@ def _fit_test(law: Law, outputs: Any, alpha: float, events: _Events | None = Non
     if n == 0:
         raise ValueError("outputs: no draws")
     pvalue, worst = _count_test(law, events, counts, n)
-    if impossible:
+    if impossible:  # the test rejects whatever the events' counts
         pvalue = 0.0
     freq = counts / n
     gap = np.abs(freq - law.probs)
@@ -384,3 +490,23 @@ def _fit_test(law: Law, outputs: Any, alpha: float, events: _Events | None = Non
         expected=float(law.probs[at]),
         z=float((freq[at] - law.probs[at]) / sd),
     )
+
+
+def _rejections(
+    law: Law, batches: Iterable[Any], alpha: float, events: _Events | None = None
+) -> NDArray[np.bool_]:
+    """Whether the law test at ``alpha`` rejects each batch of outputs of ``batches`` (taken
+    one at a time, only its outcome counts kept): :func:`_fit_test`'s verdict on each, their
+    counts tested together (:func:`_count_test` on R batches)."""
+    events = _event_family(law) if events is None else events
+    counted = [_counts_of(law, outputs)[:2] for outputs in batches]
+    if not counted:
+        return np.zeros(0, dtype=np.bool_)
+    counts = np.stack([c for c, _ in counted], axis=1).reshape(law.probs.size, len(counted))
+    impossible = np.array([i for _, i in counted], dtype=np.int64)
+    n = counts.sum(axis=0) + impossible
+    if np.any(n == 0):
+        raise ValueError("outputs: no draws")
+    pvalues, _ = _count_test(law, events, counts, n)
+    # an impossible output rejects whatever the events' counts, as in _fit_test
+    return np.asarray(np.where(impossible > 0, 0.0, pvalues) <= alpha, dtype=np.bool_)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.conform.gof import Law, _Encoder
+from dpspec.conform.gof import Law, _Encoder, _Kept
 from dpspec.noise import _closed_forms, discrete_laplace_sf
 
 #: the lumped tails of an integer table hold at most this much mass together (ε × 1.1 included)
@@ -48,11 +48,49 @@ def _tail_half_width(q: float, mass: float = TAIL_MASS) -> int:
     return max(1, math.ceil(math.log(mass * (1 + q) / 2) / math.log(q)) - 1)
 
 
+#: :func:`_integer_law`'s tables by their arguments (an algorithm's instances and the
+#: variants its budget is sized against share them, and a plan's run builds them again)
+_INTEGER_LAWS = _Kept[Law](64)
+
+
+def _closed_form_functions() -> tuple[Any, ...]:
+    """The closed forms of the discrete Laplace law this module reads, as they are now: part
+    of the key of a kept table (a bug planted in one of them, a verify control, is a
+    different key, never a table computed without it)."""
+    return (
+        discrete_laplace_sf,
+        _closed_forms.discrete_laplace_pmf,
+        _closed_forms.discrete_laplace_sf,
+    )
+
+
 def _integer_law(center: int, q: float, lo: int, hi: int, unit: float = 1.0, note: str = "") -> Law:
     """center + Z, Z discrete Laplace with P(Z = z) = (1 − q)/(1 + q)·q^{|z|}, on the lattice
     unit·ℤ: atoms lo … hi (grouped into at most MAX_ATOMS equal intervals when wider) and the
     two lumped tails. An output is encoded by k = output/unit, which must be a finite integer
-    (else impossible)."""
+    (else impossible).
+
+    A pure function of its arguments (their types too: a numpy scalar computes in numpy's
+    arithmetic) and of the closed forms it reads: the same arguments give the same table,
+    kept (its probabilities read-only) and answered again."""
+    args = (center, q, lo, hi, unit, note)
+    key = (
+        tuple((type(a), a) for a in args),
+        (_build_integer_law, _between, *_closed_form_functions()),
+    )
+
+    def compute() -> Law:
+        law = _build_integer_law(*args)
+        law.probs.flags.writeable = False
+        return law
+
+    return _INTEGER_LAWS.get(key, compute)
+
+
+def _build_integer_law(
+    center: int, q: float, lo: int, hi: int, unit: float = 1.0, note: str = ""
+) -> Law:
+    """:func:`_integer_law`'s table, computed."""
     width = max(1, math.ceil((hi - lo + 1) / MAX_ATOMS))
     starts = np.arange(lo, hi + 1, width, dtype=np.int64)
     ends = np.minimum(starts + width - 1, hi)
@@ -79,7 +117,18 @@ def _encode_lattice(
     outputs: Any, unit: float, lo: int, hi: int, width: int, count: int
 ) -> NDArray[np.int64]:
     """k = output/unit must be a finite integer; below lo → 0, above hi → count + 1, else the
-    atom (or interval of ``width`` atoms) holding it."""
+    atom (or interval of ``width`` atoms) holding it.
+
+    Integer outputs on the integer lattice (unit 1, the table within ±2^52) are encoded in
+    integer arithmetic: the same indices (every float step below is exact there, or rounds
+    an output beyond ±2^53 to a float on the same side of the table)."""
+    ints = outputs if isinstance(outputs, np.ndarray) and outputs.dtype.kind == "i" else None
+    if ints is not None and unit == 1.0 and max(abs(lo), abs(hi), hi - lo + width) < 2**52:
+        z = np.clip(ints.astype(np.int64, copy=False).ravel(), lo - 1, hi + 1) - lo
+        # z: −1 below the table, hi − lo + 1 above it
+        if width == 1:
+            return np.asarray(z + 1, dtype=np.int64)
+        return np.asarray(np.where(z > hi - lo, count + 1, z // width + 1), dtype=np.int64)
     x = _as_float_array(outputs)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         k = x / unit
@@ -198,7 +247,7 @@ def _product_law(coordinates: Sequence[Law], note: str = "", width: int | None =
     probs = np.ones(total)
     for j, c in enumerate(coordinates):
         probs *= c.probs[coords[:, j]]
-    labels = tuple(tuple(coordinates[j].labels[i] for j, i in enumerate(row)) for row in combos)
+    labels = tuple(product(*(c.labels for c in coordinates)))  # in the order of ``combos``
     radix = np.array([math.prod(sizes[j + 1 :]) for j in range(m)], dtype=np.int64)
     expected = m if width is None else width
     encode = _Encoder(_encode_rows, (tuple(coordinates), radix, expected))
@@ -223,14 +272,26 @@ def _encode_rows(
     return np.where(bad, -1, idx)
 
 
+#: :func:`_noisy_max_law`'s probabilities by their arguments (a plan's run computes them again)
+_NOISY_MAX_LAWS = _Kept[tuple[float, ...]](64)
+
+
 def _noisy_max_law(scores: Sequence[int], q: float) -> list[float]:
     """P(argmax_i (s_i + Z_i) = i), Z_i i.i.d. discrete Laplace of base q, ties to the smallest
     index (numpy's argmax): Σ_v P(X_i = v) Π_{j<i} P(X_j ≤ v − 1) Π_{j>i} P(X_j ≤ v).
 
     The sum runs over v within W of the scores, W = :func:`_tail_half_width` at mass 1e-17 per
     coordinate; what is left out is at most K·1e-17 in total (floats: about 1e-15 absolute).
+    A pure function of the scores, q (and its type) and the closed forms it reads: answered
+    again for the same ones.
     """
-    s = [int(v) for v in scores]
+    s = tuple(int(v) for v in scores)
+    key = (s, type(q), q, (_noisy_max_terms, _pmf, _sf, *_closed_form_functions()))
+    return list(_NOISY_MAX_LAWS.get(key, lambda: tuple(_noisy_max_terms(s, q))))
+
+
+def _noisy_max_terms(s: tuple[int, ...], q: float) -> list[float]:
+    """:func:`_noisy_max_law`'s probabilities, computed."""
     w = _tail_half_width(q, 1e-17)
     vs = np.arange(min(s) - w, max(s) + w + 1, dtype=np.int64)
     offsets = vs[None, :] - np.asarray(s, dtype=np.int64)[:, None]

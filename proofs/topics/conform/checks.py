@@ -179,15 +179,20 @@ def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
         inst = algo._instances(algo._resolve(_params(name, False)))[0]
         law, events = inst.law, _event_family(inst.law)
         n, _ = _draws_for_power(law, inst.variant.probs, ALPHA, POWER)
-        alarms = power_hits = unadjusted = 0
-        for _ in range(reps):
-            null = rng.multinomial(n, law.probs)
-            alt = rng.multinomial(n, inst.variant.probs)
-            alarms += _count_test(law, events, null, n)[0] <= loose
-            if not config.under_control:
-                unadjusted += _count_test(law, events, null, n, union=False)[0] <= loose
-            impossible = bool(alt[law.probs == 0].sum())
-            power_hits += impossible or _count_test(law, events, alt, n)[0] <= ALPHA
+        # drawn in the order of one test per replicate (the law's counts, then ε × 1.1's);
+        # the R samples of each law are the columns of one (L, R) count matrix, tested at once
+        samples = [
+            (rng.multinomial(n, law.probs), rng.multinomial(n, inst.variant.probs))
+            for _ in range(reps)
+        ]
+        null, alt = (np.stack(side, axis=1) for side in zip(*samples, strict=True))
+        draws = np.full(reps, n, dtype=np.int64)
+        alarms = int(np.sum(_count_test(law, events, null, draws)[0] <= loose))
+        unadjusted = 0
+        if not config.under_control:
+            unadjusted = int(np.sum(_count_test(law, events, null, draws, union=False)[0] <= loose))
+        impossible = alt[law.probs == 0].sum(axis=0) > 0
+        power_hits = int(np.sum(impossible | (_count_test(law, events, alt, draws)[0] <= ALPHA)))
         too_many = stats.binom.sf(alarms - 1, reps, loose) < 1e-6
         ok &= not too_many and power_hits >= floor
         stop_if_failed(config, ok, f"{name}: {alarms}/{reps} false alarms, {power_hits} hits")
