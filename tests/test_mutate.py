@@ -10,6 +10,7 @@ import pytest
 from dpspec.cli import main
 from dpspec.proofs.engine.mutation import (
     Mutant,
+    MutateOptions,
     StaleMutant,
     apply_mutation,
     build_scratch,
@@ -104,7 +105,9 @@ def test_engine_kills_the_missing_half_and_reports_stale() -> None:
         "a comment: must survive",
     )
     stale = Mutant("stale.example", half.file, "no such code here", "x", "must be stale")
-    report = run_mutants([half, noop, stale], jobs=2, progress=False, fail_fast=True)
+    report = run_mutants(
+        [half, noop, stale], options=MutateOptions(jobs=2, progress=False, fail_fast=True)
+    )
     rows = {r["id"]: r for r in report["mutants"]}
     assert rows["exp.half-dropped"]["killed"], rows["exp.half-dropped"]
     assert set(rows["exp.half-dropped"]["killed_by"]) <= set(rows["exp.half-dropped"]["linked"])

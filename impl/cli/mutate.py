@@ -13,7 +13,13 @@ import time
 from typing import Any
 
 from dpspec.proofs.engine.errors import UsageError, write_json
-from dpspec.proofs.engine.mutation import DEFAULT_TIMEOUT, exit_code, run_mutants, select_mutants
+from dpspec.proofs.engine.mutation import (
+    DEFAULT_TIMEOUT,
+    MutateOptions,
+    exit_code,
+    run_mutants,
+    select_mutants,
+)
 from dpspec.proofs.engine.options import JOBS, JSON_HELP, SECONDS, TEXT, WritablePath, add_option
 
 
@@ -21,8 +27,7 @@ def _cmd_mutate(args: argparse.Namespace) -> int:
     mutants = select_mutants(args.only)
     if not mutants:
         raise UsageError(f"--only: no mutant id contains {args.only!r}")
-    report = run_mutants(
-        mutants,
+    options = MutateOptions(
         jobs=args.jobs,
         all_obligations=args.all_obligations,
         baseline=not args.no_baseline,
@@ -30,6 +35,7 @@ def _cmd_mutate(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         fail_fast=args.fail_fast,
     )
+    report = run_mutants(mutants, options=options)
     width = max(len(r["id"]) for r in report["mutants"])
     for r in report["mutants"]:
         mark = {"killed": "KILLED", "survived": "SURVIV", "stale": "STALE ", "timeout": "HUNG  "}

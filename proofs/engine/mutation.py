@@ -34,7 +34,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -403,140 +402,206 @@ def select_mutants(
     return [m for m in pool if only is None or only in m.id]
 
 
+@dataclass(frozen=True)
+class MutateOptions:
+    """How :func:`run_mutants` runs: ``jobs`` scratch runs at once; ``all_obligations`` runs
+    the whole registry on every mutant (else the obligations linked to its module);
+    ``baseline`` runs the unmutated copy too; ``timeout`` seconds per run; ``fail_fast`` runs
+    the baseline first, then each mutant's obligations cheapest first (baseline seconds),
+    skipping those failing on the baseline and stopping at the first failure, so
+    ``killed_by`` names one obligation."""
+
+    jobs: int = 2
+    all_obligations: bool = False
+    baseline: bool = True
+    timeout: float = DEFAULT_TIMEOUT
+    progress: bool = True
+    fail_fast: bool = False
+
+
+@dataclass
+class _Plan:
+    """The mutants of one run: every result, and the runnable ones with their mutated text
+    and the obligations to run."""
+
+    results: list[MutantResult]
+    runnable: list[tuple[MutantResult, str, list[str]]]
+
+    @property
+    def needed(self) -> list[str]:
+        """The obligations some mutant runs (what the baseline must run)."""
+        return sorted({i for _, _, ids in self.runnable for i in ids})
+
+
+def _plan(
+    mutants: Sequence[Mutant], src: Path, all_ids: list[str], every_obligation: bool
+) -> _Plan:
+    """Apply each mutant to the snapshot ``src`` (a stale one is reported, not run) and link it
+    to the obligations of its module."""
+    plan = _Plan([], [])
+    links: dict[str, list[str]] = {}
+    registry = obligations()
+    for m in mutants:
+        res = MutantResult(m)
+        plan.results.append(res)
+        try:
+            text = apply_mutation((src / m.file).read_text(encoding="utf-8"), m)
+        except (StaleMutant, FileNotFoundError) as exc:
+            res.stale, res.status = True, "stale"
+            res.detail = str(exc) if isinstance(exc, StaleMutant) else f"no file {m.file}"
+            continue
+        if m.file not in links:
+            links[m.file] = [i for i in linked_obligations(m.file, registry) if i in all_ids]
+        res.linked = links[m.file]
+        ids = all_ids if every_obligation else res.linked
+        if not ids:
+            res.detail = "no obligation is linked to this module"
+            continue
+        plan.runnable.append((res, text, ids))
+    return plan
+
+
+class _Runs:
+    """Scratch runs of ``dpspec verify``: each in its own copy of the snapshot ``src`` under
+    ``work``, forked from a pool of fork servers (a fresh interpreter where fork is missing)."""
+
+    def __init__(self, src: Path, work: Path, options: MutateOptions) -> None:
+        self.src, self.work, self.options = src, work, options
+        self.servers: queue.SimpleQueue[ForkServer] = queue.SimpleQueue()
+        self.started: list[ForkServer] = []
+
+    def start_servers(self) -> None:
+        if hasattr(os, "fork"):  # else a fresh interpreter per run
+            self.started += [ForkServer() for _ in range(max(1, self.options.jobs))]
+        for server in self.started:
+            self.servers.put(server)
+
+    def close(self) -> None:
+        for server in self.started:
+            server.close()
+
+    def run(
+        self, index: int, res: MutantResult | None, text: str, ids: list[str], alone: bool = False
+    ) -> VerifyRun:
+        """``ids`` on a scratch copy with ``res``'s mutation in place (the unmutated copy for
+        None); ``alone``: nothing else runs, so the run's own workers use every job."""
+        scratch = build_scratch(self.src, self.work / f"m{index}")
+        if res is not None:
+            scratch_file(scratch, res.mutant.file).write_text(text, encoding="utf-8")
+        fast, timeout = self.options.fail_fast and res is not None, self.options.timeout
+        try:
+            if alone:
+                return run_verify_in(scratch, ids, timeout, fail_fast=fast, jobs=self.options.jobs)
+            if not self.started:  # no fork on this platform: a fresh interpreter per run
+                return run_verify_in(scratch, ids, timeout, fail_fast=fast)
+            server = self.servers.get()
+            try:
+                return run_verify_in(scratch, ids, timeout, fail_fast=fast, server=server)
+            finally:
+                self.servers.put(server)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _baseline_of(run: VerifyRun) -> VerifyRun:
+    """The baseline run, refused when it did not run (every verdict is judged against it)."""
+    if run.error or run.timed_out:
+        raise InternalError(f"baseline verify failed to run: {run.error}")
+    return run
+
+
 def run_mutants(
     mutants: Sequence[Mutant],
     *,
     root: Path | None = None,
-    jobs: int = 2,
-    all_obligations: bool = False,
-    baseline: bool = True,
-    timeout: float = DEFAULT_TIMEOUT,
-    progress: bool = True,
+    options: MutateOptions = MutateOptions(),
     on_result: Callable[[MutantResult], None] | None = None,
-    fail_fast: bool = False,
 ) -> dict[str, Any]:
-    """Run every mutant in its own scratch copy; the report of ``dpspec mutate --json``.
-
-    ``fail_fast``: the baseline runs first; each mutant then runs its obligations cheapest
-    first (baseline seconds), skips those failing on the baseline and stops at the first
-    failure, so ``killed_by`` names one obligation.
-    """
+    """Run every mutant in its own scratch copy (:class:`MutateOptions` says how); the report
+    of ``dpspec mutate --json``. ``on_result`` is told each judged mutant."""
     from tqdm import tqdm
 
     root = source_root() if root is None else root
-    registry = obligations()
-    all_ids = [ob.id for ob in registry if ob.runs]
-    results: list[MutantResult] = []
-    runnable: list[tuple[MutantResult, str, list[str]]] = []
+    all_ids = [ob.id for ob in obligations() if ob.runs]
     start = time.perf_counter()
+    baseline: VerifyRun | None = None
     with tempfile.TemporaryDirectory(prefix="dpspec-mutate-") as tmp:
-        work = Path(tmp)
-        src = snapshot(root, work)
-        links: dict[str, list[str]] = {}
-        for m in mutants:
-            res = MutantResult(m)
-            results.append(res)
-            try:
-                text = apply_mutation((src / m.file).read_text(encoding="utf-8"), m)
-            except (StaleMutant, FileNotFoundError) as exc:
-                res.stale, res.status = True, "stale"
-                res.detail = str(exc) if isinstance(exc, StaleMutant) else f"no file {m.file}"
-                continue
-            if m.file not in links:
-                links[m.file] = [i for i in linked_obligations(m.file, registry) if i in all_ids]
-            res.linked = links[m.file]
-            ids = all_ids if all_obligations else res.linked
-            if not ids:
-                res.detail = "no obligation is linked to this module"
-                continue
-            runnable.append((res, text, ids))
-        needed = sorted({i for _, _, ids in runnable for i in ids}, key=all_ids.index)
-        baseline_failed: list[str] = []
-        baseline_seconds = 0.0
+        src = snapshot(root, Path(tmp))
+        plan = _plan(mutants, src, all_ids, options.all_obligations)
+        needed = sorted(plan.needed, key=all_ids.index)
+        wants_baseline = options.baseline and bool(needed)
         bar = tqdm(
-            total=len(runnable) + (1 if baseline and needed else 0),
+            total=len(plan.runnable) + wants_baseline,
             desc="mutate",
             unit="mutant",
-            disable=not progress,
+            disable=not options.progress,
             file=sys.stderr,
         )
-
-        servers: queue.SimpleQueue[ForkServer] = queue.SimpleQueue()
-        started: list[ForkServer] = []
-
-        def run_one(
-            index: int,
-            res: MutantResult | None,
-            text: str,
-            ids: list[str],
-            fast: bool = False,
-            alone: bool = False,
-        ) -> VerifyRun:
-            scratch = build_scratch(src, work / f"m{index}")
-            if res is not None:
-                scratch_file(scratch, res.mutant.file).write_text(text, encoding="utf-8")
-            try:
-                if alone:  # nothing else runs: the run's own worker processes use every job
-                    return run_verify_in(scratch, ids, timeout, fail_fast=fast, jobs=jobs)
-                if not started:  # no fork on this platform: a fresh interpreter per run
-                    return run_verify_in(scratch, ids, timeout, fail_fast=fast)
-                server = servers.get()
-                try:
-                    return run_verify_in(scratch, ids, timeout, fail_fast=fast, server=server)
-                finally:
-                    servers.put(server)
-            finally:
-                shutil.rmtree(scratch, ignore_errors=True)
-
-        probe_imports(build_scratch(src, work / "probe"))
-        base_done = not (baseline and needed)
-        if fail_fast and not base_done:
-            run = run_one(-1, None, "", needed, alone=True)
+        runs = _Runs(src, Path(tmp), options)
+        probe_imports(build_scratch(src, Path(tmp) / "probe"))
+        if options.fail_fast and wants_baseline:
+            baseline = _baseline_of(runs.run(-1, None, "", needed, alone=True))
             bar.set_postfix_str("baseline")
             bar.update(1)
-            if run.error or run.timed_out:
-                raise InternalError(f"baseline verify failed to run: {run.error}")
-            baseline_failed, baseline_seconds, base_done = run.failed, run.seconds, True
-            cost = run.seconds_by_id
-            runnable = [
-                (res, text, sorted((i for i in ids if i not in run.failed), key=cost.__getitem__))
-                for res, text, ids in runnable
+            cost, failed = baseline.seconds_by_id, set(baseline.failed)
+            plan.runnable = [
+                (res, text, sorted((i for i in ids if i not in failed), key=cost.__getitem__))
+                for res, text, ids in plan.runnable
             ]
-        if hasattr(os, "fork"):  # else a fresh interpreter per run
-            started += [ForkServer() for _ in range(max(1, jobs))]
-        for server in started:
-            servers.put(server)
-        with ExitStack() as stack, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for server in started:
-                stack.callback(server.close)
-            futures: dict[Future[VerifyRun], MutantResult | None] = {}
-            if not base_done:
-                futures[pool.submit(run_one, -1, None, "", needed)] = None
-            for k, (res, text, ids) in enumerate(runnable):
-                futures[pool.submit(run_one, k, res, text, ids, fail_fast)] = res
-            pending: dict[int, tuple[MutantResult, VerifyRun]] = {}
-            for fut in as_completed(futures):
-                res_or_none = futures[fut]
-                run = fut.result()
-                bar.set_postfix_str("baseline" if res_or_none is None else res_or_none.mutant.id)
-                bar.update(1)
-                if res_or_none is None:
-                    if run.error or run.timed_out:
-                        raise InternalError(f"baseline verify failed to run: {run.error}")
-                    baseline_failed, baseline_seconds, base_done = run.failed, run.seconds, True
-                    for res, mrun in pending.values():
-                        judge(res, mrun, baseline_failed, res.linked)
-                        if on_result is not None:
-                            on_result(res)
-                    pending.clear()
-                    continue
-                if base_done:
-                    judge(res_or_none, run, baseline_failed, res_or_none.linked)
-                    if on_result is not None:
-                        on_result(res_or_none)
-                else:
-                    pending[id(res_or_none)] = (res_or_none, run)
+        runs.start_servers()
+        try:
+            baseline = _run_all(runs, plan, needed, wants_baseline, baseline, bar, on_result)
+        finally:
+            runs.close()
         bar.close()
+    return _report(plan.results, options, baseline, time.perf_counter() - start)
+
+
+def _run_all(
+    runs: _Runs,
+    plan: _Plan,
+    needed: list[str],
+    wants_baseline: bool,
+    baseline: VerifyRun | None,
+    bar: Any,
+    on_result: Callable[[MutantResult], None] | None,
+) -> VerifyRun | None:
+    """Run the baseline (unless it ran already) and every runnable mutant, ``jobs`` at once;
+    a mutant is judged once the baseline is known. The baseline run."""
+    base_done = baseline is not None or not wants_baseline
+
+    def judged(res: MutantResult, run: VerifyRun) -> None:
+        judge(res, run, [] if baseline is None else baseline.failed, res.linked)
+        if on_result is not None:
+            on_result(res)
+
+    with ThreadPoolExecutor(max_workers=max(1, runs.options.jobs)) as pool:
+        futures: dict[Future[VerifyRun], MutantResult | None] = {}
+        if not base_done:
+            futures[pool.submit(runs.run, -1, None, "", needed)] = None
+        for k, (res, text, ids) in enumerate(plan.runnable):
+            futures[pool.submit(runs.run, k, res, text, ids)] = res
+        pending: list[tuple[MutantResult, VerifyRun]] = []
+        for fut in as_completed(futures):
+            res_or_none, run = futures[fut], fut.result()
+            bar.set_postfix_str("baseline" if res_or_none is None else res_or_none.mutant.id)
+            bar.update(1)
+            if res_or_none is None:
+                baseline, base_done = _baseline_of(run), True
+                for waiting in pending:
+                    judged(*waiting)
+                pending.clear()
+            elif base_done:
+                judged(res_or_none, run)
+            else:
+                pending.append((res_or_none, run))
+    return baseline
+
+
+def _report(
+    results: list[MutantResult], options: MutateOptions, baseline: VerifyRun | None, seconds: float
+) -> dict[str, Any]:
+    """The ``dpspec mutate --json`` report of the judged ``results``."""
     return {
         "mutants": [r.to_json() for r in results],
         "killed": sum(r.killed for r in results),
@@ -544,12 +609,12 @@ def run_mutants(
         "survived": sum(r.status == "survived" for r in results),
         "stale": sum(r.stale for r in results),
         "errors": sum(r.status in ("error", "timeout") for r in results),
-        "baseline": baseline,
-        "baseline_failed": baseline_failed,
-        "baseline_seconds": round(baseline_seconds, 3),
-        "all_obligations": all_obligations,
-        "fail_fast": fail_fast,
-        "seconds": round(time.perf_counter() - start, 3),
+        "baseline": options.baseline,
+        "baseline_failed": [] if baseline is None else baseline.failed,
+        "baseline_seconds": round(0.0 if baseline is None else baseline.seconds, 3),
+        "all_obligations": options.all_obligations,
+        "fail_fast": options.fail_fast,
+        "seconds": round(seconds, 3),
     }
 
 
