@@ -30,15 +30,17 @@ from dpspec.audit._structured import StructuredOutputs, numbers_in, numbers_with
 from dpspec.audit._targets import _patterns, _space, as_structured
 from dpspec.audit.bounds import (
     _EXACT_TOP,
-    _cp_lower,
-    _cp_upper,
+    LowerTables,
     _epsilon_lower,
     _plug_in,
-    _wilson,
+    _rough_epsilon_lower,
 )
 
 #: number of distinct output values up to which float outputs also get atom events
 MAX_ATOMS = 4096
+
+#: the exact Clopper–Pearson bounds of the selection's best candidates, per (draws, level)
+_SELECTION_BOUNDS = LowerTables(keep=256, largest=1 << 14)
 
 
 @functools.cache
@@ -513,6 +515,25 @@ def _numbers_thresholds(a: Any, b: Any) -> Candidates:
     return k1, k2, len(sa), len(sb), build
 
 
+def _mirrored(candidates: Callable[[], Candidates | None]) -> Family:
+    """The family of ``candidates`` (its events for M(x[0]) against M(x[1])) whose events do
+    not depend on the direction — cuts at pooled quantiles: thresholds, intervals, orthants —
+    so that the direction (1, 0) has the same events with the two sides' counts swapped: built
+    once, read in both directions."""
+    built: list[Candidates | None] = []
+
+    def family(i: int, j: int) -> Candidates | None:
+        if not built:
+            built.append(candidates())
+        forward = built[0]
+        if forward is None or (i, j) == (0, 1):
+            return forward
+        k1, k2, n1, n2, build = forward
+        return k2, k1, n2, n1, build
+
+    return family
+
+
 def _within(
     shape: Any,
     values: tuple[NDArray[np.float64], NDArray[np.float64]],
@@ -529,10 +550,13 @@ def _within(
         k1, k2, _, _, build = inner
         return k1, k2, sizes[i], sizes[j], lambda t: Event("within", (shape,), inner=build(t))
 
-    return family
+    return _mirrored(lambda: family(0, 1)) if builder in _MIRRORED else family
 
 
 Family = Callable[[int, int], "Candidates | None"]
+
+#: the builders whose events do not depend on the direction (see :func:`_mirrored`)
+_MIRRORED = (_numbers_thresholds, _box_candidates, _screened_box_candidates)
 
 
 def _families(
@@ -589,7 +613,9 @@ def _families(
         ordered = [np.sort(v[~np.isnan(v)]) for v in values]
         if ordered[0].size and ordered[1].size:
             sizes = (len(x[0]), len(x[1]))
-            fams.append(lambda i, j: _sorted_thresholds(ordered[i], ordered[j], sizes[i], sizes[j]))
+            fams.append(
+                _mirrored(lambda: _sorted_thresholds(ordered[0], ordered[1], sizes[0], sizes[1]))
+            )
             if delta > 0:
                 for deep in (False, True):
                     fams.append(functools.partial(_beyond_family, ordered, sizes, deep))
@@ -600,10 +626,8 @@ def _families(
     if not text and vector and not atoms:
         fams.append(lambda i, j: _score_candidates(x[i], x[j]))
         fams.append(lambda i, j: _direction_candidates(x[i], x[j]))
-        if x[0].shape[1] <= 4:
-            fams.append(lambda i, j: _box_candidates(x[i], x[j]))
-        else:
-            fams.append(lambda i, j: _screened_box_candidates(x[i], x[j]))
+        box = _box_candidates if x[0].shape[1] <= 4 else _screened_box_candidates
+        fams.append(_mirrored(lambda: box(x[0], x[1])))
     if float_bits and not (floats and not vector):
         warnings.append("float_bits: the float-representation events apply to scalar floats only")
     if floats:
@@ -656,12 +680,12 @@ def _best_events(
             # (Bonferroni, α/#candidates): against the winner's curse, a noisy small event no
             # longer beats a large one whose ratio is known precisely.
             sel = alpha / max(k1.size, 1)
-            rough = _epsilon_lower(
-                _wilson(k1, n1, sel / 2, lower=True), _wilson(k2, n2, sel / 2, lower=False), delta
-            )
+            rough = _rough_epsilon_lower(k1, n1, k2, n2, sel / 2, delta)
             top = _top(rough, _EXACT_TOP)
             bounds = _epsilon_lower(
-                _cp_lower(k1[top], n1, sel / 2), _cp_upper(k2[top], n2, sel / 2), delta
+                _SELECTION_BOUNDS.lower(k1[top], n1, sel / 2),
+                _SELECTION_BOUNDS.upper(k2[top], n2, sel / 2),
+                delta,
             )
             j = int(np.argmax(bounds))
             if best is None or bounds[j] > best[2]:

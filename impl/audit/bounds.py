@@ -12,7 +12,9 @@ array of probabilities, α in (0, 1)); the auditor's loops call the unchecked ke
 
 from __future__ import annotations
 
+import functools
 import math
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -64,10 +66,9 @@ _COUNT = (int, np.integer)
 def _cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
     """The kernel of :func:`cp_lower` (arguments already checked). One count (the estimation
     stage bounds its events one at a time) takes the same ``betaincinv`` without the array
-    machinery."""
+    machinery (:func:`_cp_lower_one`)."""
     if isinstance(k, _COUNT) and isinstance(n, _COUNT):
-        k, n = int(k), int(n)
-        return np.asarray(float(special.betaincinv(k, n - k + 1, alpha)) if k > 0 else 0.0)
+        return np.asarray(_cp_lower_one(int(k), int(n), alpha))
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
     if n.ndim == 0:  # counts out of one total (the auditor's loops): no broadcasting
@@ -81,6 +82,56 @@ def _cp_lower(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
     kk, nn = np.broadcast_to(k, out.shape), np.broadcast_to(n, out.shape)
     out[pos] = special.betaincinv(kk[pos], nn[pos] - kk[pos] + 1, alpha)
     return out
+
+
+#: distinct (k, n, α) whose one-count lower bounds are kept: replicate audits of one budget
+#: bound the same few counts at the same levels
+_ONE_KEPT = 1 << 16
+
+
+@functools.lru_cache(maxsize=_ONE_KEPT)
+def _cp_lower_one(k: int, n: int, alpha: float) -> float:
+    """The Clopper–Pearson lower bound of one count k out of n (a pure function of its
+    arguments: kept for the last ``_ONE_KEPT`` distinct ones)."""
+    return float(special.betaincinv(k, n - k + 1, alpha)) if k > 0 else 0.0
+
+
+class LowerTables:
+    """Clopper–Pearson lower bounds of integral counts out of n at a level, each computed once:
+    a table of the n + 1 bounds per (n, level), NaN where not yet asked for; the last ``keep``
+    tables are kept, for n ≤ ``largest`` (beyond, every call computes its bounds)."""
+
+    def __init__(self, keep: int, largest: int) -> None:
+        self.keep = keep
+        self.largest = largest
+        self._tables: OrderedDict[tuple[int, float], NDArray[np.float64]] = OrderedDict()
+
+    def _table(self, n: int, level: float) -> NDArray[np.float64]:
+        key = (n, level)
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = np.full(n + 1, np.nan)
+            if len(self._tables) > self.keep:
+                self._tables.popitem(last=False)
+        else:
+            self._tables.move_to_end(key)
+        return table
+
+    def lower(self, counts: NDArray[np.float64], n: int, level: float) -> NDArray[np.float64]:
+        """``_cp_lower(counts, n, level)`` for integral float counts in [0, n]."""
+        if n > self.largest:
+            return _cp_lower(counts, float(n), level)
+        table = self._table(n, level)
+        at = counts.astype(np.intp)
+        got = table[at]
+        missing = np.isnan(got)
+        if missing.any():
+            got[missing] = table[at[missing]] = _cp_lower(counts[missing], float(n), level)
+        return got
+
+    def upper(self, counts: NDArray[np.float64], n: int, level: float) -> NDArray[np.float64]:
+        """``_cp_upper(counts, n, level)`` for integral float counts in [0, n]."""
+        return 1.0 - self.lower(n - counts, n, level)
 
 
 def _cp_upper(k: Any, n: Any, alpha: float) -> NDArray[np.float64]:
@@ -108,6 +159,39 @@ def _wilson(k: Any, n: int, alpha: float, lower: bool) -> NDArray[np.float64]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return np.clip(centre - half if lower else centre + half, 0.0, 1.0)
+
+
+#: largest n whose Wilson ranking terms are tabulated (:func:`_rough_epsilon_lower`)
+_RANK_TABLE_MAX = 1 << 14
+
+
+@functools.lru_cache(maxsize=128)
+def _wilson_logs(n: int, alpha: float, delta: float, lower: bool) -> NDArray[np.float64]:
+    """The terms of ε_LCB from Wilson bounds, per possible count 0..n (read-only, shared):
+    ln(lower bound − δ) (−inf where it is ≤ 0) for ``lower``, else ln(upper bound) (+inf
+    where it is 0)."""
+    every = _wilson(np.arange(n + 1, dtype=np.float64), n, alpha, lower)
+    if lower:
+        every = every - delta
+    positive = every > 0
+    out = np.log(every, out=np.full(n + 1, -np.inf if lower else np.inf), where=positive)
+    out.setflags(write=False)
+    return out
+
+
+def _rough_epsilon_lower(
+    k1: NDArray[np.float64], n1: int, k2: NDArray[np.float64], n2: int, alpha: float, delta: float
+) -> NDArray[np.float64]:
+    """``_epsilon_lower`` of the Wilson lower bound of k₁ out of n₁ and the Wilson upper bound
+    of k₂ out of n₂, both at ``alpha`` (equal-length arrays of integral counts): the ranking
+    of candidate events, read off per-count tables (:func:`_wilson_logs`) up to n =
+    ``_RANK_TABLE_MAX``."""
+    if max(n1, n2) > _RANK_TABLE_MAX:
+        return _epsilon_lower(
+            _wilson(k1, n1, alpha, lower=True), _wilson(k2, n2, alpha, lower=False), delta
+        )
+    top = _wilson_logs(n1, alpha, delta, True)[k1.astype(np.intp)]
+    return top - _wilson_logs(n2, alpha, 0.0, False)[k2.astype(np.intp)]
 
 
 @checked

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 from scipy import optimize, special, stats
 
 from dpspec.audit._domains import AlphaArg, DrawsArg
-from dpspec.audit.bounds import _cp_lower, _cp_upper
+from dpspec.audit.bounds import LowerTables, _cp_lower, _cp_upper
 from dpspec.validation import DeltaArg, Real, checked, example
 
 #: a probability of an event
@@ -84,28 +84,9 @@ def _cells(n: int, p: float) -> tuple[Floats, Floats, Floats]:
     return starts, ends, np.maximum(mass, 0.0)
 
 
-#: largest n whose Clopper–Pearson lower bounds are kept, per level, in a table of n + 1 counts
-_TABLE_MAX = 1 << 19
-
-
-@functools.lru_cache(maxsize=8)
-def _lower_table(n: int, level: float) -> Floats:
-    """The table of :func:`_lower_bounds` for (n, ``level``): NaN where not yet computed."""
-    return np.full(n + 1, np.nan)
-
-
-def _lower_bounds(counts: Floats, n: int, level: float) -> Floats:
-    """``_cp_lower(counts, n, level)`` for integral counts in [0, n]: each computed once per
-    (n, level) when n ≤ ``_TABLE_MAX`` (the resolutions of one budget ask for the same counts
-    again and again; the bound of a count does not depend on the others)."""
-    if n > _TABLE_MAX:
-        return _cp_lower(counts, float(n), level)
-    table = _lower_table(n, level)
-    at = counts.astype(np.intp)
-    missing = np.isnan(table[at])
-    if missing.any():
-        table[at[missing]] = _cp_lower(counts[missing], float(n), level)
-    return table[at]
+#: the Clopper–Pearson lower bounds the resolutions read, per (n, level): the resolutions of
+#: one budget ask for the same counts again and again
+_POWER_BOUNDS = LowerTables(keep=8, largest=1 << 19)
 
 
 def _thresholds(
@@ -115,7 +96,7 @@ def _thresholds(
     and the smallest count of D flagged against the *largest* k₂ of each cell (k₁* grows with
     k₂, so a cell counted at its end never overstates the power); n + 1 where none is."""
     _, k2, weights = _cells(n, p2)
-    upper = 1.0 - _lower_bounds(n - k2, n, level)  # _cp_upper(k2, n, level)
+    upper = _POWER_BOUNDS.upper(k2, n, level)
     with np.errstate(divide="ignore"):  # e^claim·p₂⁺ capped at 2 (no count is flagged)
         t = delta + np.exp(np.minimum(claim + np.log(upper), math.log(2.0)))
     need = np.full(k2.shape, float(n + 1))
@@ -127,7 +108,7 @@ def _thresholds(
     hi = min(n, math.ceil(n * hi_t + 10 * math.sqrt(n * hi_t + 1) + 5))
     if hi - lo <= 8192:  # the lower bounds themselves on the counts that matter
         counts = np.arange(lo, hi + 1, dtype=np.float64)
-        lows = _lower_bounds(counts, n, level)
+        lows = _POWER_BOUNDS.lower(counts, n, level)
         at = np.searchsorted(lows, t[ok], side="right")  # the first count flagged
         beyond = at >= counts.size
         found = counts[np.minimum(at, counts.size - 1)]

@@ -1,7 +1,8 @@
-"""``python -m dpspec.cli`` is the ``dpspec`` command."""
+"""``python -m dpspec.cli`` is the ``dpspec`` command (importing this module runs nothing)."""
 
 import sys
 
 from dpspec.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

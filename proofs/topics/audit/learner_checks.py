@@ -163,7 +163,9 @@ def learner_soundness(config: VerifyConfig) -> CheckOutcome:
 
 def _classes_defining(method: str) -> list[str]:
     """Every class of the ``dpspec`` package (walked, not listed) whose own body defines
-    ``method``, by qualified name."""
+    ``method``, by qualified name. ``__main__`` modules are programs (importing one runs it:
+    ``dpspec.cli.__main__`` would run the command line on this process's arguments), not
+    walked."""
     import importlib
     import inspect
     import pkgutil
@@ -173,6 +175,8 @@ def _classes_defining(method: str) -> list[str]:
     found = set()
     for info in pkgutil.walk_packages(dpspec.__path__, "dpspec."):
         if info.name.startswith(("dpspec.proofs", "dpspec.spec", "dpspec.strategies")):
+            continue
+        if info.name.rsplit(".", 1)[-1] == "__main__":
             continue
         try:
             module = importlib.import_module(info.name)
