@@ -136,10 +136,19 @@ def deviation_probability(
 ) -> Num:
     """P_{S∼μ}(|q(S) − q(μ)| > γ) (``strict``), or with ≥ (the form Lemma 7.2.6 and
     Thm 7.2.7 print, L2104 and L2125)."""
+    return _tail(_deviations(q, mu), gamma, strict)
+
+
+def _deviations(q: Callable[[V], Num], mu: Measure[V]) -> list[tuple[Num, Num]]:
+    """(|q(S) − q(μ)|, μ(S)) for every S of μ."""
     mean = population_mean(q, mu)
+    return [(abs(query_mean(q, x) - mean), p) for x, p in mu.items()]
+
+
+def _tail(deviations: list[tuple[Num, Num]], gamma: Num, strict: bool) -> Num:
+    """The mass of the deviations > γ (``strict``), or ≥ γ."""
     total: Num = Fraction(0)
-    for x, p in mu.items():
-        d = abs(query_mean(q, x) - mean)
+    for d, p in deviations:
         if d > gamma or (not strict and d == gamma):
             total += p
     return total
@@ -151,10 +160,10 @@ def concentration_radius(q: Callable[[V], Num], mu: Measure[V], delta: Num) -> N
     of the deviation values |q(S) − q(μ)|."""
     if not 0 < delta <= 1:
         raise ValueError(f"delta: must be in (0, 1], got {delta}")
-    mean = population_mean(q, mu)
-    candidates = sorted({Fraction(0)} | {abs(query_mean(q, x) - mean) for x in mu})
+    deviations = _deviations(q, mu)
+    candidates = sorted({Fraction(0)} | {d for d, _ in deviations})
     for gamma in candidates:
-        if deviation_probability(q, mu, gamma) < delta:
+        if _tail(deviations, gamma, True) < delta:
             return gamma
     return candidates[-1]  # pragma: no cover - the largest deviation has tail 0 < δ
 

@@ -172,16 +172,16 @@ class ThresholdTable:
     def locate(self, w: NDArray[np.uint64], rng: np.random.Generator) -> NDArray[np.intp]:
         """The outcome #{k : c_k ≤ U} for each first word w of U (further words from ``rng``
         on the draws whose first word equals an inexact F_k)."""
-        k = np.take(self.guide, (w >> self.shift).view(np.intp))  # < 2^18: a view, no copy
-        idx = np.flatnonzero(np.take(self.below, k) < w)  # F_k ≤ w: past the bucket's start
+        k = self.guide[(w >> self.shift).view(np.intp)]  # < 2^18: a view, no copy
+        idx = (self.below[k] < w).nonzero()[0]  # F_k ≤ w: past the bucket's start
         if idx.size:
             k[idx] = np.searchsorted(self.floors, w[idx], side="right")
         # a tie w = F_{k−1}: among the words not past their bucket's start (F_{k−1} ≤ start ≤ w)
         # only when w is a bucket start equal to some F (start_ties); else among the others
         ties = (
-            np.flatnonzero(np.take(self.floors, k - 1) == w)
+            (self.floors[k - 1] == w).nonzero()[0]
             if self.start_ties
-            else idx[np.take(self.floors, k[idx] - 1) == w[idx]]
+            else idx[self.floors[k[idx] - 1] == w[idx]]
         )
         for i in ties.tolist():
             k[i] = self.refine(int(k[i]), rng)

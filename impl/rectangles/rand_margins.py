@@ -404,6 +404,7 @@ def _conditional_law(
     z = points * t + (np.zeros(n, np.int64) if tags is None else tags)[:, None]
     laws = context if context is not None else _LawContext(params)
     grid = np.arange(params.refined_max + 1)
+    cell = (grid // t) * (n + 1)  # the group key of a threshold: (its p, its rank)
     states: dict[bytes, dict[tuple[int, ...], float]] = {np.ones(n, bool).tobytes(): {(): 1.0}}
     for i in range(d):
         following: dict[bytes, dict[tuple[int, ...], float]] = {}
@@ -417,14 +418,19 @@ def _conditional_law(
                     top = column[column.size - k :] if k else column[:0]
                     mass += pk * laws.median(top[: laws.margin])
             ranks = np.searchsorted(column, grid, side="left")
-            groups, first, which = np.unique(
-                (grid // t) * (n + 1) + ranks, return_index=True, return_inverse=True
-            )
-            totals = np.bincount(which.ravel(), weights=mass, minlength=groups.size)
+            # the keys are non-decreasing in q (p and the rank both are): a group is a run
+            keys = cell + ranks
+            starts = np.empty(keys.size, dtype=bool)
+            starts[0] = True
+            np.not_equal(keys[1:], keys[:-1], out=starts[1:])
+            first = np.flatnonzero(starts)
+            which = np.cumsum(starts) - 1
+            totals = np.bincount(which, weights=mass, minlength=first.size)
             # the records alive after the axis are those with q > z: a set fixed by the rank
             # of q among the alive z's, so one key per rank
             after: dict[int, bytes] = {}
-            weighted = list(prefixes.items())
+            weights = list(prefixes.values())
+            extended: dict[int, list[tuple[int, ...]]] = {}  # p_i ↦ the prefixes extended by it
             for g, rank, m in zip(
                 first.tolist(), ranks[first].tolist(), totals.tolist(), strict=True
             ):
@@ -434,10 +440,13 @@ def _conditional_law(
                 nxt = after.get(rank)
                 if nxt is None:
                     nxt = after[rank] = (alive & (axis < g)).tobytes()
+                outs = extended.get(p_i)
+                if outs is None:
+                    outs = extended[p_i] = [(*prefix, p_i) for prefix in prefixes]
                 target = following.setdefault(nxt, {})
-                for prefix, w in weighted:
-                    out = (*prefix, p_i)
-                    target[out] = target.get(out, 0.0) + w * m
+                get = target.get
+                for out, w in zip(outs, weights, strict=True):
+                    target[out] = get(out, 0.0) + w * m
         states = following
     law: dict[tuple[int, ...], float] = {}
     for prefixes in states.values():

@@ -30,8 +30,9 @@ not what is verified (the discrete default is, in ``proofs/topics/mechanisms/ver
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -82,7 +83,17 @@ class CellLaw:
 
     def atom(self) -> float:
         """P(release = 0)."""
+        return self.zero
+
+    @cached_property
+    def zero(self) -> float:
+        """P(release = 0), computed once (a law is queried at every quadrature node)."""
         return 1.0 if self.c <= 0 else 1.0 - _sf(self.tau - self.c, self.s)
+
+    @cached_property
+    def released(self) -> float:
+        """P(release > τ) = ``mass_above(τ)``, computed once."""
+        return 0.0 if self.c <= 0 else _sf(self.tau - self.c, self.s)
 
     def density(self, v: float) -> float:
         """Density of the release at v ≥ τ (0 for an empty cell)."""
@@ -95,49 +106,59 @@ class CellLaw:
 
 def cell_hockey_stick(gamma: float, p: CellLaw, q: CellLaw) -> float:
     """H_γ(P‖Q) = ∫ (p − γq)_+ for two one-cell laws with the same s, τ, in closed form."""
-    if gamma < 0:
-        raise ValueError(f"gamma: must be ≥ 0, got {gamma}")
-    total = max(p.atom() - gamma * q.atom(), 0.0)
-    if p.c <= 0:
-        return total
-    if q.c <= 0 or gamma == 0:
-        return total + p.mass_above(p.tau)
-    if p.c == q.c:
-        return total + max(1.0 - gamma, 0.0) * p.mass_above(p.tau)
-    kappa = p.s * math.log(gamma)  # p > γq ⇔ |v − c'| − |v − c| > κ
-    span = abs(p.c - q.c)
-    if kappa >= span:
-        return total
-    if kappa < -span:
-        return total + p.mass_above(p.tau) - gamma * q.mass_above(q.tau)
-    mid = (p.c + q.c) / 2
-    if p.c > q.c:  # ratio increasing in v: {p > γq} = (v*, ∞)
-        start = max(p.tau, mid + kappa / 2)
-        return total + p.mass_above(start) - gamma * q.mass_above(start)
-    end = mid - kappa / 2  # ratio decreasing: {p > γq} = [τ, v*)
-    if end <= p.tau:
-        return total
-    return (
-        total
-        + (p.mass_above(p.tau) - p.mass_above(end))
-        - gamma * (q.mass_above(q.tau) - q.mass_above(end))
-    )
+    return _hockey(p, q)(gamma)
+
+
+def _hockey(p: CellLaw, q: CellLaw) -> Callable[[float], float]:
+    """γ ↦ :func:`cell_hockey_stick` (γ, p, q), the pair's constants read once (the
+    two-cell integral asks for it at every quadrature node)."""
+    pz, qz, pr, qr = p.zero, q.zero, p.released, q.released
+    pc, qc, s, tau = p.c, q.c, p.s, p.tau
+    span = abs(pc - qc)
+    mid = (pc + qc) / 2
+
+    def hockey(gamma: float) -> float:
+        if gamma < 0:
+            raise ValueError(f"gamma: must be ≥ 0, got {gamma}")
+        total = max(pz - gamma * qz, 0.0)
+        if pc <= 0:
+            return total
+        if qc <= 0 or gamma == 0:
+            return total + pr
+        if pc == qc:
+            return total + max(1.0 - gamma, 0.0) * pr
+        kappa = s * math.log(gamma)  # p > γq ⇔ |v − c'| − |v − c| > κ
+        if kappa >= span:
+            return total
+        if kappa < -span:
+            return total + pr - gamma * qr
+        if pc > qc:  # ratio increasing in v: {p > γq} = (v*, ∞)
+            start = max(tau, mid + kappa / 2)
+            return total + p.mass_above(start) - gamma * q.mass_above(start)
+        end = mid - kappa / 2  # ratio decreasing: {p > γq} = [τ, v*)
+        if end <= tau:
+            return total
+        return total + (pr - p.mass_above(end)) - gamma * (qr - q.mass_above(end))
+
+    return hockey
 
 
 def pair_hockey_stick(gamma: float, pa: CellLaw, pb: CellLaw, qa: CellLaw, qb: CellLaw) -> float:
     """H_γ(P_A × P_B ‖ Q_A × Q_B): the atom of A in closed form, A's continuous part by
     closed forms off [min(c, c'), max(c, c')] and adaptive quadrature on it."""
 
+    hockey_b = _hockey(pb, qb)
+
     def inner(weight_p: float, ratio: float) -> float:
         """weight_p · H_{γ·ratio}(P_B‖Q_B): A's part with likelihood ratio q_A/p_A = ratio."""
-        return 0.0 if weight_p <= 0 else weight_p * cell_hockey_stick(gamma * ratio, pb, qb)
+        return 0.0 if weight_p <= 0 else weight_p * hockey_b(gamma * ratio)
 
-    atom_p = pa.atom()
-    total = inner(atom_p, qa.atom() / atom_p) if atom_p > 0 else 0.0
+    atom_p = pa.zero
+    total = inner(atom_p, qa.zero / atom_p) if atom_p > 0 else 0.0
     if pa.c <= 0:
         return total
     if qa.c <= 0:  # Q_A has no continuous part: ratio 0 on all of [τ, ∞)
-        return total + inner(pa.mass_above(pa.tau), 0.0)
+        return total + inner(pa.released, 0.0)
 
     def ratio(v: float) -> float:  # q_A(v)/p_A(v) = exp((|v − c| − |v − c'|)/s)
         return math.exp((abs(v - pa.c) - abs(v - qa.c)) / pa.s)
@@ -145,11 +166,12 @@ def pair_hockey_stick(gamma: float, pa: CellLaw, pb: CellLaw, qa: CellLaw, qb: C
     lo = max(pa.tau, float(min(pa.c, qa.c)))
     hi = max(pa.tau, float(max(pa.c, qa.c)))
     # below lo and above hi the ratio is constant: closed form; in between: quadrature
-    total += inner(pa.mass_above(pa.tau) - pa.mass_above(lo), ratio(lo))
+    total += inner(pa.released - pa.mass_above(lo), ratio(lo))
     total += inner(pa.mass_above(hi), ratio(hi))
-    if hi > lo:
+    if hi > lo:  # on [lo, hi] ⊂ [τ, ∞) the density is f_s(v − c) (pa.c > 0 here)
+        c, s = pa.c, pa.s
         value, _ = integrate.quad(
-            lambda v: inner(pa.density(v), ratio(v)), lo, hi, epsabs=QUAD_TOL, limit=200
+            lambda v: inner(_density(v, c, s), ratio(v)), lo, hi, epsabs=QUAD_TOL, limit=200
         )
         total += value
     return total
@@ -198,8 +220,13 @@ def verify_idealised_histogram(
         gamma = math.exp(claim[0])
         report = IdealisedReport(claim[0], claim[1], t)
 
-    def law(c: int) -> CellLaw:
-        return CellLaw(c, s, t)
+    laws: dict[int, CellLaw] = {}
+
+    def law(c: int) -> CellLaw:  # one object per count: its atom and mass are kept
+        found = laws.get(c)
+        if found is None:
+            found = laws[c] = CellLaw(c, s, t)
+        return found
 
     def record(value: float, config: tuple[Any, ...]) -> None:
         report.configurations += 1
