@@ -30,8 +30,8 @@ from dpspec.audit._structured import StructuredOutputs, numbers_in, numbers_with
 from dpspec.audit._targets import _patterns, _space, as_structured
 from dpspec.audit.bounds import (
     _EXACT_TOP,
-    LowerTables,
     _epsilon_lower,
+    _LowerTables,
     _plug_in,
     _rough_epsilon_lower,
 )
@@ -40,7 +40,7 @@ from dpspec.audit.bounds import (
 MAX_ATOMS = 4096
 
 #: the exact Clopper–Pearson bounds of the selection's best candidates, per (draws, level)
-_SELECTION_BOUNDS = LowerTables(keep=256, largest=1 << 14)
+_SELECTION_BOUNDS = _LowerTables(keep=256, largest=1 << 14)
 
 
 @functools.cache

@@ -96,7 +96,7 @@ def _cp_lower_one(k: int, n: int, alpha: float) -> float:
     return float(special.betaincinv(k, n - k + 1, alpha)) if k > 0 else 0.0
 
 
-class LowerTables:
+class _LowerTables:
     """Clopper–Pearson lower bounds of integral counts out of n at a level, each computed once:
     a table of the n + 1 bounds per (n, level), NaN where not yet asked for; the last ``keep``
     tables are kept, for n ≤ ``largest`` (beyond, every call computes its bounds)."""

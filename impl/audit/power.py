@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 from scipy import optimize, special, stats
 
 from dpspec.audit._domains import AlphaArg, DrawsArg
-from dpspec.audit.bounds import LowerTables, _cp_lower, _cp_upper
+from dpspec.audit.bounds import _cp_lower, _cp_upper, _LowerTables
 from dpspec.validation import DeltaArg, Real, checked, example
 
 #: a probability of an event
@@ -86,7 +86,7 @@ def _cells(n: int, p: float) -> tuple[Floats, Floats, Floats]:
 
 #: the Clopper–Pearson lower bounds the resolutions read, per (n, level): the resolutions of
 #: one budget ask for the same counts again and again
-_POWER_BOUNDS = LowerTables(keep=8, largest=1 << 19)
+_POWER_BOUNDS = _LowerTables(keep=8, largest=1 << 19)
 
 
 def _thresholds(

@@ -23,8 +23,9 @@ from typing import Any
 
 import dpspec
 
-#: The mounted subpackages that are not the algorithms (predicates, registry, strategies).
-MOUNTED = ("dpspec.spec", "dpspec.proofs", "dpspec.strategies")
+#: The subpackages that are not the algorithms: the predicates, the registry, the strategies,
+#: and the command line (whose contract is argv's: ``cli.options``, ``cli.exit-codes``).
+MOUNTED = ("dpspec.spec", "dpspec.proofs", "dpspec.strategies", "dpspec.cli")
 
 
 def is_alias(name: str) -> bool:
