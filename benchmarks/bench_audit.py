@@ -3,8 +3,8 @@ the false-alarm rate of many audits of correct mechanisms.
 
 Run: ``python benchmarks/bench_audit.py [--max-n 10000000] [--audits 1000] [--json out.json]``;
 ``--rare 40``: only the power against rare leaks (p = 1e-4, 1e-5 at 20/p, 30/p, 50/p draws);
-``--zoo-seeds 40``: the zoo entries of issue 22's kinds (``--all-entries``: every entry) over
-40 seeds (flag rates of correct and broken entries, ε_LCB / true ε), written to
+``--zoo-seeds 40``: the zoo entries of the auditor's target kinds (``--all-entries``: every
+entry) over 40 seeds (flag rates of correct and broken entries, ε_LCB / true ε), written to
 ``benchmarks/results/audit_zoo_seeds.json``; ``--note``: runs the
 audit topic's registered checks and writes ``benchmarks/results/audit_note.json`` and the
 measured tables of ``proofs/topics/audit/note.md`` (between its ``measured`` markers) from it.
@@ -190,7 +190,7 @@ def rare_power(seeds: int) -> list[dict[str, Any]]:
 
 
 def zoo_seeds(seeds: int, everything: bool = False) -> list[dict[str, Any]]:
-    """The zoo entries of issue 22's kinds (every entry with ``everything``) audited over
+    """The zoo entries of the auditor's target kinds (every entry with ``everything``) audited over
     ``seeds`` seeds at max(its draws, 10^5) per side (10^6 for the (ε, δ) Gaussians, whose
     tails need them): how often each is flagged, and its smallest and median ε_LCB / true ε
     (finite true ε only)."""

@@ -1,4 +1,4 @@
-"""Thesis ch. 7: behaviour of the adaptive-data-analysis family and the regressions of issue 20
+"""Thesis ch. 7: behaviour of the adaptive-data-analysis family and the regressions found in review
 (each reproducer is refused by name, before any work, or answered correctly). The registered
 checks themselves run in ``tests/test_verifiers.py``."""
 
@@ -215,7 +215,7 @@ def test_errata() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 20's reproducers
+# the reported reproducers
 
 
 def test_game_refuses_a_sample_of_another_size() -> None:

@@ -1,4 +1,4 @@
-"""The auditor's two verdict bugs of 0.2 (issue 20), as regression tests: a learner audit runs
+"""The auditor's two verdict bugs of 0.2, as regression tests: a learner audit runs
 the object's own fit/predict, and a checkpoint resumes its own audit and nothing else."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Verifying someone else's implementation (issue 22): any callable, no pair needed, any
+"""Verifying someone else's implementation: any callable, no pair needed, any
 output, samples="auto", CLI targets from the working directory, assert_dp = audit."""
 
 from __future__ import annotations

@@ -305,7 +305,7 @@ def test_canary_pairs() -> None:
     one()
 
 
-# --- issue 20's reproducers: named errors before any fit, never exit 3 for a usage error ---------
+# --- the reported reproducers: named errors before any fit, never exit 3 for a usage error --------
 
 
 def _learner_file(tmp_path: Path) -> Path:

@@ -188,7 +188,7 @@ def test_learners_are_closed_at_their_ends() -> None:
 
 
 def test_compression_contract_regressions() -> None:
-    """Issue 20 in this family: the weak learners are no estimators (``learn``, not ``fit``);
+    """The weak learners are no estimators (``learn``, not ``fit``);
     the schemes' vote is the bound weighted median; limits refuse before any work; every
     public callable refuses a wrong type naming the parameter."""
     from dpspec.compression import learners, medboost, sparsify

@@ -1,4 +1,4 @@
-"""``dpspec conform``'s own statistics recomputed exactly, from first principles (issue 32).
+"""``dpspec conform``'s own statistics recomputed exactly, from first principles.
 
 The topic's checks (``proofs/topics/conform/checks.py``) test the law test statistically: 50
 replicates at a level of 1e-6 see gross errors only. Every number a plan or a result states is

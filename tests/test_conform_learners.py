@@ -1,4 +1,4 @@
-"""Learner conformance (issue 23 item 4): an independent PCL re-implementation conforms to PCL's
+"""Learner conformance: an independent PCL re-implementation conforms to PCL's
 exact decision law and consistency trend; its three buggy variants do not."""
 
 from __future__ import annotations

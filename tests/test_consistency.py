@@ -297,7 +297,7 @@ def test_gaussian_mixture_masses_and_bayes() -> None:
 
 
 def test_problems_contract_regressions() -> None:
-    """Issue 20 in this family: the problems draw with ``draw(size, rng)`` (they are no
+    """The problems draw with ``draw(size, rng)`` (they are no
     mechanisms), refuse grids beyond their limits before any work, and keep η well defined
     far from both Gaussian means."""
     with pytest.raises(ValueError, match="m: the request needs"):

@@ -10,7 +10,7 @@ import pytest
 from dpspec.proofs.engine.discovery import public_objects
 from dpspec.proofs.engine.sweep import entries, fuzz
 
-#: Cases per public callable (the issue of record asks for at least 100 in CI).
+#: Cases per public callable (at least 100 in CI).
 FUZZ_EXAMPLES = 100
 
 

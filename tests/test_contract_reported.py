@@ -1,4 +1,4 @@
-"""Regression tests: the hostile inputs reported in review (issue of record 11), each pinned to
+"""Regression tests: the hostile inputs reported in review, each pinned to
 a named refusal or a correct result. The derived sweep (``contract.hostile-sweep``) covers every
 declared parameter; these are the cases people found by hand, kept as they were reported."""
 

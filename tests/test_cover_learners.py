@@ -1,5 +1,5 @@
 """Seed 004 (Chaudhuri–Hsu): behaviour of A1/A1r/A2, their covers and certificates, the spec's
-predicates, and the regression tests of issue 20's reproducers. The registered checks themselves
+predicates, and the regression tests of the reported reproducers. The registered checks themselves
 run in ``tests/test_verifiers.py``; these tests compute their expectations independently."""
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ def test_errata() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The contract: issue 20's reproducers
+# The contract: the reported reproducers
 
 
 def test_the_learners_keep_the_contract() -> None:

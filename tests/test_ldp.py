@@ -344,7 +344,7 @@ def test_cli_tiny_epsilon_in_law() -> None:
 
 
 def test_contract_regressions() -> None:
-    """Issue 20 in this family: ``idealised`` is the keyword before ``random_state`` and a
+    """``idealised`` is the keyword before ``random_state`` and a
     real bool everywhere; the exact law is ``pmf`` (``report_law`` a deprecated alias);
     ``LocalRandomiser`` is a mechanism with ``sample(data, size, rng)``; float32 parameters
     give the same law; limits refuse before any work, naming the parameter."""

@@ -1,5 +1,5 @@
 """PCL (seed 000 Alg 2): one fixed function, the grid, the cube index, the contract's
-regressions (issue 20). The privacy, conformance and cube-rule checks are registered
+regressions. The privacy, conformance and cube-rule checks are registered
 obligations (``pcl.*``), run by ``tests/test_verifiers.py``."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_labels_are_mapped_back() -> None:
     assert clf.score(X, y) > 0.8
 
 
-# --- issue 20 regressions -----------------------------------------------------------------------
+# --- regressions found in review ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("value", ["no", "False", 0, 1, None])

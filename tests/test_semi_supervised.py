@@ -1,5 +1,5 @@
 """Private semi-supervised learner (seed 000 Sec 4.1, Thm 4.11): dichotomies, the exact
-selection sampler, learning, the API and the contract's regressions (issue 20). Label privacy,
+selection sampler, learning, the API and the contract's regressions. Label privacy,
 accuracy and the score rule are registered obligations (``semi-supervised.*``)."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_determinism_and_params() -> None:
 
 
 def test_keyword_order_puts_privacy_first() -> None:
-    """The contract's order (issue 20: the hypothesis class came first): epsilon, delta,
+    """The contract's order (the hypothesis class came first): epsilon, delta,
     label_epsilon positionally, the rest keyword-only; idealised before random_state."""
     import inspect
 

@@ -1,4 +1,4 @@
-"""Regression tests of issue 32 (verdicts a library author can trust on inputs they did not
+"""Regression tests (verdicts a library author can trust on inputs they did not
 choose): each test names the finding it pins."""
 
 from __future__ import annotations

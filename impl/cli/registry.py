@@ -31,7 +31,6 @@ from dpspec.proofs.engine.options import (
 from dpspec.proofs.engine.registry import (
     CROSSHAIR_BUDGET,
     VerifyConfig,
-    obligations,
 )
 from dpspec.proofs.engine.verify import run_verify
 
@@ -90,6 +89,8 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    from dpspec.proofs.engine.index import entries
+
     rows = [
         {
             "id": ob.id,
@@ -100,7 +101,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             "impls": list(ob.impls),
             "tests": list(ob.tests),
         }
-        for ob in obligations()
+        for ob in entries()
     ]
     for r in rows:
         print(f"{r['id']:<36} {r['method']:<11} {r['source']}")
@@ -109,10 +110,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_errata(args: argparse.Namespace) -> int:
-    from dpspec.proofs.engine.registry import errata
+    from dpspec.proofs.engine.index import indexed_errata
 
-    rows = [e.__dict__ for e in errata()]
-    for e in errata():
+    rows = [e.__dict__ for e in indexed_errata()]
+    for e in indexed_errata():
         print(
             f"{e.id}  {e.source}\n  printed:   {e.printed}\n  corrected: {e.corrected}\n"
             f"  witness:   {e.counterexample}"
@@ -154,7 +155,7 @@ def read_verify_report(path: str) -> dict[str, Any]:
     (:mod:`dpspec.proofs.engine.report_schema`: every field the report reads, ids unique, at
     least one a registered obligation). Anything else is a usage error naming ``--from`` and
     the field."""
-    from dpspec.proofs.engine.registry import obligations
+    from dpspec.proofs.engine.index import entries
     from dpspec.proofs.engine.report_schema import problems
 
     try:
@@ -162,7 +163,7 @@ def read_verify_report(path: str) -> dict[str, Any]:
     except (OSError, ValueError, RecursionError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise UsageError(f"--from: not a dpspec verify --json report: {path!r} ({why})") from exc
-    found = problems(verify, (ob.id for ob in obligations()))
+    found = problems(verify, (ob.id for ob in entries()))
     if found:
         raise UsageError(
             f"--from: not a dpspec verify --json report: {path!r} ({'; '.join(found)})"

@@ -5,7 +5,7 @@ spec's grid has m = ⌈n^{1/(2d)}⌉ = 4 cells) and asked for its decisions at t
 one fit is one draw, its output the vector of m bits. The exact law of that vector is the
 product over the cells of Bernoulli(P(h_C = 1)), from ``PrivateHistogramClassifier.release_law``
 (P(Z ≥ 1 − m_C) with the exact discrete noise, P(Lap(1/ε) > −m_C/2) with ``idealised=true``).
-The alternatives whose power is stated are the three bugs of issue 23, as exact laws: noise at
+The alternatives whose power is stated are the three bugs found in review, as exact laws: noise at
 2ε, cells taken from the data range instead of [0, 1], and the ½ dropped from the vote
 (h = 1[Σy + w > |C|]). The other guarantee is consistency (Thm 3.2, L208): the exact excess
 risk on the registered distribution ``threshold`` falls along n = 10²…10⁵ (Jonckheere–Terpstra,

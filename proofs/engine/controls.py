@@ -24,17 +24,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from dpspec.proofs.engine.links import dotted_name
+
 
 @dataclass(frozen=True)
 class BugControl:
     """A one-line bug: ``original`` replaced by ``replacement`` (exactly one occurrence) in the
-    source of ``target`` (a dotted name: ``dpspec.noise.discrete_laplace_pmf`` or
-    ``dpspec.mechanisms.StabilityHistogram.release_counts``); ``bug`` says what is wrong."""
+    source of ``target`` (the function or method itself, e.g. ``discrete_laplace_pmf`` or
+    ``StabilityHistogram.release_counts``; the dotted name of one inside private code); ``bug``
+    says what is wrong. ``target`` is kept as its dotted name (:func:`dotted_name`)."""
 
-    target: str
+    target: Any
     original: str
     replacement: str
     bug: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "target", dotted_name(self.target))
 
 
 def _resolve(dotted: str) -> tuple[Any, str, Any]:

@@ -7,16 +7,19 @@ the tests that exercise it. ``dpspec verify`` runs each obligation's checks.
 **Topics.** Obligations live in topic packages, one per guarantee family:
 ``dpspec.proofs.topics.<family>`` with
 
-* ``obligations.py`` — ``OBLIGATIONS: tuple[Obligation, ...]`` (required);
-* ``checks.py`` — the functions ``check(config: VerifyConfig) -> CheckOutcome`` the entries name;
+* ``checks.py`` (and further modules) — the functions ``check(config: VerifyConfig) ->
+  CheckOutcome``, each with the obligation(s) it discharges declared on it
+  (``@Obligation(...)``);
+* ``obligations.py`` — ``OBLIGATIONS``: the entries without a check (documented statements,
+  and those proven by their CrossHair lemmas alone);
 * ``lemmas.py`` — CrossHair lemmas (pure Python, PEP 316 contracts), found by ``dpspec prove``;
 * ``errata.py`` — ``ERRATA: tuple[Erratum, ...]``, statements of the seeds false as printed;
 * ``mutants.py`` — ``MUTANTS: tuple[Mutant, ...]``, privacy bugs ``dpspec mutate`` plants;
 * ``note.md`` — the proof note.
 
-The registry discovers the packages; nothing outside a topic's folder lists it. Registry
-imports are light: an entry names its checks (``checks=("privacy_exact", ...)``, functions of
-the topic's ``checks`` module, or ``"module:function"``) and they are imported when run.
+The registry discovers the packages and imports every module of each: nothing outside a
+topic's folder lists it, and an entry links its parts as objects. The fast commands
+(``dpspec list``, ``errata``) read the committed index instead (:mod:`dpspec.proofs.engine.index`).
 
 **Ids.** One scheme, ``<subject>.<claim>`` in lower case with hyphens (``pcl.privacy``,
 ``stability-histogram.privacy``, ``erratum.thesis-lemma-4.1.3``): the subject is the algorithm
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import math
 import pkgutil
 import re
@@ -45,9 +49,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.links import dotted_name
 
 
 class Kind(StrEnum):
@@ -155,6 +160,10 @@ class CheckOutcome:
 
 
 Check = Callable[[VerifyConfig], CheckOutcome]
+C = TypeVar("C", bound=Check)
+
+#: The attribute of a check function holding the obligations declared on it.
+DECLARED = "__dpspec_obligations__"
 
 #: ``<subject>.<claim>``: the subject in lower case with hyphens; the claim may keep the case
 #: and dots of a theorem or line (``erratum.thesis-lemma-4.1.3``, ``erratum.thesis-L655-...``).
@@ -179,44 +188,85 @@ class Citation:
 
 @dataclass(frozen=True)
 class Obligation:
-    """One registered guarantee.
+    """One registered guarantee, declared where it is checked.
 
-    ``predicates`` and ``impls`` are dotted names (``dpspec.spec...`` / ``dpspec...``;
-    ``dpspec.proofs...`` for lemmas); ``tests`` are pytest node ids ``tests/test_x.py::test_y``
-    without parametrisation (every runnable entry is also run by
-    ``tests/test_verifiers.py::test_registry_checks_pass[<id>]``).
+    An obligation with a check is declared on its check function, as a decorator::
 
-    ``checks`` name the functions ``dpspec verify`` runs: ``"name"`` in the topic's ``checks``
-    module, ``"module:name"`` in another module of the topic (``"conformance:name"``) or
-    ``"dotted.module:name"``; ``lemmas`` name CrossHair lemmas of the topic's ``lemmas`` module
-    (the entry then passes when CrossHair confirms all their conditions).
+        @Obligation(
+            id="pcl.privacy",
+            source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1, Thm 2.4)",
+            claim="...",
+            method=Method.EXACT,
+            predicates=(dpspec.spec.privacy.satisfies_pure_dp,),
+            entry_points=(dpspec.learners.pcl.PrivateHistogramClassifier.fit,),
+            bug_controls=(BugControl(dpspec.learners.pcl.PrivateHistogramClassifier.fit, ...),),
+        )
+        def pcl_privacy(config: VerifyConfig) -> CheckOutcome: ...
+
+    The links are objects: ``predicates`` (the spec predicates the check evaluates),
+    ``impls`` (the code or modules it is about), ``entry_points`` (the public callables a user
+    calls whose behaviour the check exercises), ``lemmas`` (CrossHair lemmas of the topic's
+    ``lemmas`` module: the entry passes when CrossHair confirms all their conditions), and
+    ``before`` / ``after`` (further check functions run with the decorated one; every part
+    must pass; under a bug control the parts stop at the first failure, so put the cheap
+    exact part first). The registry keeps their dotted names (:func:`dotted_name`), so a
+    renamed function fails at import. An entry without a check — a documented statement, or
+    one proven by its lemmas alone — is data in the topic's ``OBLIGATIONS``.
+
+    ``tests`` are pytest node ids ``tests/test_x.py::test_y`` (every runnable entry is also run
+    by ``tests/test_verifiers.py::test_registry_checks_pass[<id>]``). ``no_predicate`` says why
+    a running entry names no predicate (the property it checks is stated in its claim).
 
     ``bug_controls``: plausible one-line bugs of the implementation (:class:`BugControl`);
     ``dpspec verify`` runs the passing check again with each planted and the check must fail.
 
-    ``entry_points``: the public callables a user calls whose behaviour the check exercises;
-    every privacy obligation (``privacy=True``) names at least one, and the registry meta-test
-    runs the check under a tracer and fails when one of them is never called. ``binding`` says,
-    for a lemma or a law function, how it is tied to the code that runs: ``"called by <dotted
-    impl name>"`` or ``"differential: <obligation id>"``. ``topic`` is filled in by discovery.
+    Every privacy obligation (``privacy=True``) names at least one entry point, and the
+    registry meta-test runs the check under a tracer and fails when one of them is never
+    called. ``binding`` says, for a lemma or a law function, how it is tied to the code that
+    runs: ``"called by <dotted impl name>"`` or ``"differential: <obligation id>"``. ``topic``
+    is filled in by discovery; ``checks`` (``"module:function"`` of each part) is derived.
     """
 
     id: str
     source: str
     claim: str
     method: Method
-    predicates: tuple[str, ...] = ()
-    impls: tuple[str, ...] = ()
-    checks: tuple[str, ...] = ()
-    lemmas: tuple[str, ...] = ()
+    predicates: tuple[Any, ...] = ()
+    impls: tuple[Any, ...] = ()
+    lemmas: tuple[Any, ...] = ()
     tests: tuple[str, ...] = ()
-    entry_points: tuple[str, ...] = ()
+    entry_points: tuple[Any, ...] = ()
     privacy: bool = False
     binding: str = ""
     kind: Kind | None = None
     reason: str = ""
+    no_predicate: str = ""
     bug_controls: tuple[BugControl, ...] = ()
+    before: tuple[Check, ...] = ()
+    after: tuple[Check, ...] = ()
+    function: Check | None = None
     topic: str = ""
+    checks: tuple[str, ...] = field(default=(), init=False)
+
+    def __post_init__(self) -> None:
+        for name in ("predicates", "impls", "entry_points"):
+            links = getattr(self, name)
+            object.__setattr__(self, name, tuple(dotted_name(o) for o in links))
+        lemmas = tuple(o if isinstance(o, str) else o.__name__ for o in self.lemmas)
+        object.__setattr__(self, "lemmas", lemmas)
+        parts = self.parts
+        object.__setattr__(self, "checks", tuple(f"{f.__module__}:{f.__name__}" for f in parts))
+
+    def __call__(self, check: C) -> C:
+        """Declare this obligation on its check function (which is returned unchanged)."""
+        declared = (*getattr(check, DECLARED, ()), replace(self, function=check))
+        setattr(check, DECLARED, declared)
+        return check
+
+    @property
+    def parts(self) -> tuple[Check, ...]:
+        """The check functions ``dpspec verify`` runs for this entry, in order."""
+        return () if self.function is None else (*self.before, self.function, *self.after)
 
     @property
     def effective_kind(self) -> Kind:
@@ -245,10 +295,23 @@ class Obligation:
     @property
     def citations(self) -> tuple[Citation, ...]:
         """The seed citations in ``source`` (non-seed sources, e.g. a standard, give none)."""
-        return tuple(
-            Citation(m["seed"], int(m["first"]), int(m["last"] or m["first"]), m["theorem"] or "")
-            for m in CITATION_PATTERN.finditer(self.source)
-        )
+        return citations_of(self.source)
+
+    @property
+    def declared_at(self) -> str:
+        """Where the entry is declared: ``module:line`` of its check function, or the topic's
+        ``obligations`` module for an entry without one."""
+        if self.function is None:
+            return f"{TOPICS_PACKAGE}.{self.topic}.obligations"
+        return f"{self.function.__module__}:{self.function.__code__.co_firstlineno}"
+
+
+def citations_of(source: str) -> tuple[Citation, ...]:
+    """The seed citations in a ``source`` text (non-seed sources, e.g. a standard, give none)."""
+    return tuple(
+        Citation(m["seed"], int(m["first"]), int(m["last"] or m["first"]), m["theorem"] or "")
+        for m in CITATION_PATTERN.finditer(source)
+    )
 
 
 @dataclass(frozen=True)
@@ -333,31 +396,10 @@ def in_order(*checks: Check) -> Check:
 TOPICS_PACKAGE = "dpspec.proofs.topics"
 
 
-def _check_location(name: str, topic: str) -> tuple[str, str]:
-    """(module, function) of a check name: ``"function"`` in the topic's ``checks`` module,
-    ``"module:function"`` in another module of the topic, or ``"dotted.module:function"``."""
-    module, _, function = name.rpartition(":")
-    if not module:
-        module = f"{TOPICS_PACKAGE}.{topic}.checks"
-    elif "." not in module:
-        module = f"{TOPICS_PACKAGE}.{topic}.{module}"
-    return module, function
-
-
-def resolve_check(name: str, topic: str) -> Check:
-    """The check function a name denotes (:func:`_check_location`), its module imported."""
-    module, function = _check_location(name, topic)
-    check: Check = getattr(importlib.import_module(module), function)
-    return check
-
-
 def check_modules(selected: Iterable[Obligation]) -> list[str]:
     """The modules holding the checks of ``selected``, in first-use order (a process that
     forks check processes imports them once, for all of its children)."""
-    found = dict.fromkeys(
-        _check_location(name, ob.topic)[0] for ob in selected for name in ob.checks
-    )
-    return list(found)
+    return list(dict.fromkeys(f.__module__ for ob in selected for f in ob.parts))
 
 
 @cache
@@ -380,15 +422,29 @@ def topic_folder(topic: str) -> Path:
     return Path(package.__file__ or "").parent
 
 
+def declared_in(module: Any) -> list[Obligation]:
+    """The obligations a module declares: those on its check functions (in source order),
+    then its ``OBLIGATIONS`` (the entries without a check)."""
+    functions = [
+        value
+        for value in vars(module).values()
+        if inspect.isfunction(value) and value.__module__ == module.__name__
+    ]
+    functions.sort(key=lambda f: f.__code__.co_firstlineno)
+    found = [ob for f in functions for ob in getattr(f, DECLARED, ())]
+    return found + list(getattr(module, "OBLIGATIONS", ()))
+
+
 @cache
 def obligations() -> tuple[Obligation, ...]:
-    """All registered obligations: each topic's ``OBLIGATIONS``, topics in name order."""
+    """All registered obligations: in each topic (topics in name order), those declared by
+    each of its modules (modules in name order)."""
     found: list[Obligation] = []
     for topic in topics():
-        module = topic_module(topic, "obligations")
-        if module is None:
-            raise ImportError(f"topic {topic}: no obligations module")
-        found.extend(replace(ob, topic=topic) for ob in module.OBLIGATIONS)
+        package = importlib.import_module(f"{TOPICS_PACKAGE}.{topic}")
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            found.extend(replace(ob, topic=topic) for ob in declared_in(module))
     return tuple(found)
 
 

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dpspec.proofs.engine.index import Entry, entries, indexed_errata
 from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS
-from dpspec.proofs.engine.registry import Erratum, Obligation, errata, obligations
+from dpspec.proofs.engine.registry import Erratum
 
 COLUMNS = (
     "id",
@@ -72,7 +73,7 @@ def _short(dotted: str) -> str:
     return ".".join(tail)
 
 
-def row(ob: Obligation, result: dict[str, Any] | None) -> Row:
+def row(ob: Entry, result: dict[str, Any] | None) -> Row:
     """The table row of one obligation, with its verify result when there is one."""
     cites = ob.citations
     theorem = "; ".join(c.theorem for c in cites if c.theorem) or ob.source
@@ -117,7 +118,7 @@ def row(ob: Obligation, result: dict[str, Any] | None) -> Row:
 
 def build_rows(verify: dict[str, Any] | None) -> list[Row]:
     results = {r["id"]: r for r in (verify or {}).get("obligations", [])}
-    return [row(ob, results.get(ob.id)) for ob in obligations()]
+    return [row(ob, results.get(ob.id)) for ob in entries()]
 
 
 def _md_cell(text: str) -> str:
@@ -199,4 +200,4 @@ def html_page(rows: Sequence[Row], errata_rows: Sequence[Erratum], title: str) -
 def report(verify: dict[str, Any] | None, title: str) -> tuple[str, str]:
     """(Markdown, HTML) of the registry with the statuses of ``verify`` (None: not run)."""
     rows = build_rows(verify)
-    return markdown(rows, errata(), title), html_page(rows, errata(), title)
+    return markdown(rows, indexed_errata(), title), html_page(rows, indexed_errata(), title)

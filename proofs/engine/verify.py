@@ -40,7 +40,6 @@ from dpspec.proofs.engine.registry import (
     by_id,
     check_modules,
     obligations,
-    resolve_check,
 )
 
 
@@ -59,7 +58,7 @@ def check_of(ob: Obligation) -> Check | None:
     """The one function ``dpspec verify`` runs for ``ob`` (every named check must pass; a
     CrossHair entry's check confirms its ``lemmas``), or None for a documented entry; the
     modules are imported on first use."""
-    parts = [resolve_check(name, ob.topic) for name in ob.checks]
+    parts = list(ob.parts)
     if ob.lemmas:
         from dpspec.proofs.engine.crosshair import crosshair_check
         from dpspec.proofs.engine.finite import finite_check, finite_domain

@@ -20,8 +20,29 @@ from scipy import stats
 
 from dpspec.adaptive import tight_example, tight_example_law
 from dpspec.proofs.engine.conformance import conformance, conformance_rng, power_against
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.spec import adaptive as ad
+from dpspec.spec.adaptive import (
+    c_coefficient,
+    conditional_law,
+    gamma_coefficient,
+    gibbs_dependence,
+    kontorovich_distance,
+    markov_chain,
+    product_of_marginals,
+    r_bar,
+    skip,
+    total_variation,
+)
 
 SEED = 7007
 
@@ -122,6 +143,25 @@ def _pinned_cases() -> list[tuple[str, Law, Fraction]]:
     return cases
 
 
+@Obligation(
+    id="gibbs-dependence.properties",
+    source=f"{THESIS}:L337-343 (Def 1.3.1)",
+    claim=(
+        "ψ on closed forms (1/2, (a−b)/(2(a+b)), 13/40), ψ(product) = 0, 0 ≤ ψ ≤ 1 and "
+        "‖μ − ⊗μ_i‖_TV ≤ nψ, exactly; four buggy ψ rejected"
+    ),
+    method=Method.EXACT,
+    predicates=(gibbs_dependence, total_variation, product_of_marginals),
+    tests=("tests/test_adaptive.py::test_gibbs_dependence",),
+    bug_controls=(
+        BugControl(
+            total_variation,
+            "return total / 2",
+            "return total",
+            "total variation without its ½",
+        ),
+    ),
+)
 def gibbs_properties(config: VerifyConfig) -> CheckOutcome:
     """Def 1.3.1 (L337–343), exactly in Fractions:
 
@@ -186,6 +226,22 @@ def gibbs_properties(config: VerifyConfig) -> CheckOutcome:
 # Markov chains: Lemma 7.3.3, Lemmas 7.3.9–7.3.11, Thm 7.3.6 (corrected) and Cor 7.3.7
 
 
+@Obligation(
+    id="markov-chain.lemma-7.3.3",
+    source=f"{THESIS}:L2147-2169 (Def 7.3.1-7.3.2, Lemma 7.3.3)",
+    claim="ψ(μ) ≤ R̄ = (R² − r²)/(R² + r²) for undirected Markov chains, exactly (ψ/R̄ = 0.73)",
+    method=Method.EXACT,
+    predicates=(markov_chain, r_bar, gibbs_dependence),
+    tests=("tests/test_adaptive.py::test_markov_chains",),
+    bug_controls=(
+        BugControl(
+            r_bar,
+            "return (big**2 - small**2) / (big**2 + small**2)",
+            "return (big - small) / (big + small)",
+            "R̄ without the squares (Lemma 7.3.9's one-factor form)",
+        ),
+    ),
+)
 def lemma_733(config: VerifyConfig) -> CheckOutcome:
     """Lemma 7.3.3 (L2167–2169): ψ(μ) ≤ R̄ = (R² − r²)/(R² + r²), exactly, on random chains
     (Ω = {0, 1}, n = 5; Ω = {0, 1, 2}, n = 3; potentials in [1, 3]) and on the diagonal chains
@@ -232,6 +288,25 @@ def lemma_733(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="markov-chain.lemmas-7.3.9-7.3.11",
+    source=f"{THESIS}:L2204-2345 (Lemmas 7.3.9, 7.3.10, 7.3.11; Thm 7.3.6 proof)",
+    claim=(
+        "Kontorovich's ½Σ|αf/Σαf − αg/Σαg| ≤ (R−r)/(R+r) (attained), γ_i^t ≤ Π c_i^j "
+        "(attained) and c_i^t ≤ max_j c_j^1, exactly on small chains"
+    ),
+    method=Method.EXACT,
+    predicates=(kontorovich_distance, gamma_coefficient, c_coefficient, conditional_law),
+    tests=("tests/test_adaptive.py::test_markov_chains",),
+    bug_controls=(
+        BugControl(
+            kontorovich_distance,
+            "        / 2\n",
+            "        / 4\n",
+            "Kontorovich's distance halved",
+        ),
+    ),
+)
 def markov_lemmas(config: VerifyConfig) -> CheckOutcome:
     """Lemmas 7.3.9–7.3.11 (L2204–2345), exactly on small chains.
 
@@ -323,6 +398,26 @@ def markov_lemmas(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-thm-7.3.6",
+    source=f"{THESIS}:L2177-2189 (Def 7.3.5, Thm 7.3.6, Cor 7.3.7); {THESIS}:L2256 (proof)",
+    claim=(
+        "ψ(μ_{×t}) ≤ ψ(μ)^t is false (n = 4, g = 3 on the diagonal, t = 2: 1/8 > "
+        "169/1600); ψ(μ_{×t}) ≤ R̄^t holds; Cor 7.3.7's t = ⌈ln(1/α)/ln(1/R̄)⌉ gives "
+        "ψ(μ_{×t}) ≤ α"
+    ),
+    method=Method.EXACT,
+    predicates=(skip, gibbs_dependence, r_bar),
+    tests=("tests/test_adaptive.py::test_markov_chains",),
+    bug_controls=(
+        BugControl(
+            skip,
+            "key = x[::t]",
+            "key = x[: len(x) // t]",
+            "μ_{×t} as the first n/t coordinates",
+        ),
+    ),
+)
 def thm_736(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L2181–2183): Thm 7.3.6 claims ψ(μ_{×t}) ≤ ψ(μ)^t. On the chain n = 4,
     g(a, b) = 3 if a = b else 1, t = 2: ψ(μ) = 13/40 and ψ(μ_{×2}) = 1/8 > (13/40)² = 169/1600
@@ -388,6 +483,14 @@ def thm_736(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-L2159-r-bar",
+    source=f"{THESIS}:L2159 (Def 7.3.2); {THESIS}:L2169",
+    claim="R̄ printed as R²r²/(R² + r²) is not scale invariant and falls below ψ",
+    method=Method.EXACT,
+    predicates=(r_bar,),
+    tests=("tests/test_adaptive.py::test_markov_chains",),
+)
 def r_bar_printed(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L2159): R̄ printed as R²r²/(R² + r²) is not scale invariant — scaling every
     potential by c leaves μ unchanged but multiplies it by c²; with the potentials of the Thm 7.3.6
@@ -430,6 +533,32 @@ def _tight_law_by_definition(values: int, n: int, psi: Fraction) -> Law:
     return out
 
 
+@Obligation(
+    id="tight-example.lemma-7.1.3",
+    source=f"{THESIS}:L2021-2044 (μ_ψ, Lemma 7.1.3)",
+    claim=(
+        "ψ(μ_ψ) ≤ ψ on the finite tight example, exactly (ψ(μ_ψ)/ψ = 0.66); the law "
+        "equals its definition; the sampler follows the law"
+    ),
+    method=Method.EXACT,
+    predicates=(gibbs_dependence,),
+    impls=(tight_example, tight_example_law),
+    tests=("tests/test_adaptive.py::test_tight_example",),
+    bug_controls=(
+        BugControl(
+            tight_example,
+            "rng.random((size, n)) < psi",
+            "rng.random((size, n)) < 2 * psi",
+            "the sampler copies x* with probability 2ψ",
+        ),
+        BugControl(
+            tight_example_law,
+            "a, b = psi + (1 - psi) / size, (1 - psi) / size",
+            "a, b = psi + (1 - psi) / size, (1 - psi) / (size + 1)",
+            "the law's fresh values over N + 1 values",
+        ),
+    ),
+)
 def tight_example_check(config: VerifyConfig) -> CheckOutcome:
     """Lemma 7.1.3 (L2028–2044), exactly: the finite μ_ψ on {0,1,2}³ has ψ(μ_ψ) ≤ ψ for
     ψ ∈ {1/10, 1/3, 1/2, 9/10}; :func:`tight_example_law` equals the law written from the
@@ -487,6 +616,13 @@ def _binomial_below_half(n: int, psi: float) -> float:
     return float(stats.binom.cdf(math.ceil(n * psi / 2) - 1, n, psi))
 
 
+@Obligation(
+    id="erratum.thesis-lemma-7.1.5-chernoff",
+    source=f"{THESIS}:L2056-2076 (Lemma 7.1.5; L2067 Chernoff step)",
+    claim="P(Bin(n, ψ) < nψ/2) ≤ e^{−nψ/8}, not e^{−n/8} (n = 194, ψ = 0.2: 9.6e-5 > 2.9e-11)",
+    method=Method.EXACT,
+    tests=("tests/test_adaptive.py::test_errata",),
+)
 def lemma_715_chernoff(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L2067): the Chernoff step of Lemma 7.1.5 bounds P(Bin(n, ψ) < nψ/2) by e^{−n/8};
     the multiplicative Chernoff bound gives e^{−nψ/8}. At n = 194, ψ = 0.2 the exact probability

@@ -21,15 +21,26 @@ from dpspec.adaptive import (
     SplitAnswers,
     play,
 )
+from dpspec.adaptive.game import Analyst, Transcript
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    Method,
+    Obligation,
     Slack,
     VerifyConfig,
     stop_if_failed,
 )
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.proofs.engine.stats import ALPHA, binomial_pvalue
 from dpspec.spec import adaptive as ad
+from dpspec.spec.adaptive import (
+    concentration_radius,
+    deviation_probability,
+    markov_chain,
+    population_mean,
+)
 
 SEED = 7107
 
@@ -68,6 +79,20 @@ def _singleton_query(value: int) -> Callable[[int], Fraction]:
     return lambda v: Fraction(int(v == value))
 
 
+@Obligation(
+    id="adaptive-game.concentration-radii",
+    source=f"{THESIS}:L2084-2086 (Def 7.2.2); {THESIS}:L2098 (Remark 7.2.5)",
+    claim=(
+        "γ(q, μ, δ) covers (P(dev > γ) < δ) and is least, exactly; equals the binomial "
+        "radius on a product law; the chain sampler's tails agree; Hoeffding's radius "
+        "under-covers a dependent chain"
+    ),
+    method=Method.EXACT,
+    predicates=(concentration_radius, deviation_probability, population_mean),
+    impls=(HomogeneousChain,),
+    entry_points=(HomogeneousChain.draw,),
+    tests=("tests/test_adaptive.py::test_game",),
+)
 def concentration_radii(config: VerifyConfig) -> CheckOutcome:
     """Def 7.2.2 (L2084–2086): γ(q, μ, δ) = the least γ with P(|q(S) − q(μ)| > γ) < δ,
     computed exactly by :func:`dpspec.spec.adaptive.concentration_radius` for the queries {1}
@@ -173,6 +198,35 @@ class _SwitchAnalyst:
         return np.array([False, answers[0] < 0.5, answers[0] >= 0.5])
 
 
+@Obligation(
+    id="adaptive-game.rounding-compression",
+    source=f"{THESIS}:L2082-2131 (Def 7.2.1, Lemma 7.2.6, Thm 7.2.7-7.2.8)",
+    claim=(
+        "rounding answers compress transcripts to exactly 2^b = ⌈1/(2α)⌉^k values and "
+        "err by exactly α (both attained); Lemma 7.2.6 / Thm 7.2.7 with '>' hold, "
+        "exactly on {0,1,2}^6; the split baseline answers on its blocks"
+    ),
+    method=Method.EXACT,
+    predicates=(markov_chain, concentration_radius),
+    impls=(
+        RoundingAnswers,
+        SplitAnswers,
+        Analyst,
+        Transcript,
+        play,
+        "dpspec.adaptive._domains._QueryMask",
+    ),
+    entry_points=(play, RoundingAnswers.answer, SplitAnswers.answer),
+    tests=("tests/test_adaptive.py::test_game",),
+    bug_controls=(
+        BugControl(
+            "dpspec.adaptive.game.RoundingAnswers.__init__",
+            "self.cells = math.ceil(1 / (2 * alpha))",
+            "self.cells = int(1 / (2 * alpha))",
+            "⌊1/(2α)⌋ cells instead of ⌈1/(2α)⌉ (one cell short when 1/(2α) is no integer)",
+        ),
+    ),
+)
 def rounding_compression(config: VerifyConfig) -> CheckOutcome:
     """Thm 7.2.8 and Lemma 7.2.6 / Thm 7.2.7 (L2082–2131), exactly on every S ∈ {0,1,2}^6 under
     a 3-valued chain (g = 2 on the diagonal, 1 off it), the rounding mechanism at α = 1/4
@@ -325,6 +379,18 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-lemma-7.2.6-strict",
+    source=f"{THESIS}:L2084 (Def 7.2.2); {THESIS}:L2102-2127 (Lemma 7.2.6, Thm 7.2.7)",
+    claim=(
+        "Lemma 7.2.6 and Thm 7.2.7 print '≥ γ' where Def 7.2.2 only bounds P(> γ): one "
+        "fair bit gives γ = ½ and P(|q(S) − q(μ)| ≥ ½) = 1 > δ; with '>' both hold"
+    ),
+    method=Method.EXACT,
+    predicates=(concentration_radius, deviation_probability),
+    impls=(ExactAnswers,),
+    tests=("tests/test_adaptive.py::test_errata",),
+)
 def lemma_726_strict(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L2102–2127): Lemma 7.2.6 and Thm 7.2.7 bound P(∃i |q_i(S) − q_i(μ)| ≥ γ) with
     "≥", but Def 7.2.2's radius only guarantees P(|q(S) − q(μ)| > γ) < δ. One fair bit (Ω =
@@ -377,6 +443,17 @@ def lemma_726_strict(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-remark-7.2.5-hoeffding",
+    source=f"{THESIS}:L2098 (Remark 7.2.5)",
+    claim=(
+        "γ(q, μ, δ) = √(ln(2/δ)/2n) for product measures is only an upper bound "
+        "(Hoeffding): 8 fair bits, δ = 1/4 give γ = 1/4 < 0.3605"
+    ),
+    method=Method.EXACT,
+    predicates=(concentration_radius, deviation_probability),
+    tests=("tests/test_adaptive.py::test_errata",),
+)
 def remark_725_hoeffding(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L2098): Remark 7.2.5 states γ(q, μ, δ) = √(ln(2/δ)/(2n)) for a statistical
     query and a product measure; Hoeffding's inequality gives only γ ≤ √(ln(2/δ)/(2n)). On n

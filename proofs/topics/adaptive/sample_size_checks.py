@@ -6,7 +6,17 @@ from __future__ import annotations
 import math
 
 from dpspec.adaptive import DeviatingAlgorithm, minimum_sample_size
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 
 #: the grid of (ψ, ε, δ, β) the explicit sample size is checked on (each axis at its ends and
 #: inside; 81 points)
@@ -18,6 +28,27 @@ SAMPLE_SIZE_GRID = {
 }
 
 
+@Obligation(
+    id="algorithm-10.sample-size",
+    source=f"{THESIS}:L2056 (Lemma 7.1.5: n ≥ O((1/ψε) log(1/βδ)), made explicit)",
+    claim=(
+        "with n = minimum_sample_size(ψ, ε, δ, β) a cell of count ⌈nψ/2⌉ is released by "
+        "Algorithm 10's histogram with probability ≥ 1 − β, exactly, on an 81-point "
+        "grid; 0.8 n falls short"
+    ),
+    method=Method.EXACT,
+    impls=(minimum_sample_size,),
+    entry_points=(minimum_sample_size, StabilityHistogram.release_probability),
+    tests=("tests/test_adaptive.py::test_deviating_algorithm",),
+    bug_controls=(
+        BugControl(
+            minimum_sample_size,
+            "value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))",
+            "value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))",
+            "the explicit n without its ln(1 + e^ε) term (the form before this check)",
+        ),
+    ),
+)
 def minimum_sample_size_suffices(config: VerifyConfig) -> CheckOutcome:
     """The explicit n of Lemma 7.1.5 (:func:`minimum_sample_size`, which the lemma states only
     as O((1/ψε) log(1/βδ)), L2056) does what its derivation needs, checked against the exact

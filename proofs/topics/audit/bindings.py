@@ -6,8 +6,10 @@ import math
 
 from hypothesis import strategies as st
 
+from dpspec.audit.bounds import epsilon_lower
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.proofs.topics.audit.lemmas import lower_bound_sound, lower_bound_sound_reversed
 
 
 def _compare_audit(case: Case) -> str | None:
@@ -37,6 +39,15 @@ def _compare_audit(case: Case) -> str | None:
     return None
 
 
+@Obligation(
+    id="audit.lemma-binding",
+    source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+    claim="epsilon_lower <= ln r exactly when the lemma's certificate holds",
+    method=Method.PROPERTY,
+    predicates=(lower_bound_sound, lower_bound_sound_reversed),
+    impls=(epsilon_lower,),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+)
 def audit_binding(config: VerifyConfig) -> CheckOutcome:
     """:func:`dpspec.audit.bounds.epsilon_lower` (the auditor's ε_LCB) is ≤ ln r exactly when
     the lemma's certificate ``(p₁⁻ − δ)·den ≤ num·p₂⁺`` holds (up to 1e-9 relative float

@@ -12,7 +12,7 @@ import numpy as np
 
 from dpspec.audit import audit
 from dpspec.audit.zoo import zoo
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
 
 SEED = 9000
 
@@ -141,11 +141,34 @@ class _ScaledRelease:
         return self
 
 
+@Obligation(
+    id="audit.resume",
+    source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+    claim=(
+        "an interrupted audit resumed from its checkpoint reproduces the uninterrupted "
+        "counts; a foreign checkpoint is refused"
+    ),
+    method=Method.PROPERTY,
+    impls=(
+        audit,
+        "dpspec.audit._checkpoint.Progress",
+        "dpspec.audit._checkpoint.AuditIdentity",
+        "dpspec.audit._identity.fingerprint",
+        "dpspec.audit._identity.qualified_name",
+    ),
+    tests=(
+        "tests/test_audit_checkpoint.py::test_a_finished_checkpoint_does_not_answer_for_another_target",
+        "tests/test_audit_checkpoint.py::test_an_interrupted_checkpoint_refuses_another_target",
+        "tests/test_audit_checkpoint.py::test_learner_factories_are_told_apart",
+        "tests/test_audit_checkpoint.py::test_keyed_checkpoints_refuse_edits",
+        "tests/test_audit_checkpoint.py::test_cli_checkpoint_of_another_target",
+    ),
+)
 def resume_exact(config: VerifyConfig) -> CheckOutcome:
     """A checkpoint resumes exactly its own audit and nothing else: an audit interrupted after
     a few blocks and resumed gives exactly the uninterrupted counts; a finished audit removes
     its checkpoint; an interrupted checkpoint is refused by an audit of another target with the
-    same name (two functions differing in one constant — issue 20's reproducer — and two
+    same name (two functions differing in one constant — the reported reproducer — and two
     learner factories likewise), another pair or another claim; with
     ``DPSPEC_CHECKPOINT_KEY`` set, a file whose counts were edited is refused whether resealed
     with SHA-256 or left with its old HMAC, and a keyed file is refused without the key.

@@ -22,11 +22,51 @@ import numpy as np
 from scipy import stats
 
 from dpspec.audit import audit, cp_lower, cp_upper
-from dpspec.audit.ci import majority_false_alarm, vote
-from dpspec.audit.zoo import FunctionMechanism, laplace_sampler, zoo
+from dpspec.audit.ci import DPViolation, VoteResult, assert_dp, majority_false_alarm, vote
+from dpspec.audit.libraries import load_target
+from dpspec.audit.loop import audit_pairs, screen_bound
+from dpspec.audit.pytest_plugin import assert_dp_fixture
+from dpspec.audit.zoo import (
+    FunctionMechanism,
+    ZooEntry,
+    data_threshold_sampler,
+    gaussian_epsilon,
+    gaussian_sampler,
+    laplace_sampler,
+    noisy_max_sampler,
+    rare_leak_sampler,
+    svt_no_threshold_noise_epsilon,
+    svt_sampler,
+    truncated_geometric_sampler,
+    zoo,
+)
+from dpspec.audit.zoo_kinds import (
+    CallableRelease,
+    clipped_sum,
+    global_laplace,
+    global_laplace_half_noise,
+    group_by_counts,
+    kinds,
+    labelled_release,
+    laplace_with_defaults,
+    laplace_wrong_default,
+    noisy_records,
+    one_coordinate_released,
+    resampled_bounded_epsilon,
+    resampled_bounded_laplace,
+    unclipped_sum,
+)
 from dpspec.mechanisms.randomized_response import RandomizedResponse
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
-from dpspec.spec.audit import lower_bound_coverage
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
+from dpspec.spec.audit import binomial_pmf, lower_bound_coverage
 
 SEED = 9000
 
@@ -37,6 +77,20 @@ LIBRARY_ALPHA = 1e-7
 ALPHA_TEST = Fraction(1, 10**6)
 
 
+@Obligation(
+    id="audit.clopper-pearson-coverage",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); Clopper and Pearson 1934"
+    ),
+    claim=(
+        "the one-sided CP bounds cover p with probability >= 1 - alpha, exactly "
+        "(binomial law enumerated); the Wald bound does not"
+    ),
+    method=Method.EXACT,
+    predicates=(lower_bound_coverage, binomial_pmf),
+    impls=(cp_lower, cp_upper),
+    tests=("tests/test_audit.py::test_cp_bounds",),
+)
 def cp_coverage(config: VerifyConfig) -> CheckOutcome:
     """Exact coverage of the one-sided CP lower and upper bounds at α = 0.025 (the auditor's
     per-side level at confidence 0.95) for n = 1..N and p ∈ {j/37}: min coverage ≥ 0.975.
@@ -94,6 +148,59 @@ def _rr_mechanism(epsilon: float) -> FunctionMechanism:
     )
 
 
+@Obligation(
+    id="audit.zoo-power",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); StatDP and "
+        f"DP-Sniper benchmark mechanisms; {THESIS}:L655 (exponential mechanism without "
+        "the 1/2)"
+    ),
+    claim=(
+        "every broken zoo mechanism (>= 12) is flagged at 10^6 draws per side and no "
+        "correct one is; Laplace 0.5 gives eps_LCB >= 0.48"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        audit_pairs,
+        "dpspec.audit._events.float_keys",
+        screen_bound,
+        zoo,
+        ZooEntry,
+        FunctionMechanism,
+        laplace_sampler,
+        gaussian_sampler,
+        truncated_geometric_sampler,
+        noisy_max_sampler,
+        svt_sampler,
+        rare_leak_sampler,
+        data_threshold_sampler,
+        gaussian_epsilon,
+        svt_no_threshold_noise_epsilon,
+        kinds,
+        laplace_with_defaults,
+        laplace_wrong_default,
+        CallableRelease,
+        global_laplace,
+        global_laplace_half_noise,
+        clipped_sum,
+        unclipped_sum,
+        resampled_bounded_laplace,
+        resampled_bounded_epsilon,
+        one_coordinate_released,
+        group_by_counts,
+        noisy_records,
+        labelled_release,
+        "dpspec.audit._targets.as_structured",
+        "dpspec.audit._structured.structured_rows",
+        "dpspec.audit._structured.leaf_kind",
+    ),
+    tests=(
+        "tests/test_audit.py::test_zoo_true_epsilons",
+        "tests/test_audit.py::test_audit_pairs_picks_the_revealing_pair",
+        "tests/test_audit.py::test_cli_audit",
+        "tests/test_audit.py::test_float_attack",
+    ),
+)
 def zoo_power(config: VerifyConfig) -> CheckOutcome:
     """Every broken mechanism of the zoo is flagged and no correct one is (seed fixed,
     confidence 0.95; each entry at the draws per side it states, ``ZooEntry.samples`` — 10^5
@@ -201,6 +308,32 @@ class _Verdict:
         self.epsilon_lower = 0.0
 
 
+@Obligation(
+    id="audit.assert-dp",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); Google DP "
+        "libraries' 9-vote statistical tests"
+    ),
+    claim=(
+        "assert_dp's stated false alarm (3.3e-5 for 9 votes at 0.05) equals the exact "
+        "false alarm of the vote rule the code applies; it rejects 1.2x the claimed "
+        "epsilon"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        assert_dp,
+        vote,
+        VoteResult,
+        DPViolation,
+        majority_false_alarm,
+        "dpspec.audit.ci._vote_seeds",
+        assert_dp_fixture,
+    ),
+    tests=(
+        "tests/test_audit.py::test_assert_dp_fixture",
+        "tests/test_audit_kinds.py::test_assert_dp_takes_audit_options_and_carries_results",
+    ),
+)
 def assert_dp_validity(config: VerifyConfig) -> CheckOutcome:
     """``assert_dp``'s stated false-alarm bound against the exact false-alarm probability of
     the vote rule the code applies (:func:`exact_vote_false_alarm`, 9 votes at α = 0.05 and 3
@@ -268,6 +401,25 @@ def assert_dp_validity(config: VerifyConfig) -> CheckOutcome:
     )  # fmt: skip
 
 
+@Obligation(
+    id="audit.pair-search",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); StatDP input "
+        "patterns (Ding et al. 2018); Hypothesis targeted search"
+    ),
+    claim=(
+        "StatDP's patterns and a hypothesis.target search find a violating pair for "
+        "noisy-max v1b and SVT Alg 4, and none for their correct versions"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        "dpspec.audit._search.statdp_patterns",
+        "dpspec.audit._search.query_vector_pairs",
+        "dpspec.audit._search.hypothesis_search",
+        "dpspec.audit._search.SearchResult",
+    ),
+    tests=("tests/test_audit.py::test_statdp_patterns",),
+)
 def pair_search(config: VerifyConfig) -> CheckOutcome:
     """Neighbour search: starting from nothing but the query dimension, the Hypothesis search
     (``target`` on the screening score, 12 examples of 5000 draws; 40 with ``--thorough``) and
@@ -328,6 +480,31 @@ def pair_search(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="audit.library-targets",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); OpenDP, PyDP, "
+        "diffprivlib public APIs"
+    ),
+    claim=(
+        "user callables and library mechanisms load as audit targets calibrated to the "
+        "claim; honest claims pass, halved claims are flagged"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        load_target,
+        "dpspec.audit.libraries._LibraryMechanism",
+        "dpspec.audit.libraries._gaussian_sigma",
+    ),
+    tests=(
+        "tests/test_audit_libraries.py::test_user_callables",
+        "tests/test_audit_libraries.py::test_bad_targets",
+        "tests/test_audit_libraries.py::test_gaussian_calibration",
+        "tests/test_audit_libraries.py::test_opendp_follows_its_claimed_law",
+        "tests/test_audit_libraries.py::test_pydp_follows_its_claimed_law",
+        "tests/test_audit_libraries.py::test_diffprivlib_target",
+    ),
+)
 def library_targets(config: VerifyConfig) -> CheckOutcome:
     """Audit targets: a user callable given as ``file.py:function`` (always) and the installed
     libraries (OpenDP geometric, PyDP Laplace: in the dev and ``audit-libs`` extras; skipped,

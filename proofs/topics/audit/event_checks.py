@@ -18,8 +18,23 @@ import math
 import numpy as np
 
 from dpspec.audit import AuditResult, audit
-from dpspec.audit.zoo import FunctionMechanism, laplace_sampler, rare_leak_sampler, zoo
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.audit.zoo import (
+    FunctionMechanism,
+    laplace_sampler,
+    rare_leak_sampler,
+    vector_laplace_sampler,
+    zoo,
+)
+from dpspec.audit.zoo_kinds import gaussian_sigma, gaussian_vector, laplace_vector
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
 
 SEED = 9200
 
@@ -91,6 +106,27 @@ def rare_events(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="audit.rare-events-and-vectors",
+    source=(
+        "auditing.md (event families; rare leaks lost in selection; vector releases); "
+        "Bonferroni over the families estimated"
+    ),
+    claim=(
+        "a leak of probability 1e-4 (and 1e-5, 1e-6 with --thorough) in a Laplace "
+        "release is flagged at 50/p draws per side (the body event alone is not), "
+        "leak-free and (eps, 2p)-claimed controls are not; Laplace 0.1 keeps eps_LCB >= "
+        "0.09 at 10^6; 2-D unequal-scale Laplace and a 3-bin substitution histogram "
+        "reach >= 0.95 of their true eps"
+    ),
+    method=Method.STATISTICAL,
+    impls=(vector_laplace_sampler, audit, "dpspec.audit._events.Event"),
+    tests=(
+        "tests/test_audit.py::test_rare_atoms_are_a_family_of_their_own",
+        "tests/test_audit.py::test_orthant_events",
+    ),
+    before=(rare_events,),
+)
 def vector_tightness(config: VerifyConfig) -> CheckOutcome:
     """The zoo's vector releases at their true ε (10^6 draws per side, seed fixed): ε_LCB ≥
     0.95 × true ε, not flagged. Control: the histogram with half its noise (add/remove
@@ -135,6 +171,28 @@ def vector_tightness(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="audit.vector-power",
+    source=(
+        "auditing.md (vector releases, approximate DP); Balle and Wang 2018 (the exact "
+        "epsilon(delta) of the Gaussian mechanism)"
+    ),
+    claim=(
+        "a Gaussian release with sigma for (2, 1e-3) claimed (1, 1e-3) is flagged at >= "
+        "0.8 of its true epsilon in 3 dimensions (>= 0.95 in 3, 16 and 64 dimensions at "
+        "samples='auto' with --thorough); a 64-bin histogram with add-remove noise under "
+        "substitution at >= 0.95 of its true epsilon"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        "dpspec.audit._selection._screened_box_candidates",
+        "dpspec.audit.loop._auto_samples",
+        gaussian_vector,
+        gaussian_sigma,
+        laplace_vector,
+    ),
+    tests=("tests/test_audit_kinds.py::test_auto_samples_are_sized_from_the_claim",),
+)
 def vector_power(config: VerifyConfig) -> CheckOutcome:
     """Power where real mechanisms live: (ε, δ) Gaussian releases and wide histograms, broken
     by a modest margin, audited against their claims.
@@ -210,6 +268,25 @@ def _leaks_on_d_prime(d: float, n: int, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+@Obligation(
+    id="audit.user-event-both-orders",
+    source="auditing.md (an event test bounds both ratios: DP holds for D, D' in either order)",
+    claim=(
+        "a user's event is tested in both orders at alpha/4 each: a leak only in the "
+        "order D' -> D is a violation; a correct release with the same event is not"
+    ),
+    method=Method.STATISTICAL,
+    impls=(audit,),
+    tests=("tests/test_audit_events_named.py::test_a_user_event_is_tested_in_both_orders",),
+    bug_controls=(
+        BugControl(
+            audit,
+            "[] if event is None else [(event, False), (event, True)]",
+            "[] if event is None else [(event, False)]",
+            "a user's event read in one order only (D -> D')",
+        ),
+    ),
+)
 def user_event_both_orders(config: VerifyConfig) -> CheckOutcome:
     """``audit(event=E)`` reads the user's event in both orders, α/4 each (K = 2 events): a
     release whose leak on {x ≥ 5} is only P[M(D') ∈ E] > e^ε P[M(D) ∈ E] is a violation in the

@@ -13,8 +13,15 @@ import numpy as np
 
 from dpspec.audit import audit
 from dpspec.audit._freshness import PROBE
+from dpspec.audit.bounds import max_epsilon_lower
+from dpspec.audit.ci import assert_dp, vote
+from dpspec.audit.libraries import load_target
+from dpspec.audit.loop import default_selection
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.cli import main
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.spec.audit import checkpoint_counts_valid
+from dpspec.validation import check_confidence, check_seed
 
 SEED = 9000
 
@@ -282,6 +289,52 @@ def _hostile_release(value: Any, leak: bool, vector: bool) -> Any:
     return release
 
 
+@Obligation(
+    id="audit.hostile-input",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); hostile-input "
+        "review of the auditor"
+    ),
+    claim=(
+        "the auditor refuses unrepresentable releases and hostile arguments with an "
+        "error naming them (before any draw), flags NaN/complex/vector-NaN leaks, never "
+        "judges continuous outputs by atoms only, validates checkpoints, gives the same "
+        "counts for any jobs, and its CLI exits 2 (usage) or 3 (internal), never 1, on "
+        "such input"
+    ),
+    method=Method.PROPERTY,
+    predicates=(checkpoint_counts_valid,),
+    impls=(
+        audit,
+        "dpspec.audit._events.Event",
+        "dpspec.audit._targets.MechanismError",
+        check_confidence,
+        check_seed,
+        "dpspec.audit.loop._check_samples",
+        default_selection,
+        max_epsilon_lower,
+        vote,
+        load_target,
+    ),
+    entry_points=(audit, assert_dp, main),
+    tests=(
+        "tests/test_audit.py::test_nan_is_an_event_of_its_own",
+        "tests/test_audit.py::test_complex_outputs_are_audited_as_pairs",
+        "tests/test_audit.py::test_unrepresentable_outputs_are_refused",
+        "tests/test_audit.py::test_small_selection_is_not_judged_by_atoms",
+        "tests/test_audit.py::test_selection_follows_samples",
+        "tests/test_audit.py::test_arguments_are_checked_by_name",
+        "tests/test_audit.py::test_assert_dp_arguments",
+        "tests/test_audit.py::test_jobs_do_not_change_the_counts",
+        "tests/test_audit_checkpoint.py::test_tampered_checkpoints_are_refused",
+        "tests/test_audit_checkpoint.py::test_corrupted_checkpoints_are_refused",
+        "tests/test_audit_checkpoint.py::test_unwritable_checkpoint_is_refused_before_drawing",
+        "tests/test_audit.py::test_cli_exit_codes",
+        "tests/test_audit.py::test_cli_help_documents_exit_codes",
+        "tests/test_audit_checkpoint.py::test_checkpoint_counts_predicate",
+        "tests/test_audit.py::test_unrefutable_claims_are_refused",
+    ),
+)
 def hostile_inputs(config: VerifyConfig) -> CheckOutcome:
     """The auditor on hostile input: each case ends in a ValueError/TypeError naming the
     argument (``mechanism`` for an output it cannot represent) or in a sound verdict — never

@@ -22,11 +22,36 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit import audit, audit_pairs
-from dpspec.audit.learner_zoo import HalvedNoiseHistogramClassifier, learner_zoo
-from dpspec.audit.one_run import learner_one_run, one_run_epsilon_lower, one_run_pvalue
+from dpspec.audit.learner_zoo import (
+    DataRangeHistogramClassifier,
+    DoubledEpsilonDensity,
+    HalvedNoiseHistogramClassifier,
+    LastLabelHistogramClassifier,
+    LearnerEntry,
+    data_range_epsilon,
+    learner_zoo,
+    released_counts_at,
+)
+from dpspec.audit.learners import LearnerMechanism
+from dpspec.audit.libraries import load_factory
+from dpspec.audit.one_run import (
+    OneRunResult,
+    learner_one_run,
+    one_run_audit,
+    one_run_epsilon_lower,
+    one_run_pvalue,
+)
+from dpspec.learners.pcde import PrivateHistogramDensity
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.proofs.engine.conformance import conformance, conformance_rng, draws, outcome
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
 from dpspec.spec.audit import false_alarm_rate_acceptable
 from dpspec.spec.privacy import bernoulli_product
 
@@ -34,6 +59,50 @@ SEED = 9100
 ALPHA_TEST = Fraction(1, 10**6)
 
 
+@Obligation(
+    id="audit.learner-targets",
+    source=(
+        "auditing.md (learner audits: fit on D and D', compare the release); seed 000 "
+        "Alg 2-3 (PCL, PCDE); seed 004 Fig. 1 and 3 (A1, A2)"
+    ),
+    claim=(
+        "learners audited through the path the auditor chooses: a real fit + release per "
+        "draw, except for estimators of exactly a class whose repeated_predictions is "
+        "conformance-bound to fit (PCL; subclasses and wrappers run their own fit); "
+        "broken learners (half noise, a data-dependent partition, a subclass whose "
+        "predict leaks a label, PCDE at 2 eps, A2 used as fully private) are flagged, "
+        "correct ones are not, and PCL's eps_LCB reaches >= 0.95 of its exact eps"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        LearnerMechanism,
+        "dpspec.audit.learners._shortcut_of",
+        LastLabelHistogramClassifier,
+        learner_zoo,
+        LearnerEntry,
+        HalvedNoiseHistogramClassifier,
+        DataRangeHistogramClassifier,
+        DoubledEpsilonDensity,
+        released_counts_at,
+        data_range_epsilon,
+        load_factory,
+        "dpspec.audit.libraries._model_canary_pair",
+        "dpspec.audit.libraries._diffprivlib_model",
+        "dpspec.audit.learners._legacy_random_state",
+    ),
+    entry_points=(PrivateHistogramClassifier.repeated_predictions, PrivateHistogramDensity.fit),
+    tests=(
+        "tests/test_audit_learners.py::test_learner_mechanism_releases",
+        "tests/test_audit_learners.py::test_learner_mechanism_arguments",
+        "tests/test_audit_checkpoint.py::test_a_subclass_is_audited_through_its_own_predict",
+        "tests/test_audit_checkpoint.py::test_wrappers_and_replaced_methods_take_the_real_path",
+        "tests/test_audit_checkpoint.py::test_cli_real_fits_switch",
+        "tests/test_audit_learners.py::test_cli_learner_usage_errors",
+        "tests/test_audit_learners.py::test_cli_class_target_is_built_at_the_claim",
+        "tests/test_audit_learners.py::test_learner_zoo_true_epsilons",
+        "tests/test_audit_learners.py::test_cli_audits_learners",
+    ),
+)
 def learner_zoo_power(config: VerifyConfig) -> CheckOutcome:
     """Audit every learner of the zoo on its canary pair at confidence 0.95 (seed fixed) through
     the path the auditor chooses for it (``LearnerMechanism.sampling``): learners sampled
@@ -188,6 +257,18 @@ def _classes_defining(method: str) -> list[str]:
     return sorted(found)
 
 
+@Obligation(
+    id="audit.learner-repeated-fits",
+    source="seed 000 Alg 2 (PCL, L193-200); auditing.md (vectorised learner audits)",
+    claim=(
+        "PCL's repeated_predictions (what the learner auditor samples) draws from the "
+        "exact law of fit(X, y).predict(probe), probes in one cube sharing its noise"
+    ),
+    method=Method.STATISTICAL,
+    impls=(PrivateHistogramClassifier.repeated_predictions,),
+    tests=("tests/test_audit_learners.py::test_repeated_predictions_match_fit",),
+    binding="differential: pcl.privacy",
+)
 def repeated_predictions_conformance(config: VerifyConfig) -> CheckOutcome:
     """Every class the learner auditor samples through ``repeated_predictions``
     (:data:`dpspec.audit.learners.VECTORISED_CLASSES`) against its exact law: probes at the 4
@@ -306,6 +387,29 @@ def _randomized_response_canaries(epsilon: float) -> Any:
     return train_and_score
 
 
+@Obligation(
+    id="audit.one-run",
+    source=(
+        "Steinke, Nasr and Jagielski 2023 (arXiv:2305.08846), privacy auditing with one "
+        "training run: W <= Bin(r, e^eps/(1+e^eps)); seed 000 Alg 2 (PCL) as the test "
+        "bed"
+    ),
+    claim=(
+        "one-run audits where the binomial bound is attained have a false-alarm rate "
+        "consistent with <= 0.2 at confidence 0.8 over 1000 runs (the confidence halved "
+        "is rejected), flag PCL with half its noise, and reach >= 0.85 of PCL's "
+        "add/remove eps at m = 10^4"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(false_alarm_rate_acceptable,),
+    impls=(one_run_audit, learner_one_run, one_run_epsilon_lower, one_run_pvalue, OneRunResult),
+    entry_points=(PrivateHistogramClassifier.fit,),
+    tests=(
+        "tests/test_audit_learners.py::test_one_run_bound_inverts_the_binomial_tail",
+        "tests/test_audit_learners.py::test_one_run_arguments",
+        "tests/test_audit_learners.py::test_one_run_scores_are_read_from_the_model",
+    ),
+)
 def one_run(config: VerifyConfig) -> CheckOutcome:
     """One-run auditing (Steinke, Nasr and Jagielski 2023).
 
@@ -397,6 +501,24 @@ def one_run(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="audit.learner-pair-search",
+    source=(
+        "auditing.md (neighbour search); StatDP-style patterns for learners (isolated "
+        "records, extreme canaries, cell boundaries); Hypothesis targeted search"
+    ),
+    claim=(
+        "from a background dataset alone, canary patterns and a hypothesis.target search "
+        "find a violating pair for PCL with half its noise and none for PCL"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        "dpspec.audit._learner_search.canary_pairs",
+        "dpspec.audit._learner_search.canary_pair_strategy",
+        "dpspec.audit._learner_search.isolated_records",
+    ),
+    tests=("tests/test_audit_learners.py::test_canary_pairs",),
+)
 def learner_pair_search(config: VerifyConfig) -> CheckOutcome:
     """Neighbour search for learners from a background dataset alone (200 points on
     [0.05, 0.95]², grid 8 × 8): the canary patterns (label flips of isolated records, corner

@@ -8,10 +8,12 @@ if it were pure: ln(p₁⁻/p₂⁺). It is false (an event with p₁ = e^ε p�
 
 from __future__ import annotations
 
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.audit.bounds import epsilon_lower
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.proofs.topics.audit.lemmas import lower_bound_sound, lower_bound_sound_reversed
 from dpspec.spec.audit import (  # event_within is used in the docstring contract
     bound_certified,
-    event_within,  # noqa: F401
+    event_within,
 )
 
 
@@ -30,6 +32,23 @@ def lower_bound_without_delta(
     return bound_certified(p1_lo, p2_hi, 0, num, den)
 
 
+@Obligation(
+    id="audit.lower-bound-lemma",
+    source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+    claim=(
+        "if p1 <= e^eps p2 + delta and the confidence bounds hold, ln((p1_lo - "
+        "delta)/p2_hi) <= eps (both directions)"
+    ),
+    method=Method.CROSSHAIR,
+    predicates=(event_within, bound_certified, lower_bound_sound, lower_bound_sound_reversed),
+    impls=(epsilon_lower,),
+    lemmas=(lower_bound_sound, lower_bound_sound_reversed),
+    tests=(
+        "tests/test_audit.py::test_lower_bound_lemma_holds_on_examples",
+        "tests/test_audit.py::test_false_audit_lemma_has_a_counterexample",
+    ),
+    binding="differential: audit.lemma-binding",
+)
 def false_lemma_refuted(config: VerifyConfig) -> CheckOutcome:
     """CrossHair, with the budget the lemmas get, finds a counterexample to the soundness
     lemma with δ forgotten: the lemma layer can fail (the control of

@@ -19,9 +19,21 @@ from typing import Any
 
 import numpy as np
 
+import dpspec.audit.power
 from dpspec.audit import audit
-from dpspec.audit.replay import ReplayResult, replay
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.audit.ci import VoteResult, vote_power
+from dpspec.audit.power import delta_resolution, resolution
+from dpspec.audit.replay import ReplayCall, ReplayResult, replay
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.spec.audit import bracket_verdict, claim_resolved, delta_resolved
 
 EPS = 0.5
 PAIR = ([0.2], [0.2, 1.0])  # a sum of values in [0, 1]: sensitivity 1
@@ -102,6 +114,34 @@ def gaussian_vector(sigma: float) -> Any:
 GAUSS_PAIR = ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
 
 
+@Obligation(
+    id="audit.replay-laplace",
+    source="auditing.md (replay auditing: the target's own draws, coupled by a shift)",
+    claim=(
+        "the Laplace mechanism written x + rng.laplace(0, b, n) and rng.laplace(x, b, n) "
+        "replays to eps_upper = eps to 1e-9, exact; three queries to 3 eps; "
+        "audit(replay=True) says consistent, and noise for eps x 1.25 is a violation"
+    ),
+    method=Method.PROPERTY,
+    predicates=(bracket_verdict,),
+    impls=("dpspec.audit.replay", "dpspec.audit._recording", "dpspec.audit._privacy_loss"),
+    entry_points=(replay, audit),
+    tests=("tests/test_replay.py::test_laplace_both_ways",),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit._privacy_loss.pure_epsilon",
+            "return abs(shift)",
+            "return abs(shift) / 2",
+            "the Laplace draw's pure eps halved (a bound 2x too small)",
+        ),
+        BugControl(
+            "dpspec.audit._privacy_loss.epsilon_of",
+            "for f, t in shifts.items() for x in t), 0.0)",
+            "for f, t in shifts.items() for x in t), 0.0) / 3",
+            "pure composition divided by the number of queries (an average, not the sum)",
+        ),
+    ),
+)
 def replay_laplace(config: VerifyConfig) -> CheckOutcome:
     """The Laplace mechanism written both ways replays to ε_upper = ε exactly (to 1e-9) and
     is found exact; three queries compose to 3ε; ``audit(replay=True)`` brackets ε with the
@@ -151,6 +191,39 @@ def replay_laplace(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="audit.replay-gaussian",
+    source=(
+        "auditing.md (replay auditing); Balle & Wang 2018, Thm 8 (the Gaussian "
+        "mechanism's exact privacy curve)"
+    ),
+    claim=(
+        "a 3-dimensional Gaussian with the classic sigma replays to eps_upper = the "
+        "closed-form eps(delta) to 1e-3 in < 1 s: at (8, 1e-3) 8.18, a violation; at (4, "
+        "1e-5) 3.51, consistent; the analytic sigma at (4, 1e-5) to eps_upper = 4, "
+        "consistent; Laplace at delta = 1e-3 is bracketed by the loss distribution "
+        "around eps + 2 ln(1 - delta) within 2e-3"
+    ),
+    method=Method.PROPERTY,
+    predicates=(bracket_verdict,),
+    impls=("dpspec.audit._privacy_loss.epsilon_of", "dpspec.audit._privacy_loss.gaussian_epsilon"),
+    entry_points=(audit,),
+    tests=("tests/test_replay.py::test_gaussian_closed_forms",),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit._privacy_loss.epsilon_of",
+            'mu = float(np.linalg.norm(shifts["gaussian"]))',
+            'mu = float(np.abs(shifts["gaussian"]).max())',
+            "mu from the largest coordinate's shift, not the L2 norm of all of them",
+        ),
+        BugControl(
+            "dpspec.audit._privacy_loss.family_grid",
+            "values = top if pessimistic else bottom",
+            "values = bottom if pessimistic else top",
+            "the pessimistic and optimistic cell ends swapped",
+        ),
+    ),
+)
 def replay_gaussian(config: VerifyConfig) -> CheckOutcome:
     """A Gaussian vector with the classic σ = Δ₂√(2 ln(1.25/δ))/ε replays to ε_upper equal to
     the closed-form ε(δ) (to 1e-3, under a second): at (ε, δ) = (8, 1e-3) it is 8.18 > 8, a
@@ -250,6 +323,35 @@ def _line_of(function: Any, text: str) -> str:
     raise ValueError(f"text: {text!r} not in {function.__name__}")
 
 
+@Obligation(
+    id="audit.replay-uncoupled",
+    source="auditing.md (replay auditing: what a shift cannot couple)",
+    claim=(
+        "an exact total beside a noisy histogram, a data-dependent scale, a "
+        "data-dependent draw count and a Generator of the target's own are each reported "
+        "with their site and get no upper bound; a fixed internal seed is a "
+        "deterministic release, eps = inf"
+    ),
+    method=Method.PROPERTY,
+    predicates=(bracket_verdict,),
+    impls=(ReplayResult, ReplayCall),
+    entry_points=(replay, audit),
+    tests=("tests/test_replay.py::test_uncoupled_targets_are_named",),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit.replay._holds",
+            "return not _differ(out_d, out)",
+            "return True",
+            "a shift accepted without replaying it",
+        ),
+        BugControl(
+            "dpspec.audit._recording.RecordingGenerator._location",
+            "if not np.array_equal(old.scale, scale_b.ravel()):",
+            "if not np.allclose(old.scale, scale_b.ravel(), rtol=0.1):",
+            "scales compared to 10% only",
+        ),
+    ),
+)
 def replay_uncoupled(config: VerifyConfig) -> CheckOutcome:
     """What no shift couples is reported with where it is, and gets no upper bound: an exact
     total beside a noisy histogram (the total's output coordinate), a data-dependent scale
@@ -323,6 +425,37 @@ def _exact_epsilon(p: Any, q: Any, delta: float) -> float:
     return _bisect(worst, 0.0, 50.0)
 
 
+@Obligation(
+    id="audit.replay-gumbel",
+    source=(
+        "auditing.md (replay auditing); McSherry & Talwar 2007 (report-noisy-max with "
+        "Gumbel noise is the exponential mechanism)"
+    ),
+    claim=(
+        "report-noisy-max with Gumbel noise replays to a finite eps_upper >= the exact "
+        "eps(delta) of its output law at delta > 0, never an exact (violation) claim; at "
+        "delta = 0 the bracket is inconclusive"
+    ),
+    method=Method.PROPERTY,
+    predicates=(bracket_verdict,),
+    impls=("dpspec.audit._privacy_loss.family_grid", "dpspec.audit._privacy_loss.compose"),
+    entry_points=(replay, audit),
+    tests=("tests/test_replay.py::test_gumbel_max_is_sound",),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit.replay._tracked_shift",
+            "parts.append((a.sign * (ca - cb) + (a.loc - b.loc)) / a.scale)",
+            "parts.append((a.sign * (cb - ca) + (a.loc - b.loc)) / a.scale)",
+            "the shift read from the additions with its sign flipped",
+        ),
+        BugControl(
+            "dpspec.audit.replay._determines",
+            "return int(np.linalg.matrix_rank(jac, tol=1e-6)) == moved.size",
+            "return True",
+            "every coupled release taken as exact (an upper bound reported as the value)",
+        ),
+    ),
+)
 def replay_gumbel(config: VerifyConfig) -> CheckOutcome:
     """Report-noisy-max with Gumbel noise (the exponential mechanism) replays to a finite
     upper bound at δ > 0 that is at least the exact ε(δ) of its output law (softmax of the
@@ -369,6 +502,28 @@ def bernoulli_pair(p: tuple[float, float]) -> Any:
     return release
 
 
+@Obligation(
+    id="audit.resolution-power",
+    source="auditing.md (the power of the Clopper-Pearson event test, exact binomial sums)",
+    claim=(
+        "a mechanism exactly at an audit's stated resolution is flagged with probability "
+        ">= 0.9 (200 audits, exact binomial test at 1e-6); a correct mechanism whose "
+        "claim is beyond the budget's resolution is inconclusive, never consistent"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(claim_resolved,),
+    impls=(dpspec.audit.power, vote_power, VoteResult),
+    entry_points=(audit, resolution),
+    tests=("tests/test_replay.py::test_detection_power_is_the_exact_sum",),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit.power._resolution",
+            "return _power(n, p1, weights, need) - power",
+            "return _power(n, p1, weights, need) - power / 1.8",
+            "the resolution solved at power 0.5 instead of 0.9",
+        ),
+    ),
+)
 def resolution_power(config: VerifyConfig) -> CheckOutcome:
     """The stated resolution holds: a mechanism exactly at it (p₁ = e^r p₂ on the audited
     event) is flagged in ≥ 90% of audits — 200 audits of 2000 draws per side, the hypothesis
@@ -427,6 +582,45 @@ def untruncated_laplace(data: Any, n: int, rng: np.random.Generator) -> Any:
 TRUNCATED_PAIR = ([0.0], [1.0])
 
 
+@Obligation(
+    id="audit.delta-resolution",
+    source="auditing.md (δ on a region the other side cannot produce; exact binomial sums)",
+    claim=(
+        "an (eps, delta) audit states its delta resolution and it holds (a leak of that "
+        "mass on an outcome the neighbour never produces is flagged with probability >= "
+        "0.9); the region beyond the other side's support is among its events (a Laplace "
+        "truncated so that it leaks 10x the claimed delta is a violation at 10^6 draws); "
+        "an unresolved delta is inconclusive, never consistent"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(delta_resolved,),
+    impls=(dpspec.audit.power, "dpspec.audit._selection"),
+    entry_points=(audit, delta_resolution),
+    tests=(
+        "tests/test_replay.py::test_truncated_laplace_leak_is_never_consistent",
+        "tests/test_replay.py::test_readme_power_statements_are_what_the_code_says",
+    ),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit.power._delta_resolution",
+            "return float(special.betaincinv(lo, n - lo + 1, power))",
+            "return float(special.betaincinv(lo, n - lo + 1, power / 1.8))",
+            "the delta resolution solved at power 0.5 instead of 0.9",
+        ),
+        BugControl(
+            "dpspec.audit._selection._families",
+            "if delta > 0:",
+            "if delta < 0:",
+            "the events beyond the other side's range left out",
+        ),
+        BugControl(
+            "dpspec.audit.loop._bracket",
+            "and delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)",
+            "or delta_resolved(result.delta, result.delta_resolution, DELTA_MARGIN)",
+            "an unresolved delta passed as consistent",
+        ),
+    ),
+)
 def delta_resolution_holds(config: VerifyConfig) -> CheckOutcome:
     """For (ε, δ) claims the budget's δ resolution is stated and holds, and the event family
     reaches the region beyond the other side's support:
@@ -490,6 +684,36 @@ def fixed_seed_coin(data: Any, n: int, rng: np.random.Generator) -> Any:
     return (np.random.default_rng(5).random(n) < 0.5 + 0.2 * float(data)).astype(np.int64)
 
 
+@Obligation(
+    id="audit.fresh-draws",
+    source="auditing.md (a release that ignores the given Generator is deterministic)",
+    claim=(
+        "a target that ignores the Generator it is given (a fixed internal seed) is a "
+        "violation at epsilon = inf even when its draws fit the right law on each side; "
+        "correct targets are never called deterministic"
+    ),
+    method=Method.PROPERTY,
+    impls=("dpspec.audit._freshness",),
+    entry_points=(audit,),
+    tests=(
+        "tests/test_trust.py::test_a_target_with_a_fixed_internal_seed_is_not_private",
+        "tests/test_trust.py::test_conform_and_its_fixture_refuse_a_fixed_internal_seed",
+    ),
+    bug_controls=(
+        BugControl(
+            "dpspec.audit._freshness.probe",
+            "sides.append((first, first == second, _collisions(first) <= MAX_COLLISION))",
+            "sides.append((first, False, _collisions(first) <= MAX_COLLISION))",
+            "the probe never compares the two Generators' releases",
+        ),
+        BugControl(
+            audit,
+            "if fresh.deterministic and not result.violation:",
+            "if fresh.deterministic and result.violation:",
+            "the probe's finding ignored by the verdict",
+        ),
+    ),
+)
 def fresh_draws(config: VerifyConfig) -> CheckOutcome:
     """A target that ignores the Generator the audit hands it (a fixed internal seed) is a
     violation at ε = ∞ (its release is a deterministic function of the data), found by the

@@ -32,7 +32,17 @@ from scipy import stats
 import dpspec.audit.loop as audit_loop
 from dpspec.audit import EventBound, audit
 from dpspec.audit._events import Event
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.audit.learners import LearnerMechanism
+from dpspec.audit.loop import AuditCoverageWarning, AuditResult, event_level
+from dpspec.audit.pair_search import Search
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
 from dpspec.spec.audit import false_alarm_rate_acceptable, misses_acceptable
 
 SEED = 9300
@@ -206,6 +216,40 @@ def nan_laplace_probability(event: Event, side: int) -> float:
     raise ValueError(f"event: no closed form for {event.describe()}")
 
 
+@Obligation(
+    id="audit.soundness",
+    source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds)",
+    claim=(
+        "all 2K confidence bounds of the K events an audit estimates hold together with "
+        "probability >= confidence: over 1000 audits with two events each, on a target "
+        "where this is nearly attained, the rate of a missed bound is consistent with <= "
+        "0.2 at confidence 0.8, and an auditor with the confidence halved or alpha not "
+        "split over the events is rejected"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(misses_acceptable,),
+    impls=(
+        audit,
+        audit,
+        AuditResult,
+        event_level,
+        AuditCoverageWarning,
+        "dpspec.audit.loop._event_bounds",
+        EventBound,
+        "dpspec.audit._targets.describe_sampling",
+        "dpspec.audit._selection._best_events",
+        "dpspec.audit._events.Event",
+        "dpspec.audit._targets.Mechanism",
+        "dpspec.audit._targets.CallableMechanism",
+        "dpspec.audit._targets.as_mechanism",
+    ),
+    tests=(
+        "tests/test_audit.py::test_audit_result_json_and_validation",
+        "tests/test_audit.py::test_callable_shapes",
+        "tests/test_audit_kinds.py::test_any_callable_is_a_target",
+        "tests/test_audit_kinds.py::test_refused_callables_say_what_was_found",
+    ),
+)
 def soundness(config: VerifyConfig) -> CheckOutcome:
     """Mechanism audits with several candidate events (see the module docstring): R = 400
     audits (1200 with ``--thorough``) of :func:`nan_laplace` on (0, 1) at confidence 0.6 with
@@ -259,6 +303,19 @@ def _lone_canary_probability(epsilon: float) -> Callable[[Event, int], float]:
     return truth
 
 
+@Obligation(
+    id="audit.learner-soundness",
+    source="auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); seed 000 Alg 2",
+    claim=(
+        "learner audits' confidence bounds hold together with probability >= confidence: "
+        "over 1000 audits of PCL (its exact law, through the shortcut the auditor "
+        "samples) the rate of a missed bound is consistent with <= 0.2 at confidence "
+        "0.8, and the confidence halved is rejected"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(misses_acceptable,),
+    impls=(LearnerMechanism,),
+)
 def learner_soundness(config: VerifyConfig) -> CheckOutcome:
     """Learner audits: R = 400 audits (1200 with ``--thorough``) of idealised PCL (ε = 1, a
     fixed 4 × 4 grid; the exact sampler's draws cost 8× more) on a lone canary whose label
@@ -437,6 +494,40 @@ def _laplace_probability(event: Event, q: float) -> float:
     raise ValueError(f"event: no closed form for {event.describe()}")
 
 
+@Obligation(
+    id="audit.new-events-soundness",
+    source=(
+        "auditing.md (DP-Sniper, StatDP: Clopper-Pearson event bounds); the union bound "
+        "over events and over searched pairs (Bonferroni)"
+    ),
+    claim=(
+        "the bounds of events within a NaN pattern, of direction events and of the "
+        "finalists of a pair search miss their exact probabilities no more often than "
+        "their levels allow; the confidence halved, alpha not split over the events and "
+        "the finalists bounded at the full alpha are rejected"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(misses_acceptable,),
+    impls=(
+        Search,
+        "dpspec.audit.pair_search._search_and_audit",
+        "dpspec.audit.pair_search._screen_pairs",
+        "dpspec.audit._structured.StructuredOutputs",
+        "dpspec.audit._structured.flatten",
+        "dpspec.audit._structured.shapes_of",
+        "dpspec.audit._structured.numbers_within",
+        "dpspec.audit._structured.numbers_in",
+        "dpspec.audit.pair_search._private_hypothesis_home",
+        "dpspec.audit._selection._within_families",
+        "dpspec.audit._selection._direction_candidates",
+    ),
+    tests=(
+        "tests/test_audit_kinds.py::test_search_finds_the_edge_and_states_its_budget",
+        "tests/test_audit_kinds.py::test_nan_coordinates_are_audited_within_their_pattern",
+        "tests/test_audit_kinds.py::test_keyed_and_variable_length_releases",
+        "tests/test_audit_kinds.py::test_a_family_that_cannot_run_is_said",
+    ),
+)
 def new_families_soundness(config: VerifyConfig) -> CheckOutcome:
     """The bounds of the auditor's new events against their exact laws, each as in
     :func:`soundness` (confidence 0.6, :func:`miss_test` at 1e-6, power against doubled levels

@@ -10,10 +10,14 @@ import numpy as np
 from hypothesis import strategies as st
 
 from dpspec.compression import boosting
+from dpspec.compression.boosting import weighted_median, weighted_quantiles
 from dpspec.compression.schemes import CompressedSample, reconstruct
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, Slack, VerifyConfig
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.proofs.topics.compression import lemmas
+from dpspec.proofs.topics.compression.lemmas import quantile_lower_order, quantile_upper_order
 from dpspec.spec.compression import quantile_plus
 
 
@@ -56,6 +60,37 @@ def _compare_quantiles(median: Callable[[Any, Any], Any]) -> Callable[[Case], st
     return compare
 
 
+@Obligation(
+    id="quantiles.lemma-binding",
+    source=f"{THESIS}:L693-703 (weighted median and quantiles); {THESIS}:L953-972 (rho)",
+    claim=(
+        "the code that runs equals the lemma functions: weighted_quantiles / "
+        "weighted_median (MedBoost's quantiles) and the vote of reconstruct (the "
+        "scheme's rho, the upper median of its hypotheses)"
+    ),
+    method=Method.PROPERTY,
+    predicates=(
+        quantile_lower_order,
+        quantile_upper_order,
+        "dpspec.proofs.topics.compression.lemmas._median3",
+    ),
+    impls=(weighted_quantiles, weighted_median, reconstruct),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+    bug_controls=(
+        BugControl(
+            "dpspec.compression.schemes._median_of",
+            "return np.asarray(weighted_median(values, np.ones(len(hypotheses))))",
+            "return -np.asarray(weighted_median(-values, np.ones(len(hypotheses))))",
+            "rho voting with the lower median (the thesis's median is the upper one)",
+        ),
+        BugControl(
+            weighted_quantiles,
+            "plus_ok = above < limit",
+            "plus_ok = above <= limit",
+            "Q+ with a non-strict share (<= where L693-703 has <)",
+        ),
+    ),
+)
 def quantiles_binding(config: VerifyConfig) -> CheckOutcome:
     """The code that runs equals the lemma functions (the spec's definitions) on three weighted
     values, γ = g/8: :func:`~dpspec.compression.boosting.weighted_quantiles` and

@@ -17,7 +17,16 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from dpspec.compression.boosting import medboost, weighted_median, weighted_quantiles
+from dpspec.compression.boosting import (
+    BoostResult,
+    CompressionFailure,
+    SparsifyResult,
+    WeakLearner,
+    medboost,
+    sparsify,
+    weighted_median,
+    weighted_quantiles,
+)
 from dpspec.compression.learners import (
     LEARNERS,
     IntervalLearner,
@@ -37,9 +46,25 @@ from dpspec.compression.schemes import (
     rectangle_baseline,
 )
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.proofs.topics.compression import lemmas
 from dpspec.proofs.topics.compression.bindings import lower_median
+from dpspec.proofs.topics.compression.lemmas import (
+    median_lipschitz_d_mid,
+    median_lipschitz_e_mid,
+    median_lipschitz_f_mid,
+    quantile_lower_order,
+    quantile_upper_order,
+)
 from dpspec.spec.compression import (
     box_rule,
     empirical_mistakes,
@@ -53,6 +78,7 @@ from dpspec.spec.compression import (
     threshold_rule,
     uniformly_approximates,
 )
+from dpspec.spec.compression import weighted_median as compression_weighted_median
 
 SEED = 7000
 
@@ -80,6 +106,25 @@ def _wrong_sign_plus(values: Any, weights: Any, gamma: Any) -> Any:
     return best
 
 
+@Obligation(
+    id="quantiles.order-lemma",
+    source=f"{THESIS}:L693-703 (weighted median and quantiles)",
+    claim=(
+        "Q-_gamma <= Median <= Q+_gamma, each one of the values: the lemmas' contracts "
+        "on every input of their finite domain (exhaustive enumeration)"
+    ),
+    method=Method.EXACT,
+    predicates=(
+        quantile_plus,
+        quantile_minus,
+        compression_weighted_median,
+        quantile_lower_order,
+        quantile_upper_order,
+    ),
+    lemmas=(quantile_lower_order, quantile_upper_order),
+    tests=("tests/test_compression.py::test_quantile_definitions",),
+    binding="differential: quantiles.lemma-binding",
+)
 def quantile_order_control(config: VerifyConfig) -> CheckOutcome:
     """Beside the enumeration of the order lemmas (every input of their domain, ``@over``):
     the order is attained with equality (Q⁻_γ = Median = Q⁺_γ with γ > 0, so no strict gap can
@@ -111,6 +156,19 @@ def quantile_order_control(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="quantiles.median-lipschitz-lemma",
+    source=f"{THESIS}:L693-703; {THESIS}:L1001 (median 1-Lipschitz in the sup norm)",
+    claim=(
+        "|Med(a) - Med(b)| <= ||a - b||_inf for three values, attained: the three case "
+        "lemmas on every input of their finite domain (exhaustive enumeration)"
+    ),
+    method=Method.EXACT,
+    predicates=(median_lipschitz_d_mid, median_lipschitz_e_mid, median_lipschitz_f_mid),
+    lemmas=(median_lipschitz_d_mid, median_lipschitz_e_mid, median_lipschitz_f_mid),
+    tests=("tests/test_compression.py::test_quantile_definitions",),
+    binding="differential: quantiles.lemma-binding",
+)
 def median_lipschitz_control(config: VerifyConfig) -> CheckOutcome:
     """Beside the enumeration of the three Lipschitz cases (every input, ``@over``): the
     constant 1 is attained (max |ΔMed|/‖Δ‖∞ = 1 over the domain), so the Lipschitz constant
@@ -139,6 +197,17 @@ def median_lipschitz_control(config: VerifyConfig) -> CheckOutcome:
 # The vectorised quantiles and the compression schemes' vote: bound to the lemmas
 
 
+@Obligation(
+    id="quantiles.vectorised",
+    source=f"{THESIS}:L693-703",
+    claim=(
+        "the vectorised quantiles equal the definitions; order, monotonicity in gamma, "
+        "1-Lipschitz median"
+    ),
+    method=Method.PROPERTY,
+    predicates=(quantile_plus,),
+    impls=(weighted_quantiles, weighted_median),
+)
 def quantiles(config: VerifyConfig) -> CheckOutcome:
     """The vectorised quantiles equal the spec's definitions on random weighted instances with
     ties (T ≤ 7, integer values and weights, γ ∈ {0, ⅛, ¼, ⅜}); Q⁻_γ ≤ Median ≤ Q⁺_γ; Q⁺ is
@@ -192,6 +261,28 @@ def quantiles(config: VerifyConfig) -> CheckOutcome:
 # MedBoost
 
 
+@Obligation(
+    id="medboost.invariants",
+    source=(
+        f"{THESIS}:L687 (Alg 2); {THESIS}:L707-721 (Lemma 4.1.1, Cor 4.1.2); "
+        f"{THESIS}:L759-763 (per-round factor)"
+    ),
+    claim=(
+        "P_t distributions, alpha_t > 0, error of h_t under P_(t+1) = (1-gamma)/2, "
+        "factor < e^(-gamma^2/4), Kegl's bound, zero violations at T >= (4/gamma^2) ln m"
+    ),
+    method=Method.PROPERTY,
+    impls=(medboost, BoostResult, WeakLearner, CompressionFailure),
+    tests=("tests/test_compression.py::test_bad_input",),
+    bug_controls=(
+        BugControl(
+            medboost,
+            "alpha = 0.5 * math.log((1 - gamma) * (1 - err) / ((1 + gamma) * err))",
+            "alpha = 0.5 * math.log((1 - err) / err)",
+            "AdaBoost's alpha: the factor (1 - gamma)/(1 + gamma) dropped",
+        ),
+    ),
+)
 def medboost_invariants(config: VerifyConfig) -> CheckOutcome:
     """MedBoost on BV(1) step targets (η = 0.05, γ = ⅛, sub-samples of 6, T = ⌈(4/γ²) ln m⌉):
     each P_t is a distribution, α_t > 0, h_t's weighted error under P_{t+1} is exactly
@@ -269,6 +360,35 @@ def _without_point(c: CompressedSample) -> tuple[CompressedSample, int]:
     )
 
 
+@Obligation(
+    id="compression.schemes",
+    source=(
+        f"{THESIS}:L936-938 (Alg 3, Sparsify); {THESIS}:L953-972 (the scheme); "
+        f"{THESIS}:L1205-1213 (2d-point rectangles); {THESIS}:L553-565 (definitions)"
+    ),
+    claim=(
+        "kappa(S) is a sub-multiset of S, rho reproduces every label (binary) or is "
+        "within eta (real-valued), size bounded independently of m; one point too few "
+        "breaks it"
+    ),
+    method=Method.PROPERTY,
+    predicates=(is_submultiset, size_within, reconstructs_exactly, uniformly_approximates),
+    impls=(
+        sparsify,
+        SparsifyResult,
+        compress,
+        reconstruct,
+        CompressedSample,
+        rectangle_baseline,
+        random_realizable_sample,
+        bv_target,
+        RectangleLearner,
+    ),
+    tests=(
+        "tests/test_compression.py::test_schemes_reconstruct",
+        "tests/test_compression.py::test_cli_compress",
+    ),
+)
 def schemes(config: VerifyConfig) -> CheckOutcome:
     """For every class and m ∈ {300, 3000}: κ(S) ⊆ S, ρ(κ(S)) reproduces every label exactly
     (binary) or within η = 0.1 (BV, Lipschitz), and stored points + side bits stay below the
@@ -405,8 +525,38 @@ def _compare_learner(cls: str, learner: Any) -> Callable[[Case], str | None]:
     return compare
 
 
+@Obligation(
+    id="compression.learner-rules",
+    source=(
+        f"{THESIS}:L889-897 (deterministic proper ERM); {THESIS}:L530-537 (thresholds, "
+        f"intervals); {THESIS}:L1030-1050 (BV)"
+    ),
+    claim=(
+        "each weak learner's hypothesis predicts exactly the rule its ERM scored (closed "
+        "ends; ties, repeated points and points on the ends included) with 0 empirical "
+        "mistakes on realizable samples"
+    ),
+    method=Method.PROPERTY,
+    predicates=(threshold_rule, interval_rule, box_rule, step_rule, empirical_mistakes),
+    impls=(ThresholdLearner, IntervalLearner, RectangleLearner, StepLearner),
+    tests=("tests/test_compression.py::test_learners_are_closed_at_their_ends",),
+    bug_controls=(
+        BugControl(
+            "dpspec.compression.learners._Threshold.__call__",
+            "(_scalar(q) >= self.t)",
+            "(_scalar(q) > self.t)",
+            "thresholds predicting 1[x > t] where the ERM scored 1[x >= t]",
+        ),
+        BugControl(
+            "dpspec.compression.learners._Interval.__call__",
+            "(x <= self.b)",
+            "(x < self.b)",
+            "intervals open at their right end",
+        ),
+    ),
+)
 def learner_rules(config: VerifyConfig) -> CheckOutcome:
-    """Utility is bound (issue 21 item 8): each weak learner's hypothesis predicts exactly the
+    """Utility is bound: each weak learner's hypothesis predicts exactly the
     rule its ERM scored — thresholds 1[x ≥ t], intervals 1[a ≤ x ≤ b], rectangles the closed
     box, BV the right-continuous step through the sample — on samples drawn by Hypothesis on a
     grid of 9 values (ties, repeated points, sample points on the ends), probed at the sample,
@@ -434,6 +584,13 @@ def learner_rules(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="compression.proper-learners",
+    source=f"{THESIS}:L889-897 (deterministic proper ERM); {THESIS}:L1030-1050 (BV)",
+    claim="the step learner stays in BV(v), the interpolation keeps the Lipschitz constant",
+    method=Method.PROPERTY,
+    impls=(StepLearner, LinearLearner),
+)
 def lipschitz_learner_is_proper(config: VerifyConfig) -> CheckOutcome:
     """The real-valued weak learners are proper: on samples of a BV(1) step target the step
     learner's hypothesis has variation ≤ 1, on a 0.9-Lipschitz target the interpolation is

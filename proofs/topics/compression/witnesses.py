@@ -12,10 +12,28 @@ from fractions import Fraction
 
 import numpy as np
 
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.spec.compression import quantile_minus, quantile_plus
 
 
+@Obligation(
+    id="erratum.thesis-lemma-4.1.3",
+    source=f"{THESIS}:L725-735 (Lemma 4.1.3)",
+    claim=(
+        "Lemma 4.1.3 as printed is false (gamma = 1/10, x = 3/5); the corrected right "
+        "side (1/2+gamma)^(1+gamma)(1/2-gamma)^(1-gamma) holds, attained at x = 1/2 + "
+        "gamma"
+    ),
+    method=Method.EXACT,
+)
 def lemma_413(config: VerifyConfig) -> CheckOutcome:
     """Erratum ``erratum.thesis-lemma-4.1.3``:
     Lemma 4.1.3 prints x^{1+γ}(1−x)^{1−γ} ≤ (½+γ)^{1−γ}(½−γ)^{1+γ}; at
@@ -67,6 +85,12 @@ def _min_changes(n: int) -> int:
     return int(best)
 
 
+@Obligation(
+    id="erratum.thesis-lemma-4.2.5",
+    source=f"{THESIS}:L1061-1066 (Lemma 4.2.5)",
+    claim="V(M) >= 2^n/n fails at n = 1 (brute force); (2^n - 1)/n holds for n <= 3",
+    method=Method.EXACT,
+)
 def lemma_425(config: VerifyConfig) -> CheckOutcome:
     """Erratum ``erratum.thesis-lemma-4.2.5``:
     Lemma 4.2.5 prints V(M) ≥ 2^n/n for a 2^n × n matrix with every
@@ -89,6 +113,13 @@ def lemma_425(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-L962-binary-margin",
+    source=f"{THESIS}:L956-962 (proof of Thm 1.1.1)",
+    claim="the binary margin is gamma/2 (= 1/16), not the printed 1/8: exact example",
+    method=Method.EXACT,
+    predicates=(quantile_plus,),
+)
 def binary_margin(config: VerifyConfig) -> CheckOutcome:
     """Erratum ``erratum.thesis-L962-binary-margin``:
     with γ = 1/8 the proof claims |½ − Σα'h(x_i)| ≥ 1/8, but Cor 4.1.2
@@ -113,6 +144,15 @@ def binary_margin(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="compression.bv-dual-witness",
+    source=f"{THESIS}:L1061-1100 (Lemma 4.2.5, Thm 4.2.3, Lemma 4.2.7)",
+    claim=(
+        "floor(log2(v/t)) functions on a Gray-code grid dual-shatter at margin t within "
+        "BV(v); the corrected Lemma 4.2.5 bounds k <= 2 log2(v/t)"
+    ),
+    method=Method.EXACT,
+)
 def gray_code_witness(config: VerifyConfig) -> CheckOutcome:
     """Dual fat-shattering of BV(v) (Lemma 4.2.7): n = ⌊log₂(v/t)⌋ functions ±t on the grid
     j/2^n, rows ordered by the reflected Gray code, realise all 2^n sign patterns with margin t
@@ -147,6 +187,15 @@ def gray_code_witness(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="compression.lipschitz-dual-witness",
+    source=f"{THESIS}:L1181-1190 (Lemma 4.2.10: onto code, values 1/2 +- t, McShane)",
+    claim=(
+        "floor(log2 M(X, 2t/L)) L-Lipschitz functions dual-shatter at margin t; 2^n <= "
+        "the packing number"
+    ),
+    method=Method.EXACT,
+)
 def lipschitz_dual_witness(config: VerifyConfig) -> CheckOutcome:
     """Dual fat-shattering of L-Lipschitz functions on [0, 1] (Lemma 4.2.10, corrected: the
     code must be onto and the values ½ ± t): on a 2t/L-packing p_1..p_N (N = M([0,1], 2t/L)),
@@ -191,6 +240,12 @@ def lipschitz_dual_witness(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="compression.chernoff-per-point",
+    source=f"{THESIS}:L1001-1003 (eq. 4.6, per-point Chernoff bound in Sparsify)",
+    claim="P(>= n/2 of n draws wrong) <= 2 exp(-n gamma^2/2), exact binomial tails",
+    method=Method.EXACT,
+)
 def chernoff_per_point(config: VerifyConfig) -> CheckOutcome:
     """Sparsify's per-point bound (4.6, L1001–1003), safe form: if each drawn hypothesis is
     wrong at a point with probability ≤ ½ − γ/2, P(at least n/2 of n draws wrong) ≤

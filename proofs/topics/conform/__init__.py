@@ -1,1 +1,1 @@
-"""Conformance of implementations to the spec's algorithms (``dpspec conform``, issue 23)."""
+"""Conformance of implementations to the spec's algorithms (``dpspec conform``)."""

@@ -21,17 +21,38 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+import dpspec.conform.gaussian
+import dpspec.conform.gof
+import dpspec.conform.laws
+import dpspec.conform.learners
+import dpspec.conform.mechanisms
 from dpspec.conform import ConformResult, catalogue, conform, plan, reference
-from dpspec.conform.base import EPSILON_FACTOR
-from dpspec.conform.core import _empirical_power
+from dpspec.conform.adapters import Sampler, TargetError, as_sampler
+from dpspec.conform.base import EPSILON_FACTOR, Algorithm, Instance, Param
+from dpspec.conform.catalogue import algorithm
+from dpspec.conform.core import ConformanceFailure, InstanceReport, Plan, _empirical_power
 from dpspec.conform.gof import ALPHA, POWER, _count_test, _draws_for_power, _event_family
+from dpspec.conform.libraries import LibraryTarget
+from dpspec.conform.pytest_plugin import pytest_configure
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.laplace import LaplaceMechanism
+from dpspec.mechanisms.randomized_response import RandomizedResponse
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.noise import bernoulli_exp_neg, discrete_laplace
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    Method,
+    Obligation,
     Slack,
     VerifyConfig,
     stop_if_failed,
 )
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
+from dpspec.spec.privacy import hockey_stick, max_likelihood_ratio
 
 #: the parameters each algorithm is run at (ε = 1 unless the algorithm is parametrised else)
 PARAMS: dict[str, dict[str, Any]] = {
@@ -64,6 +85,70 @@ def _power_floor(reps: int, power: float = POWER, level: float = 1e-6) -> int:
     return k
 
 
+@Obligation(
+    id="conform.own-implementations",
+    source=(
+        f"{BAYES_CONSISTENCY}:L119-147 (Def 2.2, Alg 1); {BAYES_CONSISTENCY}:L193-208 "
+        "(Alg 2); dpspec conform's catalogue"
+    ),
+    claim=(
+        "dpspec's own implementation of every algorithm of the conform catalogue "
+        "conforms to its exact law with computed power >= 0.99 against epsilon x 1.1, "
+        "verified empirically; the same implementation at epsilon x 1.1 is reported as "
+        "deviating"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(max_likelihood_ratio, hockey_stick),
+    impls=(
+        conform,
+        plan,
+        Plan,
+        InstanceReport,
+        ConformResult,
+        ConformanceFailure,
+        catalogue,
+        algorithm,
+        reference,
+        Param,
+        Instance,
+        Algorithm,
+        dpspec.conform.mechanisms,
+        dpspec.conform.gaussian,
+        dpspec.conform.learners,
+        TargetError,
+        Sampler,
+        as_sampler,
+        LibraryTarget,
+        pytest_configure,
+        dpspec.conform.laws,
+    ),
+    entry_points=(
+        DiscreteLaplaceMechanism.sample,
+        LaplaceMechanism.sample,
+        ExponentialMechanism.sample,
+        RandomizedResponse.randomise,
+        StabilityHistogram.sample,
+        bernoulli_exp_neg,
+        discrete_laplace,
+        PrivateHistogramClassifier.repeated_predictions,
+    ),
+    tests=(
+        "tests/test_conform.py::test_own_implementations_conform",
+        "tests/test_conform.py::test_epsilon_variant_deviates",
+    ),
+    binding="differential: audit.learner-repeated-fits (repeated_predictions = fit + predict)",
+    bug_controls=(
+        BugControl(
+            "dpspec.conform.mechanisms._DiscreteLaplace._instances",
+            "q**factor",
+            "q ** (factor**2)",
+            (
+                "the laws of the resolution at ε × 1.21 and ε / 1.21 instead of ε × 1.1 and ε "
+                "/ 1.1 (the budget too small: power against ε × 1.1 overstated)"
+            ),
+        ),
+    ),
+)
 def own_implementations_conform(config: VerifyConfig) -> CheckOutcome:
     """Every algorithm of the catalogue conforms with its computed power verified empirically,
     and its ε × 1.1 control deviates (the module docstring). Under a bug control the controls
@@ -161,6 +246,25 @@ def _numbers(result: ConformResult, control: ConformResult, empirical: list[int]
     }
 
 
+@Obligation(
+    id="conform.gof-guarantees",
+    source="dpspec conform's law test (union bound over exact binomial events)",
+    claim=(
+        "the law test's false alarm stays within its level and its power against epsilon "
+        "x 1.1 reaches the computed 0.99, on multinomial counts from the exact laws"
+    ),
+    method=Method.STATISTICAL,
+    impls=(dpspec.conform.gof, dpspec.conform.laws),
+    tests=("tests/test_conform.py::test_power_bound_is_exact_for_one_event",),
+    bug_controls=(
+        BugControl(
+            "dpspec.conform.gof._count_test",
+            "k = len(events.names) if union else 1",
+            "k = 1",
+            "the union bound dropped: each of the K events tested at α instead of α/K",
+        ),
+    ),
+)
 def gof_false_alarm_and_power(config: VerifyConfig) -> CheckOutcome:
     """On each algorithm's first instance: R multinomial samples from the law are tested at a
     level α' = 0.01 (so that false alarms are observable): the false-alarm rate must not exceed
@@ -242,6 +346,59 @@ RESOLUTION_ASKED = 0.05
 RESOLUTION_REPLICATES = {"every": (30, 1000), "discrete-laplace": (300, 1000)}
 
 
+@Obligation(
+    id="conform.resolution",
+    source="dpspec conform's resolution (the bracket: every pass states what it could see)",
+    claim=(
+        "resolution=r sizes every instance's budget for power >= 0.99 against the "
+        "algorithm at epsilon x (1 + r) and epsilon / (1 + r), and states it: a discrete "
+        "Laplace at scale x 1.05 (and / 1.05) is caught at >= 0.99 over seeds at "
+        "resolution 0.05, the same bug 5% either way of every algorithm of the catalogue "
+        "too"
+    ),
+    method=Method.STATISTICAL,
+    impls=(
+        conform,
+        plan,
+        Plan,
+        InstanceReport,
+        ConformResult,
+        ConformanceFailure,
+        catalogue,
+        algorithm,
+        reference,
+        Param,
+        Instance,
+        Algorithm,
+        dpspec.conform.mechanisms,
+        dpspec.conform.gaussian,
+        dpspec.conform.learners,
+        TargetError,
+        Sampler,
+        as_sampler,
+        LibraryTarget,
+        pytest_configure,
+    ),
+    entry_points=(DiscreteLaplaceMechanism.sample, plan, conform),
+    tests=(
+        "tests/test_conform.py::test_resolution_sizes_the_budget_it_states",
+        "tests/test_conform.py::test_resolution_beyond_the_limit_is_refused_with_the_estimate",
+    ),
+    bug_controls=(
+        BugControl(
+            plan,
+            "r = RESOLUTION if resolution is None else float(resolution)",
+            "r = RESOLUTION",
+            "the resolution asked for ignored (the budget of the default 10%)",
+        ),
+        BugControl(
+            plan,
+            "factors = (1 + r, 1 / (1 + r))",
+            "factors = (1 + 2 * r, 1 / (1 + 2 * r))",
+            "the budget sized for twice the resolution it states",
+        ),
+    ),
+)
 def resolution_is_resolved(config: VerifyConfig) -> CheckOutcome:
     """``resolution=`` sizes the budget it states, for every algorithm of the catalogue
     (walked): ``plan(..., resolution=0.05)`` at the catalogue's parameters states r = 0.05 and

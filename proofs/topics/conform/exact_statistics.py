@@ -30,9 +30,11 @@ from typing import Any
 
 import numpy as np
 
+import dpspec.conform.gof
 from dpspec.conform import core, gof
+from dpspec.conform.core import plan
 from dpspec.proofs.engine.controls import BugControl, planted
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
 
 #: the whole run's false alarm, the float 1e-6 (dpspec.conform.gof.ALPHA, restated: the
 #: expectation is ours), as the exact rational it is
@@ -152,6 +154,20 @@ AUDITS_LEFT_OUT = BugControl(
 )
 
 
+@Obligation(
+    id="conform.exact-statistics",
+    source="dpspec conform's law test (dpspec.conform.gof) and its budget (plan)",
+    claim=(
+        "the law test's critical counts are the exact binomial quantiles at alpha_each/2 "
+        "per side, and alpha_each is exactly alpha over the run's law tests and audits"
+    ),
+    method=Method.EXACT,
+    impls=(dpspec.conform.gof, plan),
+    tests=(
+        "tests/test_conform_exact_statistics.py::test_critical_counts_are_the_exact_binomial_quantiles",
+        "tests/test_conform_exact_statistics.py::test_alpha_is_split_over_law_tests_and_audits",
+    ),
+)
 def statistics_are_exact(config: VerifyConfig) -> CheckOutcome:
     """Every critical count of :data:`CRITICAL_CASES` equals the exact walk, and ``plan``'s
     α per test equals α/tests exactly for each of :data:`SPLITS`; each planted control must

@@ -8,7 +8,19 @@ from typing import Any
 import numpy as np
 
 from dpspec.consistency import Checkerboard, Circle, GaussianMixture, Threshold1D
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.learners.histogram import HistogramRuleClassifier
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.learners.pcl2 import PrivatePackingClassifier, PrivateUnboundedClassifier
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.proofs.topics.consistency.experiments import (
     Classifier,
@@ -32,6 +44,26 @@ def _near_half(problem: Any, m: int, margin: float) -> np.ndarray:
     return np.asarray(np.where(labels == 1, 0.5 - margin, 0.5 + margin))
 
 
+@Obligation(
+    id="plugin-rule.excess-risk-bound",
+    source=f"{BAYES_CONSISTENCY}:L175 (Thm 2.7; proof App. B L600-620)",
+    claim=(
+        "the plug-in rule 1[η̂ > ½] has err − L* ≤ 2·E|η − η̂| (exact, "
+        "piecewise-constant η̂), nearly attained on tight instances"
+    ),
+    method=Method.EXACT,
+    predicates=(plugin_bound_holds,),
+    impls=(Checkerboard, Circle, Threshold1D),
+    tests=("tests/test_consistency.py::test_plugin_bound",),
+    bug_controls=(
+        BugControl(
+            "dpspec.consistency._TwoValuedProblem.mean_abs_eta_gap",
+            "gap = np.abs(1.0 - self.noise - arr) * area_b + ",
+            "gap = 0.0 * area_b + ",
+            "E|eta - eta^| without its part on B (the gap understated)",
+        ),
+    ),
+)
 def plugin_bound_exact(config: VerifyConfig) -> CheckOutcome:
     """Thm 2.7 (L175) exactly, on the problems' own exact areas: the plug-in rule 1[η̂ > ½]
     satisfies err − L* ≤ 2E|η − η̂| for random piecewise-constant η̂ (several grids per
@@ -190,6 +222,19 @@ def learner_trend(
     )
 
 
+@Obligation(
+    id="pcl.consistency",
+    source=f"{BAYES_CONSISTENCY}:L208 (Thm 3.2), L163 (Def 2.5)",
+    claim=(
+        "PCL's excess risk falls along an n-grid (exact Jonckheere-Terpstra test over "
+        "every (n, rep), alpha = 1e-3) and ends below 0.05 (a trend, not a rate); PCL "
+        "with its grid schedule's exponent halved does not"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(consistency_trend,),
+    impls=(PrivateHistogramClassifier, HistogramRuleClassifier),
+    tests=("tests/test_consistency.py::test_cli_consistency_json_and_plot",),
+)
 def pcl_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     """Thm 3.2 as a trend: PCL's exact excess risk on the circle problem falls along the
     n-grid (Jonckheere–Terpstra exact one-sided test over all 15 (n, rep) values, α = 1e-3:
@@ -200,6 +245,23 @@ def pcl_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     return learner_trend("pcl", Circle(0.3, (0.5, 0.5), 0.1), ns, reps, 0.05, SEED)
 
 
+@Obligation(
+    id="pcl2.consistency",
+    source=(
+        f"{BAYES_CONSISTENCY}:L522 (Thm A.12, PCL2); {BAYES_CONSISTENCY}:L572-590 (Thm "
+        f"A.15, PCL2b); {BAYES_CONSISTENCY}:L550 (Thm A.13: δ(n) = ω(2^(-n^(1/4))), "
+        "here δ = n^(-2))"
+    ),
+    claim=(
+        "PCL2's and PCL2b's excess risk fall from n = 10^3 to the largest n (exact rank "
+        "test, alpha = 1e-3; PCL2b over every n) and end below 0.08 / 0.1 (trends, not "
+        "rates); with their cell schedule's exponent halved they do not"
+    ),
+    method=Method.STATISTICAL,
+    predicates=(consistency_trend,),
+    impls=(PrivatePackingClassifier, PrivateUnboundedClassifier),
+    tests=("tests/test_consistency.py::test_cli_consistency_json_and_plot",),
+)
 def pcl2_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     """Thm A.12 (PCL2) and Thm A.15 (PCL2b) as trends on the circle problem, exact rank test
     at α = 1e-3 (false alarm ≤ 1e-3), ends ≤ 0.08 (≤ 0.1 for PCL2b, whose error is sampled);
@@ -225,6 +287,34 @@ def pcl2_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="distributions.exact-areas",
+    source=f"{BAYES_CONSISTENCY}:L175 (Thm 2.7 needs exact E|η − η̂|)",
+    claim=(
+        "exact cube masses (checkerboard, disk, truncated Gaussian mixture) match "
+        "sampling; a disk 5% too wide, a 3x3 board, sigma x 1.1 are rejected"
+    ),
+    method=Method.STATISTICAL,
+    impls=(Circle, Checkerboard, GaussianMixture),
+    tests=(
+        "tests/test_consistency.py::test_disk_area_identities",
+        "tests/test_consistency.py::test_gaussian_mixture_masses_and_bayes",
+    ),
+    bug_controls=(
+        BugControl(
+            "dpspec.consistency.Circle._region",
+            "<= self.radius**2",
+            "<= self.radius**2 * 1.1",
+            "the disk's membership test with the radius 5% too wide",
+        ),
+        BugControl(
+            GaussianMixture.draw,
+            "keep = np.all((X >= 0.0) & (X <= 1.0), axis=1)",
+            "keep = np.all((X >= 0.0) & (X <= 1.05), axis=1)",
+            "the mixture truncated to [0, 1.05]^d instead of [0, 1]^d",
+        ),
+    ),
+)
 def exact_areas_match_sampling(config: VerifyConfig) -> CheckOutcome:
     """The exact cube masses (|C ∩ B|; the Gaussian mixture's class-1 mass) agree with Monte
     Carlo (z-test per cube, Bonferroni, family-wise α = 1e-6); the disk masses sum to πR²;

@@ -17,7 +17,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.cli import main
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.errors import check_writable, one_line_errors
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
 
 #: (argv, expected exit code) — ``{tmp}`` is a writable scratch folder, ``{file}`` a regular
 #: file in it (so ``{file}/x.json`` cannot be created).
@@ -110,6 +113,23 @@ def _problem(code: int, stderr: str, expected: int) -> str | None:
     return None
 
 
+@Obligation(
+    id="cli.exit-codes",
+    source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
+    claim="hostile command lines get their exit code and one line on stderr, no traceback",
+    method=Method.PROPERTY,
+    impls=(main, check_writable),
+    entry_points=(main,),
+    tests=("tests/test_contract_cli.py::test_usage_errors",),
+    bug_controls=(
+        BugControl(
+            one_line_errors,
+            "parser.exit(EXIT_USAGE,",
+            "parser.exit(1,",
+            "argparse's usage errors exiting 1 (a violation) instead of 2",
+        ),
+    ),
+)
 def cli_hostile_argv(config: VerifyConfig) -> CheckOutcome:
     """Every hostile argv of :data:`CASES` gets its exit code and a one-line message."""
     failures: dict[str, str] = {}

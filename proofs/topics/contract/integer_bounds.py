@@ -12,7 +12,21 @@ from typing import Any
 import numpy as np
 
 from dpspec.mechanisms import DiscreteLaplaceMechanism, ExponentialMechanism
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig, stop_if_failed
+from dpspec.noise import (
+    ExpNegExponents,
+    bernoulli_exp_neg_exponents,
+    categorical_exp_gap,
+    exp_neg_exponents,
+)
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Method,
+    Obligation,
+    VerifyConfig,
+    stop_if_failed,
+)
+from dpspec.validation import bounded_int_array
 
 #: ε = 0.1: gap·numerator just above 2^63 (the int64 overflow found in review).
 _G = 21474836511
@@ -32,6 +46,36 @@ def _constant(value: Any) -> Callable[[Any], Any]:
     return query
 
 
+@Obligation(
+    id="inputs.exact-integer-bounds",
+    source="dpspec standard: exact samplers use integer arithmetic that cannot wrap",
+    claim=(
+        "the exact samplers' and laws' integer arithmetic is overflow-safe: exponents "
+        "split exactly into int64 parts, |f|, |Z| < 2^62, larger values refused naming "
+        "the argument"
+    ),
+    method=Method.PROPERTY,
+    impls=(
+        ExpNegExponents,
+        exp_neg_exponents,
+        bernoulli_exp_neg_exponents,
+        categorical_exp_gap,
+        bounded_int_array,
+    ),
+    entry_points=(
+        DiscreteLaplaceMechanism.sample,
+        ExponentialMechanism.sample,
+        ExponentialMechanism.pmf,
+    ),
+    bug_controls=(
+        BugControl(
+            bounded_int_array,
+            "if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):",
+            "if arr.size and (int(arr.max()) > INT_BOUND or int(arr.min()) < -INT_BOUND):",
+            "|v| = 2^62 accepted (the bound off by one)",
+        ),
+    ),
+)
 def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
     """Exhaustive check, on the boundary grid, that the exact samplers' integer arithmetic is
     overflow-safe: the exponent split is exact, the bounds refuse with named errors, and values

@@ -18,7 +18,15 @@ from __future__ import annotations
 from functools import partial
 
 from dpspec.proofs.engine import sweep
-from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig, stop_if_failed
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+    stop_if_failed,
+)
 from dpspec.proofs.engine.sweep import (
     REFUSAL_CPU_SECONDS,
     entries,
@@ -42,6 +50,25 @@ def capped(domain: Domain | object) -> int | None:
     return None
 
 
+@Obligation(
+    id="contract.declared-maximum",
+    source="dpspec standard: a public entry refuses, before any work, what it cannot finish",
+    claim=(
+        "every capped parameter (draws, cells, outcomes, ...) of every public callable, "
+        "set to its declared maximum, finishes or is refused naming it within the CPU "
+        "budget; at 2^40 it is refused within 0.1 s"
+    ),
+    method=Method.PROPERTY,
+    impls=(Integer, "dpspec.validation.checks.LIMITS"),
+    bug_controls=(
+        BugControl(
+            Integer.convert,
+            "if v < self.lo or (top is not None and v > top):",
+            "if v < self.lo:",
+            "the caps of integer domains not enforced",
+        ),
+    ),
+)
 def declared_maximum(config: VerifyConfig) -> CheckOutcome:
     """Every capped parameter at its maximum: the call finishes or is refused naming the
     parameter, within the CPU budget; and at 2^40 (a request no call can finish) it is refused

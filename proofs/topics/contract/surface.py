@@ -18,9 +18,22 @@ from typing import Any
 
 import numpy as np
 
+import dpspec.contract
+import dpspec.proofs.engine.options
+import dpspec.proofs.engine.reports
+import dpspec.validation.checks
+import dpspec.validation.domains
+from dpspec.cli import build_parser, command_modules, main
 from dpspec.mechanisms import DiscreteLaplaceMechanism
 from dpspec.proofs.engine.discovery import PublicObject, declarative_kind, public_objects
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
 from dpspec.proofs.engine.sweep import REFUSAL_CPU_SECONDS, Tally, entries, sweep
 from dpspec.proofs.topics.contract.cli_surface import sweep_cli
 from dpspec.proofs.topics.contract.discovery import (
@@ -54,6 +67,18 @@ def _scratch_objects() -> tuple[PublicObject, ...]:
     )
 
 
+@Obligation(
+    id="contract.discovery",
+    source="dpspec standard: one contract for every public class and function, by discovery",
+    claim=(
+        "every public class and function found by walking dpspec enforces its declared "
+        "parameter domains, declares every parameter, keeps the mechanism / learner / "
+        "privacy contract, is exported and registered, and the hostile sweep reaches it"
+    ),
+    method=Method.PROPERTY,
+    impls=("dpspec.validation.checked", dpspec.validation.domains, dpspec.contract),
+    tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
+)
 def public_surface(config: VerifyConfig) -> CheckOutcome:
     """Every public object of the package keeps the contract; the scratch control does not."""
     objects = public_objects()
@@ -103,6 +128,19 @@ def _family_rows(tally: Tally) -> str:
     )
 
 
+@Obligation(
+    id="contract.hostile-sweep",
+    source="dpspec standard: bad input gets a ValueError/TypeError naming the parameter",
+    claim=(
+        "every declared parameter of every public callable refuses each value its domain "
+        "refuses, naming the parameter, and gives the clean result for each equivalent "
+        "value (numpy scalars, Fractions); no other exception, no warning, bounded CPU "
+        "time"
+    ),
+    method=Method.PROPERTY,
+    impls=(dpspec.validation.checks, dpspec.validation.domains),
+    tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
+)
 def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
     """The derived sweep over every public callable; its control must fail it."""
     tally = sweep()
@@ -145,6 +183,21 @@ def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="cli.options",
+    source="dpspec standard: CLI errors are one line, exit 2, before any work",
+    claim=(
+        "every option of every dpspec command declares its domain (or choices), and "
+        "every text its domain refuses ends with exit code 2 and one line on stderr"
+    ),
+    method=Method.PROPERTY,
+    impls=(
+        dpspec.proofs.engine.options,
+        build_parser,
+        *command_modules(),  # every module of dpspec.cli, read from the package
+    ),
+    entry_points=(main,),
+)
 def cli_options(config: VerifyConfig) -> CheckOutcome:
     """Every option of every command declares its domain and refuses what it refuses as a
     usage error; control: an option declared without a domain (``type=float``) is reported."""
@@ -186,6 +239,17 @@ def _undeclared_option_control() -> bool:
     return any("no declared domain" in f for f in found)
 
 
+@Obligation(
+    id="contract.privacy-coverage",
+    source="dpspec standard: every object stating a privacy level is checked against it",
+    claim=(
+        "every public class whose constructor takes epsilon, found by walking dpspec, is "
+        "run by a privacy obligation and has its report checked against its theorem with "
+        "idealised False and True"
+    ),
+    method=Method.PROPERTY,
+    impls=(dpspec.proofs.engine.reports,),
+)
 def privacy_coverage(config: VerifyConfig) -> CheckOutcome:
     """Every privacy-stating public class (a constructor taking ``epsilon``), found by walking
     the package, is an entry point of a privacy obligation and has report cases with

@@ -23,7 +23,16 @@ from typing import Any
 
 import numpy as np
 
+from dpspec.audit import audit
 from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
+from dpspec.cover_learners.hypotheses import (
+    Boxes,
+    empirical_threshold_cover,
+    interval_grid,
+    threshold_grid,
+)
+from dpspec.learners.semi_supervised import exponential_choice
+from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.proofs.engine.conformance import (
     ConformanceReport,
     conformance,
@@ -31,8 +40,17 @@ from dpspec.proofs.engine.conformance import (
     draws,
     power_against,
 )
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import Dataset, ExactReport, control_of, slack_of, verify_pairs
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import CHAUDHURI_HSU
 from dpspec.proofs.topics.cover_learners.common import (
     DOMAIN,
     LAW_RTOL,
@@ -46,7 +64,7 @@ from dpspec.proofs.topics.cover_learners.common import (
     verify_learner,
 )
 from dpspec.spec.neighbours import Relation, datasets, is_neighbour, neighbouring_pairs
-from dpspec.spec.privacy import max_likelihood_ratio, satisfies_group_privacy
+from dpspec.spec.privacy import max_likelihood_ratio, satisfies_group_privacy, satisfies_pure_dp
 from dpspec.validation import rational_at_most
 
 Make = Callable[..., Learner]
@@ -276,6 +294,37 @@ def _fixed(make: Make, accuracy: float, relation: Relation, size: int, name: str
     return [reports, controls]
 
 
+@Obligation(
+    id="a1.privacy",
+    source=(
+        f"{CHAUDHURI_HSU}:L842-857 (Fig. 1, A1); {CHAUDHURI_HSU}:L139-141 (Def 3); "
+        f"{CHAUDHURI_HSU}:L256-258 (Thm 7)"
+    ),
+    claim=(
+        "A1 (exponential mechanism over a public cover, weights exp(-α m err/2)) is "
+        "α-private under substitution of one example, for the ε = α the caller passed, "
+        "exact and idealised, over ε ∈ [2^-32, 700]"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(
+        PrivateCoverClassifier,
+        threshold_grid,
+        interval_grid,
+        Boxes,
+        exponential_choice,
+        ExponentialMechanism,
+    ),
+    entry_points=(
+        "dpspec.cover_learners.learners.PrivateCoverClassifier.fit",
+        "dpspec.cover_learners.learners.PrivateCoverClassifier.release_law",
+    ),
+    tests=(
+        "tests/test_cover_learners.py::test_a1_privacy_by_hand",
+        "tests/test_cover_learners.py::test_fit_draws_from_release_law",
+    ),
+    privacy=True,
+)
 def a1_privacy(config: VerifyConfig) -> CheckOutcome:
     """Thm 7 (α-privacy of A1, Def 3) for the caller's ε, through ``release_law`` and the real
     ``fit``: at ε = 1 every substitution pair of datasets of size ≤ 3 over :data:`DOMAIN`
@@ -300,6 +349,27 @@ def a1_privacy(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="a1r.privacy",
+    source=f"{CHAUDHURI_HSU}:L861-876 (Fig. 2, A1r); {CHAUDHURI_HSU}:L139-141 (Def 3)",
+    claim="A1r (the realizable sample-size equation, same mechanism) is α-private",
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(
+        PrivateCoverClassifier,
+        threshold_grid,
+        interval_grid,
+        Boxes,
+        exponential_choice,
+        ExponentialMechanism,
+    ),
+    entry_points=(
+        "dpspec.cover_learners.learners.PrivateCoverClassifier.fit",
+        "dpspec.cover_learners.learners.PrivateCoverClassifier.release_law",
+    ),
+    tests=("tests/test_cover_learners.py::test_a1_privacy_by_hand",),
+    privacy=True,
+)
 def a1r_privacy(config: VerifyConfig) -> CheckOutcome:
     """Thm 7 for A1r (Fig. 2: the realizable κ̂, the same mechanism): as ``a1_privacy`` on
     thresholds (κ̂ and so G depend on the public m only)."""
@@ -310,6 +380,32 @@ def a1r_privacy(config: VerifyConfig) -> CheckOutcome:
     return _privacy_check(goods, controls, make, 401, _sweep_outcome("A1r", found), config)
 
 
+@Obligation(
+    id="a2.label-privacy",
+    source=(
+        f"{CHAUDHURI_HSU}:L880-889 (Fig. 3, A2); {CHAUDHURI_HSU}:L135-137 (Def 2); "
+        f"{CHAUDHURI_HSU}:L796-798 (Thm 26)"
+    ),
+    claim=(
+        "A2 (cover of (H, ρ_X) from the sample's x's) is α-label private for the "
+        "caller's ε, exact and idealised"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(
+        LabelPrivateCoverClassifier,
+        empirical_threshold_cover,
+        Boxes,
+        exponential_choice,
+        ExponentialMechanism,
+    ),
+    entry_points=(
+        "dpspec.cover_learners.learners.LabelPrivateCoverClassifier.fit",
+        "dpspec.cover_learners.learners.LabelPrivateCoverClassifier.release_law",
+    ),
+    tests=("tests/test_cover_learners.py::test_a2_is_not_private_under_substitution",),
+    privacy=True,
+)
 def a2_label_privacy(config: VerifyConfig) -> CheckOutcome:
     """Thm 26: A2 is α-label private (Def 2) for the caller's ε: every label-change pair of
     datasets of size ≤ 3 over :data:`DOMAIN` (4 with ``--thorough``) and the tight pairs, both
@@ -321,6 +417,21 @@ def a2_label_privacy(config: VerifyConfig) -> CheckOutcome:
     return _privacy_check(goods, controls, _a2_make, 402, _sweep_outcome("A2", found), config)
 
 
+@Obligation(
+    id="a2.not-private",
+    source=f"{CHAUDHURI_HSU}:L880-889 (Fig. 3, A2); {CHAUDHURI_HSU}:L139-141 (Def 3)",
+    claim=(
+        "A2 is not α-private under Def 3 (its cover depends on the x's): the exact law "
+        "has ratio ∞ on a substitution pair and the auditor flags fit used as fully "
+        "private"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(LabelPrivateCoverClassifier, audit),
+    entry_points=("dpspec.cover_learners.learners.LabelPrivateCoverClassifier.fit",),
+    tests=("tests/test_cover_learners.py::test_a2_is_not_private_under_substitution",),
+    privacy=True,
+)
 def a2_not_private(config: VerifyConfig) -> CheckOutcome:
     """A2 is **not** α-private under Def 3 (its cover is built from the x's): on substitution
     pairs the exact law violates α-DP (the released threshold can be the replaced x itself:
@@ -377,6 +488,26 @@ def a2_not_private(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="cover-learners.privacy-report",
+    source=f"{CHAUDHURI_HSU}:L256-258 (Thm 7); {CHAUDHURI_HSU}:L796-798 (Thm 26)",
+    claim=(
+        "privacy_ states (α, 0) under substitution for A1/A1r and under label change for "
+        "A2, for the caller's ε (the rational ε' ≤ ε the exact sampler draws with), "
+        "exact_sampler False exactly when idealised"
+    ),
+    method=Method.PROPERTY,
+    impls=(PrivateCoverClassifier, LabelPrivateCoverClassifier),
+    tests=("tests/test_cover_learners.py::test_privacy_report",),
+    bug_controls=(
+        BugControl(
+            "dpspec.cover_learners.learners._CoverExponentialClassifier.fit",
+            "level = PrivacyLevel(eps, math.exp(eps), 0, False, self.relation)",
+            "level = PrivacyLevel(eps, math.exp(eps), 0, True, self.relation)",
+            "the idealised learner reporting an exact sampler",
+        ),
+    ),
+)
 def privacy_report(config: VerifyConfig) -> CheckOutcome:
     """``privacy_`` states the theorems' levels for the caller's ε: (α, 0) under substitution
     for A1/A1r (Thm 7), (α, 0) under label change for A2 (Thm 26) — exactly the caller's ε with
@@ -434,6 +565,18 @@ def privacy_report(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="label-privacy.implied-by-privacy",
+    source=f"{CHAUDHURI_HSU}:L135-149 (Def 2, Def 3)",
+    claim=(
+        "every label-change pair is a substitution pair, so α-privacy implies α-label "
+        "privacy (A1 checked under both relations)"
+    ),
+    method=Method.EXACT,
+    predicates=(is_neighbour,),
+    impls=(PrivateCoverClassifier,),
+    tests=("tests/test_cover_learners.py::test_label_pairs_are_substitution_pairs",),
+)
 def label_privacy_implied(config: VerifyConfig) -> CheckOutcome:
     """α-privacy ⇒ α-label privacy (L149): every label-change pair (Def 2) of datasets of size
     ≤ 4 over :data:`DOMAIN` is a substitution pair (Def 3), so a learner α-private under
@@ -463,6 +606,16 @@ def label_privacy_implied(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="a1.group-privacy",
+    source=f"{CHAUDHURI_HSU}:L611-623 (Lemma 22)",
+    claim="A1's laws on datasets 2 substitutions apart are within e^{2α}",
+    method=Method.EXACT,
+    predicates=(satisfies_group_privacy,),
+    impls=(PrivateCoverClassifier,),
+    entry_points=("dpspec.cover_learners.learners.PrivateCoverClassifier.release_law",),
+    tests=("tests/test_cover_learners.py::test_a1_privacy_by_hand",),
+)
 def group_privacy(config: VerifyConfig) -> CheckOutcome:
     """Lemma 22 (L611–623) on A1: datasets k = 2 substitutions apart (size 2, 3 with
     ``--thorough``, over :data:`DOMAIN`; and the tight pair with two labels changed) have laws

@@ -14,14 +14,31 @@ from fractions import Fraction
 import numpy as np
 
 from dpspec.cover_learners import PrivateCoverClassifier
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import CHAUDHURI_HSU
 from dpspec.proofs.topics.cover_learners.common import SEED
 from dpspec.proofs.topics.cover_learners.geometry import band_mass
 from dpspec.proofs.topics.cover_learners.lower_bounds import LEMMA11_ALPHA, lemma11_misses
 from dpspec.proofs.topics.cover_learners.utility import tie_sample
 from dpspec.spec import cover_learners as sc
+from dpspec.spec.cover_learners import exponential_tail_holds, lemma11_conclusion, threshold_family
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-lemma-11",
+    source=f"{CHAUDHURI_HSU}:L365 (Lemma 11, as printed)",
+    claim="Lemma 11's printed conclusion '≤ 1/2' fails on the exact instance; '> 1/2' holds",
+    method=Method.EXACT,
+    predicates=(lemma11_conclusion,),
+    tests=("tests/test_cover_learners.py::test_lemma11",),
+)
 def lemma11_printed(config: VerifyConfig) -> CheckOutcome:
     """Lemma 11 as printed (L365: "≤ 1/2") is false: on the exact instance the α-label private
     exponential mechanism misses every h ∈ P with probability > 1/2, so no Q with
@@ -44,6 +61,18 @@ def lemma11_printed(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-thm-9-exponent",
+    source=f"{CHAUDHURI_HSU}:L565 (proof of Thm 9)",
+    claim=(
+        "the final step needs |G|e^{-3αmε/40} (Lemma 18 with a_g = α m err/2), not the "
+        "printed |G|e^{-3εm/20}: A1r's exact tail exceeds the printed bound"
+    ),
+    method=Method.EXACT,
+    predicates=(exponential_tail_holds,),
+    impls=(PrivateCoverClassifier,),
+    tests=("tests/test_cover_learners.py::test_errata",),
+)
 def thm9_exponent(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L565): Thm 9's final step bounds P(err(h, S) > err(g₀, S) + 3ε/20) by
     |G|e^{−3ε|S|/20}; Lemma 18 with a_g = α|S|err(g, S)/2 gives |G|e^{−3α|S|ε/40}. On A1r's
@@ -97,6 +126,17 @@ def thm9_exponent(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-lemma-18",
+    source=f"{CHAUDHURI_HSU}:L481-497 (Lemma 18)",
+    claim=(
+        "Lemma 18.1 as printed (a_i ≤ t ⇒ P(j = i) ≥ e^{-(t-a_i0)}) fails on a = (0, 0); "
+        "the proof's a_i ≥ t ⇒ P(j = i) ≤ e^{-(t-a_i0)} and 18.2 hold"
+    ),
+    method=Method.EXACT,
+    predicates=(exponential_tail_holds,),
+    tests=("tests/test_cover_learners.py::test_errata",),
+)
 def lemma18_part1(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L484): Lemma 18.1 prints "a_i ≤ t ⇒ P(j = i) ≥ e^{−(t − a_{i₀})}"; its proof
     (L490) shows a_i ≥ t ⇒ P(j = i) ≤ e^{−(t − a_{i₀})}. Printed form fails on a = (0, 0),
@@ -130,6 +170,17 @@ def lemma18_part1(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-L226",
+    source=f"{CHAUDHURI_HSU}:L226-228 (proof of Thm 5)",
+    claim=(
+        "|Z∖{z}| ≥ 1/η − 3 (printed −2 is false when 1/η ∉ ℤ) and 'since m ≥ M' must "
+        "read m ≤ M; the contradiction holds with both corrections"
+    ),
+    method=Method.EXACT,
+    predicates=(threshold_family,),
+    tests=("tests/test_cover_learners.py::test_errata",),
+)
 def thm5_counting(config: VerifyConfig) -> CheckOutcome:
     """Errata in Thm 5's proof, exactly (η from ``threshold_family``): L226 — |Z ∖ {z}| =
     ⌊1/η⌋ − 2 is ≥ 1/η − 3 but **not** ≥ 1/η − 2 (printed) when 1/η ∉ ℤ, and the contradiction
@@ -165,6 +216,16 @@ def thm5_counting(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-L557",
+    source=f"{CHAUDHURI_HSU}:L555-561 (proof of Thm 9, Eq. (9))",
+    claim=(
+        "the Chernoff form at L557 fails when err(g0)·m is small; Eq. (9) holds for m ≥ "
+        "(3/ε) ln(4/δ)"
+    ),
+    method=Method.EXACT,
+    tests=("tests/test_cover_learners.py::test_errata",),
+)
 def chernoff_l557(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L557, proof of Thm 9): "with probability at least 1 − δ/4, err(g₀, S) ≤
     err(g) + √(3 err(g) ln(4/δ)/|S|)" — a multiplicative Chernoff bound used beyond its range
@@ -205,6 +266,16 @@ def chernoff_l557(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-lemmas-20-21",
+    source=f"{CHAUDHURI_HSU}:L581 (Lemma 20's proof); {CHAUDHURI_HSU}:L599 (Lemma 21's proof)",
+    claim=(
+        "the band masses are printed as equalities; they are bounds (n = 3, γ = 1/2: "
+        "𝒰(W) = 1/2, printed 1 − 2e^{-3/8} < 0 and 1/4)"
+    ),
+    method=Method.EXACT,
+    tests=("tests/test_cover_learners.py::test_sphere_band_masses",),
+)
 def lemmas_20_21_printed(config: VerifyConfig) -> CheckOutcome:
     """Errata (L581, L599): Lemma 20's proof states 𝒰(W) = 1 − 2e^{−nγ²/2} and Lemma 21's
     𝒰(S^{n−1} ∖ W) = ((1 − γ)/2)^{(n−1)/2} as equalities (citing Ball 1997); both are only
@@ -228,6 +299,16 @@ def lemmas_20_21_printed(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-lemma-25",
+    source=f"{CHAUDHURI_HSU}:L767 (Lemma 25); {CHAUDHURI_HSU}:L777 (its proof)",
+    claim=(
+        "Lemma 25 'for any r > 0' fails for r ≥ 2 (a packing of one member); the proof's "
+        "cap ratio 2^{-(n-1)} is 1/2 at n = 3, r = 1"
+    ),
+    method=Method.EXACT,
+    tests=("tests/test_cover_learners.py::test_doubling_dimension",),
+)
 def lemma25_large_r(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L767, "for any r > 0"): Lemma 25 is false for large r. ρ_D(h_v, h_w) =
     ∠(v, w)/π ≤ 1, so for r ≥ 2 the ball B_D(h_u, r) is all of H and an (r/2)-packing needs

@@ -26,9 +26,30 @@ from dpspec.cover_learners import (
     kappa_hat,
     threshold_grid,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Kind,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import CHAUDHURI_HSU
 from dpspec.proofs.topics.cover_learners.common import SEED
 from dpspec.spec import cover_learners as sc
+from dpspec.spec.cover_learners import (
+    distances_dominated,
+    doubling_count,
+    greedy_packing,
+    is_cover,
+    is_packing,
+    is_smooth,
+    lemma15_conclusion,
+    packing_size_bound,
+    smoothness,
+)
 
 
 def _threshold_distance(a: Fraction, b: Fraction) -> Fraction:
@@ -69,6 +90,30 @@ def _a2_cover_radius(x: NDArray[np.float64], cover: Boxes) -> float:
     )
 
 
+@Obligation(
+    id="cover.grids",
+    source=(
+        f"{CHAUDHURI_HSU}:L164-168 (covers, strict packings); {CHAUDHURI_HSU}:L842-857 "
+        "(Fig. 1 step 2)"
+    ),
+    claim=(
+        "A1's public threshold grid is a strict 1/(2J)-packing and 1/(2J)-cover; the "
+        "interval grid a 1/J-cover; greedy maximal packings are covers; A2's cover is an "
+        "ε/4-cover of ρ_X"
+    ),
+    method=Method.EXACT,
+    predicates=(is_cover, is_packing, greedy_packing),
+    impls=(threshold_grid, interval_grid, Boxes, empirical_threshold_cover, grid_size, kappa_hat),
+    tests=("tests/test_cover_learners.py::test_covers",),
+    bug_controls=(
+        BugControl(
+            threshold_grid,
+            "w = (2 * np.arange(1, size + 1) - 1) / (2 * size)",
+            "w = np.arange(1, size + 1) / size",
+            "the threshold grid at j/J (cover radius 1/J)",
+        ),
+    ),
+)
 def cover_grids(config: VerifyConfig) -> CheckOutcome:
     """The covers of Fig. 1 step 2 and Fig. 3 step 1, in exact rationals: the threshold grid
     G_J is a strict 1/(2J)-packing and its cover radius is exactly 1/(2J); the interval grid
@@ -163,6 +208,20 @@ def _finite_law(rng: np.random.Generator, size: int) -> dict[int, Fraction]:
     return {i: Fraction(v, sum(w)) for i, v in enumerate(w)}
 
 
+@Obligation(
+    id="smoothness.lemma-19",
+    source=(
+        f"{CHAUDHURI_HSU}:L244-250 (Def 6); {CHAUDHURI_HSU}:L500-510 (Lemma 19); "
+        f"{CHAUDHURI_HSU}:L294-300 (Example 1)"
+    ),
+    claim=(
+        "κ* = max D(x)/U(x) is the least smoothness constant on finite domains and ρ_D ≤ "
+        "κ ρ_U (Lemma 19); D_z's κ = ½ + 3/(4η)"
+    ),
+    method=Method.EXACT,
+    predicates=(smoothness, is_smooth, distances_dominated),
+    tests=("tests/test_cover_learners.py::test_smoothness",),
+)
 def smoothness_lemma19(config: VerifyConfig) -> CheckOutcome:
     """Def 6 and Lemma 19 on finite domains, exactly: κ* = max D(x)/𝒰(x) makes D κ*-smooth
     and ρ_D ≤ κ* ρ_𝒰 on all thresholds of the domain; control: κ* − 1/1000 (the constant
@@ -201,6 +260,17 @@ def smoothness_lemma19(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-lemma-14",
+    source=f"{CHAUDHURI_HSU}:L437-440 (Lemma 14)",
+    claim=(
+        "a packing of a ball of radius r has ≤ (4r/ε)^d members only for ε ≤ 4r; beyond, "
+        "the bound is < 1"
+    ),
+    method=Method.EXACT,
+    predicates=(packing_size_bound,),
+    tests=("tests/test_cover_learners.py::test_covers",),
+)
 def lemma14_erratum(config: VerifyConfig) -> CheckOutcome:
     """Lemma 14 (L437) holds for ε ≤ 4r and is false beyond: on [0, 1] (doubling dimension 1),
     greedy ε-packings of balls of radius r stay within (4r/ε) for ε ≤ 4r; for ε > 4r the bound
@@ -264,6 +334,20 @@ def lemma21_log_kappa(n: int, gamma: float) -> float:
     return (n - 1) / 2 * math.log(2 / (1 - gamma))
 
 
+@Obligation(
+    id="smoothness.examples-2-3",
+    source=(
+        f"{CHAUDHURI_HSU}:L320-336 (Examples 2-3); {CHAUDHURI_HSU}:L571-587 (Lemma 20); "
+        f"{CHAUDHURI_HSU}:L589-605 (Lemma 21)"
+    ),
+    claim=(
+        "the sphere's band (Example 2) and its complement (Example 3) are κ-smooth "
+        "w.r.t. the uniform law with κ ≥ κ* = 1/𝒰(W), 1/(1 − 𝒰(W)) as Lemmas 20 and 21 "
+        "state"
+    ),
+    method=Method.PROPERTY,
+    tests=("tests/test_cover_learners.py::test_sphere_band_masses",),
+)
 def examples_2_3(config: VerifyConfig) -> CheckOutcome:
     """Example 2 / Lemma 20 (L320–326, L571–587) and Example 3 / Lemma 21 (L328–336, L589–605):
     D uniform on the band W = {|u·x| ≤ γ} of S^{n−1} has least smoothness constant
@@ -357,6 +441,17 @@ def _metric_instances(
     return out
 
 
+@Obligation(
+    id="erratum.chaudhuri-hsu-lemma-15",
+    source=f"{CHAUDHURI_HSU}:L441-447 (Lemma 15)",
+    claim=(
+        "Lemma 15 holds for ddim_r ≥ d (its proof's direction), exactly on finite metric "
+        "spaces; as printed (ddim_r ≤ d) it fails on Z = {0, 1}"
+    ),
+    method=Method.EXACT,
+    predicates=(doubling_count, lemma15_conclusion),
+    tests=("tests/test_cover_learners.py::test_doubling_dimension",),
+)
 def lemma15(config: VerifyConfig) -> CheckOutcome:
     """Lemma 15 (L441–447) with the direction its proof shows — if ddim_r(Z, ρ) ≥ d then some
     B(z, r) holds an (r/2)-packing of ≥ 2^d points — exactly on finite metric spaces (a line
@@ -430,6 +525,22 @@ def _lemma17_needed(samples: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
+@Obligation(
+    id="metric.vc-lemmas-16-17",
+    source=f"{CHAUDHURI_HSU}:L451-469 (Lemmas 16-17)",
+    claim=(
+        "VC uniform convergence of thresholds and of their disagreement regions: the "
+        "relative deviation bounds hold with ε_m as printed (failure rate ≤ δ)"
+    ),
+    method=Method.STATISTICAL,
+    tests=("tests/test_cover_learners.py::test_doubling_dimension",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "Vapnik's constants are loose by design (ε_m ≈ 8× the (1 − δ)-quantile "
+        "measured); no dpspec code relies on these lemmas (the certificates use "
+        "Hoeffding and DKW)"
+    ),
+)
 def vc_lemmas(config: VerifyConfig) -> CheckOutcome:
     """Lemmas 16 (L451–459) and 17 (L461–469), a demonstration on thresholds of [0, 1] under the
     uniform law (V = 1, s_F(n) = n + 1): m = 100, δ = 0.1, ε_m as printed (Lemma 16:
@@ -486,6 +597,21 @@ def _cap_packing(n: int, r: float, rng: np.random.Generator, tries: int) -> list
     return kept
 
 
+@Obligation(
+    id="linear-separators.lemma-25",
+    source=f"{CHAUDHURI_HSU}:L761-790 (Lemma 25); {CHAUDHURI_HSU}:L381-383 (Section 5.2)",
+    claim=(
+        "for small r, B_D(h_u, r) of linear separators on S^{n-1} holds an (r/2)-packing "
+        "of ≥ 2^{n-2} members (exhibited at r = 1/10, n = 3..6)"
+    ),
+    method=Method.PROPERTY,
+    tests=("tests/test_cover_learners.py::test_doubling_dimension",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "an existence claim shown by a packing found greedily, 2-5x larger than "
+        "2^{n-2}: no implementation of dpspec is involved"
+    ),
+)
 def lemma25(config: VerifyConfig) -> CheckOutcome:
     """Lemma 25 (L765–790), a demonstration for small r: for linear separators through the
     origin under the uniform law on S^{n−1} (ρ_D = angle/π), B_D(h_u, r) holds an

@@ -28,8 +28,18 @@ from numpy.typing import NDArray
 
 from dpspec.cover_learners import PrivateCoverClassifier, sample_threshold_family
 from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import slack_of, verify_pairs
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Kind,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import CHAUDHURI_HSU
 from dpspec.proofs.topics.cover_learners.checks import tight_pairs
 from dpspec.proofs.topics.cover_learners.common import (
     LAW_RTOL,
@@ -40,7 +50,17 @@ from dpspec.proofs.topics.cover_learners.common import (
     overspent,
 )
 from dpspec.spec import cover_learners as sc
+from dpspec.spec.cover_learners import (
+    doubling_count,
+    lemma11_conclusion,
+    lemma11_condition,
+    satisfies_packing_inequality,
+    thm12_condition,
+    threshold_family,
+    threshold_family_error,
+)
 from dpspec.spec.neighbours import Relation
+from dpspec.spec.privacy import satisfies_pure_dp
 from dpspec.validation import rational_at_most
 
 #: Thm 5's instance: α = 1/2, M = 4 (e^{αM} = e², η ≈ 0.028, K = 34 distributions P_z).
@@ -78,6 +98,25 @@ def _family_samples(
     return [sample_threshold_family(float(z), float(eta), m, rng) for z in zs]
 
 
+@Obligation(
+    id="threshold-lower-bound.packing-inequality",
+    source=f"{CHAUDHURI_HSU}:L196-228 (Thm 5 and proof, Eq. (1)-(2))",
+    claim=(
+        "on Thm 5's family, q_z + e^{-αm} Σ_{z'≠z} q_{z'} ≤ 1 for A1's exact law (a "
+        "necessary condition of α-privacy, met with room: A1 at 8α meets it too); ERM "
+        "violates it"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_packing_inequality, threshold_family),
+    impls=(PrivateCoverClassifier, sample_threshold_family),
+    tests=("tests/test_cover_learners.py::test_packing_inequality",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "the inequality is loose at Thm 5's instance (Σ q_z = 0.87 against e^{αm} = "
+        "7.39; A1 at 8α gives 4.5): it cannot see a modest privacy bug; the "
+        "discriminating companion is threshold-lower-bound.a1-level"
+    ),
+)
 def packing_inequality(config: VerifyConfig) -> CheckOutcome:
     """Thm 5's proof (L212–228), a demonstration: for datasets S_z ~ P_z^m (m = M = 4, one per
     z ∈ Z, K = 34) and the disjoint success sets 𝒢_z, every α-private proper learner satisfies
@@ -123,6 +162,24 @@ def packing_inequality(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="threshold-lower-bound.failure",
+    source=f"{CHAUDHURI_HSU}:L196-205 (Thm 5)",
+    claim=(
+        "A1 (α = 1/2) errs by ≥ 1/5 w.p. ≥ 1/2 on every P_z for m ≤ M = 4 (exact error "
+        "formula); ERM does not"
+    ),
+    method=Method.EXACT,
+    predicates=(threshold_family_error,),
+    impls=(PrivateCoverClassifier, sample_threshold_family),
+    tests=("tests/test_cover_learners.py::test_lower_bound_family",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "a lower bound holds for every private learner and these learners meet it with "
+        "a wide margin, so a modest privacy bug leaves it true (A1 errs w.p. 0.97); "
+        "companion: threshold-lower-bound.a1-level"
+    ),
+)
 def lower_bound_failure(config: VerifyConfig) -> CheckOutcome:
     """Thm 5 (L196–205) shown on A1 at α = 1/2, M = 4, a demonstration: for every z ∈ Z and
     every drawn sample of size m ≤ M, P(err_z(A1(S)) ≥ 1/5) ≥ 1/2, exactly from ``release_law``
@@ -195,6 +252,28 @@ def _closed_form_law(lower: NDArray[np.float64], X: Sample, epsilon: float) -> l
     return [w / total for w in weights]
 
 
+@Obligation(
+    id="threshold-lower-bound.a1-level",
+    source=f"{CHAUDHURI_HSU}:L196-228 (Thm 5); {CHAUDHURI_HSU}:L842-857 (Fig. 1)",
+    claim=(
+        "at Thm 5's parameters (α = 1/2, |G| = 128, m = 4) A1's release_law is the "
+        "exponential mechanism written out, and it is α-private on tight pairs"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(PrivateCoverClassifier, sample_threshold_family),
+    entry_points=("dpspec.cover_learners.learners.PrivateCoverClassifier.release_law",),
+    tests=("tests/test_cover_learners.py::test_lower_bound_family",),
+    privacy=True,
+    bug_controls=(
+        BugControl(
+            "dpspec.cover_learners.learners._CoverExponentialClassifier._selection_epsilon",
+            'return float(s["epsilon"])',
+            'return 1.25 * float(s["epsilon"])',
+            "the selection step calibrated for ε × 1.25",
+        ),
+    ),
+)
 def a1_level_at_thm5(config: VerifyConfig) -> CheckOutcome:
     """The discriminating companion of Thm 5's instance: A1 at α = 1/2, accuracy 0.02
     (|G| = 128), m = 4 — its ``release_law`` on Thm 5's samples S_z equals the exponential
@@ -285,6 +364,24 @@ def lemma11_misses(alpha: float) -> tuple[list[float], list[float], int]:
     return miss, erm, H.shape[0]
 
 
+@Obligation(
+    id="lemma-11.exact-instance",
+    source=f"{CHAUDHURI_HSU}:L358-365 (Lemma 11, corrected); {CHAUDHURI_HSU}:L670-690 (proof)",
+    claim=(
+        "m = 12, |P| = 66, s = 1/12, α = 0.3: the α-label private exponential mechanism "
+        "misses every h ∈ P w.p. > 1/2; ERM (computed) does not"
+    ),
+    method=Method.EXACT,
+    predicates=(lemma11_condition, lemma11_conclusion),
+    impls=(ExponentialMechanism,),
+    tests=("tests/test_cover_learners.py::test_lemma11",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "a lower bound holds for every private learner and these learners meet it with "
+        "a wide margin, so a modest privacy bug leaves it true (miss 0.998); companion: "
+        "label-lower-bounds.mechanism-level"
+    ),
+)
 def lemma11(config: VerifyConfig) -> CheckOutcome:
     """Lemma 11 (L358–365), corrected, a demonstration on the exact instance m = 12, |P| = 66,
     s = 1/12, α = 0.3 (the hypothesis m < log(|P|/2 − 1)/(8αs) ≈ 17.3 holds): the α-label
@@ -370,6 +467,25 @@ def thm12_failure(m: int, mechanism_alpha: float | None) -> float:
     return total
 
 
+@Obligation(
+    id="chaudhuri-hsu.thm-12",
+    source=f"{CHAUDHURI_HSU}:L369-377 (Thm 12); {CHAUDHURI_HSU}:L654-664 (proof)",
+    claim=(
+        "8 points, H = point indicators, ε = 1/16 (ddim_{4ε} = 3), α = 0.1: for m ≤ 6 "
+        "the α-label private exponential mechanism has P(ρ_D(h_A, h*) > ε) ≥ 1/2, "
+        "exactly over X ~ D^m; ERM does not"
+    ),
+    method=Method.EXACT,
+    predicates=(thm12_condition, doubling_count),
+    impls=(ExponentialMechanism,),
+    tests=("tests/test_cover_learners.py::test_lemma11",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "a lower bound holds for every private learner and these learners meet it with "
+        "a wide margin, so a modest privacy bug leaves it true (0.87 ≥ 1/2); companion: "
+        "label-lower-bounds.mechanism-level"
+    ),
+)
 def thm12(config: VerifyConfig) -> CheckOutcome:
     """Thm 12 (L369–377), a demonstration on an exact instance: 𝒳 = 8 points, D uniform,
     H = {h_j = 1[x = j]} (pairwise ρ_D = 1/4), ε = 1/16: N_{4ε} = 8 (``doubling_count``), so
@@ -416,6 +532,17 @@ def _thm12_closed_form(counts: tuple[int, ...], alpha: float) -> float:
     return 1 / (1 + sum(math.exp(-rate * (counts[0] + c)) for c in counts[1:]))
 
 
+@Obligation(
+    id="label-lower-bounds.mechanism-level",
+    source=f"{CHAUDHURI_HSU}:L358-377 (Lemma 11, Thm 12)",
+    claim=(
+        "the exponential mechanism of the Lemma 11 and Thm 12 instances equals its "
+        "closed form (weight classes; sample counts) to 1e-9"
+    ),
+    method=Method.EXACT,
+    impls=(ExponentialMechanism,),
+    tests=("tests/test_cover_learners.py::test_lemma11",),
+)
 def mechanism_level(config: VerifyConfig) -> CheckOutcome:
     """The discriminating companion of Lemma 11 and Thm 12: the exponential mechanism of both
     instances, run as the checks run it, against closed forms written out here — Lemma 11:

@@ -33,10 +33,22 @@ from dpspec.cover_learners import (
     LabelPrivateCoverClassifier,
     PrivateCoverClassifier,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.cover_learners.learners import a1_certificate, a1r_certificate, a2_certificate
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Kind,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import CHAUDHURI_HSU
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.proofs.topics.cover_learners.common import SEED, Learner, overspent
 from dpspec.spec import cover_learners as sc
+from dpspec.spec.cover_learners import exponential_tail_holds
 
 TARGET = 0.37  # the target threshold of the utility checks (x ~ Unif[0, 1], κ = 1)
 
@@ -101,6 +113,26 @@ def _utility_outcome(name: str, result: tuple[float, float, float, float, int]) 
     )
 
 
+@Obligation(
+    id="a1.utility",
+    source=f"{CHAUDHURI_HSU}:L264-274 (Thm 8); {CHAUDHURI_HSU}:L512-535 (proof)",
+    claim=(
+        "excess error ≤ ε except with probability ≤ δ_cert = 2|G|e^{-mε²/8} + "
+        "|G|e^{-αmε/8} (exact per-sample failure probability, Hoeffding at 1e-6)"
+    ),
+    method=Method.STATISTICAL,
+    impls=(PrivateCoverClassifier, a1_certificate),
+    tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
+        "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
+        "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
+        "0.11, 0.03), so a certificate understated several times still passes; the "
+        "companion *.selection-step checks the step the learner is responsible for "
+        "where it is nearly attained"
+    ),
+)
 def a1_utility(config: VerifyConfig) -> CheckOutcome:
     """Thm 8 (L264–274), a demonstration: x ~ Unif[0, 1] (κ = 1), 10 % label noise, m = 1200,
     α = 1, ε = 0.2: the mean over samples of the exact P(excess > ε) stays below
@@ -121,6 +153,23 @@ def a1_utility(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="a1r.utility",
+    source=f"{CHAUDHURI_HSU}:L278-290 (Thm 9); {CHAUDHURI_HSU}:L540-567 (proof, corrected)",
+    claim="realizable: excess ≤ ε except w.p. ≤ |G|e^{-mε/400} + δ/4 + |G|e^{-3αmε/40}",
+    method=Method.STATISTICAL,
+    impls=(PrivateCoverClassifier, a1r_certificate),
+    tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
+        "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
+        "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
+        "0.11, 0.03), so a certificate understated several times still passes; the "
+        "companion *.selection-step checks the step the learner is responsible for "
+        "where it is nearly attained"
+    ),
+)
 def a1r_utility(config: VerifyConfig) -> CheckOutcome:
     """Thm 9 (L278–290), a demonstration, with the corrected certificate |G|e^{−mε/400} + δ/4 +
     |G|e^{−3αmε/40}: realizable thresholds, m = 40000, α = 1/2, ε = 0.1 (κ̂ = κ_max = 64,
@@ -140,6 +189,23 @@ def a1r_utility(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="a2.utility",
+    source=f"{CHAUDHURI_HSU}:L804-812 (Thm 27)",
+    claim="thresholds: excess ≤ ε except w.p. ≤ 4e^{-mε²/32} + |G|e^{-αmε/8}",
+    method=Method.STATISTICAL,
+    impls=(LabelPrivateCoverClassifier, a2_certificate),
+    tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
+    kind=Kind.DEMONSTRATION,
+    reason=(
+        "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
+        "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
+        "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
+        "0.11, 0.03), so a certificate understated several times still passes; the "
+        "companion *.selection-step checks the step the learner is responsible for "
+        "where it is nearly attained"
+    ),
+)
 def a2_utility(config: VerifyConfig) -> CheckOutcome:
     """Thm 27 (L804–812) on thresholds, a demonstration, with the certificate
     4e^{−mε²/32} + |G|e^{−αmε/8}: 10 % label noise, m = 4000, α = 1, ε = 0.2; control: A1's
@@ -247,6 +313,27 @@ def _selection_step(
     )
 
 
+@Obligation(
+    id="a1.selection-step",
+    source=f"{CHAUDHURI_HSU}:L527-535 (proof of Thm 8); {CHAUDHURI_HSU}:L481-497 (Lemma 18)",
+    claim=(
+        "A1's exact release law meets P(err(h,S) > err(g0,S) + ε/4 | S) ≤ |G|e^{-αmε/8} "
+        "within 1.2× where all but one candidate err just beyond; certificate_ is the "
+        "proof's formula"
+    ),
+    method=Method.EXACT,
+    predicates=(exponential_tail_holds,),
+    impls=(PrivateCoverClassifier, a1_certificate),
+    tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
+    bug_controls=(
+        BugControl(
+            a1_certificate,
+            "return 2 * size * math.exp(",
+            "return size * math.exp(",
+            "A1's certificate without the 2 of the two-sided Hoeffding bound",
+        ),
+    ),
+)
 def a1_selection_step(config: VerifyConfig) -> CheckOutcome:
     """Thm 8's proof, L529–530: P_A(err(h, S) > err(g₀, S) + ε/4 | S) ≤ |G|e^{−αmε/8}, on A1's
     ``release_law`` (thresholds, α = 1, ε = 0.2, m = 219: mε/4 = 10.95, gap 11); and
@@ -261,6 +348,26 @@ def a1_selection_step(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="a1r.selection-step",
+    source=f"{CHAUDHURI_HSU}:L565-567 (proof of Thm 9, exponent corrected)",
+    claim=(
+        "A1r's exact release law meets P(err(h,S) > err(g0,S) + 3ε/20) ≤ |G|e^{-3αmε/40} "
+        "within 1.2× at a tie sample; certificate_ is the corrected formula"
+    ),
+    method=Method.EXACT,
+    predicates=(exponential_tail_holds,),
+    impls=(PrivateCoverClassifier, a1r_certificate),
+    tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
+    bug_controls=(
+        BugControl(
+            a1r_certificate,
+            "math.exp(-3 * epsilon * m * accuracy / 40)",
+            "math.exp(-3 * m * accuracy / 20)",
+            "A1r's certificate with L565's printed exponent",
+        ),
+    ),
+)
 def a1r_selection_step(config: VerifyConfig) -> CheckOutcome:
     """Thm 9's proof, L565 (exponent corrected, ``erratum.chaudhuri-hsu-thm-9-exponent``):
     P(err(h, S) > err(g₀, S) + 3ε/20) ≤ |G|e^{−3αmε/40} on A1r's ``release_law`` (α = 1,
@@ -278,6 +385,18 @@ def a1r_selection_step(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="a2.selection-step",
+    source=f"{CHAUDHURI_HSU}:L826-832 (proof of Thm 27, E')",
+    claim=(
+        "A2's exact release law meets P(err(h,S) > err(g0,S) + ε/4) ≤ |G|e^{-αmε/8} "
+        "within 1.2× at a tie sample; certificate_ is its formula"
+    ),
+    method=Method.EXACT,
+    predicates=(exponential_tail_holds,),
+    impls=(LabelPrivateCoverClassifier, a2_certificate),
+    tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
+)
 def a2_selection_step(config: VerifyConfig) -> CheckOutcome:
     """Thm 27's proof, L830 (Lemma 18 with t_m = ε/4 as the certificate takes it):
     P(err(h, S) > err(g₀, S) + ε/4) ≤ |G|e^{−αmε/8} on A2's ``release_law`` (α = 1, ε = 0.2,
@@ -351,8 +470,30 @@ def _disagreements(learner: Learner, X: NDArray[np.float64], y: NDArray[np.int64
     return problems
 
 
+@Obligation(
+    id="cover-learners.score-is-predict",
+    source=(
+        f"{CHAUDHURI_HSU}:L842-889 (Figs. 1-3: err(g, S)); {CHAUDHURI_HSU}:L180 (empirical error)"
+    ),
+    claim=(
+        "the mistakes each learner scores are the rule its predict applies (closed ends "
+        "of thresholds and intervals), on points placed on the candidates' ends, and fit "
+        "releases the candidate it scored"
+    ),
+    method=Method.PROPERTY,
+    impls=(PrivateCoverClassifier, LabelPrivateCoverClassifier, Boxes),
+    tests=("tests/test_cover_learners.py::test_boxes_on_their_ends",),
+    bug_controls=(
+        BugControl(
+            Boxes.mistakes,
+            'xs, self.lower, side="left"',
+            'xs, self.lower, side="right"',
+            "mistakes counted with an open lower end while predict is closed",
+        ),
+    ),
+)
 def score_is_predict(config: VerifyConfig) -> CheckOutcome:
-    """Issue-21 item 8: the mistakes A1 (thresholds, intervals), A1r and A2 score are the rule
+    """The mistakes A1 (thresholds, intervals), A1r and A2 score are the rule
     their ``predict`` applies — both box ends closed — on Hypothesis samples whose points sit on
     candidates' ends (grid points, interval ends, A2's cover values), repeat, and tie; and the
     fitted model predicts (and scores) the candidate it drew. Control: A1 scoring with an open

@@ -9,10 +9,19 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from dpspec.ldp.mechanism import W_ONE, LocalRandomiser
+from dpspec.ldp.mechanism import W_ONE, LocalRandomiser, ReportLaw
 from dpspec.ldp.partition import CubicPartition
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import LDP_REGRESSION
+from dpspec.proofs.topics.ldp.lemmas import log_ratio_core, onehot_sensitivity, response_sensitivity
 
 #: Hypothesis inputs of the binding (after its boundary cases); ×5 with ``--thorough``.
 EXAMPLES = 300
@@ -85,6 +94,19 @@ def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
     return compare
 
 
+@Obligation(
+    id="ldp-randomiser.lemma-binding",
+    source=f"{LDP_REGRESSION}:L247-251 (Prop 1); L640-656 (proof)",
+    claim=(
+        "the log-weight difference of two exact report laws of LocalRandomiser equals "
+        "the lemma functions' sums over the noise scales; the signal is in the lemmas' "
+        "domain"
+    ),
+    method=Method.PROPERTY,
+    predicates=(onehot_sensitivity, response_sensitivity, log_ratio_core),
+    impls=(LocalRandomiser.pmf, ReportLaw),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+)
 def ldp_binding(config: VerifyConfig) -> CheckOutcome:
     """The log density ratio of two reports' exact laws, as the local randomiser computes it
     (``LocalRandomiser.pmf(...).log_weight``, the law :meth:`randomise` samples: bound by

@@ -16,9 +16,17 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.ldp.mechanism import W_ONE, LocalRandomiser, ReportLaw
+from dpspec.ldp.mechanism import W_ONE, LocalRandomiser, ReportLaw, Reports, aggregate
 from dpspec.ldp.partition import CubicPartition
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import LDP_REGRESSION
 from dpspec.proofs.engine.stats import ALPHA, binomial_pvalue, chisquare_gof
 from dpspec.proofs.topics.ldp.checks import CONTROL_FACTOR, record
 
@@ -112,6 +120,22 @@ CONFORMANCE_CASES: tuple[tuple[str, bool, bool, str, list[float], float, int, bo
 )
 
 
+@Obligation(
+    id="ldp-randomiser.law",
+    source=(
+        f"{LDP_REGRESSION}:L136-150 (eqs. 5-7: the reports); {LDP_REGRESSION}:L247-251 (Prop 1)"
+    ),
+    claim=(
+        "randomise, sample and the batched path of collect/fit (exact and idealised, W+Z "
+        "and Z only) draw from pmf's law (chi-square at alpha = 1e-6; the randomiser "
+        "built for epsilon x 1.25 is rejected)"
+    ),
+    method=Method.STATISTICAL,
+    impls=(LocalRandomiser, ReportLaw),
+    entry_points=(LocalRandomiser.randomise, LocalRandomiser.sample),
+    tests=("tests/test_ldp.py::test_reports_on_lattice",),
+    privacy=True,
+)
 def randomiser_conformance(config: VerifyConfig) -> CheckOutcome:
     """The law :meth:`LocalRandomiser.pmf` states (the one ``ldp-randomiser.privacy`` decides
     privacy on) is the law of the real entry points, by a test with power against a modest
@@ -207,6 +231,21 @@ class _WitnessView:
         return np.asarray(bits.astype(np.int64) @ np.array([8, 4, 2, 1]))
 
 
+@Obligation(
+    id="ldp-randomiser.tight-witness",
+    source=f"{LDP_REGRESSION}:L247-251 (Prop 1; the witness is derived in the digest)",
+    claim=(
+        "the witness event's probabilities have ratio e^epsilon (exact lattice law, "
+        "about 1/16 and e^-epsilon/16); sample matches; the auditor finds eps close to "
+        "epsilon and flags the randomiser built for epsilon x 1.25"
+    ),
+    method=Method.STATISTICAL,
+    predicates=("dpspec.audit.bounds._epsilon_lower",),
+    impls=(LocalRandomiser,),
+    entry_points=(LocalRandomiser.sample,),
+    tests=("tests/test_ldp.py::test_two_party_api",),
+    privacy=True,
+)
 def witness_audit(config: VerifyConfig) -> CheckOutcome:
     """The tight witness three ways (ε = 1, M = 1) on the default lattice randomiser: exactly,
     P(E|x,y)/P(E|x',y') = e^{effective ε} with the effective ε ∈ [ε(1 − 10⁻⁵), ε]
@@ -269,6 +308,21 @@ def _variance_z(noise: NDArray[np.float64], variance: float, excess_kurtosis: fl
 Z_CRITICAL = float(stats.norm.isf(ALPHA / 2))
 
 
+@Obligation(
+    id="ldp.in-law-simulation",
+    source=f"{LDP_REGRESSION}:L136-150 (eqs. 5-7: the aggregated reports)",
+    claim=(
+        "drawing each cell's noise total as NB(n, 1-q) - NB(n, 1-q) lattice units (exact "
+        "path) or sigma (Gamma(n,1/sqrt2) - Gamma(n,1/sqrt2)) (idealised) has the law of "
+        "the sums of n users' reports (KS) and their exact variance; epsilon x 1.25 is "
+        "rejected"
+    ),
+    method=Method.STATISTICAL,
+    impls=(Reports, aggregate),
+    entry_points=(LocalRandomiser.collect_in_law, LocalRandomiser.collect),
+    tests=("tests/test_ldp.py::test_collect_in_batches",),
+    privacy=True,
+)
 def in_law_equivalence(config: VerifyConfig) -> CheckOutcome:
     """``collect_in_law`` has the law of ``collect`` (one randomiser per user), default path:
     a cell's W and Z noise totals for 25 users, over 300 replicates of ``collect`` and 1500 of

@@ -12,8 +12,26 @@ import numpy as np
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
+from dpspec.learners.semi_supervised import Dichotomies
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
+from dpspec.noise import DiscreteLaplaceNoise
 from dpspec.proofs.engine.bindings import Case, Mismatch, differential
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
+from dpspec.proofs.topics.mechanisms.lemmas import (
+    discrete_laplace_ratio_bound,
+    em_log_weight_difference,
+    em_normaliser_ratio,
+    laplace_loss_bound,
+    laplace_loss_bound_half_integers,
+    laplace_loss_bound_half_integers_scale2,
+    laplace_loss_vector_bound,
+    stability_histogram_release,
+    stability_release,
+)
+from dpspec.spec.sensitivity import mistakes
 
 
 class _FixedNoise:
@@ -89,6 +107,32 @@ def _compare_stability(mechs: list[Any]) -> Callable[[Case], str | None]:
     return compare
 
 
+@Obligation(
+    id="stability-histogram.lemma-binding",
+    source=f"{BAYES_CONSISTENCY}:L132-140 (Alg 1 release rule)",
+    claim=(
+        "StabilityHistogram.release_counts (exact, float-eps and idealised paths, noise "
+        "injected) equals the lemma's stability_release cell by cell"
+    ),
+    method=Method.PROPERTY,
+    predicates=(stability_release, stability_histogram_release),
+    impls=(StabilityHistogram.release_counts,),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+    bug_controls=(
+        BugControl(
+            StabilityHistogram.release_counts,
+            "noisy >= self.threshold",
+            "noisy > self.threshold",
+            "a count equal to the threshold dropped (> for >=)",
+        ),
+        BugControl(
+            StabilityHistogram.release_counts,
+            "noisy >= self.threshold",
+            "noisy >= self.threshold - 1",
+            "the threshold off by one",
+        ),
+    ),
+)
 def stability_release_binding(config: VerifyConfig) -> CheckOutcome:
     """``StabilityHistogram.release_counts`` (exact, float-ε and idealised paths) equals
     :func:`dpspec.proofs.topics.mechanisms.lemmas.stability_release` cell by cell, the noise
@@ -155,6 +199,32 @@ def _compare_discrete_laplace(case: Case) -> str | None:
     return None
 
 
+@Obligation(
+    id="discrete-laplace.lemma-binding",
+    source=f"{BAYES_CONSISTENCY}:L119-121 (Laplace / discrete Laplace privacy loss)",
+    claim=(
+        "the pmf ratio of DiscreteLaplaceNoise is q^-k with k the lemma functions' "
+        "values (scalar, half-integer, scale 2, vector)"
+    ),
+    method=Method.PROPERTY,
+    predicates=(
+        discrete_laplace_ratio_bound,
+        laplace_loss_bound,
+        laplace_loss_bound_half_integers,
+        laplace_loss_bound_half_integers_scale2,
+        laplace_loss_vector_bound,
+    ),
+    impls=(DiscreteLaplaceNoise.pmf,),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+    bug_controls=(
+        BugControl(
+            "dpspec.noise._closed_forms.discrete_laplace_pmf",
+            "base ** abs(z)",
+            "base ** abs(2 * z)",
+            "the pmf at twice the distance (the law of noise for 2ε)",
+        ),
+    ),
+)
 def discrete_laplace_binding(config: VerifyConfig) -> CheckOutcome:
     """The implementation's discrete Laplace pmf (:class:`dpspec.noise.DiscreteLaplaceNoise`,
     the noise of every exact mechanism) has ratio ``p_a(y)/p_{a'}(y) = q^{-k}`` with ``k`` the
@@ -256,6 +326,29 @@ def _reduce_mistakes(c: dict[str, Any]) -> Case:
     }
 
 
+@Obligation(
+    id="exponential.lemma-binding",
+    source=(
+        "002_9f3104e4a0d86722.txt:L655 (corrected exponential mechanism); "
+        f"{BAYES_CONSISTENCY}:L349 (score = -mistakes)"
+    ),
+    claim=(
+        "ExponentialMechanism exponents == lemma log-weight difference, pmf == w/Z with "
+        "the lemma's normaliser, Dichotomies.mistakes == spec mistakes"
+    ),
+    method=Method.PROPERTY,
+    predicates=(em_log_weight_difference, em_normaliser_ratio, mistakes),
+    impls=(ExponentialMechanism.pmf, Dichotomies.mistakes),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+    bug_controls=(
+        BugControl(
+            "dpspec.mechanisms.exponential.ExponentialMechanism.__init__",
+            "c = 2 if half else 1",
+            "c = 1",
+            "the weights without the ½ whatever half says",
+        ),
+    ),
+)
 def exponential_binding(config: VerifyConfig) -> CheckOutcome:
     """The exponential mechanism's exponents ``a_i/d`` equal the lemma's log-weight difference
     ε(max s − s_i)/(2Δ), its exact pmf on scores s and on a neighbour's scores s' (each moved

@@ -20,6 +20,23 @@ from dpspec.mechanisms import (
     StabilityHistogram,
     stability_histogram,
 )
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.stability_histogram import paper_threshold
+from dpspec.noise import (
+    bernoulli_exp_neg,
+    bernoulli_power,
+    bernoulli_rational,
+    categorical_base,
+    categorical_exp_neg,
+    coarsen_up,
+    discrete_laplace,
+    discrete_laplace_base,
+    discrete_laplace_pmf,
+    discrete_laplace_sf,
+    geometric,
+    laplace_sf,
+)
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import (
     ExactReport,
     control_of,
@@ -27,7 +44,8 @@ from dpspec.proofs.engine.exact import (
     slack_of,
     verify_pairs,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.proofs.topics.mechanisms.verifiers import (
     EPSILON_BUG,
@@ -47,6 +65,7 @@ from dpspec.proofs.topics.mechanisms.verifiers import (
 )
 from dpspec.spec import privacy
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
+from dpspec.spec.privacy import satisfies_pure_dp
 
 SEED = 20261122
 
@@ -248,6 +267,21 @@ def threshold_pin(q: Fraction, delta: Fraction, lowered: int = 0) -> tuple[bool,
     return got == tau, f"q={q}, δ={delta}: τ = {got} (closed form {tau})"
 
 
+@Obligation(
+    id="stability-histogram.zero-counts",
+    source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1; Thm 2.4: ĉ(x) = 0 when count is 0)",
+    claim="Alg 1 never releases a cell absent from the data; every release is ≥ τ",
+    method=Method.PROPERTY,
+    impls=(stability_histogram, paper_threshold),
+    bug_controls=(
+        BugControl(
+            StabilityHistogram.release_counts,
+            "np.where(noisy >= self.threshold, noisy, 0.0)",
+            "np.where(noisy >= self.threshold - 1, noisy, 0.0)",
+            "values one below the threshold released",
+        ),
+    ),
+)
 def stability_zero_counts(config: VerifyConfig) -> CheckOutcome:
     """Alg 1 never releases a cell absent from the data; releases are ≥ τ (both paths)."""
     rng = np.random.default_rng(SEED + 2)
@@ -270,6 +304,21 @@ def stability_zero_counts(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="laplace.lattice-outputs",
+    source=f"{BAYES_CONSISTENCY}:L119 (Def 2.2); float safety (Mironov 2012)",
+    claim="the exact Laplace path releases only multiples of γ; the idealised one does not",
+    method=Method.PROPERTY,
+    impls=(LaplaceMechanism,),
+    bug_controls=(
+        BugControl(
+            LaplaceMechanism.sample,
+            "if self.idealised:",
+            "if True:",
+            "the exact path drawing float Laplace noise (off the lattice)",
+        ),
+    ),
+)
 def laplace_outputs_on_lattice(config: VerifyConfig) -> CheckOutcome:
     """The exact path releases only multiples of γ; the idealised path does not."""
     rng = np.random.default_rng(SEED + 3)
@@ -290,6 +339,26 @@ def laplace_outputs_on_lattice(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="noise.exact-samplers",
+    source="Canonne–Kamath–Steinke 2020, Alg 1-2 (float-safe noise for every seed mechanism)",
+    claim="the integer-only samplers draw exactly their stated laws",
+    method=Method.STATISTICAL,
+    impls=(
+        bernoulli_exp_neg,
+        discrete_laplace,
+        coarsen_up,
+        bernoulli_rational,
+        bernoulli_power,
+        geometric,
+        discrete_laplace_base,
+        categorical_exp_neg,
+        categorical_base,
+        discrete_laplace_pmf,
+        discrete_laplace_sf,
+        laplace_sf,
+    ),
+)
 def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
     """Each exact sampler matches its law (chi-square, α = 1e-6 each, 6 tests: family-wise
     false-alarm ≤ 6e-6). Controls: the same samplers called with a parameter off by a modest
@@ -366,6 +435,15 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-L655-exponential-half",
+    source=f"{THESIS}:L655 (exponential mechanism, as printed)",
+    claim="ERRATUM: weights exp(ε s) are not ε-DP — the exact verifier exhibits a pair",
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(ExponentialMechanism,),
+    tests=("tests/test_verifiers.py::test_exponential_without_half_is_caught",),
+)
 def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
     """``erratum.thesis-L655-exponential-half``: weights exp(ε·s) (no ½) are not ε-DP; the exact
     verifier must find a pair.

@@ -25,7 +25,15 @@ from dpspec.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.mechanisms.stability_histogram import TAIL, stability_histogram
+from dpspec.mechanisms.base import (
+    count_nonzero,
+    counts_by_value,
+    discrete_laplace_for,
+    float_discrete_laplace,
+    mean_value,
+)
+from dpspec.mechanisms.stability_histogram import TAIL, discrete_threshold, stability_histogram
+from dpspec.noise import DiscreteLaplaceNoise
 from dpspec.proofs.engine.conformance import (
     ConformanceReport,
     conformance,
@@ -33,8 +41,25 @@ from dpspec.proofs.engine.conformance import (
     draws,
     outcome,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
+from dpspec.proofs.topics.mechanisms.checks import (
+    discrete_laplace_exact,
+    exponential_exact,
+    laplace_lattice_exact,
+    noisy_majority_exact,
+    randomized_response_exact,
+    stability_histogram_exact,
+)
 from dpspec.proofs.topics.mechanisms.verifiers import threshold_mistakes
+from dpspec.spec.mechanisms import discrete_laplace_log_ratio
+from dpspec.spec.privacy import (
+    hockey_stick,
+    satisfies_approx_dp,
+    satisfies_ldp,
+    satisfies_pure_dp,
+    satisfies_pure_dp_losses,
+)
 
 Law = dict[Any, Any]
 
@@ -87,6 +112,26 @@ def _sample_vs_pmf(
     return outcome(reports)
 
 
+@Obligation(
+    id="discrete-laplace.privacy",
+    source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.1, Def 2.2, Thm 2.3)",
+    claim="integer query of sensitivity Δ plus discrete Laplace ∝ e^{−ε|z|/Δ} is ε-DP",
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(
+        DiscreteLaplaceMechanism,
+        float_discrete_laplace,
+        count_nonzero,
+        mean_value,
+        counts_by_value,
+        discrete_laplace_for,
+        DiscreteLaplaceNoise,
+    ),
+    entry_points=(DiscreteLaplaceMechanism.sample,),
+    tests=("tests/test_verifiers.py::test_discrete_laplace_mutant_is_caught",),
+    privacy=True,
+    before=(discrete_laplace_exact,),
+)
 def discrete_laplace_conformance(config: VerifyConfig) -> CheckOutcome:
     """DiscreteLaplaceMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
     pairs = [
@@ -121,6 +166,17 @@ def _binned(edges: NDArray[np.float64]) -> Callable[[Any], Any]:
     return lambda out: np.searchsorted(edges, out, side="left") - 1
 
 
+@Obligation(
+    id="laplace.privacy",
+    source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.2, Thm 2.3)",
+    claim="the float-safe Laplace mechanism (lattice snap + exact discrete noise) is ε-DP",
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp_losses, discrete_laplace_log_ratio),
+    impls=(LaplaceMechanism,),
+    entry_points=(LaplaceMechanism.sample,),
+    privacy=True,
+    before=(laplace_lattice_exact,),
+)
 def laplace_conformance(config: VerifyConfig) -> CheckOutcome:
     """LaplaceMechanism.sample, lattice (default) and idealised paths, against the law its
     ``sf`` states, 40 bins over ±4 scales; control: the mechanism at 2ε."""
@@ -161,6 +217,17 @@ def laplace_conformance(config: VerifyConfig) -> CheckOutcome:
     return outcome(reports)
 
 
+@Obligation(
+    id="exponential.privacy",
+    source=f"{THESIS}:L655 (exponential mechanism, corrected)",
+    claim="P(a) ∝ exp(ε s(S,a)/(2Δ)) over a finite candidate set is ε-DP",
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(ExponentialMechanism,),
+    entry_points=(ExponentialMechanism.sample,),
+    privacy=True,
+    before=(exponential_exact,),
+)
 def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
     """ExponentialMechanism.sample against pmf (base 1/2 and ε = 1), control at 2ε."""
     data = np.array([[0, 0], [1, 1], [2, 1], [2, 0], [1, 0]])
@@ -177,6 +244,17 @@ def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
     return _sample_vs_pmf("exponential mechanism", pairs, data, n, 200)
 
 
+@Obligation(
+    id="randomized-response.privacy",
+    source=f"{THESIS}:L429 (local DP; randomized response, Warner 1965)",
+    claim="k-ary randomized response with keep-weight e^ε is ε-LDP",
+    method=Method.EXACT,
+    predicates=(satisfies_ldp, satisfies_pure_dp),
+    impls=(RandomizedResponse,),
+    entry_points=(RandomizedResponse.randomise,),
+    privacy=True,
+    before=(randomized_response_exact,),
+)
 def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
     """RandomizedResponse.randomise against local_pmf for every input (ratio 3 and ε = 1, k = 3),
     control at 2ε (ratio 9, ε = 2)."""
@@ -205,6 +283,17 @@ def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
     return outcome(reports)
 
 
+@Obligation(
+    id="noisy-majority.privacy",
+    source=f"{BAYES_CONSISTENCY}:L193-206 (Alg 2, Thm 3.1 proof)",
+    claim="PCL's per-cell noisy majority bits (empty cells included) are ε-DP",
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(NoisyMajorityVote,),
+    entry_points=(NoisyMajorityVote.sample,),
+    privacy=True,
+    before=(noisy_majority_exact,),
+)
 def noisy_majority_conformance(config: VerifyConfig) -> CheckOutcome:
     """NoisyMajorityVote.sample: the joint law of the 3 cells' bits (independence included)
     against pmf, base 1/2 and ε = 1; control at 2ε."""
@@ -236,6 +325,21 @@ def _coded_law(law: dict[tuple[Any, ...], Any]) -> Law:
     return {tuple(-1 if v == TAIL else v for v in key): p for key, p in law.items()}
 
 
+@Obligation(
+    id="stability-histogram.privacy",
+    source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1, Thm 2.4)",
+    claim="the stability-based histogram is (ε,δ)-DP (exact δ on small instances)",
+    method=Method.EXACT,
+    predicates=(satisfies_approx_dp, hockey_stick),
+    impls=(StabilityHistogram, discrete_threshold),
+    entry_points=(
+        StabilityHistogram.sample,
+        StabilityHistogram.release_counts,
+        stability_histogram,
+    ),
+    privacy=True,
+    before=(stability_histogram_exact,),
+)
 def stability_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
     """StabilityHistogram.sample (→ release_counts) and the function ``stability_histogram``
     against the exact law ``pmf`` on counts straddling the threshold; control at 2ε."""

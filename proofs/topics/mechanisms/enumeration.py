@@ -13,11 +13,9 @@ refinement of ties skipped, a tail loop stopped one step early, a probability of
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
-from unittest import mock
 
 import numpy as np
 
@@ -29,20 +27,14 @@ from dpspec.mechanisms import (
     RandomizedResponse,
     StabilityHistogram,
 )
-from dpspec.noise import DiscreteLaplaceNoise
-from dpspec.noise import _laws as noise_laws
-from dpspec.noise._laws import (
-    GeometricSampler,
-    LevelSampler,
-    SingleThreshold,
-    TablePolicy,
-    TwoSidedSampler,
-    geometric_sampler,
-    two_sided_sampler,
+from dpspec.mechanisms.base import check_base_loss
+from dpspec.noise import (
+    DiscreteLaplaceNoise,
 )
-from dpspec.noise._reals import Ratio
+from dpspec.noise._laws import (
+    TablePolicy,
+)
 from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
-from dpspec.noise._tables import TABLE_BITS, first_floor
 from dpspec.proofs.engine.law_checks import (
     Interval,
     LawCase,
@@ -51,12 +43,17 @@ from dpspec.proofs.engine.law_checks import (
     exp_neg_interval,
     ipow,
     law_check,
-    law_off_by_one_ulp,
-    table_off_by_one_ulp,
-    table_without_refinement,
     with_attribute,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 from dpspec.spec.neighbours import datasets
 
 #: Tiny tables that still take every path of the block sampler (blocks of 4 or 2 values,
@@ -161,292 +158,6 @@ def bernoulli_spec(p: Interval) -> SpecLaw:
 # --- the noise samplers ---------------------------------------------------------------------
 
 
-def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
-    """``discrete_laplace``, ``discrete_laplace_base`` and ``geometric`` at size 1 against the
-    two-sided and geometric laws (ulp resolution); the block sampler of large scales through
-    the same classes with tiny tables (its block table, within-block mixture and tail each at
-    ulp resolution, composed with a coarse truncation: its maps move whole probabilities).
-    Controls: a threshold one ulp high, the refinement of
-    ties skipped, the tail loop stopped one step early, the within-block uniform part one
-    unit (B·2^-64) too heavy, a base off by 1/1000."""
-    cases: list[LawCase] = []
-    for scale in (Fraction(1), Fraction(3, 2)) if config.thorough else (Fraction(1),):
-        cases.append(
-            LawCase(
-                f"discrete_laplace(scale={scale})",
-                _drawing(noise.discrete_laplace, scale),
-                two_sided_spec(factor(scale)),
-            )
-        )
-    for base in (Fraction(1, 2), Fraction(1, 3)):
-        cases.append(
-            LawCase(
-                f"discrete_laplace_base({base})",
-                _drawing(noise.discrete_laplace_base, base),
-                two_sided_spec(base),
-            )
-        )
-    for base in (Fraction(1, 2), Fraction(2, 3)) if config.thorough else (Fraction(2, 3),):
-        cases.append(
-            LawCase(f"geometric({base})", _drawing(noise.geometric, base), geometric_spec(base))
-        )
-    composed = THOROUGH if config.thorough else COARSE
-    for scale in (Fraction(5),):
-        q = Ratio(scale.denominator, scale.numerator, exp=True)
-        block = TwoSidedSampler(q, SMALL_POLICY)
-        qi = factor(scale)
-        cases += [
-            LawCase(
-                f"block table (scale {scale}, B={block.block})",
-                _locating(block.table),
-                block_spec(qi, block.block, block.half),
-            ),
-            LawCase(
-                f"within-block position (B={block.block})",
-                _sizing(block.within),
-                truncated_geometric_spec(qi, block.block),
-            ),
-            LawCase(
-                f"block tail (factor q^{block.block})",
-                _sizing(block.tail),
-                geometric_spec(ipow(qi, block.block)),
-            ),
-            LawCase(
-                f"block sampler, composed (scale {scale})",
-                _sizing(block),
-                two_sided_spec(qi),
-                composed,
-                COARSE_CLAIM,
-            ),
-        ]
-        # geometric()'s own block path (scale above the direct table): G = B·A + W, A the
-        # geometric at q^B (its own sampler), W the within-block position
-        geo = GeometricSampler(q, SMALL_POLICY)
-        cases += [
-            LawCase(
-                f"geometric block sampler: blocks at q^{geo.block}",
-                _sizing(geo.outer),
-                geometric_spec(ipow(qi, geo.block)),
-            ),
-            LawCase(
-                f"geometric block sampler, composed (scale {scale}, B={geo.block})",
-                _sizing(geo),
-                geometric_spec(qi),
-                composed,
-                COARSE_CLAIM,
-            ),
-        ]
-    one = two_sided_sampler(Ratio(1, 1, exp=True))
-    block = TwoSidedSampler(Ratio(1, 5, exp=True), SMALL_POLICY)
-    tail = geometric_sampler(Ratio(1, 1, exp=True))
-    spec1 = two_sided_spec(factor(Fraction(1)))
-    controls = [
-        (
-            "a two-sided table threshold one ulp (2^-64) high",
-            LawCase(
-                "scale 1, threshold 14 one ulp high",
-                _sizing(with_attribute(one, "table", table_off_by_one_ulp(one.table, 14))),
-                spec1,
-            ),
-        ),
-        (
-            "the refinement of ties skipped (a word equal to a floor decided by the floor)",
-            LawCase(
-                "scale 1, refinement skipped",
-                _sizing(with_attribute(one, "table", table_without_refinement(one.table))),
-                spec1,
-            ),
-        ),
-        (
-            "the geometric tail loop stopped one step early (G ≥ K not continued)",
-            LawCase(
-                "geometric e^-1, tail not continued",
-                _sizing(with_attribute(tail, "size", tail.size + 1)),
-                geometric_spec(factor(Fraction(1))),
-            ),
-        ),
-        (
-            "the within-block uniform part one unit (B·2^-64) too heavy",
-            LawCase(
-                "within-block, uniform part + B·2^-64",
-                _sizing(_heavier(block.within)),
-                truncated_geometric_spec(factor(Fraction(5)), block.block),
-            ),
-        ),
-        (
-            "geometric's base off by 1/1000 (333/1000 drawn as 334/1000)",
-            LawCase(
-                "geometric(334/1000) against 333/1000",
-                _drawing(noise.geometric, Fraction(334, 1000)),
-                geometric_spec(Fraction(333, 1000)),
-            ),
-        ),
-    ]
-    return law_check(cases, controls, paths=noise_laws)
-
-
-def _heavier(within: Any) -> Any:
-    """The sampler with its uniform part one unit heavier and the residual table of the true
-    uniform part (the copy is given the original's table, not one built for its own part)."""
-    bad = with_attribute(within, "uniform", within.uniform + within.block)
-    bad.residual = within.residual
-    bad.threshold = np.uint64(bad.uniform)
-    return bad
-
-
-def bernoulli_exp_law(config: VerifyConfig) -> CheckOutcome:
-    """``bernoulli_exp_neg(a, d)`` at size 1 against e^{−a/d} (γ = 0, < 1, = 1, > 1, a 2^32
-    denominator, and around 64·ln 2 ≈ 44.36, where the floor ⌊2^64 e^{−γ}⌋ becomes 0: γ = 44
-    has floor 1, γ = 44.5 and 45 floor 0, the last one from the shortcut for γ ≥ 45), and the
-    alternating series the vectorised path uses for many distinct exponents, through its
-    scalar kernel. Controls, planted in the sampler's own code: the threshold one ulp high,
-    the refinement skipped; and the probability off by 1/1000 (γ = 1/3 drawn as 1/3 + 1/1000)."""
-    exponents = [(0, 1), (1, 3), (3, 3), (7, 3), (2**31, 2**32), (44, 1), (89, 2), (90, 2)]
-    cases = [
-        LawCase(
-            f"bernoulli_exp_neg({a}/{d})",
-            _bernoulli(a, d),
-            bernoulli_spec(exp_neg_interval(Fraction(a, d))),
-        )
-        for a, d in exponents
-    ]
-    for whole, rest, d in ((0, 1, 3), (1, 1, 3), (2, 0, 5)):
-        e = ExpNegExponents(np.array([whole]), np.array([rest]), d)
-        cases.append(
-            LawCase(
-                f"alternating series γ = {whole} + {rest}/{d}",
-                _series(e),
-                bernoulli_spec(exp_neg_interval(whole + Fraction(rest, d))),
-            )
-        )
-    spec = bernoulli_spec(exp_neg_interval(Fraction(1, 3)))
-    controls = [
-        (
-            "the threshold ⌊2^64 e^{-1/3}⌋ one ulp high",
-            LawCase(
-                "Bernoulli(e^-1/3), threshold one ulp high",
-                _bernoulli_planted(
-                    1,
-                    3,
-                    {
-                        "bernoulli_floor": _floor_one_ulp_high,
-                        "SingleThreshold": _threshold_one_ulp_high,
-                    },
-                ),
-                spec,
-            ),
-        ),
-        (
-            "the refinement of a word equal to the threshold skipped",
-            LawCase(
-                "Bernoulli(e^-1/3), refinement skipped",
-                _bernoulli_planted(1, 3, {"count_at_or_below": _refinement_skipped}),
-                spec,
-            ),
-        ),
-        (
-            "the probability off by 1/1000 (γ = 1/3 + 1/1000)",
-            LawCase(
-                "Bernoulli(e^-(1/3 + 1/1000)) against e^-1/3",
-                lambda rng: bool(noise.bernoulli_exp_neg(np.array([1003]), 3000, rng)[0]),
-                spec,
-            ),
-        ),
-    ]
-    return law_check(cases, controls)
-
-
-def _threshold_one_ulp_high(q: Ratio) -> Any:
-    return law_off_by_one_ulp(SingleThreshold(q), 0)
-
-
-def _floor_one_ulp_high(q: Ratio) -> tuple[int, bool]:
-    law = _threshold_one_ulp_high(q)
-    return first_floor(law, 0, law.bounds(0, TABLE_BITS))
-
-
-def _refinement_skipped(*args: Any) -> int:
-    return 0  # a word equal to the inexact floor decided as U < e^{−γ}, never refined
-
-
-def _bernoulli_planted(a: int, d: int, bugs: dict[str, Callable[..., Any]]) -> Program:
-    """``bernoulli_exp_neg(a/d)`` at size 1 with the names ``bugs`` of ``dpspec.noise``
-    replaced while it runs: the sampler's own code with one planted bug."""
-
-    def run(rng: np.random.Generator) -> bool:
-        with contextlib.ExitStack() as stack:
-            for name, bug in bugs.items():
-                stack.enter_context(mock.patch.object(noise, name, bug))
-            return bool(noise.bernoulli_exp_neg(np.array([a]), d, rng)[0])
-
-    return run
-
-
-def categorical_law(config: VerifyConfig) -> CheckOutcome:
-    """``categorical_exp_neg``, ``categorical_exp_gap``, ``categorical_base`` and
-    ``categorical_exp_levels`` at size 1 against w_i/Σw (tied exponents included: a level with
-    several members). Controls: a level threshold one ulp high, the refinement skipped, the
-    exponents read at twice the denominator."""
-    a, d = [0, 1, 3, 7, 1], 2
-    w_exp = [exp_neg_interval(Fraction(x, d)) for x in a]
-    gaps = [0, 5, 2**40]
-    w_gap = [exp_neg_interval(Fraction(g * 3, 7)) for g in gaps]
-    base, b = Fraction(2, 3), [2, 0, 1, 1]
-    w_base = [base**x for x in b]
-    levels_w = [exp_neg_interval(Fraction(g, 4)) * c for g, c in ((0, 1), (1, 3), (5, 2))]
-    cases = [
-        LawCase(
-            "categorical_exp_neg(a=[0,1,3,7,1], d=2)",
-            _drawing(noise.categorical_exp_neg, np.array(a), d),
-            categorical_spec(w_exp),
-        ),
-        LawCase(
-            "categorical_exp_gap(gap=[0,5,2^40], 3/7)",
-            _drawing(noise.categorical_exp_gap, np.array(gaps), 3, 7),
-            categorical_spec(w_gap),
-        ),
-        LawCase(
-            "categorical_base(a=[2,0,1,1], 2/3)",
-            _drawing(noise.categorical_base, np.array(b), base),
-            categorical_spec(w_base),
-        ),
-        LawCase(
-            "categorical_exp_levels(gaps=[0,1,5], counts=[1,3,2], 1/4)",
-            _drawing(noise.categorical_exp_levels, [0, 1, 5], [1, 3, 2], 1, 4),
-            categorical_spec(levels_w),
-        ),
-    ]
-    sampler = LevelSampler(Ratio(1, 2, exp=True), (0, 1, 3, 7), (1, 2, 1, 1))
-    spec = categorical_spec([w_exp[0], w_exp[1] * 2, w_exp[2], w_exp[3]])
-    controls = [
-        (
-            "a level threshold one ulp high",
-            LawCase(
-                "levels, threshold 1 one ulp high",
-                _sizing(with_attribute(sampler, "table", table_off_by_one_ulp(sampler.table, 1))),
-                spec,
-            ),
-        ),
-        (
-            "the refinement of ties skipped",
-            LawCase(
-                "levels, refinement skipped",
-                _sizing(with_attribute(sampler, "table", table_without_refinement(sampler.table))),
-                spec,
-            ),
-        ),
-        (
-            "the exponents read at twice the denominator (e^{-a/(2d)})",
-            LawCase(
-                "categorical_exp_neg at d = 4 against d = 2",
-                _drawing(noise.categorical_exp_neg, np.array(a), 2 * d),
-                categorical_spec(w_exp),
-            ),
-        ),
-    ]
-    return law_check(cases, controls, paths=noise_laws)
-
-
 # --- the mechanisms -------------------------------------------------------------------------
 
 
@@ -456,6 +167,17 @@ def _scores(data: Any) -> Any:
     return np.array([int(np.sum(arr == 0)), int(np.sum(arr == 1)), 1])
 
 
+@Obligation(
+    id="exponential.law-enumerated",
+    source=f"{THESIS}:L655 (exponential mechanism, corrected)",
+    claim=(
+        "ExponentialMechanism.sample draws P(a) ∝ e^{ε s_a/(2Δ)} (and ∝ q^{−s_a} with a "
+        "base) exactly on every dataset of a tiny domain: its law derived from its code"
+    ),
+    method=Method.EXACT,
+    impls=(ExponentialMechanism, check_base_loss),
+    entry_points=(ExponentialMechanism.sample,),
+)
 def exponential_law(config: VerifyConfig) -> CheckOutcome:
     """``ExponentialMechanism.sample`` (epsilon given as a rational, and a rational base) on
     every dataset of ≤ 3 records over {0, 1} against P(a) ∝ e^{ε s_a/(2Δ)} (q^{−s_a}); control:
@@ -508,6 +230,18 @@ def randomized_response_spec(ratio: Interval | Fraction, k: int, x: int) -> Spec
     return lambda y: (r if y == x else Interval.point(1)) / (r + (k - 1))
 
 
+@Obligation(
+    id="randomized-response.law-enumerated",
+    source=f"{THESIS}:L429 (local DP; randomized response, Warner 1965)",
+    claim=(
+        "randomise draws y = x w.p. e^ε/(e^ε + k − 1), each other y w.p. 1/(e^ε + k − "
+        "1), exactly, with ε and with a rational base: its law derived from its code on "
+        "every input"
+    ),
+    method=Method.EXACT,
+    impls=(RandomizedResponse,),
+    entry_points=(RandomizedResponse.randomise,),
+)
 def randomized_response_law(config: VerifyConfig) -> CheckOutcome:
     """``RandomizedResponse(k, …).randomise`` on every input, with a rational base and with ε,
     against r/(r + k − 1) and 1/(r + k − 1); controls: the keep weight off by 1/1000 (base
@@ -561,6 +295,22 @@ def _randomising(mech: RandomizedResponse, x: int) -> Program:
     return lambda rng: _first(mech.randomise(np.array([x]), rng))
 
 
+@Obligation(
+    id="discrete-laplace.law-enumerated",
+    source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.2, Thm 2.3; discrete analogue)",
+    claim=(
+        "DiscreteLaplaceMechanism.sample releases f(S) + Z with P(Z = z) ∝ q^{|z|} "
+        "exactly (base and ε) on every dataset of a tiny domain: its law derived from "
+        "its code"
+    ),
+    method=Method.EXACT,
+    impls=(
+        DiscreteLaplaceMechanism,
+        "dpspec.noise._closed_forms.discrete_laplace_pmf",
+        "dpspec.noise._closed_forms.discrete_laplace_sf",
+    ),
+    entry_points=(DiscreteLaplaceMechanism.sample,),
+)
 def discrete_laplace_mechanism_law(config: VerifyConfig) -> CheckOutcome:
     """``DiscreteLaplaceMechanism(count, base=q).sample`` and the ε path on every dataset of
     ≤ 3 records over {0, 1} against f(S) + Z, and its ``pmf`` (the law the exact privacy checks
@@ -662,6 +412,18 @@ def histogram_spec(q: Interval | Fraction, tau: int, counts: Sequence[int]) -> S
     return law
 
 
+@Obligation(
+    id="stability-histogram.law-enumerated",
+    source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1)",
+    claim=(
+        "StabilityHistogram.sample releases each occupied cell as count + Z when ≥ τ, "
+        "else 0, and empty cells as 0, exactly (base and ε; τ checked against its closed "
+        "form): its law derived from its code on every dataset of a tiny domain"
+    ),
+    method=Method.EXACT,
+    impls=(StabilityHistogram,),
+    entry_points=(StabilityHistogram.sample,),
+)
 def stability_histogram_law(config: VerifyConfig) -> CheckOutcome:
     """``StabilityHistogram(2, …).sample`` (base q and ε) on every dataset of ≤ 3 records in
     one of 2 cells (two occupied cells: a product of enumerations, under ``--thorough``)
@@ -717,6 +479,20 @@ def _histogram_case(
     )
 
 
+@Obligation(
+    id="laplace.law-bound",
+    source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.2, Thm 2.3; the lattice path)",
+    claim=(
+        "LaplaceMechanism.sample (default, lattice) releases γ·(⌊f(S)/γ⌉ + Z) with Z "
+        "exactly the draws of discrete_laplace at its lattice scale (value by value, "
+        "same generator), whose law is enumerated and whose table at that scale is "
+        "recomputed exactly"
+    ),
+    method=Method.PROPERTY,
+    impls=(LaplaceMechanism,),
+    entry_points=(LaplaceMechanism.sample,),
+    binding="differential: noise.discrete-laplace-law-enumerated",
+)
 def laplace_binding(config: VerifyConfig) -> CheckOutcome:
     """``LaplaceMechanism.sample`` (the lattice path) releases exactly γ·(⌊f(S)/γ⌉ + Z) with Z
     the draws ``noise.discrete_laplace`` makes at the mechanism's lattice scale from the same

@@ -27,6 +27,7 @@ from dpspec.learners.pcde import (
 from dpspec.learners.semi_supervised import dichotomies
 from dpspec.mechanisms.stability_histogram import TAIL, StabilityHistogram
 from dpspec.proofs.engine.conformance import conformance, draws, outcome, power_against
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import (
     RTOL,
     Dataset,
@@ -39,14 +40,16 @@ from dpspec.proofs.engine.exact import (
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    Method,
+    Obligation,
     Slack,
     VerifyConfig,
-    in_order,
     stop_if_failed,
 )
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
-from dpspec.spec.privacy import Dist, hockey_stick
+from dpspec.spec.privacy import Dist, hockey_stick, satisfies_approx_dp
 
 SEED = 4000
 
@@ -252,6 +255,40 @@ def pcde_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="pcde.privacy",
+    source=(f"{BAYES_CONSISTENCY}:L249-262 (Alg 3, Thm 4.2); {BAYES_CONSISTENCY}:L125-147 (Alg 1)"),
+    claim=(
+        "PCDE's release (stability histogram of the cube counts) is (ε, δ)-DP for the "
+        "caller's (ε, δ), exactly, through the law fit draws; tight in ε, δ pinned to "
+        "the threshold rule's closed form"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_approx_dp, hockey_stick),
+    impls=(
+        PrivateHistogramDensity,
+        "dpspec.learners.pcde._cube_ids",
+        "dpspec.learners.pcde._occupied_cubes",
+    ),
+    entry_points=(PrivateHistogramDensity.fit,),
+    tests=("tests/test_pcde.py::test_release_law_is_a_distribution",),
+    privacy=True,
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcde.PrivateHistogramDensity._histogram",
+            "bins=None, epsilon=float(self.epsilon), delta=self.delta,",
+            "bins=None, epsilon=1.25 * float(self.epsilon), delta=self.delta,",
+            "the histogram noised for ε × 1.25",
+        ),
+        BugControl(
+            "dpspec.learners.pcde.PrivateHistogramDensity._histogram",
+            "bins=None, epsilon=float(self.epsilon), delta=self.delta,",
+            "bins=None, epsilon=float(self.epsilon), delta=2 * self.delta,",
+            "the histogram run at 2δ",
+        ),
+    ),
+    before=(pcde_exact_privacy,),
+)
 def pcde_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCDE ``fit`` on 53 points in 3 cubes (counts 5, 8, 40 around τ): the joint release
     (released cubes and their counts) against ``release_law``; control: ``fit`` at ε = 2;
@@ -301,7 +338,6 @@ def pcde_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 #: Thm 4.2 through ``fit``: the exact checks of the law, then the conformance of ``fit`` to it.
-pcde_privacy = in_order(pcde_exact_privacy, pcde_fit_conformance)
 
 
 def _fitted(n: int, d: int, seed: int) -> PrivateHistogramDensity:
@@ -309,6 +345,28 @@ def _fitted(n: int, d: int, seed: int) -> PrivateHistogramDensity:
     return PrivateHistogramDensity(1.0, 1e-6, random_state=seed).fit(rng.standard_normal((n, d)))
 
 
+@Obligation(
+    id="pcde.density",
+    source=f"{BAYES_CONSISTENCY}:L258 (Remark 4.1 and its footnote, L268)",
+    claim="f̂ is a density: ≥ 0, integrates to 1, sample_points draws from it",
+    method=Method.STATISTICAL,
+    impls=(PrivateHistogramDensity, "dpspec.learners.pcde._match_rows"),
+    tests=("tests/test_pcde.py::test_sample_lands_in_released_cubes",),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcde.PrivateHistogramDensity._fit",
+            "self.density_values_ = self.released_counts_ / (mass * side**d)",
+            "self.density_values_ = self.released_counts_ / (mass * side)",
+            "f̂ normalised by the side r instead of the cube volume r^d",
+        ),
+        BugControl(
+            PrivateHistogramDensity.sample_points,
+            "size=size, p=self.cube_probabilities())",
+            "size=size)",
+            "sample_points picks released cubes uniformly, not ∝ ĉ",
+        ),
+    ),
+)
 def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
     """Remark 4.1: f̂ ≥ 0, ∫f̂ = 1 (sum over released cubes, and through ``pdf`` at cube
     centres), f̂ = 0 off the released cubes; ``sample_points`` lands only in released cubes,
@@ -375,6 +433,42 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="pcde.grid-protocol",
+    source=(
+        f"{BAYES_CONSISTENCY}:L251-253 (Alg 3: r = n^(-1/(2d)), cubes of ℝ^d); sklearn protocol"
+    ),
+    claim=(
+        "the grid is anchored at 0 with side n^(-1/(2d)); cube keys, lookups, counts and "
+        "the estimator protocol are correct"
+    ),
+    method=Method.PROPERTY,
+    impls=(
+        side_for,
+        "dpspec.learners.pcde._check_points",
+        "dpspec.learners.pcde._cube_ids",
+        "dpspec.learners.pcde._row_keys",
+        "dpspec.learners.pcde._occupied_cubes",
+        "dpspec.learners.pcde._match_rows",
+        check_score_labels,
+        PrivateHistogramDensity,
+    ),
+    tests=("tests/test_pcde.py::test_row_keys_fallback_agrees",),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcde._cube_ids",
+            "scaled = np.floor(X / side)",
+            "scaled = np.trunc(X / side)",
+            "cubes of negative coordinates truncated toward 0 (the grid not anchored at 0)",
+        ),
+        BugControl(
+            "dpspec.learners.pcde._match_rows",
+            "pos = np.minimum(np.searchsorted(tk[order], qk), k - 1)",
+            "pos = np.minimum(np.searchsorted(tk[order], qk, side='right'), k - 1)",
+            "a row looked up one place to the right",
+        ),
+    ),
+)
 def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
     """Grid and estimator properties: r = n^{−1/(2d)}; cubes anchored at 0 (⌊x/r⌋, negative
     coordinates included); packed row keys agree with the np.unique fallback and with a
@@ -446,14 +540,36 @@ def pcde_grid_and_protocol(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-# --- the cube fit counts is the cube pdf reads (issue 21 item 8) -------------------------------
+# --- the cube fit counts is the cube pdf reads -------------------------------
 
 #: ε at which the exact histogram noise is 0 except with probability ~e^{−350} per cube.
 NOISELESS_EPSILON = 700.0
 
 
+@Obligation(
+    id="pcde.score-is-pdf",
+    source=f"{BAYES_CONSISTENCY}:L249-256 (Alg 3: f̂(x) = ĉ(C(x))/(n r^d))",
+    claim=(
+        "the cube whose count fit releases for a point is the cube pdf reads there "
+        "(cubes [k r, (k+1) r) anchored at 0), on points on and next to cube faces"
+    ),
+    method=Method.PROPERTY,
+    impls=(PrivateHistogramDensity, "dpspec.learners.pcde._cube_ids"),
+    tests=("tests/test_pcde.py::test_pdf_integrates_to_one",),
+    bug_controls=(
+        BugControl(
+            PrivateHistogramDensity.pdf,
+            "idx = _match_rows(self.released_cells_, _cube_ids(X, self.side_))",
+            (
+                "idx = _match_rows(self.released_cells_, _cube_ids(np.nextafter(X, -np.inf), "
+                "self.side_))"
+            ),
+            "pdf reads cubes (k r, (k+1) r] while fit counts [k r, (k+1) r)",
+        ),
+    ),
+)
 def pcde_score_is_pdf(config: VerifyConfig) -> CheckOutcome:
-    """Issue 21 item 8 for the density: the cube whose count ``fit`` releases for a point is
+    """For the density: the cube whose count ``fit`` releases for a point is
     the cube ``pdf`` reads there — cubes [k r, (k + 1) r) of ℝ^d anchored at 0 — on Hypothesis
     samples on cube faces k·r (negative ones included) and one ulp either side of them. At
     ε = 700 the noise is 0, so with every point repeated τ times each occupied cube is

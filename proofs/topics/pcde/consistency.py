@@ -20,9 +20,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.densities import DENSITIES, ProductDensity, SymmetricMarginal
-from dpspec.learners.pcde import PrivateHistogramDensity
+from dpspec.learners.pcde import PrivateHistogramDensity, side_for
 from dpspec.proofs.engine.consistency_runs import NO_RELEASE_L1, density_l1_distance
-from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, Slack, VerifyConfig
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.spec.consistency import welch_greater_pvalue
 
@@ -80,6 +82,22 @@ def shows_trend(pvals: list[float], means: list[float], steps: int, bound: float
     return len(pvals) == steps and all(p < ALPHA for p in pvals) and means[-1] < bound
 
 
+@Obligation(
+    id="pcde.consistency",
+    source=f"{BAYES_CONSISTENCY}:L264-319 (Thm 4.3 and proof, eqs. 3-7)",
+    claim="E‖f − f̂‖₁ falls along an n-grid for N(0, 1) (trend; the theorem is a limit)",
+    method=Method.STATISTICAL,
+    impls=(PrivateHistogramDensity, side_for),
+    tests=("tests/test_pcde.py::test_consistency_trend_small",),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcde._side_for",
+            "return float(n ** (-1.0 / (2 * d)))",
+            "return float(n ** (-1.0 / d))",
+            "cubes of side n^(-1/d): n·r^d = 1, Thm 4.3's condition n·r^d → ∞ fails",
+        ),
+    ),
+)
 def pcde_consistency_trend(config: VerifyConfig) -> CheckOutcome:
     """Thm 4.3 (a limit, so a trend, not a rate): for N(0, 1), ε = 1, δ = 1e-6, n ∈ {10^4, 10^5,
     10^6}, R fits each, every step must be a significant decrease (one-sided Welch t-test at
@@ -142,6 +160,25 @@ def _quadrature_l1(
     return total
 
 
+@Obligation(
+    id="densities.exact-l1",
+    source=f"{BAYES_CONSISTENCY}:L264 (Thm 4.3's L1 distance, evaluated exactly for the tests)",
+    claim=(
+        "the L1 distance of a histogram to a product density is exact (d = 1) or "
+        "quadrature with a stated error (d = 2), matching adaptive quadrature"
+    ),
+    method=Method.PROPERTY,
+    impls=(ProductDensity, SymmetricMarginal),
+    tests=("tests/test_pcde.py::test_l1_closed_form_matches_quadrature",),
+    bug_controls=(
+        BugControl(
+            "dpspec.densities.SymmetricMarginal._abs_gap",
+            "- (cdf(b) - cdf(a)) + 2.0 * above)",
+            "- (cdf(b) - cdf(a)) + 1.0 * above)",
+            "the level-set term of ∫|g − t| counted once, not twice",
+        ),
+    ),
+)
 def density_l1_formula(config: VerifyConfig) -> CheckOutcome:
     """The L1 formulas of ``impl/densities.py`` against scipy's adaptive quadrature on random
     histograms whose levels are within a factor 1.5 of f at the cube centres, so that level
@@ -186,6 +223,23 @@ def density_l1_formula(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="pcde.consistency-heavy-tailed",
+    source=f"{BAYES_CONSISTENCY}:L264-319 (Thm 4.3: every density on R^d)",
+    claim="E‖f − f̂‖₁ falls along an n-grid for Cauchy on ℝ and t₂ ⊗ t₂ on ℝ² (trend)",
+    method=Method.STATISTICAL,
+    predicates=(welch_greater_pvalue,),
+    impls=(PrivateHistogramDensity, ProductDensity, SymmetricMarginal),
+    tests=("tests/test_pcde.py::test_heavy_tailed_densities",),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcde._side_for",
+            "return float(n ** (-1.0 / (2 * d)))",
+            "return float(n ** (-1.0 / d))",
+            "cubes of side n^(-1/d): n·r^d = 1, Thm 4.3's condition n·r^d → ∞ fails",
+        ),
+    ),
+)
 def pcde_consistency_heavy_tailed(config: VerifyConfig) -> CheckOutcome:
     """Thm 4.3 holds for every density, heavy tails included: Cauchy on ℝ (no mean) and the
     product of two t₂ on ℝ², ε = 1, δ = 1e-6, n ∈ {10^4, 10^5, 10^6}. Every step must be a

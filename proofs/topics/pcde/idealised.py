@@ -39,6 +39,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import integrate
 
+from dpspec.learners.pcde import PrivateHistogramDensity
+from dpspec.learners.pcl2 import release_histogram
 from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.noise import laplace_sf
 from dpspec.proofs.engine.conformance import (
@@ -50,14 +52,17 @@ from dpspec.proofs.engine.conformance import (
     power_against,
     tabulate,
 )
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    Method,
+    Obligation,
     Slack,
     VerifyConfig,
-    in_order,
     stop_if_failed,
 )
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 
 #: quadrature tolerance of the middle segment (absolute)
@@ -368,6 +373,29 @@ def _joint(a: Law, b: Law) -> Law:
     return {(x, y): float(pa) * float(pb) for x, pa in a.items() for y, pb in b.items()}
 
 
+@Obligation(
+    id="pcde.idealised-histogram-privacy",
+    source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1, Thm 2.4: continuous Laplace, ideal reals)",
+    claim=(
+        "the paper's histogram (Lap(2/ε), τ = (2/ε)ln(2/δ) + 1) that PCDE and PCL2b use "
+        "with idealised=True is (ε, δ)-DP; its exact worst δ is δ/4"
+    ),
+    method=Method.EXACT,
+    predicates=(verify_idealised_histogram, cell_hockey_stick, pair_hockey_stick),
+    impls=(StabilityHistogram, PrivateHistogramDensity, release_histogram),
+    entry_points=(StabilityHistogram.release_counts,),
+    tests=("tests/test_pcde.py::test_idealised_hockey_stick_matches_quadrature",),
+    privacy=True,
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcde.PrivateHistogramDensity._histogram",
+            "bins=None, epsilon=float(self.epsilon), delta=self.delta,",
+            "bins=None, epsilon=float(self.epsilon), delta=2 * self.delta,",
+            "PCDE's idealised histogram run at 2δ",
+        ),
+    ),
+    before=(idealised_histograms_private,),
+)
 def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
     """The idealised (paper) histogram's ``release_counts`` on an empty cell and 3 cells with
     counts around τ: each cell's release (dropped, or the value in one of 12 bins above τ)
@@ -428,4 +456,3 @@ def idealised_histogram_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 #: Thm 2.4 with ideal reals: the closed-form check, then the conformance of ``release_counts``.
-idealised_privacy = in_order(idealised_histograms_private, idealised_histogram_conformance)

@@ -13,19 +13,29 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from dpspec.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for
+import dpspec.learners.estimator
+from dpspec.learners.estimator import check_binary_labels
+from dpspec.learners.pcl import PrivateHistogramClassifier, cells_per_axis_for, cube_index
 from dpspec.proofs.engine.cells import cell_bits, checkerboard_sample, verify_cell_classifier
 from dpspec.proofs.engine.conformance import conformance, draws, outcome, power_against
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import (
     ExactReport,
     control_of,
     reports_until_failure,
     slack_of,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Slack, VerifyConfig, in_order
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.spec.neighbours import Relation
-from dpspec.spec.privacy import bernoulli_product
+from dpspec.spec.privacy import bernoulli_product, satisfies_pure_dp
 
 SEED = 3000
 
@@ -103,6 +113,32 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="pcl.fixed-function",
+    source=f"{BAYES_CONSISTENCY}:L193-200 (Alg 2: one noise draw per cube, fixed)",
+    claim="PCL's output is one function: same x → same answer; empty cubes carry noise",
+    method=Method.STATISTICAL,
+    impls=(
+        PrivateHistogramClassifier,
+        "dpspec.learners._keyed_noise.keyed_values",
+        "dpspec.learners._keyed_noise.block_generator",
+    ),
+    tests=("tests/test_pcl.py::test_predictions_are_one_function",),
+    bug_controls=(
+        BugControl(
+            PrivateHistogramClassifier.decision_cells,
+            "bits[~found] = self._bits(empty, np.zeros(empty.size, dtype=np.int64))[inverse]",
+            "bits[~found] = False",
+            "empty cubes predict 0 without noise (Alg 2 gives every cube noise)",
+        ),
+        BugControl(
+            "dpspec.learners._keyed_noise.keyed_values",
+            "out[mask] = values[cells[mask] % BLOCK]",
+            "out[mask] = values[np.arange(stop - start) % BLOCK]",
+            "a cube's noise indexed by its rank in the query, not by the cube",
+        ),
+    ),
+)
 def pcl_fixed_function(config: VerifyConfig) -> CheckOutcome:
     """The hypothesis is one function: repeated and split predictions agree, a refit with the
     same key agrees; empty cubes carry noise: their 1-rate matches P(Z ≥ 1) (two-sided
@@ -144,6 +180,48 @@ def _power_at(law_at: Any, reps: int) -> float:
     return power_against(law_at(1.0), law_at(CONTROL_FACTOR), reps)
 
 
+@Obligation(
+    id="pcl.privacy",
+    source=f"{BAYES_CONSISTENCY}:L193-206 (Alg 2, Thm 3.1)",
+    claim=(
+        "PCL's hypothesis (one noisy bit per cube, empty cubes included) is ε-DP for the "
+        "caller's ε, exactly on tight instances, through the law fit draws"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(
+        PrivateHistogramClassifier,
+        cube_index,
+        "dpspec.learners.pcl._cube_keys",
+        cells_per_axis_for,
+        "dpspec.learners._keyed_noise.keyed_values",
+        "dpspec.learners._keyed_noise.block_generator",
+    ),
+    entry_points=(PrivateHistogramClassifier.fit, PrivateHistogramClassifier.predict),
+    tests=("tests/test_pcl.py::test_noise_law_is_cached_per_epsilon",),
+    privacy=True,
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcl._exact_noise",
+            "discrete_laplace_for(Fraction(2), epsilon, None)",
+            "discrete_laplace_for(Fraction(1), epsilon, None)",
+            "noise calibrated to sensitivity 1 for margins of sensitivity 2 (one unit low)",
+        ),
+        BugControl(
+            "dpspec.learners.pcl.PrivateHistogramClassifier._noise_law",
+            "eps = float(self.epsilon)",
+            "eps = 1.25 * float(self.epsilon)",
+            "fit and its law drawing noise for ε × 1.25",
+        ),
+        BugControl(
+            "dpspec.learners.pcl.PrivateHistogramClassifier._decide",
+            "return np.asarray(margins + noise > 0)",
+            "return np.asarray(margins + noise >= 0)",
+            "h = 1[m_C + Z_C ≥ 0] in fit (a tie goes to 1; the law says > 0)",
+        ),
+    ),
+    before=(pcl_exact_privacy,),
+)
 def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL ``fit`` + ``predict``: the joint law of the cubes' bits (empty cubes included)
     against ∏ Bernoulli(``release_law``), ε = 1 discrete and idealised, on a fixed grid, on
@@ -239,7 +317,7 @@ def pcl_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     return result
 
 
-# --- the score is the predict rule (issue 21 item 8) ------------------------------------------
+# --- the score is the predict rule ------------------------------------------
 
 
 def _edge_values(m: int) -> list[float]:
@@ -277,8 +355,33 @@ def reference_bits(
 NOISELESS_EPSILON = 700.0
 
 
+@Obligation(
+    id="pcl.score-is-predict",
+    source=f"{BAYES_CONSISTENCY}:L193-200 (Alg 2: h(x) from the votes of C(x))",
+    claim=(
+        "the cube whose votes fit counts for a point is the cube whose bit predict reads "
+        "there (half-open cubes, the last closed), on points on and next to cube edges"
+    ),
+    method=Method.PROPERTY,
+    impls=(PrivateHistogramClassifier, "dpspec.learners.pcl._cube_keys"),
+    tests=("tests/test_pcl.py::test_cube_keys_match_the_definition",),
+    bug_controls=(
+        BugControl(
+            PrivateHistogramClassifier.predict,
+            "return np.asarray(self.dense_classes_[_cube_keys(X, self.m_,",
+            "return np.asarray(self.dense_classes_[_cube_keys(np.nextafter(X, 0), self.m_,",
+            "predict (table path) reads the cube of the point below x: cubes (k/m, (k+1)/m]",
+        ),
+        BugControl(
+            PrivateHistogramClassifier.decision_cells,
+            'flat = _cube_keys(X, self.m_, name="X", clip=self.clip)',
+            'flat = _cube_keys(np.nextafter(X, 0), self.m_, name="X", clip=self.clip)',
+            "predict (lookup path) reads the cube of the point below x: cubes (k/m, (k+1)/m]",
+        ),
+    ),
+)
 def pcl_score_is_predict(config: VerifyConfig) -> CheckOutcome:
-    """Issue 21 item 8: the cube whose votes ``fit`` counts for a training point is the cube
+    """The cube whose votes ``fit`` counts for a training point is the cube
     whose bit ``predict`` reads at that point — half-open cubes [k/m, (k + 1)/m), the last one
     closed — on Hypothesis samples whose coordinates sit on cube edges, one ulp either side of
     them and on the faces 0 and 1, on grids where ``predict`` reads a table of every cube and
@@ -350,7 +453,6 @@ def pcl_score_is_predict(config: VerifyConfig) -> CheckOutcome:
 
 
 #: Thm 3.1 through ``fit``: the exact check of the law, then the conformance of ``fit`` to it.
-pcl_privacy = in_order(pcl_exact_privacy, pcl_fit_conformance)
 
 
 def _cell_classifiers() -> list[type]:
@@ -369,6 +471,28 @@ def _cell_classifiers() -> list[type]:
     ]
 
 
+@Obligation(
+    id="pcl.label-encoding-public",
+    source=f"{BAYES_CONSISTENCY}:L193-208 (Alg 2: binary labels y in {{0, 1}})",
+    claim=(
+        "the label encoding every cell classifier fits with does not depend on which "
+        "labels the sample shows: labels in {0, 1} are always the classes (0, 1), so a "
+        "neighbour that flips one label of an all-ones sample keeps classes_"
+    ),
+    method=Method.EXACT,
+    predicates=(check_binary_labels,),
+    impls=(dpspec.learners.estimator,),
+    entry_points=(PrivateHistogramClassifier.fit, check_binary_labels),
+    tests=("tests/test_trust.py::test_a_subclass_of_a_dpspec_learner_is_audited_and_flagged",),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.estimator._encoded_labels",
+            "if classes[0] in (0, 1):",
+            "if classes[0] == 0:",
+            "a sample of ones encoded as classes (1, 1): predict releases 1 everywhere",
+        ),
+    ),
+)
 def label_encoding_is_public(config: VerifyConfig) -> CheckOutcome:
     """The label → bit encoding a classifier fits with does not depend on which labels its
     sample shows: for every label vector y ∈ {0, 1}^n, n ≤ 5 (all 62 of them), the shared

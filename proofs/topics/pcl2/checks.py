@@ -18,9 +18,13 @@ from dpspec.learners.packing import (
     CubicLattice,
     greedy_maximal_packing,
 )
+from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.learners.pcl2 import (
     PrivatePackingClassifier,
     PrivateUnboundedClassifier,
+    hypothesis_bits,
+    lattice_cells_per_axis,
+    packing_radius,
     release_histogram,
 )
 from dpspec.mechanisms.stability_histogram import TAIL
@@ -32,6 +36,7 @@ from dpspec.proofs.engine.conformance import (
     power_against,
     tabulate,
 )
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import (
     RTOL,
     Dataset,
@@ -44,14 +49,22 @@ from dpspec.proofs.engine.exact import (
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    Method,
+    Obligation,
     Slack,
     VerifyConfig,
-    in_order,
     stop_if_failed,
 )
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
-from dpspec.spec.privacy import Dist, bernoulli_product, hockey_stick
+from dpspec.spec.privacy import (
+    Dist,
+    bernoulli_product,
+    hockey_stick,
+    satisfies_approx_dp,
+    satisfies_pure_dp,
+)
 
 SEED = 4000
 
@@ -142,6 +155,32 @@ def pcl2_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="pcl2.privacy",
+    source=f"{BAYES_CONSISTENCY}:L466-476 (Alg 4, Thm A.6)",
+    claim=(
+        "PCL2's hypothesis (one noisy bit per Voronoi cell of a public packing) is ε-DP "
+        "for the caller's ε, exactly on tight instances, through the law fit draws"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_pure_dp,),
+    impls=(PrivatePackingClassifier, packing_radius, lattice_cells_per_axis),
+    entry_points=(
+        PrivatePackingClassifier.fit,
+        "dpspec.learners.pcl2.PrivatePackingClassifier.predict",
+    ),
+    tests=("tests/test_pcl2.py::test_lattice_mode_is_pcl_with_4d",),
+    privacy=True,
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcl2.PrivatePackingClassifier._inner",
+            "self.epsilon, self.idealised,",
+            "1.25 * float(self.epsilon), self.idealised,",
+            "PCL2's cell votes noised for ε × 1.25",
+        ),
+    ),
+    before=(pcl2_exact_privacy,),
+)
 def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL2 ``fit`` + ``predict`` on a public 3-cell lattice of [0,1]: the joint law of
     the cells' bits against ∏ Bernoulli(``release_law``); control: ``fit`` at ε = 2; the power
@@ -168,7 +207,6 @@ def pcl2_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 #: Thm A.6 through ``fit``: the exact check of the law, then the conformance of ``fit`` to it.
-pcl2_privacy = in_order(pcl2_exact_privacy, pcl2_fit_conformance)
 
 
 # --- PCL2b ------------------------------------------------------------------------------------
@@ -370,6 +408,41 @@ def _release_outcome(clf: PrivateUnboundedClassifier, cap: int) -> tuple[Any, ..
     )
 
 
+@Obligation(
+    id="pcl2b.privacy",
+    source=f"{BAYES_CONSISTENCY}:L554-564 (Alg 5); {BAYES_CONSISTENCY}:L568-570 (Thm A.14)",
+    claim=(
+        "PCL2b's release (two stability histograms over lattice cells) is (2ε, 2δ)-DP "
+        "for the caller's per-histogram (ε, δ), exactly, through the law fit draws; "
+        "tight in ε, and its δ pinned to the closed form of the threshold rule"
+    ),
+    method=Method.EXACT,
+    predicates=(satisfies_approx_dp, hockey_stick),
+    impls=(
+        PrivateUnboundedClassifier,
+        release_histogram,
+        "dpspec.learners.pcl2._cell_release_law",
+        hypothesis_bits,
+    ),
+    entry_points=(PrivateUnboundedClassifier.fit,),
+    tests=("tests/test_pcl2.py::test_pcl2b_release_law_is_a_product",),
+    privacy=True,
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcl2.PrivateUnboundedClassifier._histogram",
+            "return release_histogram(self.epsilon, self.delta, self.idealised)",
+            "return release_histogram(self.epsilon, 2 * self.delta, self.idealised)",
+            "each histogram run at 2δ (the total 2δ given to each)",
+        ),
+        BugControl(
+            "dpspec.learners.pcl2.PrivateUnboundedClassifier._histogram",
+            "return release_histogram(self.epsilon, self.delta, self.idealised)",
+            "return release_histogram(1.25 * float(self.epsilon), self.delta, self.idealised)",
+            "each histogram noised for ε × 1.25",
+        ),
+    ),
+    before=(pcl2b_exact_privacy,),
+)
 def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
     """PCL2b ``fit`` against its ``release_law`` (ε = 1, δ = 1e-3): one cell with 18 points,
     15 labelled 1 (fixed side 1), and 40 points in two cells on the default side
@@ -436,7 +509,6 @@ def pcl2b_fit_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 #: Thm A.14 through ``fit``: the exact checks of the law, then the conformance of ``fit``.
-pcl2b_privacy = in_order(pcl2b_exact_privacy, pcl2b_fit_conformance)
 
 
 def _grid_candidates(k: int) -> NDArray[np.float64]:
@@ -444,6 +516,22 @@ def _grid_candidates(k: int) -> NDArray[np.float64]:
     return np.stack(np.meshgrid(g, g, indexing="ij"), axis=-1).reshape(-1, 2)
 
 
+@Obligation(
+    id="pcl2.fixed-function",
+    source=f"{BAYES_CONSISTENCY}:L466-476 (Alg 4 step 6: one noise draw per cell, fixed)",
+    claim="PCL2's output is one function: same x → same answer; empty cells carry noise",
+    method=Method.STATISTICAL,
+    impls=(PrivatePackingClassifier,),
+    tests=("tests/test_pcl2.py::test_predictions_are_one_function",),
+    bug_controls=(
+        BugControl(
+            PrivateHistogramClassifier.decision_cells,
+            "bits[~found] = self._bits(empty, np.zeros(empty.size, dtype=np.int64))[inverse]",
+            "bits[~found] = False",
+            "empty cells predict 0 without noise (Alg 4 step 6 gives every cell noise)",
+        ),
+    ),
+)
 def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
     """PCL2's hypothesis is one function (packing mode, 2500 Voronoi cells; lattice mode):
     repeated, split and refitted predictions agree; empty cells carry noise — their 1-rate
@@ -490,7 +578,7 @@ def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
     )
 
 
-# --- the score is the predict rule (issue 21 item 8) ------------------------------------------
+# --- the score is the predict rule ------------------------------------------
 
 #: ε at which the exact noise is 0 except with probability ~e^{−ε/2} per cell (PCL2: 700;
 #: PCL2b, whose two releases cost 2ε ≤ 700: 350).
@@ -540,8 +628,36 @@ def _unbounded_bits(
     return out
 
 
+@Obligation(
+    id="pcl2.score-is-predict",
+    source=(
+        f"{BAYES_CONSISTENCY}:L466-476 (Alg 4: h(x) from V(x)); "
+        f"{BAYES_CONSISTENCY}:L554-564 (Alg 5)"
+    ),
+    claim=(
+        "the cell whose votes (counts) fit releases for a point is the cell predict "
+        "reads there: lattice cubes, Voronoi ties to the lowest index, cubes of ℝ^d"
+    ),
+    method=Method.PROPERTY,
+    impls=(PrivatePackingClassifier, PrivateUnboundedClassifier),
+    tests=("tests/test_pcl2.py::test_packing_mode_cells_and_law",),
+    bug_controls=(
+        BugControl(
+            PrivateUnboundedClassifier.decision_cells,
+            "query = _row_keys(self.lattice_.cell_coords(X))",
+            "query = _row_keys(self.lattice_.cell_coords(np.nextafter(X, -np.inf)))",
+            "PCL2b's predict reads cubes (k r, (k+1) r] while fit counts [k r, (k+1) r)",
+        ),
+        BugControl(
+            PrivateHistogramClassifier.decision_cells,
+            'flat = _cube_keys(X, self.m_, name="X", clip=self.clip)',
+            'flat = _cube_keys(np.nextafter(X, 0), self.m_, name="X", clip=self.clip)',
+            "PCL2's predict reads the lattice cube of the point below x",
+        ),
+    ),
+)
 def pcl2_score_is_predict(config: VerifyConfig) -> CheckOutcome:
-    """Issue 21 item 8: the cell whose votes (counts) ``fit`` releases for a point is the cell
+    """The cell whose votes (counts) ``fit`` releases for a point is the cell
     ``predict`` reads there — PCL2 on the unit-cube lattice (half-open cubes, the last
     closed), PCL2 on a packing (Voronoi cells, ties to the lowest centre index) and PCL2b
     (cubes [k r, (k + 1) r) of ℝ^d, negative coordinates included) — on Hypothesis samples on

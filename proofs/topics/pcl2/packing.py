@@ -18,13 +18,17 @@ from dpspec.learners.packing import (
     nearest_centre,
     pairwise_distances,
 )
+from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
+    Method,
+    Obligation,
     Slack,
     VerifyConfig,
     stop_if_failed,
 )
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 
 SEED = 4000
 
@@ -60,6 +64,36 @@ def lattice_facts(m: int, d: int, rng: np.random.Generator) -> dict[str, Any]:
     }
 
 
+@Obligation(
+    id="packing.lattice",
+    source=(
+        f"{BAYES_CONSISTENCY}:L431-446 (Defs A.2-A.3, Thm A.4); {BAYES_CONSISTENCY}:L513 (Thm A.11)"
+    ),
+    claim=(
+        "the cubic lattice of spacing s is an s-packing and an (s√d/2)-cover, maximal "
+        "iff d ≤ 3, and its Voronoi cells are its cubes"
+    ),
+    method=Method.PROPERTY,
+    impls=(CubicLattice,),
+    tests=(
+        "tests/test_pcl2.py::test_lattice_is_packing_and_cover",
+        "tests/test_pcl2.py::test_lattice_voronoi_cells_are_cubes",
+    ),
+    bug_controls=(
+        BugControl(
+            CubicLattice.covering_radius,
+            "return float(self.spacing) * math.sqrt(self.dim) / 2.0",
+            "return float(self.spacing) * math.sqrt(self.dim) / 2.2",
+            "the covering radius understated by 10% (s√d/2.2)",
+        ),
+        BugControl(
+            CubicLattice.is_maximal,
+            "return self.dim <= 3",
+            "return self.dim <= 4",
+            "maximal claimed up to d = 4 (one dimension too many)",
+        ),
+    ),
+)
 def lattice_packing_facts(config: VerifyConfig) -> CheckOutcome:
     """Unit-cube lattices (d ≤ 5, m ≤ 5): an s-packing (min centre distance = s), an
     (s√d/2)-cover attained at the cell corners, Voronoi cells = the cubes, maximal iff d ≤ 3;
@@ -142,6 +176,37 @@ def packing_violations(
     return packing, bool(np.all(to_centres < r))
 
 
+@Obligation(
+    id="packing.greedy-maximal",
+    source=(
+        f"{BAYES_CONSISTENCY}:L435-439 (Def A.3, maximal packing); "
+        f"{BAYES_CONSISTENCY}:L466-476 (Alg 4 step 3)"
+    ),
+    claim=(
+        "greedy reduction of a public candidate set is an r-packing (distances ≥ r), "
+        "maximal in that set (every candidate < r from a centre), ties at r included"
+    ),
+    method=Method.PROPERTY,
+    impls=(greedy_maximal_packing, nearest_centre, pairwise_distances),
+    tests=(
+        "tests/test_pcl2.py::test_greedy_packing_is_maximal",
+        "tests/test_pcl2.py::test_nearest_centre_blocks_and_ties",
+    ),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.packing._greedy",
+            "remaining = rest[inner[i, rest] >= radius]",
+            "remaining = rest[inner[i, rest] > radius]",
+            "a candidate at distance exactly r from a kept one dropped (> for ≥)",
+        ),
+        BugControl(
+            "dpspec.learners.packing._greedy",
+            "alive = alive[dist >= radius]",
+            "alive = alive[dist > radius]",
+            "across chunks, a candidate at distance exactly r dropped (> for ≥)",
+        ),
+    ),
+)
 def greedy_packing_facts(config: VerifyConfig) -> CheckOutcome:
     """greedy_maximal_packing on random public candidate sets (d ∈ {1, 2, 3}; euclidean,
     chebyshev, cityblock, a callable metric; chunk sizes 7 and 1024; small distance budgets
@@ -220,6 +285,17 @@ def voronoi_diameters(
     return out
 
 
+@Obligation(
+    id="packing.cell-diameter",
+    source=f"{BAYES_CONSISTENCY}:L462-476 (Lemma A.8 and its proof)",
+    claim=(
+        "Voronoi cells of a maximal r-packing have diameter ≤ 2r (the proof's last line "
+        "'≤ r' is false: a d = 2 lattice counterexample)"
+    ),
+    method=Method.PROPERTY,
+    impls=(CubicLattice, greedy_maximal_packing),
+    tests=("tests/test_pcl2.py::test_lemma_a8_last_line_counterexample",),
+)
 def lemma_a8_cell_diameter(config: VerifyConfig) -> CheckOutcome:
     """Lemma A.8 (L462): the Voronoi cells of a maximal r-packing have diameter ≤ 2r — checked
     on maximal lattices (d ≤ 3, diameter s√d, sampled closures) and on greedy maximal packings

@@ -12,8 +12,14 @@ import numpy as np
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
+from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.engine.bindings import Case, differential
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
+from dpspec.proofs.topics.privacy.lemmas import pushforward
+from dpspec.spec.sensitivity import centred_votes, count, histogram
 
 
 def _equals(j: int) -> Callable[[int], bool]:
@@ -108,6 +114,46 @@ def _reduce_votes(c: dict[str, Any]) -> Case:
     }
 
 
+@Obligation(
+    id="sensitivity.counts-binding",
+    source=(
+        f"{BAYES_CONSISTENCY}:L117, L125-147, L206 (counts, histograms, PCL votes, post-processing)"
+    ),
+    claim=(
+        "impl cell counts == spec histogram/count; PCL fit's margins == 2 x spec "
+        "centred_votes; PCL predict == pushforward of the released bits"
+    ),
+    method=Method.PROPERTY,
+    predicates=(histogram, count, centred_votes, pushforward),
+    impls=(
+        "dpspec.mechanisms.stability_histogram._cell_counts",
+        StabilityHistogram.counts,
+        PrivateHistogramClassifier.fit,
+        "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
+        PrivateHistogramClassifier.predict,
+    ),
+    tests=("tests/test_lemma_bindings.py::test_binding_checks_catch_a_broken_rule",),
+    bug_controls=(
+        BugControl(
+            "dpspec.learners.pcl.PrivateHistogramClassifier._margins",
+            "return cells, ones[cells] - zeros[cells]",
+            "return cells, ones[cells] - zeros[cells] + 1",
+            "PCL's margins off by one",
+        ),
+        BugControl(
+            "dpspec.mechanisms.stability_histogram._cell_counts",
+            "return_counts=True)",
+            "return_counts=True); counts = np.minimum(counts, 2)",
+            "cell counts capped at 2",
+        ),
+        BugControl(
+            StabilityHistogram.counts,
+            "minlength=self.bins)",
+            "minlength=self.bins) - (arr.size > 2)",
+            "the finite-bins counts one short on datasets of 3 or more records",
+        ),
+    ),
+)
 def counts_binding(config: VerifyConfig) -> CheckOutcome:
     """The implementation's counting (``np.unique`` counts of the stability histogram on
     unbounded cell ids, and ``StabilityHistogram.counts`` on its finite bins, the counts

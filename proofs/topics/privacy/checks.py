@@ -11,15 +11,54 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.contract import PrivacyLevel
+from dpspec.contract import ExactMechanism, Mechanism, PrivacyLevel, PrivateEstimator
+from dpspec.learners.estimator import (
+    BinaryCellClassifier,
+    DataConversionWarning,
+    EstimatorProtocol,
+    NotFittedError,
+    check_binary_label_mask,
+    check_binary_labels,
+    check_unit_cube,
+    check_unit_values,
+    model_key,
+    unit_cube_array,
+)
+from dpspec.learners.pcde import PrivateHistogramDensity
 from dpspec.learners.pcl import PrivateHistogramClassifier
+from dpspec.learners.pcl2 import PrivatePackingClassifier, PrivateUnboundedClassifier
+from dpspec.learners.semi_supervised import PrivateSemiSupervisedClassifier, joint_level
 from dpspec.mechanisms import (
     RandomizedResponse,
 )
+from dpspec.mechanisms.base import discrete_laplace_for, epsilon_rational
+from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
+from dpspec.mechanisms.exponential import ExponentialMechanism
+from dpspec.mechanisms.laplace import LaplaceMechanism
+from dpspec.mechanisms.noisy_majority import NoisyMajorityVote
+from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.engine.cells import checkerboard_sample
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
 from dpspec.proofs.engine.reports import ROUNDING, ReportCase, level_problem, report_cases
+from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.spec import privacy
+from dpspec.spec.privacy import (
+    event_level_dp,
+    group_privacy_parameters,
+    hockey_stick,
+    max_likelihood_ratio,
+    satisfies_approx_dp,
+    satisfies_group_privacy,
+    satisfies_pure_dp,
+)
 
 SEED = 20261122
 
@@ -43,6 +82,14 @@ def ratio_ignoring_null_outcomes(p: privacy.Dist, q: privacy.Dist) -> Fraction |
     return max(ratios, default=0)
 
 
+@Obligation(
+    id="dp.event-level-equivalence",
+    source=f"{BAYES_CONSISTENCY}:L15 (Def 1.1); 002_9f3104e4a0d86722.txt:L425 (privacy loss)",
+    claim="for discrete outputs, ε-DP over all events ⇔ the pointwise likelihood-ratio bound",
+    method=Method.PROPERTY,
+    predicates=(satisfies_pure_dp, event_level_dp, max_likelihood_ratio),
+    tests=("tests/test_privacy.py::test_pure_dp_agrees_with_event_level",),
+)
 def pure_dp_event_equivalence(config: VerifyConfig) -> CheckOutcome:
     """max over events of P(F)/Q(F) equals max over outcomes; pointwise ⇔ event-level;
     control: the ratio taken only where Q > 0 disagrees with the event-level ratio."""
@@ -92,6 +139,14 @@ def hockey_stick_without_positive_part(p: privacy.Dist, q: privacy.Dist, ratio: 
     return max(Fraction(0), sum((p.get(o, 0) - ratio * q.get(o, 0) for o in keys), Fraction(0)))
 
 
+@Obligation(
+    id="dp.hockey-stick",
+    source=f"{BAYES_CONSISTENCY}:L15 (Def 1.1)",
+    claim="(ε,δ)-DP for one pair ⇔ the hockey-stick divergence H_{e^ε} ≤ δ both ways",
+    method=Method.PROPERTY,
+    predicates=(hockey_stick, satisfies_approx_dp, event_level_dp),
+    tests=("tests/test_privacy.py::test_hockey_stick_is_sup_over_events",),
+)
 def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
     """H_{e^ε}(P‖Q) equals the sup over events of P(F) − e^ε Q(F); (ε,δ) forms agree."""
     rng = np.random.default_rng(SEED + 1)
@@ -134,6 +189,15 @@ def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="dp.group-privacy",
+    source=f"{BAYES_CONSISTENCY}:L15 (Def 1.1, k-fold chaining)",
+    claim="(ε,δ)-DP gives (kε, k e^{(k−1)ε} δ) for datasets k changes apart",
+    method=Method.PROPERTY,
+    predicates=(group_privacy_parameters, satisfies_group_privacy),
+    impls=(RandomizedResponse,),
+    tests=("tests/test_privacy.py::test_group_privacy_chains",),
+)
 def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
     """Three datasets S0 ~ S1 ~ S2 of randomized response on counts: the pair (S0, S2) meets
     the k = 2 group parameters, and fails the k = 1 parameters (the group bound is needed)."""
@@ -165,6 +229,36 @@ def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="privacy-report.theorem-levels",
+    source=(
+        f"{BAYES_CONSISTENCY}:L117-121 (Thm 2.3), L125-147 (Thm 2.4), L193-206 (Thm "
+        "3.1), L249-262 (Thm 4.2), L349-371 (Thm 4.11), L466-476 (Thm A.6), L568-570 "
+        "(Thm A.14); 002_9f3104e4a0d86722.txt:L655 (exponential mechanism)"
+    ),
+    claim="privacy / privacy_ report exactly the theorem's (ε, δ) for the caller's arguments",
+    method=Method.PROPERTY,
+    impls=(
+        epsilon_rational,
+        PrivacyLevel,
+        Mechanism,
+        ExactMechanism,
+        PrivateEstimator,
+        discrete_laplace_for,
+        PrivateHistogramClassifier,
+        PrivatePackingClassifier,
+        PrivateUnboundedClassifier,
+        PrivateHistogramDensity,
+        PrivateSemiSupervisedClassifier,
+        joint_level,
+        DiscreteLaplaceMechanism,
+        LaplaceMechanism,
+        ExponentialMechanism,
+        RandomizedResponse,
+        NoisyMajorityVote,
+        StabilityHistogram,
+    ),
+)
 def privacy_reports(config: VerifyConfig) -> CheckOutcome:
     """Every report case the topics declare (``reports.py``): the object's ``privacy`` /
     ``privacy_`` equals its theorem's level for the caller's arguments; controls: a level whose
@@ -195,6 +289,37 @@ def privacy_reports(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="estimator.protocol",
+    source="scikit-learn estimator protocol (fit/predict/score/get_params/set_params)",
+    claim="the learners follow sklearn's public estimator conventions",
+    method=Method.PROPERTY,
+    impls=(
+        EstimatorProtocol,
+        NotFittedError,
+        DataConversionWarning,
+        BinaryCellClassifier,
+        model_key,
+        check_binary_labels,
+        check_binary_label_mask,
+        check_unit_cube,
+        unit_cube_array,
+        check_unit_values,
+    ),
+    tests=(
+        "tests/test_sklearn_conformance.py::test_sklearn_check_estimator",
+        "tests/test_sklearn_conformance.py::test_clip_is_a_per_record_map",
+        "tests/test_sklearn_conformance.py::test_errors_are_sklearn_errors",
+    ),
+    bug_controls=(
+        BugControl(
+            EstimatorProtocol.set_params,
+            "setattr(self, key, value)",
+            "None",
+            "set_params ignoring the new values",
+        ),
+    ),
+)
 def estimator_protocol(config: VerifyConfig) -> CheckOutcome:
     """get_params/set_params round-trip, clone-by-params gives the same model, fit returns
     self, bad input is rejected with named ValueErrors (sklearn's check_estimator is run by

@@ -5,10 +5,26 @@ from __future__ import annotations
 
 import math
 
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.spec import composition as comp
 from dpspec.spec import rectangles as rect
+from dpspec.spec.composition import advanced_composition as composition_advanced_composition
+from dpspec.spec.composition import (
+    advanced_composition_simple,
+    per_step_epsilon,
+    randomized_response_composition_delta,
+    renyi_divergence,
+)
 from dpspec.spec.privacy import hockey_stick, satisfies_approx_dp
+from dpspec.spec.rectangles import good_event_exists
 
 #: (ε, k, δ') instances of the composition check (where the bound is within 2× of exact).
 COMPOSITIONS = ((0.05, 100, 1e-10), (0.1, 50, 1e-6), (0.01, 1000, 1e-8))
@@ -26,6 +42,23 @@ def _exact_epsilon(eps: float, k: int, delta_prime: float, upper: float) -> floa
     return hi
 
 
+@Obligation(
+    id="advanced-composition.exact-rr",
+    source=f"{THESIS}:L645-647 (Thm 3.2.4)",
+    claim=(
+        "advanced composition holds against the exact k-fold composition of ε-randomized "
+        "response (the worst case), within 1.4× of its exact ε', and per_step_epsilon "
+        "inverts it"
+    ),
+    method=Method.EXACT,
+    predicates=(
+        composition_advanced_composition,
+        advanced_composition_simple,
+        per_step_epsilon,
+        randomized_response_composition_delta,
+    ),
+    tests=("tests/test_rectangles.py::test_composition",),
+)
 def advanced_composition(config: VerifyConfig) -> CheckOutcome:
     """Advanced composition (Dwork–Rothblum–Vadhan; thesis Thm 3.2.4, L645–647, read as
     ε' = ε√(2k ln(1/δ')) + kε(e^ε − 1) ≤ ε√(2k ln 1/δ') + 2kε² for ε ≤ 1) against the exact
@@ -64,6 +97,14 @@ def advanced_composition(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-L420-renyi",
+    source=f"{THESIS}:L417-427 (Def 2.2.1, RDP conversion)",
+    claim="the Rényi divergence needs 1/(α − 1): the printed 1/(1 − α) is negative for α > 1",
+    method=Method.EXACT,
+    predicates=(renyi_divergence,),
+    tests=("tests/test_rectangles.py::test_composition",),
+)
 def renyi_printed(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L420, L427): the Rényi divergence is (1/(α − 1)) ln Σ p^α q^{1−α}; the printed
     1/(1 − α) makes it negative for α > 1. ``spec.composition.renyi_divergence`` equals the
@@ -87,6 +128,14 @@ def renyi_printed(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-lemma-5.3.2",
+    source=f"{THESIS}:L1368-1372 (Lemma 5.3.2)",
+    claim="(0.6, 0.4) vs (0.4, 0.6) are (0.1, 0.158)-indistinguishable yet have no good event",
+    method=Method.EXACT,
+    predicates=(good_event_exists, satisfies_approx_dp),
+    tests=("tests/test_rectangles.py::test_errata",),
+)
 def lemma_532(config: VerifyConfig) -> CheckOutcome:
     """Erratum (L1368–1372, Lemma 5.3.2 as stated): P = (0.6, 0.4), Q = (0.4, 0.6) are
     (0.1, 0.158)-indistinguishable (``satisfies_approx_dp``; their exact δ at ε = 0.1 is

@@ -31,7 +31,8 @@ from dpspec.proofs.engine.law_checks import (
     law_check,
     with_attribute,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, VerifyConfig
+from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.rectangles.interior_point import ExponentialMedian
 from dpspec.rectangles.rand_margins import RandMarginsParameters, noisy_sizes
 from dpspec.spec.neighbours import datasets
@@ -71,6 +72,23 @@ def size_spec(params: RandMarginsParameters) -> SpecLaw:
     return law
 
 
+@Obligation(
+    id="interior-point.law-enumerated",
+    source=f"{THESIS}:L1221 (Def 5.1.1); {THESIS}:L655 (exponential mechanism)",
+    claim=(
+        "ExponentialMedian.sample draws P(x) ∝ q^{top − score(x)} exactly on every "
+        "dataset of ≤ 3 points of {0..4}: its law derived from its code (truncated mass "
+        "< 2^-64)"
+    ),
+    method=Method.EXACT,
+    impls=(
+        ExponentialMedian,
+        "dpspec.noise._laws.CumulativeLevels",
+        "dpspec.noise._tables.locate_lazily",
+        "dpspec.noise._tables.LazyFloors",
+    ),
+    entry_points=(ExponentialMedian.sample,),
+)
 def interior_point_law(config: VerifyConfig) -> CheckOutcome:
     """ExponentialMedian on {0..4} at ε = 1 and ε = 3 (its base q from :func:`median_base`,
     a public attribute) on every dataset of ≤ 3 points (≤ 4 under ``--thorough``)."""
@@ -111,6 +129,17 @@ def interior_point_law(config: VerifyConfig) -> CheckOutcome:
     return law_check(cases, controls, paths=noise_laws)
 
 
+@Obligation(
+    id="rand-margins.size-noise-law-enumerated",
+    source=f"{THESIS}:L1320-1326 (Algorithm 4: k_i = ⌈μ + Lap(2Δ)⌉, discrete here)",
+    claim=(
+        "noisy_sizes draws k = ⌈μ⌉ + Z with Z discrete Laplace of scale 2Δ exactly: its "
+        "law derived from its code for Δ = 1 (and 2, 3 with --thorough)"
+    ),
+    method=Method.EXACT,
+    impls=(noisy_sizes, RandMarginsParameters),
+    entry_points=(noisy_sizes,),
+)
 def size_noise_law(config: VerifyConfig) -> CheckOutcome:
     """``noisy_sizes`` at d = 1 for parameters with Δ = 1 (and 2, 3 under ``--thorough``)
     against ⌈μ⌉ + the two-sided law of scale 2Δ; control: the noise of Δ = 2 checked against

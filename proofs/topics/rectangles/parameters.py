@@ -12,7 +12,15 @@ from typing import Any
 import numpy as np
 
 from dpspec.proofs.engine.exact import RTOL
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.proofs.topics.rectangles.checks import HotMedian, learner_data, learner_law
 from dpspec.rectangles import (
     ExponentialMedian,
@@ -21,6 +29,8 @@ from dpspec.rectangles import (
     baseline_step,
     interior_point_sample_complexity,
 )
+from dpspec.rectangles.classifier import Accounting, per_call_level
+from dpspec.rectangles.rand_margins import interior_point_baseline
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import (
     Dist,
@@ -172,6 +182,36 @@ def _median_example(
             found.control("the interior point drawn for ε × 1.25", _worst(law(hot), pairs) > limit)
 
 
+@Obligation(
+    id="rectangles.privacy-report",
+    source=f"{THESIS}:L1320-1336 (Algorithm 4, Thm 5.2.4); {THESIS}:L1223-1232 (baseline)",
+    claim=(
+        "over a Hypothesis strategy of (ε, δ, d, X, β, T, idealised) with boundary "
+        "values, every privacy-stating object (the learner, RandMarginsParameters, the "
+        "baseline, the exponential median) reports at most and keeps the caller's (ε, δ) "
+        "exactly"
+    ),
+    method=Method.PROPERTY,
+    predicates=(satisfies_pure_dp, satisfies_approx_dp),
+    impls=(
+        PrivateRectangleClassifier,
+        per_call_level,
+        Accounting,
+        RandMarginsParameters,
+        interior_point_baseline,
+        baseline_step,
+        ExponentialMedian,
+    ),
+    entry_points=(
+        PrivateRectangleClassifier.fit,
+        PrivateRectangleClassifier.release_law,
+        baseline_step,
+        RandMarginsParameters.run_privacy,
+        ExponentialMedian.pmf,
+    ),
+    tests=("tests/test_rectangles.py::test_reproducers_of_issue_20",),
+    privacy=True,
+)
 def privacy_parameters(config: VerifyConfig) -> CheckOutcome:
     """Over a Hypothesis strategy of (ε, δ, d, X, β, T, idealised) — boundary values (the least
     per-axis level d·2^-10, ε = 700, δ = 0 and δ → 1, β → 0 and β → 1/4, T = 1) and drawn

@@ -14,7 +14,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit.core import cp_lower
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
+from dpspec.proofs.engine.seeds import THESIS
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.rectangles import (
     ExponentialMedian,
@@ -100,6 +108,18 @@ def decomposition(
     return bad, worst
 
 
+@Obligation(
+    id="rand-margins.no-domino",
+    source=f"{THESIS}:L1346-1372 (proof of Lemma 5.2.6); {THESIS}:L1240-1286 (failed attempts)",
+    claim=(
+        "the privacy loss of a path is the sum over I_in (x' ∈ B'_i) of per-call terms ≤ "
+        "ε₀: outside I_in D'_i = D_i and S̄' = S̄ ∪ {x'} until x' leaves (no domino "
+        "effect)"
+    ),
+    method=Method.EXACT,
+    impls=(margin_set, clamp_size, ExponentialMedian),
+    tests=("tests/test_rectangles.py::test_no_domino",),
+)
 def no_domino(config: VerifyConfig) -> CheckOutcome:
     """Lemma 5.2.6's decomposition (L1346–1372) as an exact property of the implementation's
     steps (``clamp_size``, ``margin_set``, the removal y[i] ≥ q, A's ``pmf``): for
@@ -179,6 +199,17 @@ def _exceedances(
     return sum(c > threshold for c in counts), counts
 
 
+@Obligation(
+    id="rand-margins.claim-5.3.1",
+    source=f"{THESIS}:L1360-1364 (Claim 5.3.1); {THESIS}:L1476 (sample size)",
+    claim=(
+        "P(|I_in| > 35 ln(1/δ)) ≤ δ at d = 80 with μ ≪ n = 6dΔ ln(1/β) (every B_i a "
+        "proper subset), x' at the origin and the far corner (Clopper–Pearson at 1e-6)"
+    ),
+    method=Method.STATISTICAL,
+    impls=(rand_margins_trace, RandMarginsParameters),
+    tests=("tests/test_rectangles.py::test_claim_531",),
+)
 def claim_531(config: VerifyConfig) -> CheckOutcome:
     """Claim 5.3.1 (L1360–1364), P(|I_in| > 35 ln(1/δ)) ≤ δ, by Monte Carlo in the regime the
     lemma assumes: d = 80, δ = 0.99e^{-2} (threshold 70.4), per-call ε₀ = 16 on {0..63}
@@ -225,6 +256,17 @@ def claim_531(config: VerifyConfig) -> CheckOutcome:
     )
 
 
+@Obligation(
+    id="erratum.thesis-claim-5.3.1-small-samples",
+    source=f"{THESIS}:L1360-1364 (Claim 5.3.1)",
+    claim=(
+        "without the lemma's sample size the claim fails: n = 50 < μ, x' at the origin "
+        "sits in every D_i and survives, |I_in| > 35 ln(1/δ) in most runs"
+    ),
+    method=Method.STATISTICAL,
+    impls=(rand_margins_trace,),
+    tests=("tests/test_rectangles.py::test_claim_531",),
+)
 def claim_531_small_samples(config: VerifyConfig) -> CheckOutcome:
     """Erratum: Claim 5.3.1 (L1360) carries no condition on the sample, and it fails when S̄ can
     run out: with μ > n every B_i is all of S̄, and a record x' below every other coordinate sits
