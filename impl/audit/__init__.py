@@ -7,7 +7,8 @@
 ``one_run``, ``libraries``, ``ci`` (``assert_dp``), ``replay`` (the upper side: replaying the
 target's own draws), ``power`` (what a budget resolves); the machinery they share (what is
 sampled, events, their selection, checkpoints, fingerprints) lives in private modules. The zoo
-modules ``zoo``, ``zoo_kinds`` and ``learner_zoo`` are exported whole (their names stay under
+modules ``zoo``, ``zoo_base`` (the entry record and the Gaussian's exact ε), ``zoo_kinds`` and
+``learner_zoo`` are exported whole (their names stay under
 them, listed in their ``__all__``) and imported on first use, not with the auditor (they load
 the learners).
 """
@@ -52,10 +53,10 @@ from dpspec.audit.power import delta_resolution, detection_power, resolution
 from dpspec.audit.replay import ReplayCall, ReplayResult, replay
 
 if TYPE_CHECKING:
-    from dpspec.audit import learner_zoo, zoo, zoo_kinds
+    from dpspec.audit import learner_zoo, zoo, zoo_base, zoo_kinds
 
 #: The submodules exported whole, imported on first access.
-_LAZY_MODULES = frozenset({"learner_zoo", "zoo", "zoo_kinds"})
+_LAZY_MODULES = frozenset({"learner_zoo", "zoo", "zoo_base", "zoo_kinds"})
 
 
 def __getattr__(name: str) -> Any:
@@ -107,5 +108,6 @@ __all__ = [
     "vote",
     "vote_power",
     "zoo",
+    "zoo_base",
     "zoo_kinds",
 ]

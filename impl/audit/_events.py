@@ -10,8 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit._structured import StructuredOutputs, numbers_within, shapes_of
-from dpspec.audit._targets import _patterns
+from dpspec.audit._structured import StructuredOutputs, _patterns, numbers_within, shapes_of
 
 #: the kinds of :class:`Event`
 EVENT_KINDS = ("atoms", "ge", "le", "interval", "bits", "pattern", "box", "shape", "within")

@@ -26,8 +26,14 @@ from dpspec.audit._events import (
     _score,
     float_keys,
 )
-from dpspec.audit._structured import StructuredOutputs, numbers_in, numbers_within, shapes_of
-from dpspec.audit._targets import _patterns, _space, as_structured
+from dpspec.audit._structured import (
+    StructuredOutputs,
+    _patterns,
+    numbers_in,
+    numbers_within,
+    shapes_of,
+)
+from dpspec.audit._targets import _space, as_structured
 from dpspec.audit.bounds import (
     _EXACT_TOP,
     _epsilon_lower,

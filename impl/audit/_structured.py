@@ -26,6 +26,10 @@ from numpy.typing import NDArray
 
 from dpspec.validation import InputTypeError
 
+#: outputs beyond this magnitude are kept out of the learned vector score (its features x²
+#: must not overflow); events on them come from the representation family (see ``_patterns``)
+_MODERATE = 1e30
+
 #: outputs beyond this magnitude are not numbers an event can order: a class of their own
 MODERATE = 1e30
 #: largest number of leaves one structured output may have
@@ -288,14 +292,30 @@ def _leaf_family(value: Any) -> str:
     return "other"
 
 
+def _patterns(outputs: NDArray[Any]) -> NDArray[np.int8]:
+    """Per coordinate: 0 moderate (finite, |x| <= 1e30), 1 NaN, 2 +inf, 3 −inf, 4 > 1e30,
+    5 < −1e30 — the values a threshold or a learned score cannot order, as atoms."""
+    x = np.asarray(outputs)
+    p = np.zeros(x.shape, dtype=np.int8)
+    if x.dtype.kind != "f":
+        return p
+    finite = np.isfinite(x)
+    if finite.all() and not np.any(np.abs(x) > _MODERATE):  # every coordinate moderate
+        return p
+    p[np.isnan(x)] = 1
+    p[x == np.inf] = 2
+    p[x == -np.inf] = 3
+    p[finite & (x > _MODERATE)] = 4
+    p[finite & (x < -_MODERATE)] = 5
+    return p
+
+
 def shapes_of(outputs: Any) -> tuple[list[Any], NDArray[np.intp]]:
     """(the distinct shapes, the index of each row's shape): for structured outputs their
     shapes; for a float array the per-coordinate classes of each row (0 moderate, 1 NaN,
     2 +inf, 3 −inf, 4 > 1e30, 5 < −1e30, as a tuple)."""
     if isinstance(outputs, StructuredOutputs):
         return list(outputs.shapes), outputs.index
-    from dpspec.audit._targets import _patterns
-
     codes = _patterns(outputs).reshape(len(outputs), -1)
     d = codes.shape[1]
     if d <= 24:  # one base-6 integer per row (6^24 < 2^63): a 1-D unique, not a row sort

@@ -20,10 +20,6 @@ from dpspec.audit._identity import qualified_name
 from dpspec.audit._structured import StructuredOutputs, structured_rows
 from dpspec.validation import InputTypeError
 
-#: outputs beyond this magnitude are kept out of the learned vector score (its features x²
-#: must not overflow); events on them come from the representation family (see ``_patterns``)
-_MODERATE = 1e30
-
 
 class MechanismError(RuntimeError):
     """The audited mechanism raised while sampling (the original exception is the cause)."""
@@ -299,24 +295,6 @@ def _space(arr: Any) -> tuple[str, tuple[int, ...]]:
         return ("structured", ())
     kind = arr.dtype.kind
     return (kind if kind in "US" else "number", tuple(arr.shape[1:]))
-
-
-def _patterns(outputs: NDArray[Any]) -> NDArray[np.int8]:
-    """Per coordinate: 0 moderate (finite, |x| <= 1e30), 1 NaN, 2 +inf, 3 −inf, 4 > 1e30,
-    5 < −1e30 — the values a threshold or a learned score cannot order, as atoms."""
-    x = np.asarray(outputs)
-    p = np.zeros(x.shape, dtype=np.int8)
-    if x.dtype.kind != "f":
-        return p
-    finite = np.isfinite(x)
-    if finite.all() and not np.any(np.abs(x) > _MODERATE):  # every coordinate moderate
-        return p
-    p[np.isnan(x)] = 1
-    p[x == np.inf] = 2
-    p[x == -np.inf] = 3
-    p[finite & (x > _MODERATE)] = 4
-    p[finite & (x < -_MODERATE)] = 5
-    return p
 
 
 def _draw(

@@ -13,15 +13,14 @@ query has sensitivity 1, as in the benchmarks); the pairs are StatDP's input pat
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import special
 
+from dpspec.audit.zoo_base import Sampler, ScaleArg, ZooEntry, _Sampler, gaussian_epsilon
+from dpspec.audit.zoo_kinds import kinds
 from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.mechanisms.laplace import LaplaceMechanism
@@ -37,7 +36,6 @@ from dpspec.validation import (
     GeneratorArg,
     Integer,
     NameArg,
-    PositiveDeltaArg,
     Real,
     SizeArg,
     checked,
@@ -60,30 +58,8 @@ __all__ = [
     "zoo",
 ]
 
-Sampler = Callable[[Any, int, np.random.Generator], NDArray[Any]]
-
-#: A noise scale (b of Lap(b), σ of N(0, σ²)): a positive real.
-ScaleArg = Annotated[float, Real(0.0, lo_open=True)]
 #: A query vector of the zoo's samplers (each query of sensitivity 1).
 QueriesArg = Annotated[Any, Array(ndim=1)]
-
-
-class _Sampler:
-    """A vectorised sampler ``run(data, n, rng)`` built by one of the builders below; ``kind``
-    and ``params`` name it (two builds from the same arguments compare equal through them)."""
-
-    def __init__(
-        self, kind: str, params: dict[str, Any], run: Callable[[Any, int, np.random.Generator], Any]
-    ) -> None:
-        self.kind = kind
-        self.params = params
-        self._run = run
-
-    def __call__(self, data: Any, n: int, rng: np.random.Generator) -> Any:
-        return self._run(data, n, rng)
-
-    def __repr__(self) -> str:
-        return f"{self.kind}({', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
 
 
 def _example_draws(data: Any, n: int, rng: np.random.Generator) -> NDArray[np.float64]:
@@ -114,28 +90,6 @@ class FunctionMechanism(Checked):
 
     def __repr__(self) -> str:
         return f"FunctionMechanism({self.name!r})"
-
-
-@dataclass(frozen=True)
-class ZooEntry:
-    """A mechanism, the pair it is audited on, its claim and its true ε on that pair."""
-
-    __dpspec_declarative__ = "a record of the bug zoo (what zoo() returns)"
-
-    name: str
-    mechanism: Any
-    pair: tuple[Any, Any] | None  # None: the audit searches for one (``options`` has search)
-    epsilon: float
-    delta: float
-    true_epsilon: float
-    correct: bool
-    why: str
-    options: tuple[tuple[str, Any], ...] = ()  # extra audit() arguments, e.g. float_bits
-    #: draws per side its verdict needs (a leak of probability p: ≈ 30/p; 5·10^4 decides most)
-    samples: int = 5 * 10**4
-
-    def audit_options(self) -> dict[str, Any]:
-        return dict(self.options)
 
 
 # --- samplers (vectorised over n runs) ---------------------------------------------------------
@@ -320,28 +274,6 @@ def svt_no_threshold_noise_epsilon(
 
 
 # --- true ε ------------------------------------------------------------------------------------
-
-
-@checked
-def gaussian_epsilon(
-    sigma: ScaleArg, delta: PositiveDeltaArg, sensitivity: ScaleArg = 1.0
-) -> float:
-    """Exact ε of the Gaussian mechanism at δ (Balle–Wang 2018): the smallest ε with
-    Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ (bisection to 1e-12; e^ε Φ(·) as
-    exp(ε + ln Φ(·)), finite for every ε)."""
-
-    def excess(eps: float) -> float:
-        a, b = sensitivity / (2 * sigma), eps * sigma / sensitivity
-        tail = math.exp(eps + float(special.log_ndtr(-a - b)))
-        return float(special.ndtr(a - b)) - tail - delta
-
-    lo, hi = 0.0, 1.0
-    while excess(hi) > 0:
-        hi *= 2
-    while hi - lo > 1e-12:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if excess(mid) > 0 else (lo, mid)
-    return hi
 
 
 def _em_no_half() -> tuple[ExponentialMechanism, tuple[Any, Any], float, float]:
@@ -641,8 +573,6 @@ def zoo() -> dict[str, ZooEntry]:
         "label-DP learner (thresholds at the data's x values) audited on a change of one x: "
         "the output 0.2 is impossible for the neighbour (support shift)",
     )
-    from dpspec.audit.zoo_kinds import kinds
-
     for entry in kinds():
         e[entry.name] = entry
     return e

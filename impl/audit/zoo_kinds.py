@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.audit.pair_search import Search
-from dpspec.audit.zoo import ScaleArg, ZooEntry, _Sampler, gaussian_epsilon
+from dpspec.audit.zoo_base import ScaleArg, ZooEntry, _Sampler, gaussian_epsilon
 from dpspec.validation import (
     Array,
     Checked,

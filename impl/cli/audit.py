@@ -162,12 +162,8 @@ def _resolve_given(
     if args.epsilon is None:
         raise ValueError("epsilon: required for non-builtin targets (--epsilon E)")
     delta = 0.0 if args.delta is None else args.delta
-    from dpspec.audit.libraries import (
-        DIFFPRIVLIB_MODELS,
-        LIBRARIES,
-        _model_canary_pair,
-        load_target,
-    )
+    from dpspec.audit.libraries import DIFFPRIVLIB_MODELS, LIBRARIES, load_target
+    from dpspec.audit.machinery import model_canary_pair as _model_canary_pair
 
     mech = load_target(target, args.epsilon, delta)
     library, _, name = target.partition(":")

@@ -99,7 +99,7 @@ def _params(items: list[tuple[str, str]] | None) -> dict[str, str]:
 
 def _list(args: argparse.Namespace) -> int:
     from dpspec.conform import LIBRARY_TARGETS, catalogue
-    from dpspec.conform.libraries import _version
+    from dpspec.conform.machinery import version as _version
 
     rows = [a.describe() for a in catalogue().values()]
     for row in rows:
@@ -130,9 +130,10 @@ def _list(args: argparse.Namespace) -> int:
 
 def _target(spec: str, algorithm: str, params: dict[str, Any]) -> Any:
     from dpspec.conform import TargetError, reference
-    from dpspec.conform.adapters import _load
-    from dpspec.conform.catalogue import _find
-    from dpspec.conform.libraries import _is_library, _library_target
+    from dpspec.conform.machinery import find as _find
+    from dpspec.conform.machinery import is_library as _is_library
+    from dpspec.conform.machinery import library_target as _library_target
+    from dpspec.conform.machinery import load as _load
 
     try:
         if spec == "dpspec":
@@ -165,7 +166,7 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         raise UsageError("--as: required (dpspec conform --list shows the algorithms)")
     from dpspec.audit.core import MechanismError
     from dpspec.conform import TargetError, conform, plan
-    from dpspec.conform.catalogue import _find
+    from dpspec.conform.machinery import find as _find
 
     try:
         params = _find(args.algorithm)._from_text(_params(args.param))

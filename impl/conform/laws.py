@@ -20,7 +20,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.conform.gof import Law, _Encoder, _Kept
-from dpspec.noise import _closed_forms, discrete_laplace_sf
+from dpspec.noise import discrete_laplace_sf
+from dpspec.noise.machinery import closed_forms as _closed_forms
 
 #: the lumped tails of an integer table hold at most this much mass together (ε × 1.1 included)
 TAIL_MASS = 1e-12

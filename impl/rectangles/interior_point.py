@@ -35,8 +35,7 @@ from numpy.typing import NDArray
 
 from dpspec.contract import PrivacyLevel
 from dpspec.mechanisms.exponential import ExponentialMechanism
-from dpspec.noise._laws import CumulativeLevels
-from dpspec.noise._reals import Ratio
+from dpspec.noise.machinery import CumulativeLevels, Ratio
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     MAX_EPSILON,

@@ -112,19 +112,19 @@ def planted(control: BugControl) -> Iterator[None]:
     }
     held = isinstance(bug, staticmethod | classmethod | property)  # its decorator re-applied
     replacement: Any = wrap[how](bug) if how in wrap and not held else bug
-    holders = [(owner, member)]
-    if inspect.ismodule(owner):  # modules that imported the function by name use it too
+    holders = [(owner, name)]
+    if inspect.ismodule(owner):  # modules that imported the function, by any name, use it too
         holders += [
-            (module, member)
+            (module, alias)
             for key, module in list(sys.modules.items())
-            if key.startswith("dpspec")
-            and module is not owner
-            and getattr(module, name, None) is member
+            if key.startswith("dpspec") and module is not owner
+            for alias, value in list(vars(module).items())
+            if value is member
         ]
-    for holder, _ in holders:
-        setattr(holder, name, replacement)
+    for holder, alias in holders:
+        setattr(holder, alias, replacement)
     try:
         yield
     finally:
-        for holder, original in holders:
-            setattr(holder, name, original)
+        for holder, alias in holders:
+            setattr(holder, alias, member)

@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.noise._reals import Bounds
-from dpspec.noise._tables import CdfLaw, ThresholdTable
+from dpspec.noise.machinery import Bounds, CdfLaw, ThresholdTable
 from dpspec.proofs.engine.enumeration import EnumeratedLaw, enumerate_law
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack
 

@@ -42,8 +42,9 @@ def _checkpoint_cases(tmp: Path) -> dict[str, bool]:
     """The checkpoint's guarantees, each True when it holds (see :func:`resume_exact`)."""
     import os
 
-    from dpspec.audit._checkpoint import KEY_VARIABLE, _digest
     from dpspec.audit.learners import LearnerMechanism
+    from dpspec.audit.machinery import KEY_VARIABLE
+    from dpspec.audit.machinery import digest as _digest
 
     entry = zoo()["laplace"]
     plan: dict[str, Any] = {"samples": 600_000, "selection": 1000, "seed": 3}
@@ -177,8 +178,8 @@ def resume_exact(config: VerifyConfig) -> CheckOutcome:
     seal switched off (an edited, resealed file accepted)."""
     from unittest import mock
 
-    import dpspec.audit._checkpoint as checkpoint
-    import dpspec.audit._identity as identity
+    from dpspec.audit.machinery import checkpoint as checkpoint
+    from dpspec.audit.machinery import identity as identity
 
     with TemporaryDirectory() as tmp:
         cases = _checkpoint_cases(Path(tmp))

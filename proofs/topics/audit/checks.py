@@ -429,7 +429,7 @@ def pair_search(config: VerifyConfig) -> CheckOutcome:
     Lyu et al.'s Alg 4) must be flagged through both searches; the correct noisy-max v1a and
     SVT must not be. Slack: claim / ε_LCB of the correct ones."""
     from dpspec.audit import audit_pairs
-    from dpspec.audit._search import hypothesis_search, query_vector_pairs, statdp_patterns
+    from dpspec.audit.machinery import hypothesis_search, query_vector_pairs, statdp_patterns
 
     entries = zoo()
     rows = {}

@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 
 from dpspec.audit import audit
-from dpspec.audit._freshness import PROBE
 from dpspec.audit.bounds import max_epsilon_lower
 from dpspec.audit.ci import assert_dp, vote
 from dpspec.audit.libraries import load_target
 from dpspec.audit.loop import default_selection
+from dpspec.audit.machinery import PROBE
 from dpspec.audit.zoo import FunctionMechanism, laplace_sampler
 from dpspec.cli import main
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
@@ -147,7 +147,7 @@ def _explicit_hostile_cases(tmp: Path) -> list[tuple[str, Any, Any]]:
         return tampered(json.dumps(data))()
 
     def edited_and_rehashed() -> Any:
-        from dpspec.audit._checkpoint import _digest
+        from dpspec.audit.machinery import digest as _digest
 
         _genuine_checkpoint()
         data = json.loads(saved[0])
@@ -503,8 +503,8 @@ def _controls() -> list[Control]:
     """The listed cases rerun with one function of the auditor replaced by a bug."""
     from unittest import mock
 
-    import dpspec.audit._checkpoint as checkpoint
     import dpspec.audit.loop as loop
+    from dpspec.audit.machinery import checkpoint as checkpoint
     from dpspec.validation import RandomState
 
     def late_path(path: Any) -> Path | None:

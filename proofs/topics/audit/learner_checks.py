@@ -279,7 +279,8 @@ def repeated_predictions_conformance(config: VerifyConfig) -> CheckOutcome:
     drawn for ε × 1.25 must be rejected (chi-square at 1e-6). Discovery: every class of the
     package that defines ``repeated_predictions`` must be listed, and every listed class must
     name this obligation."""
-    from dpspec.audit.learners import VECTORISED_CLASSES, _listed_class
+    from dpspec.audit.learners import VECTORISED_CLASSES
+    from dpspec.audit.machinery import listed_class as _listed_class
 
     X = np.array([[0.1], [0.2], [0.15], [0.5], [0.45], [0.55], [0.6], [0.4]])
     y = np.array([1, 1, 0, 0, 0, 1, 0, 0])
@@ -526,9 +527,8 @@ def learner_pair_search(config: VerifyConfig) -> CheckOutcome:
     over canary location, label and replaced record (15 examples, 5000 fits each), then a final
     audit with 30 000 fresh fits per side. PCL with half its noise must be flagged by both;
     PCL by neither."""
-    from dpspec.audit._learner_search import canary_pair_strategy, canary_pairs
-    from dpspec.audit._search import hypothesis_search
     from dpspec.audit.learners import LearnerMechanism
+    from dpspec.audit.machinery import canary_pair_strategy, canary_pairs, hypothesis_search
 
     rng = np.random.default_rng(SEED)
     X = rng.random((200, 2)) * 0.9 + 0.05

@@ -31,9 +31,9 @@ from scipy import stats
 
 import dpspec.audit.loop as audit_loop
 from dpspec.audit import EventBound, audit
-from dpspec.audit._events import Event
 from dpspec.audit.learners import LearnerMechanism
 from dpspec.audit.loop import AuditCoverageWarning, AuditResult, event_level
+from dpspec.audit.machinery import Event
 from dpspec.audit.pair_search import Search
 from dpspec.proofs.engine.registry import (
     CheckOutcome,

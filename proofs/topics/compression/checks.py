@@ -34,8 +34,8 @@ from dpspec.compression.learners import (
     RectangleLearner,
     StepLearner,
     ThresholdLearner,
-    _Through,
 )
+from dpspec.compression.machinery import Through as _Through
 from dpspec.compression.schemes import (
     BINARY,
     CompressedSample,

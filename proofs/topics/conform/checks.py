@@ -30,9 +30,13 @@ from dpspec.conform import ConformResult, catalogue, conform, plan, reference
 from dpspec.conform.adapters import Sampler, TargetError, as_sampler
 from dpspec.conform.base import EPSILON_FACTOR, Algorithm, Instance, Param
 from dpspec.conform.catalogue import algorithm
-from dpspec.conform.core import ConformanceFailure, InstanceReport, Plan, _empirical_power
-from dpspec.conform.gof import ALPHA, POWER, _count_test, _draws_for_power, _event_family
+from dpspec.conform.core import ConformanceFailure, InstanceReport, Plan
+from dpspec.conform.gof import ALPHA, POWER
 from dpspec.conform.libraries import LibraryTarget
+from dpspec.conform.machinery import count_test as _count_test
+from dpspec.conform.machinery import draws_for_power as _draws_for_power
+from dpspec.conform.machinery import empirical_power as _empirical_power
+from dpspec.conform.machinery import event_family as _event_family
 from dpspec.conform.pytest_plugin import pytest_configure
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.mechanisms.discrete_laplace import DiscreteLaplaceMechanism

@@ -103,13 +103,13 @@ def exact_integer_bounds(config: VerifyConfig) -> CheckOutcome:
     trials, and the excess-skipped control is not run.
     """
     from dpspec.noise import (
-        _INT64_SAFE,
         ExpNegExponents,
         bernoulli_exp_neg_exponents,
         categorical_exp_gap,
         categorical_exp_neg,
         exp_neg_exponents,
     )
+    from dpspec.noise.machinery import INT64_SAFE as _INT64_SAFE
     from dpspec.validation import INT_BOUND, bounded_int_array
 
     problems: list[str] = []

@@ -14,7 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dpspec.cover_learners import LabelPrivateCoverClassifier, PrivateCoverClassifier
-from dpspec.cover_learners.learners import _CoverExponentialClassifier
+from dpspec.cover_learners.machinery import (
+    CoverExponentialClassifier as _CoverExponentialClassifier,
+)
 from dpspec.proofs.engine.exact import Dataset, ExactReport, verify_pairs
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist

@@ -19,7 +19,10 @@ from dpspec.cover_learners import (
     grid_size,
     sample_threshold_family,
 )
-from dpspec.cover_learners.learners import MAX_LAW_CANDIDATES, _CoverExponentialClassifier
+from dpspec.cover_learners.learners import MAX_LAW_CANDIDATES
+from dpspec.cover_learners.machinery import (
+    CoverExponentialClassifier as _CoverExponentialClassifier,
+)
 from dpspec.spec import cover_learners as sc
 from dpspec.validation import rational_at_most
 

@@ -31,10 +31,7 @@ from dpspec.mechanisms.base import check_base_loss
 from dpspec.noise import (
     DiscreteLaplaceNoise,
 )
-from dpspec.noise._laws import (
-    TablePolicy,
-)
-from dpspec.noise._series import ExpNegExponents, bernoulli_exp_neg_series
+from dpspec.noise.machinery import ExpNegExponents, TablePolicy, bernoulli_exp_neg_series
 from dpspec.proofs.engine.law_checks import (
     Interval,
     LawCase,

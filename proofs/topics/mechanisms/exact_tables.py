@@ -23,16 +23,16 @@ from numpy.typing import NDArray
 
 from dpspec import noise
 from dpspec.mechanisms import ExponentialMechanism
-from dpspec.noise._laws import (
+from dpspec.noise.machinery import (
     GeometricSampler,
+    Ratio,
+    ThresholdTable,
     TwoSidedSampler,
     WithinBlockSampler,
     bernoulli_floor,
     geometric_sampler,
     two_sided_sampler,
 )
-from dpspec.noise._reals import Ratio
-from dpspec.noise._tables import ThresholdTable
 from dpspec.proofs.engine.law_checks import Interval, exp_neg_interval, table_off_by_one_ulp
 from dpspec.proofs.engine.registry import (
     CheckOutcome,

@@ -14,7 +14,6 @@ from unittest import mock
 import numpy as np
 
 from dpspec import noise
-from dpspec.noise import _laws as noise_laws
 from dpspec.noise import (
     bernoulli_exp_neg,
     bernoulli_exp_neg_exponents,
@@ -28,17 +27,19 @@ from dpspec.noise import (
     exp_neg_exponents,
     geometric,
 )
-from dpspec.noise._laws import (
+from dpspec.noise.machinery import (
+    TABLE_BITS,
+    ExpNegExponents,
     GeometricSampler,
     LevelSampler,
+    Ratio,
     SingleThreshold,
     TwoSidedSampler,
+    first_floor,
     geometric_sampler,
     two_sided_sampler,
 )
-from dpspec.noise._reals import Ratio
-from dpspec.noise._series import ExpNegExponents
-from dpspec.noise._tables import TABLE_BITS, first_floor
+from dpspec.noise.machinery import laws as noise_laws
 from dpspec.proofs.engine.law_checks import (
     LawCase,
     Program,

@@ -15,15 +15,12 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from dpspec.learners.estimator import check_score_labels
-from dpspec.learners.pcde import (
-    PrivateHistogramDensity,
-    _check_points,
-    _cube_ids,
-    _match_rows,
-    _occupied_cubes,
-    _row_keys,
-    side_for,
-)
+from dpspec.learners.machinery import check_points as _check_points
+from dpspec.learners.machinery import cube_ids as _cube_ids
+from dpspec.learners.machinery import match_rows as _match_rows
+from dpspec.learners.machinery import occupied_cubes as _occupied_cubes
+from dpspec.learners.machinery import row_keys as _row_keys
+from dpspec.learners.pcde import PrivateHistogramDensity, side_for
 from dpspec.learners.semi_supervised import dichotomies
 from dpspec.mechanisms.stability_histogram import TAIL, StabilityHistogram
 from dpspec.proofs.engine.conformance import conformance, draws, outcome, power_against

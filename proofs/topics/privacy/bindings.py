@@ -28,7 +28,7 @@ def _equals(j: int) -> Callable[[int], bool]:
 
 def _compare_counts(case: Case, released_by: Callable[[int], Any]) -> str | None:
     """``released_by(bins)``: the ``StabilityHistogram`` whose ``counts`` are compared."""
-    from dpspec.mechanisms.stability_histogram import _cell_counts
+    from dpspec.mechanisms.machinery import cell_counts as _cell_counts
     from dpspec.spec.sensitivity import count, histogram
 
     data, bins = case["data"], case["bins"]

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.noise import _laws as noise_laws
+from dpspec.noise.machinery import laws as noise_laws
 from dpspec.proofs.engine.law_checks import (
     Interval,
     LawCase,
