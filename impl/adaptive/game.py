@@ -82,7 +82,7 @@ QueryArg = Annotated[ArrayLike, _QueryMask()]
 #: The answers so far.
 AnswersArg = Annotated[NDArray[np.float64] | Sequence[float], _Answers()]
 #: The midpoint grid's half-width α ∈ (0, ½].
-AlphaArg = Annotated[float, Real(0, 0.5, lo_open=True, clean=0.125)]
+HalfWidthArg = Annotated[float, Real(0, 0.5, lo_open=True, clean=0.125)]
 #: The mean marginal p(v) = (1/n) Σ_i μ_i(v) of the population.
 PopulationArg = Annotated[
     ArrayLike, _ProbabilityVector(ndim=1, clean=np.array([0.25, 0.25, 0.25, 0.25]))
@@ -269,7 +269,7 @@ class RoundingAnswers(Checked):
     m = ⌈1/(2α)⌉ cells (deterministic: no privacy level; it compresses each answer to one of
     m values)."""
 
-    def __init__(self, n: SampleSizeArg, alpha: AlphaArg) -> None:
+    def __init__(self, n: SampleSizeArg, alpha: HalfWidthArg) -> None:
         self.n = n
         self.alpha = alpha
         self.cells = math.ceil(1 / (2 * alpha))

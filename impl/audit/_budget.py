@@ -50,14 +50,14 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
 
 from dpspec.audit._freshness import PROBE
 from dpspec.audit._structured import StructuredOutputs
 from dpspec.audit._targets import Mechanism, _draw, draw_kind
-from dpspec.validation import MEMORY_LIMIT, Real
+from dpspec.validation import MEMORY_LIMIT
 
 #: the largest plan (target draws in all) an audit runs without ``max_seconds``, per kind
 UNATTENDED_DRAWS = {"vectorised": 2**30, "per-call": 5 * 10**6, "per-fit": 5 * 10**6}
@@ -77,9 +77,6 @@ PILOT_BATCH = {"vectorised": 2**16, "per-call": 2**9, "per-fit": 2**3}
 MAX_PAIRS = 10_000
 #: the entropy of the pilot's own Generator (independent of every audit seed's draws)
 PILOT_ENTROPY = 0x5EED_B0D6E7
-
-#: How long the target's draws may take (seconds, > 0), or None: the unattended draw caps.
-MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True, clean=3600.0)]
 
 
 def planned_hook(progress: Any) -> Callable[[Plan], None] | None:

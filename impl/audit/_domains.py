@@ -63,7 +63,7 @@ CountsArg = Annotated[Any, _Numbers(hi=float(MAX_SAMPLES), integer=True, clean=5
 #: Probabilities: a number in [0, 1] or an array of them.
 ProbabilitiesArg = Annotated[Any, _Numbers(hi=1.0, clean=0.5)]
 #: A one-sided error level α in (0, 1).
-AlphaArg = Annotated[float, Real(0.0, 1.0, lo_open=True, hi_open=True, clean=0.05)]
+ErrorLevelArg = Annotated[float, Real(0.0, 1.0, lo_open=True, hi_open=True, clean=0.05)]
 #: A confidence level in (0, 1).
 ConfidenceArg = Annotated[float, Real(0.0, 1.0, lo_open=True, hi_open=True, clean=0.95)]
 #: Draws per side of an audit.

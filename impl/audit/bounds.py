@@ -22,10 +22,10 @@ from numpy.typing import NDArray
 from scipy import special
 
 from dpspec.audit._domains import (
-    AlphaArg,
     ConfidenceArg,
     CountsArg,
     DrawsArg,
+    ErrorLevelArg,
     ProbabilitiesArg,
 )
 from dpspec.validation import DeltaArg, checked, example
@@ -43,7 +43,7 @@ def _counts(k: NDArray[np.float64], n: NDArray[np.float64]) -> None:
 
 @checked
 @example(__call__={"k": 5, "n": 10, "alpha": 0.05})
-def cp_lower(k: CountsArg, n: CountsArg, alpha: AlphaArg) -> NDArray[np.float64]:
+def cp_lower(k: CountsArg, n: CountsArg, alpha: ErrorLevelArg) -> NDArray[np.float64]:
     """One-sided Clopper–Pearson lower bound on p from k successes in n draws:
     P(p ≥ bound) ≥ 1 − alpha (0 when k = 0)."""
     _counts(k, n)
@@ -52,7 +52,7 @@ def cp_lower(k: CountsArg, n: CountsArg, alpha: AlphaArg) -> NDArray[np.float64]
 
 @checked
 @example(__call__={"k": 5, "n": 10, "alpha": 0.05})
-def cp_upper(k: CountsArg, n: CountsArg, alpha: AlphaArg) -> NDArray[np.float64]:
+def cp_upper(k: CountsArg, n: CountsArg, alpha: ErrorLevelArg) -> NDArray[np.float64]:
     """One-sided Clopper–Pearson upper bound on p from k successes in n draws:
     P(p ≤ bound) ≥ 1 − alpha (1 when k = n)."""
     _counts(k, n)

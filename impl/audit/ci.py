@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from dpspec.audit._domains import (
-    AlphaArg,
     ClaimArg,
     ConfidenceArg,
+    ErrorLevelArg,
     MechanismArg,
     OptionalPairArg,
     SamplesArg,
@@ -61,7 +61,7 @@ def _odd(votes: int) -> int:
 
 @checked
 @example(__call__={"votes": 9, "alpha": 0.05})
-def majority_false_alarm(votes: VotesArg, alpha: AlphaArg) -> float:
+def majority_false_alarm(votes: VotesArg, alpha: ErrorLevelArg) -> float:
     """P(Bin(votes, alpha) > votes/2): the false-alarm bound of a majority of ``votes``."""
     votes = _odd(votes)
     need = votes // 2 + 1

@@ -30,7 +30,6 @@ from typing import Annotated, Any
 import numpy as np
 
 from dpspec.audit._budget import (
-    MaxSecondsArg,
     audit_plan,
     check_budget,
     check_pairs_budget,
@@ -39,9 +38,9 @@ from dpspec.audit._budget import (
 from dpspec.audit._checkpoint import AuditIdentity, Progress, _checkpoint_path
 from dpspec.audit._domains import (
     MAX_SAMPLES,
-    AlphaArg,
     ClaimArg,
     ConfidenceArg,
+    ErrorLevelArg,
     MechanismArg,
     OptionalPairArg,
     OptionalSearchArg,
@@ -74,6 +73,7 @@ from dpspec.validation import (
     GeneratorArg,
     Instance,
     Integer,
+    MaxSecondsArg,
     RandomState,
     Real,
     check_count,
@@ -410,7 +410,7 @@ def default_selection(samples: Annotated[int, Integer(1, hi=MAX_SAMPLES)]) -> in
 
 @checked
 @example(__call__={"alpha": 0.05, "events": 2})
-def event_level(alpha: AlphaArg, events: Annotated[int, Integer(1, clean=2)]) -> float:
+def event_level(alpha: ErrorLevelArg, events: Annotated[int, Integer(1, clean=2)]) -> float:
     """The level of each one-sided bound of an audit estimating ``events`` events at overall
     level ``alpha``: α/(2K) — two bounds per event, a union bound over all 2K."""
     return alpha / (2 * events)
@@ -737,7 +737,7 @@ def screen_bound(
     n: Annotated[int, Integer(1, hi=MAX_SELECTION, clean=1000)],
     rng: GeneratorArg,
     delta: DeltaArg = 0.0,
-    alpha: AlphaArg = 0.05,
+    alpha: ErrorLevelArg = 0.05,
 ) -> float:
     """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
     seems to leak (used to choose a pair; never a reported bound)."""

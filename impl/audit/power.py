@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import optimize, special, stats
 
-from dpspec.audit._domains import AlphaArg, DrawsArg
+from dpspec.audit._domains import DrawsArg, ErrorLevelArg
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _LowerTables
 from dpspec.validation import DeltaArg, Real, checked, example
 
@@ -141,7 +141,7 @@ def detection_power(
     n: DrawsArg,
     p1: ProbabilityArg,
     p2: ProbabilityArg,
-    level: AlphaArg,
+    level: ErrorLevelArg,
     claim: ClaimedArg,
     delta: DeltaArg = 0.0,
 ) -> float:
@@ -157,7 +157,7 @@ def detection_power(
 def resolution(
     n: DrawsArg,
     p2: ProbabilityArg,
-    level: AlphaArg,
+    level: ErrorLevelArg,
     claim: ClaimedArg,
     delta: DeltaArg = 0.0,
 ) -> float:
@@ -220,7 +220,7 @@ def _delta_resolution(
 @checked
 @example(__call__={"n": 10**6, "level": 1e-3, "claim": 1.0, "delta": 1e-5})
 def delta_resolution(
-    n: DrawsArg, level: AlphaArg, claim: ClaimedArg, delta: DeltaArg = 0.0
+    n: DrawsArg, level: ErrorLevelArg, claim: ClaimedArg, delta: DeltaArg = 0.0
 ) -> float:
     """The least mass, under D, of a region D' cannot produce (p₂ = 0) that an audit of n
     draws per side flags against (``claim``, ``delta``) with probability ≥ ``POWER``, its

@@ -65,6 +65,7 @@ from dpspec.validation import (
     LIMITS,
     MEMORY_LIMIT,
     Integer,
+    MaxSecondsArg,
     Real,
     checked,
     example,
@@ -84,7 +85,7 @@ VERDICTS = ("conforms", "deviates", "not private")
 #: The seed of every generator a run passes to the target and the auditor.
 SeedArg = Annotated[int, Integer(0, hi=2**63 - 1)]
 #: The false-alarm probability of the whole run.
-AlphaArg = Annotated[float, Real(1e-12, 0.01)]
+FalseAlarmArg = Annotated[float, Real(1e-12, 0.01)]
 #: The power against the same algorithm at ε × (1 + r) and ε / (1 + r) the budget is sized for.
 PowerArg = Annotated[float, Real(0.5, 1.0, hi_open=True)]
 #: The resolution r: the budget resolves the algorithm at ε × (1 + r) and at ε / (1 + r)
@@ -92,9 +93,6 @@ PowerArg = Annotated[float, Real(0.5, 1.0, hi_open=True)]
 ResolutionArg = Annotated[float | None, Real(1e-3, 1.0, optional=True)]
 #: the default resolution (the algorithm at ε × 1.1 and ε / 1.1)
 RESOLUTION = EPSILON_FACTOR - 1
-#: A cap on the estimated wall-clock seconds of a run of a target called once per draw (None:
-#: no cap).
-MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True)]
 #: the pilot that times a target called once per draw before a run (its draws discarded):
 #: PILOT_DRAWS draws, doubled until one round takes PILOT_SECONDS or PILOT_MAX_DRAWS are drawn
 PILOT_DRAWS = 32
@@ -437,7 +435,7 @@ def plan(
     target: TargetArg,
     algorithm: AlgorithmArg,
     *,
-    alpha: AlphaArg = ALPHA,
+    alpha: FalseAlarmArg = ALPHA,
     power: PowerArg = POWER,
     max_draws: MaxDrawsArg = None,
     audit_samples: AuditSamplesArg = None,
@@ -565,7 +563,7 @@ def conform(
     algorithm: AlgorithmArg,
     *,
     seed: SeedArg = 0,
-    alpha: AlphaArg = ALPHA,
+    alpha: FalseAlarmArg = ALPHA,
     power: PowerArg = POWER,
     max_draws: MaxDrawsArg = None,
     audit_samples: AuditSamplesArg = None,

@@ -95,6 +95,8 @@ DeltaArg = Annotated[float, Delta()]
 PositiveDeltaArg = Annotated[float, Delta(positive=True)]
 #: ``idealised``: True for the paper's continuous-noise version, False (default) for exact.
 FlagArg = Annotated[bool, Flag()]
+#: A cap on the wall-clock seconds a run's own draws may take (> 0), or None: no cap.
+MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True, clean=3600.0)]
 #: The caller's randomness.
 GeneratorArg = Annotated[np.random.Generator, RandomGenerator()]
 #: scikit-learn's ``random_state``.
@@ -149,6 +151,7 @@ __all__ = [
     "Instance",
     "Integer",
     "LabelsArg",
+    "MaxSecondsArg",
     "NameArg",
     "NoExample",
     "OptionalBaseArg",
