@@ -96,7 +96,7 @@ PositiveDeltaArg = Annotated[float, Delta(positive=True)]
 #: ``idealised``: True for the paper's continuous-noise version, False (default) for exact.
 FlagArg = Annotated[bool, Flag()]
 #: A cap on the wall-clock seconds a run's own draws may take (> 0), or None: no cap.
-MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True, clean=3600.0)]
+MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True)]
 #: The caller's randomness.
 GeneratorArg = Annotated[np.random.Generator, RandomGenerator()]
 #: scikit-learn's ``random_state``.
