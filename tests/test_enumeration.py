@@ -12,7 +12,8 @@ import pytest
 
 from dpspec import noise
 from dpspec.proofs.engine.enumeration import EnumerationError, enumerate_law
-from dpspec.proofs.engine.law_checks import Interval, compare_law, exp_neg_interval
+from dpspec.proofs.engine.law_checks import compare_law
+from dpspec.spec.laws import Interval, exp_neg_interval
 
 WORD = 2**64
 

@@ -215,7 +215,7 @@ LONG: dict[str, str] = {
     "proofs/topics/audit/soundness_checks.py:new_families_soundness": _CHECK,
     "proofs/topics/contract/integer_bounds.py:exact_integer_bounds": _CHECK,
     "proofs/topics/cover_learners/geometry.py:cover_grids": _CHECK,
-    "proofs/topics/mechanisms/sampler_laws.py:discrete_laplace_law": _CHECK,
+    "proofs/topics/noise/sampler_laws.py:discrete_laplace_law": _CHECK,
     "proofs/topics/pcl/checks.py:pcl_fit_conformance": _CHECK,
     "proofs/topics/pcl2/checks.py:pcl2_score_is_predict": _CHECK,
     "proofs/topics/rectangles/utility.py:pac_utility": _CHECK,

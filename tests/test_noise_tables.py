@@ -26,7 +26,7 @@ from dpspec.noise._laws import (
 )
 from dpspec.noise._reals import Ratio, exp_neg_bounds, floor_at
 from dpspec.noise._tables import WORD, ThresholdTable, locate_lazily
-from dpspec.proofs.engine.law_checks import exp_neg_interval, ipow
+from dpspec.spec.laws import exp_neg_interval, ipow
 
 U64 = np.uint64
 

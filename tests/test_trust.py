@@ -314,13 +314,13 @@ def test_every_sampler_path_is_enumerated() -> None:
 
     from dpspec import noise
     from dpspec.noise import _laws
-    from dpspec.proofs.engine.law_checks import LawCase, law_check
-    from dpspec.proofs.topics.mechanisms import enumeration as en
+    from dpspec.proofs.engine.law_checks import LawCase, drawing, law_check
+    from dpspec.spec.laws import factor, two_sided_spec
 
     case = LawCase(
         "discrete_laplace(scale=1)",
-        en._drawing(noise.discrete_laplace, Fraction(1)),
-        en.two_sided_spec(en.factor(Fraction(1))),
+        drawing(noise.discrete_laplace, Fraction(1)),
+        two_sided_spec(factor(Fraction(1))),
     )
     out = law_check([case], [], paths=_laws)
     assert not out.passed and "TwoSidedSampler.sample: lines" in out.detail

@@ -13,7 +13,6 @@ skipped — are built by :func:`table_off_by_one_ulp` and :func:`table_without_r
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +23,7 @@ import numpy as np
 from dpspec.noise.machinery import Bounds, CdfLaw, ThresholdTable
 from dpspec.proofs.engine.enumeration import EnumeratedLaw, enumerate_law
 from dpspec.proofs.engine.registry import CheckOutcome, Control, Slack
+from dpspec.spec.laws import SpecLaw, as_interval
 
 #: The truncated mass an enumeration may leave unless a case states otherwise.
 TRUNCATION_CLAIM = Fraction(1, 2**64)
@@ -33,119 +33,38 @@ ULP = Fraction(1, 2**64)
 Program = Callable[[np.random.Generator], Hashable]
 
 
-@dataclass(frozen=True)
-class Interval:
-    """A closed rational interval [lo, hi] (arithmetic rounds outward, exactly)."""
-
-    lo: Fraction
-    hi: Fraction
-
-    @staticmethod
-    def point(x: Fraction | int) -> Interval:
-        return Interval(Fraction(x), Fraction(x))
-
-    def __add__(self, other: Interval | Fraction | int) -> Interval:
-        o = _iv(other)
-        return Interval(self.lo + o.lo, self.hi + o.hi)
-
-    __radd__ = __add__
-
-    def __sub__(self, other: Interval | Fraction | int) -> Interval:
-        o = _iv(other)
-        return Interval(self.lo - o.hi, self.hi - o.lo)
-
-    def __rsub__(self, other: Interval | Fraction | int) -> Interval:
-        return _iv(other) - self
-
-    def __mul__(self, other: Interval | Fraction | int) -> Interval:
-        o = _iv(other)
-        products = (self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi)
-        return Interval(min(products), max(products))
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other: Interval | Fraction | int) -> Interval:
-        o = _iv(other)
-        if o.lo <= 0 <= o.hi:
-            raise ZeroDivisionError("interval division by an interval holding 0")
-        return self * Interval(1 / o.hi, 1 / o.lo)
-
-    def __rtruediv__(self, other: Interval | Fraction | int) -> Interval:
-        return _iv(other) / self
-
-    def __pow__(self, k: int) -> Interval:
-        if self.lo < 0:
-            raise ValueError("powers of intervals with negative values are not needed here")
-        return Interval(self.lo**k, self.hi**k)
-
-    @property
-    def width(self) -> Fraction:
-        return self.hi - self.lo
-
-    def rounded(self, bits: int = 256) -> Interval:
-        """The smallest interval with endpoints on the grid 2^-bits holding this one (keeps
-        the Fractions small through long products)."""
-        return Interval(_round_down(self.lo, bits), _round_up(self.hi, bits))
+#: Composed samplers and mechanisms (whose parts are checked at ulp resolution) are
+#: enumerated to a coarser truncation: their maps (blocks, tails, offsets, thresholds) are
+#: what is checked there, and a wrong map moves probabilities by far more than 2^-40.
+COARSE = Fraction(1, 2**14)
+COARSE_CLAIM = Fraction(1, 2**6)
+#: The truncation of the thorough (``--thorough``) enumerations of composed samplers.
+THOROUGH = Fraction(1, 2**22)
 
 
-def ipow(x: Interval, k: int, bits: int = 256) -> Interval:
-    """x^k for x ≥ 0 by repeated squaring, rounded outward to 2^-bits at every step."""
-    result, base = Interval.point(1), x.rounded(bits)
-    while k:
-        if k & 1:
-            result = (result * base).rounded(bits)
-        k >>= 1
-        if k:
-            base = (base * base).rounded(bits)
-    return result
+def first_value(values: Any) -> int:
+    """The first value of a sampler's output, as an int (the draw of a size-1 call)."""
+    return int(np.asarray(values).ravel()[0])
 
 
-def _iv(x: Interval | Fraction | int) -> Interval:
-    return x if isinstance(x, Interval) else Interval.point(x)
+def drawing(sampler: Callable[..., Any], *args: Any) -> Program:
+    """rng ↦ the one value ``sampler(*args, 1, rng)`` draws."""
+    return lambda rng: first_value(sampler(*args, 1, rng))
 
 
-def exp_neg_interval(x: Fraction | int, bits: int = 200) -> Interval:
-    """An interval of width ≤ 2^-bits·(small factor) holding e^{−x}, x ≥ 0 rational.
-
-    e^{−x} = (e^{−y})^{2^j} with y = x/2^j ≤ 1/2; e^{−y} lies between consecutive partial sums
-    of its alternating Taylor series (terms decrease for y ≤ 1), summed until a term is below
-    2^-(bits + 2j + 8); squaring j times keeps it an enclosure.
-    """
-    x = Fraction(x)
-    if x < 0:
-        raise ValueError("x: must be >= 0")
-    if x == 0:
-        return Interval.point(1)
-    j = max(0, math.ceil(math.log2(float(x))) + 1)
-    y = x / 2**j
-    tol = Fraction(1, 2 ** (bits + 2 * j + 8))
-    term, total, k = Fraction(1), Fraction(1), 0
-    while True:
-        k += 1
-        term = term * y / k
-        nxt = total - term if k % 2 else total + term
-        if term < tol:
-            lo, hi = min(total, nxt), max(total, nxt)
-            break
-        total = nxt
-    lo = _round_down(lo, bits + 2 * j + 8)
-    hi = _round_up(hi, bits + 2 * j + 8)
-    for _ in range(j):
-        lo, hi = _round_down(lo * lo, bits + 2 * j + 8), _round_up(hi * hi, bits + 2 * j + 8)
-    return Interval(lo, hi)
+def sizing(sampler: Any) -> Program:
+    """rng ↦ the one value ``sampler.sample(1, rng)`` draws."""
+    return lambda rng: first_value(sampler.sample(1, rng))
 
 
-def _round_down(x: Fraction, bits: int) -> Fraction:
-    return Fraction(math.floor(x * 2**bits), 2**bits)
-
-
-def _round_up(x: Fraction, bits: int) -> Fraction:
-    return Fraction(math.ceil(x * 2**bits), 2**bits)
+def locating(table: Any) -> Program:
+    """rng ↦ the outcome of a table for one fresh uniform (its first word and refinement)."""
+    return lambda rng: first_value(
+        table.locate(rng.integers(0, 2**64, size=1, dtype=np.uint64), rng)
+    )
 
 
 # --- comparing an enumerated law with the stated one --------------------------------------
-
-SpecLaw = Callable[[Any], Interval | Fraction]
 
 
 @dataclass
@@ -186,7 +105,7 @@ def compare_law(name: str, law: EnumeratedLaw, spec: SpecLaw) -> LawComparison:
     difference, resolution, worst = Fraction(0), Fraction(0), None
     inside_lo, inside_hi = Fraction(0), Fraction(0)
     for outcome, p in law.probabilities.items():
-        s = _iv(spec(outcome))
+        s = as_interval(spec(outcome))
         inside_lo, inside_hi = inside_lo + s.lo, inside_hi + s.hi
         gap = max(p - s.hi, s.lo - (p + r), Fraction(0))
         resolution = max(resolution, p + r - s.lo, s.hi - p)

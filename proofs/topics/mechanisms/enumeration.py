@@ -13,7 +13,7 @@ refinement of ties skipped, a tail loop stopped one step early, a probability of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -31,14 +31,12 @@ from dpspec.mechanisms.base import check_base_loss
 from dpspec.noise import (
     DiscreteLaplaceNoise,
 )
-from dpspec.noise.machinery import ExpNegExponents, TablePolicy, bernoulli_exp_neg_series
 from dpspec.proofs.engine.law_checks import (
-    Interval,
+    COARSE_CLAIM,
+    THOROUGH,
     LawCase,
     Program,
-    SpecLaw,
-    exp_neg_interval,
-    ipow,
+    first_value,
     law_check,
     with_attribute,
 )
@@ -51,108 +49,19 @@ from dpspec.proofs.engine.registry import (
     VerifyConfig,
 )
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
+from dpspec.spec.laws import (
+    Interval,
+    SpecLaw,
+    categorical_spec,
+    exp_neg_interval,
+    ipow,
+    randomized_response_spec,
+    two_sided_spec,
+)
 from dpspec.spec.neighbours import datasets
 
-#: Tiny tables that still take every path of the block sampler (blocks of 4 or 2 values,
-#: the within-block mixture and its residual table, the block tails).
-SMALL_POLICY = TablePolicy(direct_scale=2, block_scale=2, tail_nats=4, max_block=4, max_half=4)
-#: Composed samplers and mechanisms (whose parts are checked at ulp resolution) are
-#: enumerated to a coarser truncation: their maps (blocks, tails, offsets, thresholds) are
-#: what is checked there, and a wrong map moves probabilities by far more than 2^-40.
-COARSE = Fraction(1, 2**14)
-COARSE_CLAIM = Fraction(1, 2**6)
-THOROUGH = Fraction(1, 2**22)
 MECHANISM = Fraction(1, 2**52)
 MECHANISM_CLAIM = Fraction(1, 2**48)
-
-
-def _first(values: Any) -> int:
-    return int(np.asarray(values).ravel()[0])
-
-
-def _drawing(sampler: Callable[..., Any], *args: Any) -> Program:
-    """rng ↦ the one value ``sampler(*args, 1, rng)`` draws."""
-    return lambda rng: _first(sampler(*args, 1, rng))
-
-
-def _sizing(sampler: Any) -> Program:
-    """rng ↦ the one value ``sampler.sample(1, rng)`` draws."""
-    return lambda rng: _first(sampler.sample(1, rng))
-
-
-def _locating(table: Any) -> Program:
-    """rng ↦ the outcome of a table for one fresh uniform (its first word and refinement)."""
-    return lambda rng: _first(table.locate(rng.integers(0, 2**64, size=1, dtype=np.uint64), rng))
-
-
-def _bernoulli(a: int, d: int) -> Program:
-    return lambda rng: bool(noise.bernoulli_exp_neg(np.array([a]), d, rng)[0])
-
-
-def _series(e: ExpNegExponents) -> Program:
-    return lambda rng: bool(bernoulli_exp_neg_series(e, rng)[0])
-
-
-# --- closed forms of the stated laws (from the public parameters) -------------------------
-
-
-def factor(scale: Fraction) -> Interval:
-    """q = e^{−1/scale} as an interval."""
-    return exp_neg_interval(1 / scale)
-
-
-def geometric_spec(q: Interval | Fraction) -> SpecLaw:
-    """P(G = g) = (1 − q) q^g, g ≥ 0."""
-    qi = q if isinstance(q, Interval) else Interval.point(q)
-    return lambda g: (1 - qi) * ipow(qi, int(g)) if int(g) >= 0 else Fraction(0)
-
-
-def two_sided_spec(q: Interval | Fraction, shift: int = 0) -> SpecLaw:
-    """P(Z = z) = (1 − q)/(1 + q) q^{|z − shift|} on the integers."""
-    qi = q if isinstance(q, Interval) else Interval.point(q)
-    c = (1 - qi) / (1 + qi)
-    return lambda z: c * ipow(qi, abs(int(z) - shift))
-
-
-def block_spec(q: Interval, block: int, half: int) -> SpecLaw:
-    """The block outcome k of the two-sided table (k = 0: J < −K; k = 2K+2: J > K; else
-    J = k − K − 1), R = q^B: P(J = j) = (1 − R)R^j/(1 + q) for j ≥ 0, q(1 − R)R^{|j|−1}/(1 + q)
-    for j < 0; P(J > K) = R^{K+1}/(1 + q), P(J < −K) = q R^K/(1 + q)."""
-    r = ipow(q, block)
-
-    def law(k: Any) -> Interval:
-        j = int(k) - half - 1
-        if j > half:
-            return ipow(r, half + 1) / (1 + q)
-        if j < -half:
-            return q * ipow(r, half) / (1 + q)
-        if j >= 0:
-            return (1 - r) * ipow(r, j) / (1 + q)
-        return q * (1 - r) * ipow(r, -j - 1) / (1 + q)
-
-    return law
-
-
-def truncated_geometric_spec(q: Interval, block: int) -> SpecLaw:
-    """P(R = r) = q^r (1 − q)/(1 − q^B) on {0..B−1}."""
-    total = 1 - ipow(q, block)
-    return lambda r: (ipow(q, int(r)) * (1 - q) / total) if 0 <= int(r) < block else Fraction(0)
-
-
-def categorical_spec(weights: Sequence[Interval | Fraction]) -> SpecLaw:
-    """P(i) = w_i / Σ w."""
-    ws = [w if isinstance(w, Interval) else Interval.point(w) for w in weights]
-    total = Interval.point(0)
-    for w in ws:
-        total = total + w
-    return lambda i: ws[int(i)] / total if 0 <= int(i) < len(ws) else Fraction(0)
-
-
-def bernoulli_spec(p: Interval) -> SpecLaw:
-    return lambda b: p if b else 1 - p
-
-
-# --- the noise samplers ---------------------------------------------------------------------
 
 
 # --- the mechanisms -------------------------------------------------------------------------
@@ -218,13 +127,7 @@ def exponential_law(config: VerifyConfig) -> CheckOutcome:
 
 
 def _mechanism(mech: Any, data: tuple[int, ...]) -> Program:
-    return lambda rng: _first(mech.sample(np.array(data), 1, rng))
-
-
-def randomized_response_spec(ratio: Interval | Fraction, k: int, x: int) -> SpecLaw:
-    """P(y | x) = r/(r + k − 1) for y = x, 1/(r + k − 1) otherwise (r = e^ε)."""
-    r = ratio if isinstance(ratio, Interval) else Interval.point(ratio)
-    return lambda y: (r if y == x else Interval.point(1)) / (r + (k - 1))
+    return lambda rng: first_value(mech.sample(np.array(data), 1, rng))
 
 
 @Obligation(
@@ -289,7 +192,7 @@ def randomized_response_law(config: VerifyConfig) -> CheckOutcome:
 
 
 def _randomising(mech: RandomizedResponse, x: int) -> Program:
-    return lambda rng: _first(mech.randomise(np.array([x]), rng))
+    return lambda rng: first_value(mech.randomise(np.array([x]), rng))
 
 
 @Obligation(

@@ -21,20 +21,12 @@ from typing import Any
 import numpy as np
 
 from dpspec.noise.machinery import laws as noise_laws
-from dpspec.proofs.engine.law_checks import (
-    Interval,
-    LawCase,
-    Program,
-    SpecLaw,
-    exp_neg_interval,
-    ipow,
-    law_check,
-    with_attribute,
-)
+from dpspec.proofs.engine.law_checks import LawCase, Program, law_check, with_attribute
 from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
 from dpspec.proofs.engine.seeds import THESIS
 from dpspec.rectangles.interior_point import ExponentialMedian
 from dpspec.rectangles.rand_margins import RandMarginsParameters, noisy_sizes
+from dpspec.spec.laws import Interval, SpecLaw, exp_neg_interval, ipow
 from dpspec.spec.neighbours import datasets
 
 

@@ -33,7 +33,7 @@ from dpspec.noise.machinery import (
     geometric_sampler,
     two_sided_sampler,
 )
-from dpspec.proofs.engine.law_checks import Interval, exp_neg_interval, table_off_by_one_ulp
+from dpspec.proofs.engine.law_checks import table_off_by_one_ulp
 from dpspec.proofs.engine.registry import (
     CheckOutcome,
     Control,
@@ -42,6 +42,7 @@ from dpspec.proofs.engine.registry import (
     Slack,
     VerifyConfig,
 )
+from dpspec.spec.laws import Interval, exp_neg_interval
 
 BITS = 256
 

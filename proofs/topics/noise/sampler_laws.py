@@ -1,7 +1,7 @@
 """The exact laws of the noise samplers (the discrete Laplace and geometric samplers on every
 path: direct tables, blocks, within-block mixtures, tails; Bernoulli(exp(−γ)); the categorical
 sampler of the exponential mechanism), derived from the code that runs by the enumerating
-generator and compared with the stated laws of :mod:`.enumeration` at one ulp of a table."""
+generator and compared with the stated laws of :mod:`dpspec.spec.laws` at one ulp of a table."""
 
 from __future__ import annotations
 
@@ -34,19 +34,25 @@ from dpspec.noise.machinery import (
     LevelSampler,
     Ratio,
     SingleThreshold,
+    TablePolicy,
     TwoSidedSampler,
+    bernoulli_exp_neg_series,
     first_floor,
     geometric_sampler,
     two_sided_sampler,
 )
 from dpspec.noise.machinery import laws as noise_laws
 from dpspec.proofs.engine.law_checks import (
+    COARSE,
+    COARSE_CLAIM,
+    THOROUGH,
     LawCase,
     Program,
-    exp_neg_interval,
-    ipow,
+    drawing,
     law_check,
     law_off_by_one_ulp,
+    locating,
+    sizing,
     table_off_by_one_ulp,
     table_without_refinement,
     with_attribute,
@@ -57,24 +63,29 @@ from dpspec.proofs.engine.registry import (
     Obligation,
     VerifyConfig,
 )
-from dpspec.proofs.topics.mechanisms.enumeration import (
-    COARSE,
-    COARSE_CLAIM,
-    SMALL_POLICY,
-    THOROUGH,
-    _bernoulli,
-    _drawing,
-    _locating,
-    _series,
-    _sizing,
+from dpspec.spec.laws import (
     bernoulli_spec,
     block_spec,
     categorical_spec,
+    exp_neg_interval,
     factor,
     geometric_spec,
+    ipow,
     truncated_geometric_spec,
     two_sided_spec,
 )
+
+#: Tiny tables that still take every path of the block sampler (blocks of 4 or 2 values,
+#: the within-block mixture and its residual table, the block tails).
+SMALL_POLICY = TablePolicy(direct_scale=2, block_scale=2, tail_nats=4, max_block=4, max_half=4)
+
+
+def _bernoulli(a: int, d: int) -> Program:
+    return lambda rng: bool(noise.bernoulli_exp_neg(np.array([a]), d, rng)[0])
+
+
+def _series(e: ExpNegExponents) -> Program:
+    return lambda rng: bool(bernoulli_exp_neg_series(e, rng)[0])
 
 
 @Obligation(
@@ -135,7 +146,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
         cases.append(
             LawCase(
                 f"discrete_laplace(scale={scale})",
-                _drawing(noise.discrete_laplace, scale),
+                drawing(noise.discrete_laplace, scale),
                 two_sided_spec(factor(scale)),
             )
         )
@@ -143,13 +154,13 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
         cases.append(
             LawCase(
                 f"discrete_laplace_base({base})",
-                _drawing(noise.discrete_laplace_base, base),
+                drawing(noise.discrete_laplace_base, base),
                 two_sided_spec(base),
             )
         )
     for base in (Fraction(1, 2), Fraction(2, 3)) if config.thorough else (Fraction(2, 3),):
         cases.append(
-            LawCase(f"geometric({base})", _drawing(noise.geometric, base), geometric_spec(base))
+            LawCase(f"geometric({base})", drawing(noise.geometric, base), geometric_spec(base))
         )
     composed = THOROUGH if config.thorough else COARSE
     for scale in (Fraction(5),):
@@ -159,22 +170,22 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
         cases += [
             LawCase(
                 f"block table (scale {scale}, B={block.block})",
-                _locating(block.table),
+                locating(block.table),
                 block_spec(qi, block.block, block.half),
             ),
             LawCase(
                 f"within-block position (B={block.block})",
-                _sizing(block.within),
+                sizing(block.within),
                 truncated_geometric_spec(qi, block.block),
             ),
             LawCase(
                 f"block tail (factor q^{block.block})",
-                _sizing(block.tail),
+                sizing(block.tail),
                 geometric_spec(ipow(qi, block.block)),
             ),
             LawCase(
                 f"block sampler, composed (scale {scale})",
-                _sizing(block),
+                sizing(block),
                 two_sided_spec(qi),
                 composed,
                 COARSE_CLAIM,
@@ -186,12 +197,12 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
         cases += [
             LawCase(
                 f"geometric block sampler: blocks at q^{geo.block}",
-                _sizing(geo.outer),
+                sizing(geo.outer),
                 geometric_spec(ipow(qi, geo.block)),
             ),
             LawCase(
                 f"geometric block sampler, composed (scale {scale}, B={geo.block})",
-                _sizing(geo),
+                sizing(geo),
                 geometric_spec(qi),
                 composed,
                 COARSE_CLAIM,
@@ -206,7 +217,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
             "a two-sided table threshold one ulp (2^-64) high",
             LawCase(
                 "scale 1, threshold 14 one ulp high",
-                _sizing(with_attribute(one, "table", table_off_by_one_ulp(one.table, 14))),
+                sizing(with_attribute(one, "table", table_off_by_one_ulp(one.table, 14))),
                 spec1,
             ),
         ),
@@ -214,7 +225,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
             "the refinement of ties skipped (a word equal to a floor decided by the floor)",
             LawCase(
                 "scale 1, refinement skipped",
-                _sizing(with_attribute(one, "table", table_without_refinement(one.table))),
+                sizing(with_attribute(one, "table", table_without_refinement(one.table))),
                 spec1,
             ),
         ),
@@ -222,7 +233,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
             "the geometric tail loop stopped one step early (G ≥ K not continued)",
             LawCase(
                 "geometric e^-1, tail not continued",
-                _sizing(with_attribute(tail, "size", tail.size + 1)),
+                sizing(with_attribute(tail, "size", tail.size + 1)),
                 geometric_spec(factor(Fraction(1))),
             ),
         ),
@@ -230,7 +241,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
             "the within-block uniform part one unit (B·2^-64) too heavy",
             LawCase(
                 "within-block, uniform part + B·2^-64",
-                _sizing(_heavier(block.within)),
+                sizing(_heavier(block.within)),
                 truncated_geometric_spec(factor(Fraction(5)), block.block),
             ),
         ),
@@ -238,7 +249,7 @@ def discrete_laplace_law(config: VerifyConfig) -> CheckOutcome:
             "geometric's base off by 1/1000 (333/1000 drawn as 334/1000)",
             LawCase(
                 "geometric(334/1000) against 333/1000",
-                _drawing(noise.geometric, Fraction(334, 1000)),
+                drawing(noise.geometric, Fraction(334, 1000)),
                 geometric_spec(Fraction(333, 1000)),
             ),
         ),
@@ -398,22 +409,22 @@ def categorical_law(config: VerifyConfig) -> CheckOutcome:
     cases = [
         LawCase(
             "categorical_exp_neg(a=[0,1,3,7,1], d=2)",
-            _drawing(noise.categorical_exp_neg, np.array(a), d),
+            drawing(noise.categorical_exp_neg, np.array(a), d),
             categorical_spec(w_exp),
         ),
         LawCase(
             "categorical_exp_gap(gap=[0,5,2^40], 3/7)",
-            _drawing(noise.categorical_exp_gap, np.array(gaps), 3, 7),
+            drawing(noise.categorical_exp_gap, np.array(gaps), 3, 7),
             categorical_spec(w_gap),
         ),
         LawCase(
             "categorical_base(a=[2,0,1,1], 2/3)",
-            _drawing(noise.categorical_base, np.array(b), base),
+            drawing(noise.categorical_base, np.array(b), base),
             categorical_spec(w_base),
         ),
         LawCase(
             "categorical_exp_levels(gaps=[0,1,5], counts=[1,3,2], 1/4)",
-            _drawing(noise.categorical_exp_levels, [0, 1, 5], [1, 3, 2], 1, 4),
+            drawing(noise.categorical_exp_levels, [0, 1, 5], [1, 3, 2], 1, 4),
             categorical_spec(levels_w),
         ),
     ]
@@ -424,7 +435,7 @@ def categorical_law(config: VerifyConfig) -> CheckOutcome:
             "a level threshold one ulp high",
             LawCase(
                 "levels, threshold 1 one ulp high",
-                _sizing(with_attribute(sampler, "table", table_off_by_one_ulp(sampler.table, 1))),
+                sizing(with_attribute(sampler, "table", table_off_by_one_ulp(sampler.table, 1))),
                 spec,
             ),
         ),
@@ -432,7 +443,7 @@ def categorical_law(config: VerifyConfig) -> CheckOutcome:
             "the refinement of ties skipped",
             LawCase(
                 "levels, refinement skipped",
-                _sizing(with_attribute(sampler, "table", table_without_refinement(sampler.table))),
+                sizing(with_attribute(sampler, "table", table_without_refinement(sampler.table))),
                 spec,
             ),
         ),
@@ -440,7 +451,7 @@ def categorical_law(config: VerifyConfig) -> CheckOutcome:
             "the exponents read at twice the denominator (e^{-a/(2d)})",
             LawCase(
                 "categorical_exp_neg at d = 4 against d = 2",
-                _drawing(noise.categorical_exp_neg, np.array(a), 2 * d),
+                drawing(noise.categorical_exp_neg, np.array(a), 2 * d),
                 categorical_spec(w_exp),
             ),
         ),

@@ -1,0 +1,2 @@
+"""The exact samplers' laws (``dpspec.noise``), enumerated from the code that runs (see
+``note.md``)."""
