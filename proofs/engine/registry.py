@@ -299,11 +299,11 @@ class Obligation:
 
     @property
     def declared_at(self) -> str:
-        """Where the entry is declared: ``module:line`` of its check function, or the topic's
-        ``obligations`` module for an entry without one."""
+        """Where the entry is declared: ``module:function`` of its check function, or the
+        topic's ``obligations`` module for an entry without one."""
         if self.function is None:
             return f"{TOPICS_PACKAGE}.{self.topic}.obligations"
-        return f"{self.function.__module__}:{self.function.__code__.co_firstlineno}"
+        return f"{self.function.__module__}:{self.function.__name__}"
 
 
 def citations_of(source: str) -> tuple[Citation, ...]:

@@ -89,6 +89,31 @@ def _power_floor(reps: int, power: float = POWER, level: float = 1e-6) -> int:
     return k
 
 
+#: The code of ``dpspec conform`` its statistical obligations exercise.
+_CONFORM_CODE = (
+    conform,
+    plan,
+    Plan,
+    InstanceReport,
+    ConformResult,
+    ConformanceFailure,
+    catalogue,
+    algorithm,
+    reference,
+    Param,
+    Instance,
+    Algorithm,
+    dpspec.conform.mechanisms,
+    dpspec.conform.gaussian,
+    dpspec.conform.learners,
+    TargetError,
+    Sampler,
+    as_sampler,
+    LibraryTarget,
+    pytest_configure,
+)
+
+
 @Obligation(
     id="conform.own-implementations",
     source=(
@@ -103,29 +128,7 @@ def _power_floor(reps: int, power: float = POWER, level: float = 1e-6) -> int:
     ),
     method=Method.STATISTICAL,
     predicates=(max_likelihood_ratio, hockey_stick),
-    impls=(
-        conform,
-        plan,
-        Plan,
-        InstanceReport,
-        ConformResult,
-        ConformanceFailure,
-        catalogue,
-        algorithm,
-        reference,
-        Param,
-        Instance,
-        Algorithm,
-        dpspec.conform.mechanisms,
-        dpspec.conform.gaussian,
-        dpspec.conform.learners,
-        TargetError,
-        Sampler,
-        as_sampler,
-        LibraryTarget,
-        pytest_configure,
-        dpspec.conform.laws,
-    ),
+    impls=(*_CONFORM_CODE, dpspec.conform.laws),
     entry_points=(
         DiscreteLaplaceMechanism.sample,
         LaplaceMechanism.sample,
@@ -361,28 +364,7 @@ RESOLUTION_REPLICATES = {"every": (30, 1000), "discrete-laplace": (300, 1000)}
         "too"
     ),
     method=Method.STATISTICAL,
-    impls=(
-        conform,
-        plan,
-        Plan,
-        InstanceReport,
-        ConformResult,
-        ConformanceFailure,
-        catalogue,
-        algorithm,
-        reference,
-        Param,
-        Instance,
-        Algorithm,
-        dpspec.conform.mechanisms,
-        dpspec.conform.gaussian,
-        dpspec.conform.learners,
-        TargetError,
-        Sampler,
-        as_sampler,
-        LibraryTarget,
-        pytest_configure,
-    ),
+    impls=_CONFORM_CODE,
     entry_points=(DiscreteLaplaceMechanism.sample, plan, conform),
     tests=(
         "tests/test_conform.py::test_resolution_sizes_the_budget_it_states",

@@ -50,6 +50,16 @@ from dpspec.proofs.topics.cover_learners.common import SEED, Learner, overspent
 from dpspec.spec import cover_learners as sc
 from dpspec.spec.cover_learners import exponential_tail_holds
 
+#: Why the utility theorems' instances are demonstrations (the certificates are loose by nature).
+_UTILITY_REASON = (
+    "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
+    "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
+    "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
+    "0.11, 0.03), so a certificate understated several times still passes; the "
+    "companion *.selection-step checks the step the learner is responsible for "
+    "where it is nearly attained"
+)
+
 TARGET = 0.37  # the target threshold of the utility checks (x ~ Unif[0, 1], κ = 1)
 
 
@@ -124,14 +134,7 @@ def _utility_outcome(name: str, result: tuple[float, float, float, float, int]) 
     impls=(PrivateCoverClassifier, a1_certificate),
     tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
     kind=Kind.DEMONSTRATION,
-    reason=(
-        "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
-        "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
-        "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
-        "0.11, 0.03), so a certificate understated several times still passes; the "
-        "companion *.selection-step checks the step the learner is responsible for "
-        "where it is nearly attained"
-    ),
+    reason=_UTILITY_REASON,
 )
 def a1_utility(config: VerifyConfig) -> CheckOutcome:
     """Thm 8 (L264–274), a demonstration: x ~ Unif[0, 1] (κ = 1), 10 % label noise, m = 1200,
@@ -161,14 +164,7 @@ def a1_utility(config: VerifyConfig) -> CheckOutcome:
     impls=(PrivateCoverClassifier, a1r_certificate),
     tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
     kind=Kind.DEMONSTRATION,
-    reason=(
-        "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
-        "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
-        "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
-        "0.11, 0.03), so a certificate understated several times still passes; the "
-        "companion *.selection-step checks the step the learner is responsible for "
-        "where it is nearly attained"
-    ),
+    reason=_UTILITY_REASON,
 )
 def a1r_utility(config: VerifyConfig) -> CheckOutcome:
     """Thm 9 (L278–290), a demonstration, with the corrected certificate |G|e^{−mε/400} + δ/4 +
@@ -197,14 +193,7 @@ def a1r_utility(config: VerifyConfig) -> CheckOutcome:
     impls=(LabelPrivateCoverClassifier, a2_certificate),
     tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
     kind=Kind.DEMONSTRATION,
-    reason=(
-        "the certificate is a union bound over G with Hoeffding at ε/4 and Lemma 18 at "
-        "ε/4 (exponents mε²/8, αmε/8): wherever it is below 1 it exceeds the exact "
-        "failure probability by e^{Θ(αmε)} (measured 4e-47, 0, 1e-167 against 0.08, "
-        "0.11, 0.03), so a certificate understated several times still passes; the "
-        "companion *.selection-step checks the step the learner is responsible for "
-        "where it is nearly attained"
-    ),
+    reason=_UTILITY_REASON,
 )
 def a2_utility(config: VerifyConfig) -> CheckOutcome:
     """Thm 27 (L804–812) on thresholds, a demonstration, with the certificate
