@@ -294,6 +294,17 @@ def _fixed(make: Make, accuracy: float, relation: Relation, size: int, name: str
     return [reports, controls]
 
 
+#: The code A1 and A1r run: the learner, its public grids and boxes, the exponential choice.
+_A1_CODE = (
+    PrivateCoverClassifier,
+    threshold_grid,
+    interval_grid,
+    Boxes,
+    exponential_choice,
+    ExponentialMechanism,
+)
+
+
 @Obligation(
     id="a1.privacy",
     source=(
@@ -307,14 +318,7 @@ def _fixed(make: Make, accuracy: float, relation: Relation, size: int, name: str
     ),
     method=Method.EXACT,
     predicates=(satisfies_pure_dp,),
-    impls=(
-        PrivateCoverClassifier,
-        threshold_grid,
-        interval_grid,
-        Boxes,
-        exponential_choice,
-        ExponentialMechanism,
-    ),
+    impls=_A1_CODE,
     entry_points=(
         "dpspec.cover_learners.learners.PrivateCoverClassifier.fit",
         "dpspec.cover_learners.learners.PrivateCoverClassifier.release_law",
@@ -355,14 +359,7 @@ def a1_privacy(config: VerifyConfig) -> CheckOutcome:
     claim="A1r (the realizable sample-size equation, same mechanism) is α-private",
     method=Method.EXACT,
     predicates=(satisfies_pure_dp,),
-    impls=(
-        PrivateCoverClassifier,
-        threshold_grid,
-        interval_grid,
-        Boxes,
-        exponential_choice,
-        ExponentialMechanism,
-    ),
+    impls=_A1_CODE,
     entry_points=(
         "dpspec.cover_learners.learners.PrivateCoverClassifier.fit",
         "dpspec.cover_learners.learners.PrivateCoverClassifier.release_law",
