@@ -210,6 +210,53 @@ def test_unbounded_requests_are_refused_up_front() -> None:
     assert LIMITS["draws"] == 2**27
 
 
+def _work_limit_cases() -> list[tuple[str, int, Any]]:
+    """(label, work limit, call with n = that limit or beyond) of the entries whose sample
+    size is the one :data:`dpspec.validation.SampleSizeArg` and whose work stops below it."""
+    from dpspec.adaptive.deviating import MAX_ENUMERATED_SAMPLE_SIZE, PredicateMechanism
+    from dpspec.adaptive.game import (
+        MAX_FLOAT_SAMPLE_SIZE,
+        ExactAnswers,
+        LaplaceAnswers,
+        RoundingAnswers,
+    )
+    from dpspec.compression.schemes import MAX_SAMPLE, bv_target, random_realizable_sample
+
+    third = [Fraction(1, 3)] * 3
+    return [
+        (
+            "PredicateMechanism",
+            MAX_ENUMERATED_SAMPLE_SIZE,
+            lambda n: PredicateMechanism(3, n, third, base=Fraction(1, 2)),
+        ),
+        ("ExactAnswers", MAX_FLOAT_SAMPLE_SIZE, ExactAnswers),
+        ("LaplaceAnswers", MAX_FLOAT_SAMPLE_SIZE, lambda n: LaplaceAnswers(n, 3, 1.0, 1e-6)),
+        ("RoundingAnswers", MAX_FLOAT_SAMPLE_SIZE, lambda n: RoundingAnswers(n, 0.125)),
+        ("bv_target", MAX_SAMPLE, lambda n: bv_target(n, _rng())),
+        (
+            "random_realizable_sample",
+            MAX_SAMPLE,
+            lambda n: random_realizable_sample("thresholds", n, _rng()),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("label", [case[0] for case in _work_limit_cases()])
+def test_work_limits_below_the_one_sample_size_name_the_parameter_and_the_limit(
+    label: str,
+) -> None:
+    """One sample-size domain (n ≤ 2^62); an entry that cannot finish that much keeps its own
+    work limit and refuses beyond it before any work, naming the parameter and the limit."""
+    from dpspec.validation import INT_BOUND
+
+    limit, call = next((lim, c) for name, lim, c in _work_limit_cases() if name == label)
+    message = _refused(lambda: call(limit + 1), "must be an integer")
+    assert message.split(":")[0] in ("n", "m") and f"[1, {limit}]" in message, message
+    assert f"[1, {INT_BOUND}]" in _refused(lambda: call(INT_BOUND + 1), "must be an integer")
+    if limit < 2**20:  # small enough to run at the limit itself
+        call(limit)
+
+
 # --- keyed noise: O(n + cells), same numbers -----------------------------------------------
 
 

@@ -6,7 +6,9 @@
 * no circle of imports inside a package: the modules of a package form layers (the circles
   not yet layered are listed, with why);
 * functions a reader can hold: at most 80 lines and 8 parameters, outside the exceptions
-  listed here with their reason.
+  listed here with their reason;
+* one name per meaning: the sample-size domain (every module-level name ending in
+  ``SampleSizeArg``) is defined once, in ``dpspec.validation``; the others import it.
 """
 
 from __future__ import annotations
@@ -266,3 +268,50 @@ def test_functions_a_reader_can_hold() -> None:
     assert many <= set(MANY), f"over {MAX_PARAMETERS} parameters: {sorted(many - set(MANY))}"
     assert set(LONG) <= long, f"back under {MAX_LINES} lines: {sorted(set(LONG) - long)}"
     assert set(MANY) <= many, f"back under the limit: {sorted(set(MANY) - many)}"
+
+
+def _module_level_definitions(source: str, suffix: str) -> list[str]:
+    """Names ending in ``suffix`` that a module's own statements assign (``X = …``,
+    ``X: TypeAlias = …``, also under a module-level ``if`` / ``try`` / ``with``; not imports,
+    not inside functions or classes)."""
+    found: list[str] = []
+    pending: list[ast.stmt] = list(ast.parse(source).body)
+    while pending:
+        node = pending.pop(0)
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.If | ast.Try | ast.With):
+            for block in ("body", "orelse", "finalbody", "handlers"):
+                for child in getattr(node, block, []):
+                    pending.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
+        for target in targets:
+            names = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+            found += [n.id for n in names if isinstance(n, ast.Name) and n.id.endswith(suffix)]
+    return found
+
+
+def test_the_definition_finder_finds_a_second_sample_size() -> None:
+    source = (
+        "from dpspec.validation import SampleSizeArg\n"
+        "if True:\n    LocalSampleSizeArg = int\n"
+        "def f() -> None:\n    InnerSampleSizeArg = int\n"
+        "OtherSampleSizeArg: object = int\n"
+    )
+    found = _module_level_definitions(source, "SampleSizeArg")
+    assert sorted(found) == ["LocalSampleSizeArg", "OtherSampleSizeArg"]
+
+
+def test_one_sample_size_domain() -> None:
+    """One definition of the sample-size domain in the whole package (impl, spec, proofs):
+    a work limit of an entry is a named constant refused in its body, not a second domain."""
+    found = [
+        f"{module}.{name}"
+        for module, (path, _) in MODULES.items()
+        for name in _module_level_definitions(path.read_text(encoding="utf-8"), "SampleSizeArg")
+    ]
+    assert found == ["dpspec.validation.SampleSizeArg"], (
+        f"sample-size domains defined outside dpspec.validation (import the one): {found}"
+    )

@@ -49,6 +49,7 @@ from dpspec.validation import (
     Pair,
     PositiveDeltaArg,
     Real,
+    SampleSizeArg,
     SizeArg,
     check_base,
     checked,
@@ -59,6 +60,11 @@ from dpspec.validation import (
 #: The output "h ≡ 0" (L = ∅) in the arrays of :meth:`DeviatingAlgorithm.sample` and the keys of
 #: :meth:`DeviatingAlgorithm.pmf`.
 NOTHING = -1
+#: The largest sample size n of Lemma 7.1.1's exact mechanism (:class:`PredicateMechanism`):
+#: its samples are enumerated as n-tuples and its weights are exact rational powers q^{n·h(S)},
+#: so a larger n (a sample size :data:`~dpspec.validation.SampleSizeArg` allows) is refused
+#: before any work, naming ``n`` and this limit.
+MAX_ENUMERATED_SAMPLE_SIZE = 64
 
 #: A probability in (0, 1) (ψ, β).
 OpenProbabilityArg = Annotated[float, Real(0, 1, lo_open=True, hi_open=True, clean=0.5)]
@@ -76,8 +82,6 @@ CapArg = Annotated[int | None, Integer(optional=True, lo=0)]
 PredicateValuesArg = Annotated[int, Integer(1, hi=10, clean=3)]
 #: |Ω| of the float gap (2^|Ω| predicates).
 GapValuesArg = Annotated[int, Integer(1, hi=24, clean=2)]
-#: The sample size n of Lemma 7.1.1's mechanism.
-PredicateSampleSizeArg = Annotated[int, Integer(1, hi=64, clean=4)]
 #: The average marginal p̄ = (1/n) Σ_i μ_i, exactly.
 ExactPopulationArg = Annotated[list[Fraction], _ExactLaw()]
 #: A law μ on Ω^n (samples as tuples).
@@ -336,13 +340,19 @@ class PredicateMechanism(Checked):
     def __init__(
         self,
         values: PredicateValuesArg,
-        n: PredicateSampleSizeArg,
+        n: SampleSizeArg,
         population: ExactPopulationArg,
         epsilon: OptionalEpsilonArg = None,
         *,
         base: OptionalBaseArg = None,
         idealised: FlagArg = False,
     ) -> None:
+        if n > MAX_ENUMERATED_SAMPLE_SIZE:  # refused before any work
+            raise ValueError(
+                f"n: must be an integer [1, {MAX_ENUMERATED_SAMPLE_SIZE}] "
+                "(MAX_ENUMERATED_SAMPLE_SIZE: the exact mechanism enumerates its samples), "
+                f"got {n!r}"
+            )
         if (epsilon is None) == (base is None):
             raise ValueError("epsilon: give exactly one of epsilon or base")
         if idealised and epsilon is None:

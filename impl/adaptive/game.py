@@ -58,6 +58,7 @@ from dpspec.validation import (
     Integer,
     PositiveDeltaArg,
     Real,
+    SampleSizeArg,
     checked,
     example,
     rational_at_least,
@@ -68,9 +69,12 @@ from dpspec.validation import (
 MAX_ROUNDS = 2**20
 #: The largest noise scale 1/ε₀ the exact discrete Laplace sampler draws with.
 MAX_SCALE = 2**36
+#: The largest number n of records a mechanism answers samples of (n is public: the substitution
+#: relation keeps it): the answers n·q(S)/n and the noisy counts are floats, exact for integers up
+#: to 2^53; a larger n (a sample size :data:`~dpspec.validation.SampleSizeArg` allows) is refused
+#: before any work, naming ``n`` and this limit.
+MAX_FLOAT_SAMPLE_SIZE = 2**53
 
-#: Records in the samples a mechanism answers (n is public: the substitution relation keeps it).
-SampleSizeArg = Annotated[int, Integer(1, hi=2**53, clean=8)]
 #: Rounds of a game (the number of answers a mechanism is built for).
 RoundsArg = Annotated[int, Integer(1, hi=MAX_ROUNDS, clean=3)]
 #: The index i of the current round (0-based).
@@ -97,6 +101,16 @@ ValuesArg = Annotated[int, Integer(1, limit="cells", clean=4)]
 SampleArg = Annotated[
     ArrayLike, Array(ndim=1, kind="integer", clean=np.array([0, 1, 1, 2, 3, 0, 2, 0]))
 ]
+
+
+def _float_exact(n: int) -> int:
+    """``n``, refused (naming it and the limit) beyond :data:`MAX_FLOAT_SAMPLE_SIZE`."""
+    if n > MAX_FLOAT_SAMPLE_SIZE:
+        raise ValueError(
+            f"n: must be an integer [1, {MAX_FLOAT_SAMPLE_SIZE}] (MAX_FLOAT_SAMPLE_SIZE: the "
+            f"answers are floats, exact for counts up to 2^53), got {n!r}"
+        )
+    return n
 
 
 def _count(counts: NDArray[np.int64], query: NDArray[np.bool_], n: int) -> int:
@@ -133,11 +147,12 @@ class Analyst(Protocol):
     def query(self, answers: NDArray[np.float64]) -> NDArray[np.bool_]: ...
 
 
+@example(__init__={"n": 8})
 class ExactAnswers(Checked):
     """a = q(S) (no noise: the non-private control)."""
 
     def __init__(self, n: SampleSizeArg) -> None:
-        self.n = n
+        self.n = _float_exact(n)
 
     def answer(
         self, counts: CountsArg, query: QueryArg, round_: RoundArg, rng: GeneratorArg
@@ -202,7 +217,7 @@ class LaplaceAnswers(Checked):
         delta: PositiveDeltaArg,
         idealised: FlagArg = False,
     ) -> None:
-        self.n, self.k, self.idealised = n, k, idealised
+        self.n, self.k, self.idealised = _float_exact(n), k, idealised
         self.scale, composed_epsilon, composed_delta = _composition_plan(epsilon, k, delta)
         #: the per-answer level ε₀ = 1/scale (exact rational)
         self.epsilon_step = float(1 / self.scale)
@@ -264,13 +279,14 @@ class LaplaceAnswers(Checked):
         raise ArithmeticError(f"beta: no error bound found near t = {guess}")
 
 
+@example(__init__={"n": 8})
 class RoundingAnswers(Checked):
     """Midpoint of the 2α-grid cell holding q(S): j = min(⌊q/(2α)⌋, m − 1), a = (2j + 1)α with
     m = ⌈1/(2α)⌉ cells (deterministic: no privacy level; it compresses each answer to one of
     m values)."""
 
     def __init__(self, n: SampleSizeArg, alpha: HalfWidthArg) -> None:
-        self.n = n
+        self.n = _float_exact(n)
         self.alpha = alpha
         self.cells = math.ceil(1 / (2 * alpha))
 

@@ -43,6 +43,7 @@ from dpspec.validation import (
     GeneratorArg,
     Instance,
     Integer,
+    SampleSizeArg,
     checked,
     example,
     optional,
@@ -52,7 +53,9 @@ from dpspec.validation import (
 BINARY = ("thresholds", "intervals", "rectangles")
 REAL = ("bv", "lipschitz")
 
-#: largest sample drawn by :func:`random_realizable_sample` (O(m·d) memory)
+#: The largest sample m the generators :func:`random_realizable_sample` and :func:`bv_target`
+#: draw (O(m·d) memory): a larger m (a sample size :data:`~dpspec.validation.SampleSizeArg`
+#: allows) is refused before any work, naming ``m`` and this limit.
 MAX_SAMPLE = 10**7
 
 #: classes whose points are scalars (x of shape (m,) or (m, 1)); rectangles take (m, d)
@@ -60,8 +63,6 @@ SCALAR = ("thresholds", "intervals", "bv", "lipschitz")
 
 #: The hypothesis class of a scheme.
 ClassArg = Annotated[str, Choice(options=tuple(LEARNERS))]
-#: A sample size m of the generators.
-SampleSizeArg = Annotated[int, Integer(lo=1, hi=MAX_SAMPLE, clean=50)]
 #: A count of work done (rounds, draws, trials, bits).
 WorkArg = Annotated[int, Integer(lo=0, hi=2**62)]
 
@@ -270,12 +271,22 @@ def rectangle_baseline(x: Annotated[ArrayLike, Array(ndim=2)], y: TargetsArg) ->
     return np.array(sorted(keep), dtype=np.int64)
 
 
+def _drawable(m: int) -> None:
+    """Refuse, before any draw, a sample beyond :data:`MAX_SAMPLE` (naming ``m`` and it)."""
+    if m > MAX_SAMPLE:
+        raise ValueError(
+            f"m: must be an integer [1, {MAX_SAMPLE}] (MAX_SAMPLE: the largest sample the "
+            f"generators draw, O(m·d) memory), got {m!r}"
+        )
+
+
 @checked
 def bv_target(
     m: SampleSizeArg, rng: GeneratorArg
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """A BV(1) target: a step function with three jumps at random places (variation 0.9), on
-    m uniform points of [0, 1]."""
+    m uniform points of [0, 1]; m ≤ :data:`MAX_SAMPLE`."""
+    _drawable(m)
     x = rng.random(m)
     cuts = np.sort(rng.random(3))
     return x, 0.2 + 0.3 * (x > cuts[0]) - 0.4 * (x > cuts[1]) + 0.2 * (x > cuts[2])
@@ -287,6 +298,7 @@ def random_realizable_sample(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """m points of [0,1]^d and the labels of a random target of ``hypothesis_class``
     (realizable); m ≤ :data:`MAX_SAMPLE`."""
+    _drawable(m)
     cls = hypothesis_class
     if cls == "rectangles":
         x = rng.random((m, 2))

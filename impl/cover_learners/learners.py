@@ -82,6 +82,7 @@ from dpspec.validation import (
     LabelsArg,
     RandomStateArg,
     Real,
+    SampleSizeArg,
     checked,
     constructor_domains,
     example,
@@ -94,8 +95,6 @@ AccuracyArg = Annotated[float, Real(lo=0.0, hi=1.0, lo_open=True, clean=0.1)]
 ConfidenceArg = Annotated[float, Real(lo=0.0, hi=1.0, lo_open=True, hi_open=True, clean=0.05)]
 #: A hypothesis class of the line.
 HypothesisClassArg = Annotated[str, Choice(options=tuple(CLASS_DIMENSION))]
-#: A sample size m (the public |S|).
-SampleSizeArg = Annotated[int, Integer(lo=1, hi=2**62)]
 #: A number of candidates |G|.
 CandidateCountArg = Annotated[int, Integer(lo=1, hi=2**62)]
 #: The doubling dimension d_𝒰 of (H, ρ_𝒰).

@@ -22,6 +22,7 @@ from dpspec.validation import (
     FeaturesArg,
     Integer,
     Real,
+    SampleSizeArg,
     checked,
     exact_fraction,
     example,
@@ -38,9 +39,6 @@ MAX_MAGNITUDE = 2.0**256
 MAX_INDEX = 2**52
 #: largest dimension d of the partition (each cube is stored with its d integer coordinates)
 MAX_DIMENSION = 4096
-#: largest sample size n the public schedules h_n, c_n, M_n, R_n take (n^{-1/(2(d+1))} and
-#: log n stay finite, positive floats)
-MAX_SAMPLE_SIZE = 2**62
 
 #: A positive real parameter of the partitioning estimates (h, R, the bandwidth constant, the
 #: truncation level M, the threshold c_n): in [2^−256, 2^256] (:data:`MAX_MAGNITUDE`).
@@ -49,8 +47,6 @@ MagnitudeArg = Annotated[float, Real(lo=1 / MAX_MAGNITUDE, hi=MAX_MAGNITUDE, cle
 OffsetArg = Annotated[float, Real(lo=-MAX_MAGNITUDE, hi=MAX_MAGNITUDE)]
 #: The dimension d of the feature space.
 DimensionArg = Annotated[int, Integer(lo=1, hi=MAX_DIMENSION, clean=1)]
-#: A sample size n of the public schedules.
-SampleSizeArg = Annotated[int, Integer(lo=1, hi=MAX_SAMPLE_SIZE, clean=100)]
 
 
 def _check_magnitude(x: float, name: str) -> float:
@@ -182,6 +178,10 @@ class CubicPartition(Checked):
         """(lower, upper) corners of the N cubes, shape (N, d) each."""
         lo = self.offset + self._cells.astype(np.float64) * self.h
         return lo, lo + self.h
+
+
+# The public schedules h_n, c_n, M_n, R_n take every sample size n of SampleSizeArg (n ≤ 2^62):
+# n^{-1/(2(d+1))} and log n stay finite, positive floats.
 
 
 @checked

@@ -56,7 +56,7 @@ from dpspec.learners.estimator import (
     _model_key,
     _rows,
 )
-from dpspec.learners.pcl import DimensionArg, SampleSizeArg
+from dpspec.learners.pcl import DimensionArg
 from dpspec.mechanisms.stability_histogram import HistogramDeltaArg, StabilityHistogram
 from dpspec.validation import (
     LIMITS,
@@ -66,6 +66,7 @@ from dpspec.validation import (
     Integer,
     RandomStateArg,
     Real,
+    SampleSizeArg,
     SizeArg,
     as_finite_array,
     check_constructor_params,

@@ -53,6 +53,7 @@ from dpspec.validation import (
     GeneratorArg,
     Integer,
     RandomStateArg,
+    SampleSizeArg,
     check_constructor_params,
     check_limit,
     checked,
@@ -63,8 +64,6 @@ _MAX_CELLS = 2**62
 #: Use a dense bincount over all cubes in ``fit`` when there are at most this many per point.
 _DENSE_FACTOR = 4
 
-#: A sample size n (≥ 1).
-SampleSizeArg = Annotated[int, Integer(1, hi=2**62, clean=100)]
 #: A dimension d (≥ 1).
 DimensionArg = Annotated[int, Integer(1, hi=2**10, clean=2)]
 #: Cubes per axis m (≥ 1; m^d < 2^62 is checked where d is known).

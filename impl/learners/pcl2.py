@@ -60,7 +60,6 @@ from dpspec.learners.pcl import (
     DimensionArg,
     OptionalCellsPerAxisArg,
     PrivateHistogramClassifier,
-    SampleSizeArg,
     _cells_per_axis_for,
 )
 from dpspec.mechanisms.stability_histogram import HistogramDeltaArg, StabilityHistogram
@@ -75,6 +74,7 @@ from dpspec.validation import (
     OptionalEpsilonArg,
     RandomStateArg,
     Real,
+    SampleSizeArg,
     as_finite_array,
     check_constructor_params,
     checked,

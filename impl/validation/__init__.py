@@ -97,6 +97,12 @@ PositiveDeltaArg = Annotated[float, Delta(positive=True)]
 FlagArg = Annotated[bool, Flag()]
 #: A cap on the wall-clock seconds a run's own draws may take (> 0), or None: no cap.
 MaxSecondsArg = Annotated[float | None, Real(0.0, lo_open=True, optional=True)]
+#: A sample size n ≥ 1: the records of a sample, at most 2^62 (:data:`INT_BOUND`: n and the
+#: sum of two counts of a sample stay in int64). The one sample-size domain of the package; an
+#: entry that cannot finish a larger n (an exact enumeration, float arithmetic, an array of n
+#: draws) keeps its work limit as a named constant beside it and refuses a larger n before any
+#: work, with a ValueError naming the parameter and the limit.
+SampleSizeArg = Annotated[int, Integer(1, hi=INT_BOUND, clean=100)]
 #: The caller's randomness.
 GeneratorArg = Annotated[np.random.Generator, RandomGenerator()]
 #: scikit-learn's ``random_state``.
@@ -162,6 +168,7 @@ __all__ = [
     "RandomState",
     "RandomStateArg",
     "Real",
+    "SampleSizeArg",
     "SizeArg",
     "Unresolved",
     "as_finite_array",
