@@ -54,7 +54,7 @@ class PrivacyLevel:
     relation: Relation = Relation.SUBSTITUTE
 
     #: A report the mechanisms and learners return (compared with the theorem by the
-    #: registry's ``privacy-report.theorem-levels``), not an entry point of its own.
+    #: registry's ``privacy.privacy-report.theorem-levels``), not an entry point of its own.
     __dpspec_declarative__ = "a privacy report returned by mechanisms and learners"
 
 

@@ -75,7 +75,7 @@ def test_a_raising_target_and_a_hung_one(scratch: Path, server: ForkServer) -> N
 
 def test_the_same_rows_as_a_fresh_interpreter(scratch: Path, server: ForkServer) -> None:
     """One obligation run through the server and through a fresh interpreter: the same rows."""
-    ids = ["exponential.privacy", "rectangles.predict-boundary"]
+    ids = ["mechanisms.exponential.privacy", "rectangles.predict-boundary"]
     forked = run_verify_in(scratch, ids, 300.0, fail_fast=True, server=server)
     rows_forked = json.loads((scratch / "verify.json").read_text(encoding="utf-8"))
     fresh = run_verify_in(scratch, ids, 300.0, fail_fast=True)

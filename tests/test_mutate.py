@@ -65,8 +65,8 @@ def test_module_of_follows_the_package_dirs() -> None:
 
 def test_links_name_the_mutated_module() -> None:
     linked = linked_obligations("impl/mechanisms/exponential.py")
-    assert "exponential.privacy" in linked
-    assert "ldp-randomiser.privacy" not in linked
+    assert "mechanisms.exponential.privacy" in linked
+    assert "ldp.ldp-randomiser.privacy" not in linked
 
 
 def test_stale_snippet_raises() -> None:
@@ -148,6 +148,6 @@ def test_cli_usage_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_verify_ids_selects_exactly_and_refuses_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", "--no-progress", "--ids", "no-such-obligation"]) == 2
     assert "--ids" in capsys.readouterr().err
-    assert main(["verify", "--no-progress", "--ids", "dp.group-privacy"]) == 0
+    assert main(["verify", "--no-progress", "--ids", "privacy.dp.group-privacy"]) == 0
     out = capsys.readouterr().out
-    assert "dp.group-privacy" in out and "1 passed" in out
+    assert "privacy.dp.group-privacy" in out and "1 passed" in out

@@ -201,7 +201,7 @@ def test_reproducers_of_issue_20() -> None:
         per_call_level(math.nan, 1e-6, 2, "basic")
     with pytest.raises(ValueError, match="d"):
         per_call_level(1.0, 1e-6, 0, "basic")
-    with pytest.raises(ValueError, match=r"erratum\.thesis-lemma-5\.3\.2"):
+    with pytest.raises(ValueError, match=r"rectangles\.erratum\.thesis-lemma-5\.3\.2"):
         per_call_level(1.0, 1e-6, 2, "theorem")
     assert per_call_level(1.0, 1e-6, 2, "best") == (0.5, "basic", 0.0)
     # RandMarginsParameters(63, 1.0, 0.05, 1, 'no') used float noise

@@ -24,6 +24,8 @@ from dpspec.proofs.engine.registry import (
     errata,
     obligations,
     topic_folder,
+    topic_module,
+    topic_prefix,
     topics,
 )
 
@@ -54,16 +56,36 @@ def _registered_impls() -> set[str]:
 
 
 def test_ids_unique_and_readable() -> None:
-    """One id scheme, ``<subject>.<claim>``; ids are unique; every old id maps to a current one."""
+    """One id scheme, ``<topic>.<claim>``; ids are unique; every old id maps to a current one,
+    and no old id is a current one (it would hide it)."""
     ids = [ob.id for ob in obligations()]
     assert len(ids) == len(set(ids))
     bad = [i for i in ids if not ID_PATTERN.match(i)]
-    assert not bad, f"ids outside the <subject>.<claim> scheme: {bad}"
+    assert not bad, f"ids outside the <topic>.<claim> scheme: {bad}"
     assert set(LEGACY_IDS.values()) <= set(ids), set(LEGACY_IDS.values()) - set(ids)
+    assert not set(LEGACY_IDS) & set(ids), set(LEGACY_IDS) & set(ids)
     errata_ids = {e.id for e in errata()}
     assert set(LEGACY_ERRATA.values()) <= errata_ids, set(LEGACY_ERRATA.values()) - errata_ids
+    assert not set(LEGACY_ERRATA) & errata_ids, set(LEGACY_ERRATA) & errata_ids
     assert all(ID_PATTERN.match(e) for e in errata_ids)
     assert by_id("000.alg2.thm3.1.pcl-privacy").id == "pcl.privacy"  # an id cited before 0.2
+    assert by_id("laplace.privacy").id == "mechanisms.laplace.privacy"  # an id of 0.2
+
+
+def test_ids_start_with_their_topic() -> None:
+    """Every obligation id, and every erratum id, starts with the folder name of the topic that
+    declares it (``_`` written ``-``) and a dot: the id says where the entry lives."""
+    outside = [
+        (ob.topic, ob.id)
+        for ob in obligations()
+        if not ob.id.startswith(topic_prefix(ob.topic) + ".")
+    ]
+    for topic in topics():
+        module = topic_module(topic, "errata")
+        for e in getattr(module, "ERRATA", ()):
+            if not e.id.startswith(topic_prefix(topic) + "."):
+                outside.append((topic, e.id))
+    assert not outside, f"ids that do not start with their topic's folder: {outside}"
 
 
 def test_topics_are_complete_folders() -> None:
@@ -152,7 +174,7 @@ def test_exact_privacy_obligations_are_marked() -> None:
         and ob.impls
         and dp_predicates & set(ob.predicates)
         and not ob.privacy
-        and not ob.id.startswith("erratum.")
+        and not ob.id.startswith(f"{topic_prefix(ob.topic)}.erratum.")
     ]
     assert not unmarked, f"exact DP obligations not marked privacy: {unmarked}"
 

@@ -67,8 +67,8 @@ def test_registry_checks_pass(ob):  # type: ignore[no-untyped-def]
 
 
 def test_exponential_without_half_is_caught() -> None:
-    """Erratum ``erratum.thesis-L655-exponential-half``: the printed weights exp(ε s) violate ε-DP
-    on a concrete pair."""
+    """Erratum ``mechanisms.erratum.thesis-L655-exponential-half``: the printed weights exp(ε s)
+    violate ε-DP on a concrete pair."""
     printed = verifiers.verify_exponential(Fraction(1, 2), half=False, max_size=3)
     assert not printed.holds
     assert printed.worst_ratio == Fraction(25, 7)

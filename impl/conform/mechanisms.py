@@ -264,7 +264,8 @@ class _Exponential(Algorithm):
         "as printed in the thesis: 2ε-DP)"
     )
     source = (
-        f"{SEED_002}:L655 (McSherry–Talwar; the ½ restored: erratum.thesis-L655-exponential-half)"
+        f"{SEED_002}:L655 (McSherry–Talwar; the ½ restored: "
+        "mechanisms.erratum.thesis-L655-exponential-half)"
     )
     convention = "receives the integer score vector s; returns the chosen index"
     params: tuple[Param, ...] = (

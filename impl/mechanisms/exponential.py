@@ -7,7 +7,7 @@ so the ratio is ≤ e^ε (lemma ``exponential_log_weight_shift`` of the CrossHai
 The thesis prints the weights as exp(ε·s(S, a)) (``002_9f3104e4a0d86722.txt:L655``, with
 Δ = 1 implicit) and calls that ε-DP: false, it is only 2ε-DP in general. ``half=False``
 builds the printed mechanism so that the exact verifier can exhibit the violation (errata
-registry, ``erratum.thesis-L655-exponential-half``).
+registry, ``mechanisms.erratum.thesis-L655-exponential-half``).
 
 Sampling is **exact**: candidate i is drawn with P(i) ∝ exp(−γ_i), γ_i = ε(max s − s_i)/(cΔ)
 rational, by integer-only rejection (``categorical_exp_neg``), or with a rational base

@@ -8,10 +8,11 @@ differ by at most one point, hence so do their Δ smallest), so the d calls comp
 
 **The theorem's accounting is not offered.** Thm 5.2.4 / Lemma 5.2.6 (L1328–1336) would allow
 ε₀ = ε/(70 ln(1/δ₀)), δ₀ = δ/(d + 2), but its proof goes through Lemma 5.3.2 (false as stated,
-``erratum.thesis-lemma-5.3.2``) and Claim 5.3.1, which the thesis does not prove (L1360 cites an
-appendix it does not have) and which fails on samples too small to keep S̄ from running out
-(``erratum.thesis-claim-5.3.1-small-samples``). It would only be chosen for d > 70 ln((d+2)/δ)
-axes anyway. ``accounting="theorem"`` is refused with that reason; ``"best"`` is the basic one.
+``rectangles.erratum.thesis-lemma-5.3.2``) and Claim 5.3.1, which the thesis does not prove (L1360
+cites an appendix it does not have) and which fails on samples too small to keep S̄ from running out
+(``rectangles.erratum.thesis-claim-5.3.1-small-samples``). It would only be chosen for
+d > 70 ln((d+2)/δ) axes anyway. ``accounting="theorem"`` is refused with that reason; ``"best"``
+is the basic one.
 
 ``privacy_`` is the level under add/remove (the effective d·(−2 ln q) ≤ ε of the exact samplers,
 or ε for ``idealised=True``); by group privacy it gives (2ε, 0) under substitution.
@@ -68,9 +69,9 @@ ACCOUNTINGS = ("basic", "best")
 #: Why ``accounting="theorem"`` is refused.
 THEOREM_WITHDRAWN = (
     "the theorem's accounting (Thm 5.2.4, 70ε₀ ln(1/δ₀)) is not offered: its proof rests on "
-    "Lemma 5.3.2, false as stated (erratum.thesis-lemma-5.3.2), and on Claim 5.3.1, unproved in "
-    "the thesis and false for small samples (erratum.thesis-claim-5.3.1-small-samples); use "
-    "'basic'"
+    "Lemma 5.3.2, false as stated (rectangles.erratum.thesis-lemma-5.3.2), and on Claim 5.3.1, "
+    "unproved in the thesis and false for small samples "
+    "(rectangles.erratum.thesis-claim-5.3.1-small-samples); use 'basic'"
 )
 
 #: Largest number of tag assignments :meth:`PrivateRectangleClassifier.release_law` mixes.

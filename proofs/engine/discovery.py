@@ -24,7 +24,8 @@ from typing import Any
 import dpspec
 
 #: The subpackages that are not the algorithms: the predicates, the registry, the strategies,
-#: and the command line (whose contract is argv's: ``cli.options``, ``cli.exit-codes``).
+#: and the command line (whose contract is argv's: ``contract.cli.options``,
+#: ``contract.cli.exit-codes``).
 MOUNTED = ("dpspec.spec", "dpspec.proofs", "dpspec.strategies", "dpspec.cli")
 
 

@@ -21,9 +21,12 @@ The registry discovers the packages and imports every module of each: nothing ou
 topic's folder lists it, and an entry links its parts as objects. The fast commands
 (``dpspec list``, ``errata``) read the committed index instead (:mod:`dpspec.proofs.engine.index`).
 
-**Ids.** One scheme, ``<subject>.<claim>`` in lower case with hyphens (``pcl.privacy``,
-``stability-histogram.privacy``, ``erratum.thesis-lemma-4.1.3``): the subject is the algorithm
-or notion the claim is about. The citation is data: ``source`` reads
+**Ids.** One scheme, ``<topic>.<subject>.<claim>`` in lower case with hyphens
+(``mechanisms.stability-histogram.privacy``, ``compression.erratum.thesis-lemma-4.1.3``): an id
+starts with its topic's folder name (``_`` written ``-``: ``cover-learners.a1.privacy``), then
+names the algorithm or notion the claim is about, omitted when it is the topic
+(``pcl.privacy``). The ids of 0.1 and 0.2 still resolve
+(:mod:`dpspec.proofs.engine.legacy_ids`). The citation is data: ``source`` reads
 ``<seed file>:L<line>[-<line>] (<theorem>)``, several joined by ``"; "`` (:attr:`citations`).
 
 Discharge methods:
@@ -165,8 +168,9 @@ C = TypeVar("C", bound=Check)
 #: The attribute of a check function holding the obligations declared on it.
 DECLARED = "__dpspec_obligations__"
 
-#: ``<subject>.<claim>``: the subject in lower case with hyphens; the claim may keep the case
-#: and dots of a theorem or line (``erratum.thesis-lemma-4.1.3``, ``erratum.thesis-L655-...``).
+#: ``<topic>.<claim>``: the topic prefix (:func:`topic_prefix`) in lower case with hyphens; the
+#: claim may keep the case and dots of a theorem or line
+#: (``compression.erratum.thesis-lemma-4.1.3``, ``mechanisms.erratum.thesis-L655-...``).
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*\.[A-Za-z0-9]+([.-][A-Za-z0-9]+)*$")
 
 #: One citation of a seed: ``000_dff3c4dc97cf0e21.txt:L125-147 (Alg 1, Thm 2.4)``.
@@ -319,7 +323,8 @@ class Erratum:
     """A statement of a seed that is false as printed, with the check that exhibits it.
 
     ``obligation`` is the id of the registered obligation whose check exhibits it (its id is
-    ``erratum.<paper>-<where>``, like the erratum's).
+    ``<topic>.erratum.<paper>-<where>``, like the erratum's, the topic being the one whose
+    ``errata`` module lists it).
     """
 
     id: str
@@ -422,6 +427,12 @@ def topic_folder(topic: str) -> Path:
     return Path(package.__file__ or "").parent
 
 
+def topic_prefix(topic: str) -> str:
+    """What every id of the topic starts with (then a dot): its folder name, ``_`` written
+    ``-`` (``cover_learners`` → ``cover-learners``)."""
+    return topic.replace("_", "-")
+
+
 def declared_in(module: Any) -> list[Obligation]:
     """The obligations a module declares: those on its check functions (in source order),
     then its ``OBLIGATIONS`` (the entries without a check)."""
@@ -460,7 +471,7 @@ def errata() -> tuple[Erratum, ...]:
 
 
 def by_id(obligation_id: str) -> Obligation:
-    """The obligation with this id (an id from before the topic layout is accepted too)."""
+    """The obligation with this id (an id of 0.1 or 0.2 is accepted too)."""
     from dpspec.proofs.engine.legacy_ids import LEGACY_IDS
 
     wanted = LEGACY_IDS.get(obligation_id, obligation_id)

@@ -148,7 +148,13 @@ def markdown(rows: Sequence[Row], errata_rows: Sequence[Erratum], title: str) ->
     for e in errata_rows:
         cells = (e.id, e.source, e.printed, e.corrected, e.counterexample)
         out.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
-    out += ["", "## Ids before the topic layout (dpspec 0.1)", "", "| old id | id |", "|---|---|"]
+    out += [
+        "",
+        "## Ids of dpspec 0.1 and 0.2 (they still resolve)",
+        "",
+        "| old id | id |",
+        "|---|---|",
+    ]
     mapping = {**LEGACY_IDS, **LEGACY_ERRATA}
     out += [f"| `{old}` | `{new}` |" for old, new in sorted(mapping.items())]
     return "\n".join(out) + "\n"

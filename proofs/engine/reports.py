@@ -2,7 +2,7 @@
 
 Each topic lists, in its ``reports.py``, ``REPORT_CASES``: constructions of its privacy-stating
 classes with the level their theorem gives for those arguments (computed by the case from the
-theorem's formula, not read from the object). ``privacy-report.theorem-levels`` checks every
+theorem's formula, not read from the object). ``privacy.privacy-report.theorem-levels`` checks every
 case found; ``contract.privacy-coverage`` checks that every privacy-stating class of the package
 has cases with ``idealised`` False and True — so a new class without its report check fails.
 """

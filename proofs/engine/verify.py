@@ -268,7 +268,7 @@ def run_verify(
     if ids is not None:
         from dpspec.proofs.engine.legacy_ids import LEGACY_IDS
 
-        ids = [LEGACY_IDS.get(i, i) for i in ids]  # ids cited before the topic layout resolve
+        ids = [LEGACY_IDS.get(i, i) for i in ids]  # the ids of 0.1 and 0.2 resolve
         unknown = sorted(set(ids) - {ob.id for ob in selected})
         if unknown:
             raise UsageError(f"--ids: no obligation {unknown[0]!r}")

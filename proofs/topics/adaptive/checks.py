@@ -144,7 +144,7 @@ def _pinned_cases() -> list[tuple[str, Law, Fraction]]:
 
 
 @Obligation(
-    id="gibbs-dependence.properties",
+    id="adaptive.gibbs-dependence.properties",
     source=f"{THESIS}:L337-343 (Def 1.3.1)",
     claim=(
         "ψ on closed forms (1/2, (a−b)/(2(a+b)), 13/40), ψ(product) = 0, 0 ≤ ψ ≤ 1 and "
@@ -227,7 +227,7 @@ def gibbs_properties(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="markov-chain.lemma-7.3.3",
+    id="adaptive.markov-chain.lemma-7.3.3",
     source=f"{THESIS}:L2147-2169 (Def 7.3.1-7.3.2, Lemma 7.3.3)",
     claim="ψ(μ) ≤ R̄ = (R² − r²)/(R² + r²) for undirected Markov chains, exactly (ψ/R̄ = 0.73)",
     method=Method.EXACT,
@@ -289,7 +289,7 @@ def lemma_733(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="markov-chain.lemmas-7.3.9-7.3.11",
+    id="adaptive.markov-chain.lemmas-7.3.9-7.3.11",
     source=f"{THESIS}:L2204-2345 (Lemmas 7.3.9, 7.3.10, 7.3.11; Thm 7.3.6 proof)",
     claim=(
         "Kontorovich's ½Σ|αf/Σαf − αg/Σαg| ≤ (R−r)/(R+r) (attained), γ_i^t ≤ Π c_i^j "
@@ -399,7 +399,7 @@ def markov_lemmas(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-thm-7.3.6",
+    id="adaptive.erratum.thesis-thm-7.3.6",
     source=f"{THESIS}:L2177-2189 (Def 7.3.5, Thm 7.3.6, Cor 7.3.7); {THESIS}:L2256 (proof)",
     claim=(
         "ψ(μ_{×t}) ≤ ψ(μ)^t is false (n = 4, g = 3 on the diagonal, t = 2: 1/8 > "
@@ -484,7 +484,7 @@ def thm_736(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-L2159-r-bar",
+    id="adaptive.erratum.thesis-L2159-r-bar",
     source=f"{THESIS}:L2159 (Def 7.3.2); {THESIS}:L2169",
     claim="R̄ printed as R²r²/(R² + r²) is not scale invariant and falls below ψ",
     method=Method.EXACT,
@@ -534,7 +534,7 @@ def _tight_law_by_definition(values: int, n: int, psi: Fraction) -> Law:
 
 
 @Obligation(
-    id="tight-example.lemma-7.1.3",
+    id="adaptive.tight-example.lemma-7.1.3",
     source=f"{THESIS}:L2021-2044 (μ_ψ, Lemma 7.1.3)",
     claim=(
         "ψ(μ_ψ) ≤ ψ on the finite tight example, exactly (ψ(μ_ψ)/ψ = 0.66); the law "
@@ -617,7 +617,7 @@ def _binomial_below_half(n: int, psi: float) -> float:
 
 
 @Obligation(
-    id="erratum.thesis-lemma-7.1.5-chernoff",
+    id="adaptive.erratum.thesis-lemma-7.1.5-chernoff",
     source=f"{THESIS}:L2056-2076 (Lemma 7.1.5; L2067 Chernoff step)",
     claim="P(Bin(n, ψ) < nψ/2) ≤ e^{−nψ/8}, not e^{−n/8} (n = 194, ψ = 0.2: 9.6e-5 > 2.9e-11)",
     method=Method.EXACT,

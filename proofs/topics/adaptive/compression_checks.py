@@ -80,7 +80,7 @@ def _singleton_query(value: int) -> Callable[[int], Fraction]:
 
 
 @Obligation(
-    id="adaptive-game.concentration-radii",
+    id="adaptive.adaptive-game.concentration-radii",
     source=f"{THESIS}:L2084-2086 (Def 7.2.2); {THESIS}:L2098 (Remark 7.2.5)",
     claim=(
         "γ(q, μ, δ) covers (P(dev > γ) < δ) and is least, exactly; equals the binomial "
@@ -199,7 +199,7 @@ class _SwitchAnalyst:
 
 
 @Obligation(
-    id="adaptive-game.rounding-compression",
+    id="adaptive.adaptive-game.rounding-compression",
     source=f"{THESIS}:L2082-2131 (Def 7.2.1, Lemma 7.2.6, Thm 7.2.7-7.2.8)",
     claim=(
         "rounding answers compress transcripts to exactly 2^b = ⌈1/(2α)⌉^k values and "
@@ -237,7 +237,7 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
     * compression is attained: the transcripts take exactly 2^b = 4 values, b = k log₂⌈1/(2α)⌉
       (Def 7.2.1's H_A is tight);
     * accuracy is attained: the worst |a − q(S)| is exactly α;
-    * Lemma 7.2.6 with Def 7.2.2's strict ">" (see ``erratum.thesis-lemma-7.2.6-strict``):
+    * Lemma 7.2.6 with Def 7.2.2's strict ">" (see ``adaptive.erratum.thesis-lemma-7.2.6-strict``):
       P(∃i |q_i(S) − q_i(μ)| > γ(q_i, μ, δ)) ≤ δ|Q_A| ≤ δk2^b, δ = 1/10, exact radii; and
       Thm 7.2.7: P(∃i |a_i − q_i(μ)| > α + γ_i) ≤ β + δk2^b with β = 0 — union bounds, loose
       by nature (their slack is reported).
@@ -380,7 +380,7 @@ def rounding_compression(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-lemma-7.2.6-strict",
+    id="adaptive.erratum.thesis-lemma-7.2.6-strict",
     source=f"{THESIS}:L2084 (Def 7.2.2); {THESIS}:L2102-2127 (Lemma 7.2.6, Thm 7.2.7)",
     claim=(
         "Lemma 7.2.6 and Thm 7.2.7 print '≥ γ' where Def 7.2.2 only bounds P(> γ): one "
@@ -444,7 +444,7 @@ def lemma_726_strict(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-remark-7.2.5-hoeffding",
+    id="adaptive.erratum.thesis-remark-7.2.5-hoeffding",
     source=f"{THESIS}:L2098 (Remark 7.2.5)",
     claim=(
         "γ(q, μ, δ) = √(ln(2/δ)/2n) for product measures is only an upper bound "

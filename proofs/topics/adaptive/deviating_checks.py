@@ -1,13 +1,15 @@
 """Checks of Algorithm 10 (thesis ch. 7, L2052–2076) and Lemma 7.1.1 (L1952–1981).
 
-* ``algorithm-10.privacy`` and ``predicate-mechanism.privacy`` run the mechanisms against the
-  caller's (ε, δ), for both values of ``idealised``, over Hypothesis strategies of parameters;
-  both claims are loose by nature (the stability histogram's threshold rule and the exponential
-  mechanism's normaliser leave a factor ≥ 2), so they are demonstrations;
-* ``algorithm-10.law`` and ``predicate-mechanism.law`` are their discriminating companions: the
-  exact law (``pmf``) equals the law written from the definition (:mod:`dpspec.spec.adaptive`),
-  the threshold equals its closed form, and ``sample`` follows ``pmf`` (conformance);
-* ``algorithm-10.deviation`` and ``lemma-7.1.1.exact`` are the theorems' instances.
+* ``adaptive.algorithm-10.privacy`` and ``adaptive.predicate-mechanism.privacy`` run the mechanisms
+  against the caller's (ε, δ), for both values of ``idealised``, over Hypothesis strategies of
+  parameters; both claims are loose by nature (the stability histogram's threshold rule and the
+  exponential mechanism's normaliser leave a factor ≥ 2), so they are demonstrations;
+* ``adaptive.algorithm-10.law`` and ``adaptive.predicate-mechanism.law`` are their discriminating
+  companions: the exact law (``pmf``) equals the law written from the definition
+  (:mod:`dpspec.spec.adaptive`), the threshold equals its closed form, and ``sample`` follows
+  ``pmf`` (conformance);
+* ``adaptive.algorithm-10.deviation`` and ``adaptive.lemma-7.1.1.exact`` are the theorems'
+  instances.
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ def _algorithm10_strategy() -> Any:
 
 
 @Obligation(
-    id="algorithm-10.privacy",
+    id="adaptive.algorithm-10.privacy",
     source=f"{THESIS}:L2052-2058 (Algorithm 10, Lemma 7.1.5: (ε, δ)-DP)",
     claim=(
         "Algorithm 10 is (ε, δ)-DP under substitution for the caller's (ε, δ), exactly "
@@ -143,11 +145,11 @@ def _algorithm10_strategy() -> Any:
     entry_points=(DeviatingAlgorithm.pmf,),
     tests=("tests/test_adaptive.py::test_deviating_algorithm",),
     privacy=True,
-    binding="differential: algorithm-10.law (pmf pinned, sample bound by conformance)",
+    binding="differential: adaptive.algorithm-10.law (pmf pinned, sample bound by conformance)",
     kind=Kind.DEMONSTRATION,
     reason=(
         "the histogram's threshold rule (1 + e^ε)P(Z ≥ τ) ≤ δ leaves the true δ at most "
-        "half the claim, so ε × 1.25 or δ × 2 stays within it; algorithm-10.law pins "
+        "half the claim, so ε × 1.25 or δ × 2 stays within it; adaptive.algorithm-10.law pins "
         "the law"
     ),
 )
@@ -162,7 +164,7 @@ def algorithm10_privacy(config: VerifyConfig) -> CheckOutcome:
 
     A demonstration: the stability histogram's threshold rule (1 + e^ε)P(Z ≥ τ) ≤ δ leaves the
     true δ at most q/(1 + q²) ≤ ½ of the claim (and integer τ more), so noise for ε × 1.25 or δ × 2
-    stays within the claim; the companion ``algorithm-10.law`` pins the law exactly. The
+    stays within the claim; the companion ``adaptive.algorithm-10.law`` pins the law exactly. The
     control that does cross it — τ chosen without the factor 1 + e^ε — is reported."""
     from dpspec.mechanisms.stability_histogram import discrete_threshold
 
@@ -244,7 +246,7 @@ def _closed_form_threshold(q: Fraction, delta: Fraction) -> int:
 
 
 @Obligation(
-    id="algorithm-10.law",
+    id="adaptive.algorithm-10.law",
     source=f"{THESIS}:L2052-2054 (Algorithm 10); {THESIS}:L1488-1510 (Algorithm 5)",
     claim=(
         "pmf = Algorithm 10's law by enumeration of released counts (exact, within the "
@@ -374,7 +376,7 @@ def algorithm10_law(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="algorithm-10.deviation",
+    id="adaptive.algorithm-10.deviation",
     source=f"{THESIS}:L2052-2076 (Algorithm 10, Lemma 7.1.5 with exp(−nψ/8)); {THESIS}:L2050",
     claim=(
         "on μ_ψ with n = ⌈(2/ψ)(1 + (2/ε) ln((1 + e^ε)/(βδ)))⌉, h(S) − h(μ) ≥ ψ/2 with "
@@ -389,7 +391,7 @@ def algorithm10_law(config: VerifyConfig) -> CheckOutcome:
     reason=(
         "the explicit n carries the Chernoff step's and the threshold's slack: 300/300 "
         "runs deviate against a claimed 0.89; the implementation is pinned by "
-        "algorithm-10.law"
+        "adaptive.algorithm-10.law"
     ),
 )
 def algorithm10_deviation(config: VerifyConfig) -> CheckOutcome:
@@ -403,7 +405,7 @@ def algorithm10_deviation(config: VerifyConfig) -> CheckOutcome:
 
     A demonstration: the explicit n has the slack of the Chernoff step and of the threshold
     (300/300 runs deviate against a claimed ≥ 0.89); the implementation is pinned by
-    ``algorithm-10.law``."""
+    ``adaptive.algorithm-10.law``."""
     values, psi, eps, delta, beta = 10_000, 0.5, 1.0, 1e-3, 0.1
     n = minimum_sample_size(psi, eps, delta, beta)
     alg = DeviatingAlgorithm(values, eps, delta)

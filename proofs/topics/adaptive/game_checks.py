@@ -165,7 +165,7 @@ def _conformance_of_answer(idealised: bool, draws: int) -> Any:
 
 
 @Obligation(
-    id="laplace-answers.privacy",
+    id="adaptive.laplace-answers.privacy",
     source=f"{THESIS}:L345 (Thm 1.3.2's mechanism); {THESIS}:L647 (advanced composition)",
     claim=(
         "LaplaceAnswers is (ε, δ)-DP over the whole k-round game for the caller's (ε, "
@@ -184,7 +184,9 @@ def _conformance_of_answer(idealised: bool, draws: int) -> Any:
     entry_points=(LaplaceAnswers.answer, LaplaceAnswers.answer_pmf),
     tests=("tests/test_adaptive.py::test_laplace_answers",),
     privacy=True,
-    binding="differential: laplace-answers.privacy (conformance of answer against its law)",
+    binding=(
+        "differential: adaptive.laplace-answers.privacy (conformance of answer against its law)"
+    ),
 )
 def laplace_privacy(config: VerifyConfig) -> CheckOutcome:
     """:class:`LaplaceAnswers` is (ε, δ)-DP for the caller's (ε, δ) over the whole game: the
@@ -338,7 +340,7 @@ def _failure_probability(
 
 
 @Obligation(
-    id="laplace-answers.accuracy",
+    id="adaptive.laplace-answers.accuracy",
     source=f"{THESIS}:L617 (Def 3.1.14); {THESIS}:L345 (Thm 1.3.2)",
     claim=(
         "error_bound(β) = α with P(max_i |a_i − q_i(S)| > α) ≤ β over k answers, exactly "
@@ -436,7 +438,7 @@ def _gaps(transcript: Any, counts: np.ndarray, population: np.ndarray, n: int) -
 
 
 @Obligation(
-    id="adaptive-game.transfer",
+    id="adaptive.adaptive-game.transfer",
     source=f"{THESIS}:L345 (Thm 1.3.2); {THESIS}:L1997 (Thm 7.1.2); {THESIS}:L2403-2407",
     claim=(
         "Thm 1.3.2: P(max_i |q_i(μ) − a_i| > α + 10ε + 2ψ) ≤ β + δ/ε (every run, k = 2); "
@@ -450,7 +452,7 @@ def _gaps(transcript: Any, counts: np.ndarray, population: np.ndarray, n: int) -
     reason=(
         "10ε + 2ψ is loose by nature: DP answers overfit by ≈ 0.01 against 0.52, so "
         "only an infinite leak (exact answers) reaches it; the mechanism is pinned by "
-        "laplace-answers.privacy and laplace-answers.accuracy"
+        "adaptive.laplace-answers.privacy and adaptive.laplace-answers.accuracy"
     ),
 )
 def transfer(config: VerifyConfig) -> CheckOutcome:
@@ -475,7 +477,7 @@ def transfer(config: VerifyConfig) -> CheckOutcome:
 
     A demonstration: the DP answers overfit by ≈ 0.01, far below 10ε; no modest bug of the
     mechanism crosses the theorem's threshold (its discriminating companions are
-    ``laplace-answers.privacy`` and ``laplace-answers.accuracy``)."""
+    ``adaptive.laplace-answers.privacy`` and ``adaptive.laplace-answers.accuracy``)."""
     rows, ok = [], True
     eps, delta, beta = 0.05, 0.012, 0.1
     m, n, k = 16, 1200, 2

@@ -138,7 +138,7 @@ def _lemma_two_samples(q: Fraction, leak: Fraction, psi: Fraction) -> dict[str, 
 
 
 @Obligation(
-    id="lemma-7.1.1.exact",
+    id="adaptive.lemma-7.1.1.exact",
     source=f"{THESIS}:L1952-1981 (Lemma 7.1.1); {THESIS}:L2364-2366 (Algorithm 11)",
     claim=(
         "|E[h(μ) − h(S_t)]| ≤ e^ε − 1 + Tδ + ψ(μ), with A′'s (ε, δ)-DP decided, exactly: "
@@ -150,12 +150,12 @@ def _lemma_two_samples(q: Fraction, leak: Fraction, psi: Fraction) -> dict[str, 
     entry_points=(PredicateMechanism.pmf, PredicateMechanism.gap),
     tests=("tests/test_adaptive.py::test_predicate_mechanism",),
     privacy=True,
-    binding="differential: predicate-mechanism.law",
+    binding="differential: adaptive.predicate-mechanism.law",
     kind=Kind.DEMONSTRATION,
     reason=(
         "the private A′ gains at most a sixth of e^ε − 1 + Tδ + ψ, so no modest bug "
-        "crosses the bound; predicate-mechanism.law pins A′ and "
-        "predicate-mechanism.privacy its ε"
+        "crosses the bound; adaptive.predicate-mechanism.law pins A′ and "
+        "adaptive.predicate-mechanism.privacy its ε"
     ),
 )
 def lemma_711(config: VerifyConfig) -> CheckOutcome:
@@ -176,7 +176,7 @@ def lemma_711(config: VerifyConfig) -> CheckOutcome:
     A demonstration: the private A′ gains at most a sixth of the bound. Controls reported: the
     non-private argmax overfits beyond e^ε − 1 on the product law and fails DP; weights
     (1/q)^{2n·score} (2ε delivered) fail the exact DP check. The implementation is pinned by
-    ``predicate-mechanism.law``."""
+    ``adaptive.predicate-mechanism.law``."""
     rng = np.random.default_rng(SEED)
     laws = {
         "product": _random_product(rng, 3, 4),
@@ -280,7 +280,7 @@ def _predicate_strategy() -> Any:
 
 
 @Obligation(
-    id="predicate-mechanism.privacy",
+    id="adaptive.predicate-mechanism.privacy",
     source=f"{THESIS}:L1952 (Lemma 7.1.1's A′); {THESIS}:L655 (exponential mechanism)",
     claim=(
         "PredicateMechanism is ε-DP for the caller's ε, exactly on every pair, "
@@ -293,7 +293,9 @@ def _predicate_strategy() -> Any:
     entry_points=(PredicateMechanism.pmf,),
     tests=("tests/test_adaptive.py::test_predicate_mechanism",),
     privacy=True,
-    binding="differential: predicate-mechanism.law (pmf pinned, sample bound by conformance)",
+    binding=(
+        "differential: adaptive.predicate-mechanism.law (pmf pinned, sample bound by conformance)"
+    ),
     bug_controls=(
         BugControl(
             "dpspec.adaptive.deviating._rational_base_at_least",
@@ -375,7 +377,7 @@ def predicate_privacy(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="predicate-mechanism.law",
+    id="adaptive.predicate-mechanism.law",
     source=f"{THESIS}:L1952 (Lemma 7.1.1's A′); {THESIS}:L2366 (its weights)",
     claim=(
         "pmf = the exponential mechanism over predicates written from its definition "

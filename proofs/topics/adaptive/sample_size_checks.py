@@ -1,5 +1,5 @@
 """Algorithm 10's explicit sample size (Lemma 7.1.5 made explicit), against the exact law of
-the histogram it runs (``algorithm-10.sample-size``)."""
+the histogram it runs (``adaptive.algorithm-10.sample-size``)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ SAMPLE_SIZE_GRID = {
 
 
 @Obligation(
-    id="algorithm-10.sample-size",
+    id="adaptive.algorithm-10.sample-size",
     source=f"{THESIS}:L2056 (Lemma 7.1.5: n ≥ O((1/ψε) log(1/βδ)), made explicit)",
     claim=(
         "with n = minimum_sample_size(ψ, ε, δ, β) a cell of count ⌈nψ/2⌉ is released by "

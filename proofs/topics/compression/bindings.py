@@ -61,7 +61,7 @@ def _compare_quantiles(median: Callable[[Any, Any], Any]) -> Callable[[Case], st
 
 
 @Obligation(
-    id="quantiles.lemma-binding",
+    id="compression.quantiles.lemma-binding",
     source=f"{THESIS}:L693-703 (weighted median and quantiles); {THESIS}:L953-972 (rho)",
     claim=(
         "the code that runs equals the lemma functions: weighted_quantiles / "

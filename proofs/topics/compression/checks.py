@@ -107,7 +107,7 @@ def _wrong_sign_plus(values: Any, weights: Any, gamma: Any) -> Any:
 
 
 @Obligation(
-    id="quantiles.order-lemma",
+    id="compression.quantiles.order-lemma",
     source=f"{THESIS}:L693-703 (weighted median and quantiles)",
     claim=(
         "Q-_gamma <= Median <= Q+_gamma, each one of the values: the lemmas' contracts "
@@ -123,7 +123,7 @@ def _wrong_sign_plus(values: Any, weights: Any, gamma: Any) -> Any:
     ),
     lemmas=(quantile_lower_order, quantile_upper_order),
     tests=("tests/test_compression.py::test_quantile_definitions",),
-    binding="differential: quantiles.lemma-binding",
+    binding="differential: compression.quantiles.lemma-binding",
 )
 def quantile_order_control(config: VerifyConfig) -> CheckOutcome:
     """Beside the enumeration of the order lemmas (every input of their domain, ``@over``):
@@ -157,7 +157,7 @@ def quantile_order_control(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="quantiles.median-lipschitz-lemma",
+    id="compression.quantiles.median-lipschitz-lemma",
     source=f"{THESIS}:L693-703; {THESIS}:L1001 (median 1-Lipschitz in the sup norm)",
     claim=(
         "|Med(a) - Med(b)| <= ||a - b||_inf for three values, attained: the three case "
@@ -167,7 +167,7 @@ def quantile_order_control(config: VerifyConfig) -> CheckOutcome:
     predicates=(median_lipschitz_d_mid, median_lipschitz_e_mid, median_lipschitz_f_mid),
     lemmas=(median_lipschitz_d_mid, median_lipschitz_e_mid, median_lipschitz_f_mid),
     tests=("tests/test_compression.py::test_quantile_definitions",),
-    binding="differential: quantiles.lemma-binding",
+    binding="differential: compression.quantiles.lemma-binding",
 )
 def median_lipschitz_control(config: VerifyConfig) -> CheckOutcome:
     """Beside the enumeration of the three Lipschitz cases (every input, ``@over``): the
@@ -198,7 +198,7 @@ def median_lipschitz_control(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="quantiles.vectorised",
+    id="compression.quantiles.vectorised",
     source=f"{THESIS}:L693-703",
     claim=(
         "the vectorised quantiles equal the definitions; order, monotonicity in gamma, "
@@ -262,7 +262,7 @@ def quantiles(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="medboost.invariants",
+    id="compression.medboost.invariants",
     source=(
         f"{THESIS}:L687 (Alg 2); {THESIS}:L707-721 (Lemma 4.1.1, Cor 4.1.2); "
         f"{THESIS}:L759-763 (per-round factor)"

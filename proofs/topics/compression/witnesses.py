@@ -25,7 +25,7 @@ from dpspec.spec.compression import quantile_minus, quantile_plus
 
 
 @Obligation(
-    id="erratum.thesis-lemma-4.1.3",
+    id="compression.erratum.thesis-lemma-4.1.3",
     source=f"{THESIS}:L725-735 (Lemma 4.1.3)",
     claim=(
         "Lemma 4.1.3 as printed is false (gamma = 1/10, x = 3/5); the corrected right "
@@ -35,7 +35,7 @@ from dpspec.spec.compression import quantile_minus, quantile_plus
     method=Method.EXACT,
 )
 def lemma_413(config: VerifyConfig) -> CheckOutcome:
-    """Erratum ``erratum.thesis-lemma-4.1.3``:
+    """Erratum ``compression.erratum.thesis-lemma-4.1.3``:
     Lemma 4.1.3 prints x^{1+γ}(1−x)^{1−γ} ≤ (½+γ)^{1−γ}(½−γ)^{1+γ}; at
     γ = 1/10, x = 3/5 the left side is 0.2499 > 0.2305. Exactly: both sides to the 10th power
     are rationals and LHS¹⁰/RHS¹⁰ = (3/2)² = 9/4. Corrected (the proof's own last line):
@@ -86,13 +86,13 @@ def _min_changes(n: int) -> int:
 
 
 @Obligation(
-    id="erratum.thesis-lemma-4.2.5",
+    id="compression.erratum.thesis-lemma-4.2.5",
     source=f"{THESIS}:L1061-1066 (Lemma 4.2.5)",
     claim="V(M) >= 2^n/n fails at n = 1 (brute force); (2^n - 1)/n holds for n <= 3",
     method=Method.EXACT,
 )
 def lemma_425(config: VerifyConfig) -> CheckOutcome:
-    """Erratum ``erratum.thesis-lemma-4.2.5``:
+    """Erratum ``compression.erratum.thesis-lemma-4.2.5``:
     Lemma 4.2.5 prints V(M) ≥ 2^n/n for a 2^n × n matrix with every
     row of {0,1}^n. Brute force over all row orders (n ≤ 3; up to 7! orders): min V = 1, 2, 3
     for n = 1, 2, 3, so n = 1 breaks 2^n/n = 2; the proof's (2^n − 1)/n holds for all three."""
@@ -114,14 +114,14 @@ def lemma_425(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-L962-binary-margin",
+    id="compression.erratum.thesis-L962-binary-margin",
     source=f"{THESIS}:L956-962 (proof of Thm 1.1.1)",
     claim="the binary margin is gamma/2 (= 1/16), not the printed 1/8: exact example",
     method=Method.EXACT,
     predicates=(quantile_plus,),
 )
 def binary_margin(config: VerifyConfig) -> CheckOutcome:
-    """Erratum ``erratum.thesis-L962-binary-margin``:
+    """Erratum ``compression.erratum.thesis-L962-binary-margin``:
     with γ = 1/8 the proof claims |½ − Σα'h(x_i)| ≥ 1/8, but Cor 4.1.2
     only gives the γ/2 quantiles. Exact counterexample: values (1, 0) with normalised weights
     (145/256, 111/256) and label 1 — Q⁺_{1/16} = Q⁻_{1/16} = 1 (Cor 4.1.2's conclusion) yet the

@@ -45,7 +45,7 @@ def _near_half(problem: Any, m: int, margin: float) -> np.ndarray:
 
 
 @Obligation(
-    id="plugin-rule.excess-risk-bound",
+    id="consistency.plugin-rule.excess-risk-bound",
     source=f"{BAYES_CONSISTENCY}:L175 (Thm 2.7; proof App. B L600-620)",
     claim=(
         "the plug-in rule 1[η̂ > ½] has err − L* ≤ 2·E|η − η̂| (exact, "
@@ -223,7 +223,7 @@ def learner_trend(
 
 
 @Obligation(
-    id="pcl.consistency",
+    id="consistency.pcl.consistency",
     source=f"{BAYES_CONSISTENCY}:L208 (Thm 3.2), L163 (Def 2.5)",
     claim=(
         "PCL's excess risk falls along an n-grid (exact Jonckheere-Terpstra test over "
@@ -246,7 +246,7 @@ def pcl_consistency_trend(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="pcl2.consistency",
+    id="consistency.pcl2.consistency",
     source=(
         f"{BAYES_CONSISTENCY}:L522 (Thm A.12, PCL2); {BAYES_CONSISTENCY}:L572-590 (Thm "
         f"A.15, PCL2b); {BAYES_CONSISTENCY}:L550 (Thm A.13: δ(n) = ω(2^(-n^(1/4))), "
@@ -288,7 +288,7 @@ def pcl2_consistency_trend(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="distributions.exact-areas",
+    id="consistency.distributions.exact-areas",
     source=f"{BAYES_CONSISTENCY}:L175 (Thm 2.7 needs exact E|η − η̂|)",
     claim=(
         "exact cube masses (checkerboard, disk, truncated Gaussian mixture) match "

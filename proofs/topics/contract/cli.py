@@ -114,7 +114,7 @@ def _problem(code: int, stderr: str, expected: int) -> str | None:
 
 
 @Obligation(
-    id="cli.exit-codes",
+    id="contract.cli.exit-codes",
     source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
     claim="hostile command lines get their exit code and one line on stderr, no traceback",
     method=Method.PROPERTY,

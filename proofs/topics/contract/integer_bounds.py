@@ -1,5 +1,6 @@
-"""The exact samplers' integer arithmetic at its boundaries (``inputs.exact-integer-bounds``):
-exponent splits exact, values at ±(2^62 − 1) unwrapped, larger ones refused naming the argument.
+"""The exact samplers' integer arithmetic at its boundaries
+(``contract.inputs.exact-integer-bounds``): exponent splits exact, values at ±(2^62 − 1) unwrapped,
+larger ones refused naming the argument.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def _constant(value: Any) -> Callable[[Any], Any]:
 
 
 @Obligation(
-    id="inputs.exact-integer-bounds",
+    id="contract.inputs.exact-integer-bounds",
     source="dpspec standard: exact samplers use integer arithmetic that cannot wrap",
     claim=(
         "the exact samplers' and laws' integer arithmetic is overflow-safe: exponents "

@@ -184,7 +184,7 @@ def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="cli.options",
+    id="contract.cli.options",
     source="dpspec standard: CLI errors are one line, exit 2, before any work",
     claim=(
         "every option of every dpspec command declares its domain (or choices), and "

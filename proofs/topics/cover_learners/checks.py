@@ -306,7 +306,7 @@ _A1_CODE = (
 
 
 @Obligation(
-    id="a1.privacy",
+    id="cover-learners.a1.privacy",
     source=(
         f"{CHAUDHURI_HSU}:L842-857 (Fig. 1, A1); {CHAUDHURI_HSU}:L139-141 (Def 3); "
         f"{CHAUDHURI_HSU}:L256-258 (Thm 7)"
@@ -354,7 +354,7 @@ def a1_privacy(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a1r.privacy",
+    id="cover-learners.a1r.privacy",
     source=f"{CHAUDHURI_HSU}:L861-876 (Fig. 2, A1r); {CHAUDHURI_HSU}:L139-141 (Def 3)",
     claim="A1r (the realizable sample-size equation, same mechanism) is α-private",
     method=Method.EXACT,
@@ -378,7 +378,7 @@ def a1r_privacy(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a2.label-privacy",
+    id="cover-learners.a2.label-privacy",
     source=(
         f"{CHAUDHURI_HSU}:L880-889 (Fig. 3, A2); {CHAUDHURI_HSU}:L135-137 (Def 2); "
         f"{CHAUDHURI_HSU}:L796-798 (Thm 26)"
@@ -415,7 +415,7 @@ def a2_label_privacy(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a2.not-private",
+    id="cover-learners.a2.not-private",
     source=f"{CHAUDHURI_HSU}:L880-889 (Fig. 3, A2); {CHAUDHURI_HSU}:L139-141 (Def 3)",
     claim=(
         "A2 is not α-private under Def 3 (its cover depends on the x's): the exact law "
@@ -563,7 +563,7 @@ def privacy_report(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="label-privacy.implied-by-privacy",
+    id="cover-learners.label-privacy.implied-by-privacy",
     source=f"{CHAUDHURI_HSU}:L135-149 (Def 2, Def 3)",
     claim=(
         "every label-change pair is a substitution pair, so α-privacy implies α-label "
@@ -604,7 +604,7 @@ def label_privacy_implied(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a1.group-privacy",
+    id="cover-learners.a1.group-privacy",
     source=f"{CHAUDHURI_HSU}:L611-623 (Lemma 22)",
     claim="A1's laws on datasets 2 substitutions apart are within e^{2α}",
     method=Method.EXACT,

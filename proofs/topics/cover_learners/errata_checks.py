@@ -32,7 +32,7 @@ from dpspec.spec.cover_learners import exponential_tail_holds, lemma11_conclusio
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-lemma-11",
+    id="cover-learners.erratum.chaudhuri-hsu-lemma-11",
     source=f"{CHAUDHURI_HSU}:L365 (Lemma 11, as printed)",
     claim="Lemma 11's printed conclusion '≤ 1/2' fails on the exact instance; '> 1/2' holds",
     method=Method.EXACT,
@@ -62,7 +62,7 @@ def lemma11_printed(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-thm-9-exponent",
+    id="cover-learners.erratum.chaudhuri-hsu-thm-9-exponent",
     source=f"{CHAUDHURI_HSU}:L565 (proof of Thm 9)",
     claim=(
         "the final step needs |G|e^{-3αmε/40} (Lemma 18 with a_g = α m err/2), not the "
@@ -127,7 +127,7 @@ def thm9_exponent(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-lemma-18",
+    id="cover-learners.erratum.chaudhuri-hsu-lemma-18",
     source=f"{CHAUDHURI_HSU}:L481-497 (Lemma 18)",
     claim=(
         "Lemma 18.1 as printed (a_i ≤ t ⇒ P(j = i) ≥ e^{-(t-a_i0)}) fails on a = (0, 0); "
@@ -171,7 +171,7 @@ def lemma18_part1(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-L226",
+    id="cover-learners.erratum.chaudhuri-hsu-L226",
     source=f"{CHAUDHURI_HSU}:L226-228 (proof of Thm 5)",
     claim=(
         "|Z∖{z}| ≥ 1/η − 3 (printed −2 is false when 1/η ∉ ℤ) and 'since m ≥ M' must "
@@ -217,7 +217,7 @@ def thm5_counting(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-L557",
+    id="cover-learners.erratum.chaudhuri-hsu-L557",
     source=f"{CHAUDHURI_HSU}:L555-561 (proof of Thm 9, Eq. (9))",
     claim=(
         "the Chernoff form at L557 fails when err(g0)·m is small; Eq. (9) holds for m ≥ "
@@ -267,7 +267,7 @@ def chernoff_l557(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-lemmas-20-21",
+    id="cover-learners.erratum.chaudhuri-hsu-lemmas-20-21",
     source=f"{CHAUDHURI_HSU}:L581 (Lemma 20's proof); {CHAUDHURI_HSU}:L599 (Lemma 21's proof)",
     claim=(
         "the band masses are printed as equalities; they are bounds (n = 3, γ = 1/2: "
@@ -300,7 +300,7 @@ def lemmas_20_21_printed(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-lemma-25",
+    id="cover-learners.erratum.chaudhuri-hsu-lemma-25",
     source=f"{CHAUDHURI_HSU}:L767 (Lemma 25); {CHAUDHURI_HSU}:L777 (its proof)",
     claim=(
         "Lemma 25 'for any r > 0' fails for r ≥ 2 (a packing of one member); the proof's "

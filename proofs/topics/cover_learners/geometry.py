@@ -91,7 +91,7 @@ def _a2_cover_radius(x: NDArray[np.float64], cover: Boxes) -> float:
 
 
 @Obligation(
-    id="cover.grids",
+    id="cover-learners.cover.grids",
     source=(
         f"{CHAUDHURI_HSU}:L164-168 (covers, strict packings); {CHAUDHURI_HSU}:L842-857 "
         "(Fig. 1 step 2)"
@@ -209,7 +209,7 @@ def _finite_law(rng: np.random.Generator, size: int) -> dict[int, Fraction]:
 
 
 @Obligation(
-    id="smoothness.lemma-19",
+    id="cover-learners.smoothness.lemma-19",
     source=(
         f"{CHAUDHURI_HSU}:L244-250 (Def 6); {CHAUDHURI_HSU}:L500-510 (Lemma 19); "
         f"{CHAUDHURI_HSU}:L294-300 (Example 1)"
@@ -261,7 +261,7 @@ def smoothness_lemma19(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-lemma-14",
+    id="cover-learners.erratum.chaudhuri-hsu-lemma-14",
     source=f"{CHAUDHURI_HSU}:L437-440 (Lemma 14)",
     claim=(
         "a packing of a ball of radius r has ≤ (4r/ε)^d members only for ε ≤ 4r; beyond, "
@@ -335,7 +335,7 @@ def lemma21_log_kappa(n: int, gamma: float) -> float:
 
 
 @Obligation(
-    id="smoothness.examples-2-3",
+    id="cover-learners.smoothness.examples-2-3",
     source=(
         f"{CHAUDHURI_HSU}:L320-336 (Examples 2-3); {CHAUDHURI_HSU}:L571-587 (Lemma 20); "
         f"{CHAUDHURI_HSU}:L589-605 (Lemma 21)"
@@ -442,7 +442,7 @@ def _metric_instances(
 
 
 @Obligation(
-    id="erratum.chaudhuri-hsu-lemma-15",
+    id="cover-learners.erratum.chaudhuri-hsu-lemma-15",
     source=f"{CHAUDHURI_HSU}:L441-447 (Lemma 15)",
     claim=(
         "Lemma 15 holds for ddim_r ≥ d (its proof's direction), exactly on finite metric "
@@ -526,7 +526,7 @@ def _lemma17_needed(samples: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 @Obligation(
-    id="metric.vc-lemmas-16-17",
+    id="cover-learners.metric.vc-lemmas-16-17",
     source=f"{CHAUDHURI_HSU}:L451-469 (Lemmas 16-17)",
     claim=(
         "VC uniform convergence of thresholds and of their disagreement regions: the "
@@ -598,7 +598,7 @@ def _cap_packing(n: int, r: float, rng: np.random.Generator, tries: int) -> list
 
 
 @Obligation(
-    id="linear-separators.lemma-25",
+    id="cover-learners.linear-separators.lemma-25",
     source=f"{CHAUDHURI_HSU}:L761-790 (Lemma 25); {CHAUDHURI_HSU}:L381-383 (Section 5.2)",
     claim=(
         "for small r, B_D(h_u, r) of linear separators on S^{n-1} holds an (r/2)-packing "
@@ -618,8 +618,8 @@ def lemma25(config: VerifyConfig) -> CheckOutcome:
     (r/2)-packing of ≥ 2^{n−2} members — exhibited at r = 1/10 for n = 3..6 by a greedy packing
     whose pairwise angles (> πr/2) and angles to u (≤ πr) are verified.
     The packings found are far larger than 2^{n−2}, so nothing here would see a modest error.
-    For r ≥ 2 the statement is false (``erratum.chaudhuri-hsu-lemma-25``). Control: a set with
-    two members at angle πr/2 is not taken for a strict packing."""
+    For r ≥ 2 the statement is false (``cover-learners.erratum.chaudhuri-hsu-lemma-25``). Control: a
+    set with two members at angle πr/2 is not taken for a strict packing."""
     rng = np.random.default_rng(SEED + 13)
     r = 0.1
     rows, problems = [], []

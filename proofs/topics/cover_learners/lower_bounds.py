@@ -99,7 +99,7 @@ def _family_samples(
 
 
 @Obligation(
-    id="threshold-lower-bound.packing-inequality",
+    id="cover-learners.threshold-lower-bound.packing-inequality",
     source=f"{CHAUDHURI_HSU}:L196-228 (Thm 5 and proof, Eq. (1)-(2))",
     claim=(
         "on Thm 5's family, q_z + e^{-αm} Σ_{z'≠z} q_{z'} ≤ 1 for A1's exact law (a "
@@ -114,7 +114,7 @@ def _family_samples(
     reason=(
         "the inequality is loose at Thm 5's instance (Σ q_z = 0.87 against e^{αm} = "
         "7.39; A1 at 8α gives 4.5): it cannot see a modest privacy bug; the "
-        "discriminating companion is threshold-lower-bound.a1-level"
+        "discriminating companion is cover-learners.threshold-lower-bound.a1-level"
     ),
 )
 def packing_inequality(config: VerifyConfig) -> CheckOutcome:
@@ -124,8 +124,8 @@ def packing_inequality(config: VerifyConfig) -> CheckOutcome:
     exact ``release_law``, α = 1/2 as passed) satisfies it, and so does A1 run at 8α: the
     inequality is a necessary condition that holds here with room to spare (Σ q_z ≈ 0.9 or
     ≈ 4.5 against e^{αm} = 7.4), not a test that would see a modest privacy bug — that is
-    ``threshold-lower-bound.a1-level``. ERM over the same grid (deterministic, not private)
-    violates it (Σ q_z ≫ e^{αm})."""
+    ``cover-learners.threshold-lower-bound.a1-level``. ERM over the same grid (deterministic, not
+    private) violates it (Σ q_z ≫ e^{αm})."""
     eta, zs = sc.threshold_family(LOWER_ALPHA, LOWER_HORIZON)
     rng = np.random.default_rng(SEED + 3)
     ratio = math.exp(float(LOWER_ALPHA) * LOWER_HORIZON)
@@ -163,7 +163,7 @@ def packing_inequality(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="threshold-lower-bound.failure",
+    id="cover-learners.threshold-lower-bound.failure",
     source=f"{CHAUDHURI_HSU}:L196-205 (Thm 5)",
     claim=(
         "A1 (α = 1/2) errs by ≥ 1/5 w.p. ≥ 1/2 on every P_z for m ≤ M = 4 (exact error "
@@ -177,7 +177,7 @@ def packing_inequality(config: VerifyConfig) -> CheckOutcome:
     reason=(
         "a lower bound holds for every private learner and these learners meet it with "
         "a wide margin, so a modest privacy bug leaves it true (A1 errs w.p. 0.97); "
-        "companion: threshold-lower-bound.a1-level"
+        "companion: cover-learners.threshold-lower-bound.a1-level"
     ),
 )
 def lower_bound_failure(config: VerifyConfig) -> CheckOutcome:
@@ -253,7 +253,7 @@ def _closed_form_law(lower: NDArray[np.float64], X: Sample, epsilon: float) -> l
 
 
 @Obligation(
-    id="threshold-lower-bound.a1-level",
+    id="cover-learners.threshold-lower-bound.a1-level",
     source=f"{CHAUDHURI_HSU}:L196-228 (Thm 5); {CHAUDHURI_HSU}:L842-857 (Fig. 1)",
     claim=(
         "at Thm 5's parameters (α = 1/2, |G| = 128, m = 4) A1's release_law is the "
@@ -365,7 +365,7 @@ def lemma11_misses(alpha: float) -> tuple[list[float], list[float], int]:
 
 
 @Obligation(
-    id="lemma-11.exact-instance",
+    id="cover-learners.lemma-11.exact-instance",
     source=f"{CHAUDHURI_HSU}:L358-365 (Lemma 11, corrected); {CHAUDHURI_HSU}:L670-690 (proof)",
     claim=(
         "m = 12, |P| = 66, s = 1/12, α = 0.3: the α-label private exponential mechanism "
@@ -379,7 +379,7 @@ def lemma11_misses(alpha: float) -> tuple[list[float], list[float], int]:
     reason=(
         "a lower bound holds for every private learner and these learners meet it with "
         "a wide margin, so a modest privacy bug leaves it true (miss 0.998); companion: "
-        "label-lower-bounds.mechanism-level"
+        "cover-learners.label-lower-bounds.mechanism-level"
     ),
 )
 def lemma11(config: VerifyConfig) -> CheckOutcome:
@@ -468,7 +468,7 @@ def thm12_failure(m: int, mechanism_alpha: float | None) -> float:
 
 
 @Obligation(
-    id="chaudhuri-hsu.thm-12",
+    id="cover-learners.chaudhuri-hsu.thm-12",
     source=f"{CHAUDHURI_HSU}:L369-377 (Thm 12); {CHAUDHURI_HSU}:L654-664 (proof)",
     claim=(
         "8 points, H = point indicators, ε = 1/16 (ddim_{4ε} = 3), α = 0.1: for m ≤ 6 "
@@ -483,7 +483,7 @@ def thm12_failure(m: int, mechanism_alpha: float | None) -> float:
     reason=(
         "a lower bound holds for every private learner and these learners meet it with "
         "a wide margin, so a modest privacy bug leaves it true (0.87 ≥ 1/2); companion: "
-        "label-lower-bounds.mechanism-level"
+        "cover-learners.label-lower-bounds.mechanism-level"
     ),
 )
 def thm12(config: VerifyConfig) -> CheckOutcome:
@@ -493,8 +493,8 @@ def thm12(config: VerifyConfig) -> CheckOutcome:
     m ≤ 6. For the α-label private exponential mechanism over H, exactly over every sample
     X ~ D^m: P(ρ_D(h_A, h*) > ε) ≥ 1/2 for m = 1..6 (it is ≈ 0.86 at m = 6: the theorem is far
     from attained, so this shows it rather than testing the mechanism — its companion is
-    ``label-lower-bounds.mechanism-level``). Control: ERM (not private) errs with probability
-    < 1/2 at m = 6 — the conclusion fails without privacy."""
+    ``cover-learners.label-lower-bounds.mechanism-level``). Control: ERM (not private) errs with
+    probability < 1/2 at m = 6 — the conclusion fails without privacy."""
     _, doubling = thm12_instance()
     ms = [m for m in range(1, 8) if sc.thm12_condition(m, doubling, THM12_ALPHA, THM12_ACCURACY)]
     failures = {m: thm12_failure(m, THM12_ALPHA) for m in ms}
@@ -533,7 +533,7 @@ def _thm12_closed_form(counts: tuple[int, ...], alpha: float) -> float:
 
 
 @Obligation(
-    id="label-lower-bounds.mechanism-level",
+    id="cover-learners.label-lower-bounds.mechanism-level",
     source=f"{CHAUDHURI_HSU}:L358-377 (Lemma 11, Thm 12)",
     claim=(
         "the exponential mechanism of the Lemma 11 and Thm 12 instances equals its "

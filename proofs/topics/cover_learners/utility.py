@@ -124,7 +124,7 @@ def _utility_outcome(name: str, result: tuple[float, float, float, float, int]) 
 
 
 @Obligation(
-    id="a1.utility",
+    id="cover-learners.a1.utility",
     source=f"{CHAUDHURI_HSU}:L264-274 (Thm 8); {CHAUDHURI_HSU}:L512-535 (proof)",
     claim=(
         "excess error ≤ ε except with probability ≤ δ_cert = 2|G|e^{-mε²/8} + "
@@ -157,7 +157,7 @@ def a1_utility(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a1r.utility",
+    id="cover-learners.a1r.utility",
     source=f"{CHAUDHURI_HSU}:L278-290 (Thm 9); {CHAUDHURI_HSU}:L540-567 (proof, corrected)",
     claim="realizable: excess ≤ ε except w.p. ≤ |G|e^{-mε/400} + δ/4 + |G|e^{-3αmε/40}",
     method=Method.STATISTICAL,
@@ -186,7 +186,7 @@ def a1r_utility(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a2.utility",
+    id="cover-learners.a2.utility",
     source=f"{CHAUDHURI_HSU}:L804-812 (Thm 27)",
     claim="thresholds: excess ≤ ε except w.p. ≤ 4e^{-mε²/32} + |G|e^{-αmε/8}",
     method=Method.STATISTICAL,
@@ -303,7 +303,7 @@ def _selection_step(
 
 
 @Obligation(
-    id="a1.selection-step",
+    id="cover-learners.a1.selection-step",
     source=f"{CHAUDHURI_HSU}:L527-535 (proof of Thm 8); {CHAUDHURI_HSU}:L481-497 (Lemma 18)",
     claim=(
         "A1's exact release law meets P(err(h,S) > err(g0,S) + ε/4 | S) ≤ |G|e^{-αmε/8} "
@@ -338,7 +338,7 @@ def a1_selection_step(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a1r.selection-step",
+    id="cover-learners.a1r.selection-step",
     source=f"{CHAUDHURI_HSU}:L565-567 (proof of Thm 9, exponent corrected)",
     claim=(
         "A1r's exact release law meets P(err(h,S) > err(g0,S) + 3ε/20) ≤ |G|e^{-3αmε/40} "
@@ -358,10 +358,11 @@ def a1_selection_step(config: VerifyConfig) -> CheckOutcome:
     ),
 )
 def a1r_selection_step(config: VerifyConfig) -> CheckOutcome:
-    """Thm 9's proof, L565 (exponent corrected, ``erratum.chaudhuri-hsu-thm-9-exponent``):
-    P(err(h, S) > err(g₀, S) + 3ε/20) ≤ |G|e^{−3αmε/40} on A1r's ``release_law`` (α = 1,
-    ε = 0.2, m = 333: 3mε/20 = 9.99, gap 10); and ``certificate_`` = |G|e^{−mε/400} + δ/4 +
-    |G|e^{−3αmε/40} recomputed here (m ≥ (3/ε) ln(4/δ), so the δ/4 term applies)."""
+    """Thm 9's proof, L565 (exponent corrected,
+    ``cover-learners.erratum.chaudhuri-hsu-thm-9-exponent``): P(err(h, S) > err(g₀, S) + 3ε/20) ≤
+    |G|e^{−3αmε/40} on A1r's ``release_law`` (α = 1, ε = 0.2, m = 333: 3mε/20 = 9.99, gap 10); and
+    ``certificate_`` = |G|e^{−mε/400} + δ/4 + |G|e^{−3αmε/40} recomputed here (m ≥ (3/ε) ln(4/δ), so
+    the δ/4 term applies)."""
     learner = PrivateCoverClassifier(1.0, 0.2, 0.05, realizable=True)
     return _selection_step(
         "A1r",
@@ -375,7 +376,7 @@ def a1r_selection_step(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="a2.selection-step",
+    id="cover-learners.a2.selection-step",
     source=f"{CHAUDHURI_HSU}:L826-832 (proof of Thm 27, E')",
     claim=(
         "A2's exact release law meets P(err(h,S) > err(g0,S) + ε/4) ≤ |G|e^{-αmε/8} "

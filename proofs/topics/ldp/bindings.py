@@ -95,7 +95,7 @@ def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
 
 
 @Obligation(
-    id="ldp-randomiser.lemma-binding",
+    id="ldp.ldp-randomiser.lemma-binding",
     source=f"{LDP_REGRESSION}:L247-251 (Prop 1); L640-656 (proof)",
     claim=(
         "the log-weight difference of two exact report laws of LocalRandomiser equals "
@@ -110,7 +110,7 @@ def _compare_ldp(rands: list[Any]) -> Callable[[Case], str | None]:
 def ldp_binding(config: VerifyConfig) -> CheckOutcome:
     """The log density ratio of two reports' exact laws, as the local randomiser computes it
     (``LocalRandomiser.pmf(...).log_weight``, the law :meth:`randomise` samples: bound by
-    ``ldp-randomiser.exact-law``), equals the lemma functions' sums scaled by the noise
+    ``ldp.ldp-randomiser.exact-law``), equals the lemma functions' sums scaled by the noise
     scales; the signal (cell, truncated response in lattice units) lies in the lemmas' domain.
     Control: a randomiser adding the W indicator twice must be rejected."""
     rands = _ldp_randomisers()

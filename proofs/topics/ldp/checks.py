@@ -217,7 +217,7 @@ def _examples(config: VerifyConfig) -> int:
 
 
 @Obligation(
-    id="ldp-randomiser.privacy",
+    id="ldp.ldp-randomiser.privacy",
     source=(
         f"{LDP_REGRESSION}:L247-251 (Prop 1); {LDP_REGRESSION}:L136-150 (eqs. 5-7); "
         f"{LDP_REGRESSION}:L640-656 (proof)"
@@ -235,7 +235,7 @@ def _examples(config: VerifyConfig) -> int:
     entry_points=(LocalRandomiser.pmf,),
     tests=("tests/test_ldp.py::test_prop1_on_random_reports",),
     privacy=True,
-    binding="exact: ldp-randomiser.exact-law (pmf is the law randomise draws)",
+    binding="exact: ldp.ldp-randomiser.exact-law (pmf is the law randomise draws)",
 )
 def prop1_exact(config: VerifyConfig) -> CheckOutcome:
     """Prop 1 (L247–251) on the law the randomiser samples, against the ε the caller passed,
@@ -245,7 +245,7 @@ def prop1_exact(config: VerifyConfig) -> CheckOutcome:
     Default (exact) path: the exact sup over all reports of the log likelihood ratio between
     every two inputs (a point in each cell or outside, responses inside, at and beyond ±M) of
     ``pmf`` — the product of discrete Laplace pmfs built from the signal and noise
-    ``randomise`` uses (bound to it by ``ldp-randomiser.exact-law``) — is ≤ ε as a Fraction
+    ``randomise`` uses (bound to it by ``ldp.ldp-randomiser.exact-law``) — is ≤ ε as a Fraction
     and ≥ ε(1 − 10⁻⁵) (the calibration is tight up to the lattice rounding), and equals the
     spec's sums (L640–656). Idealised path: the log density ratio of its stated law at the
     maximising report is ≤ ε(1 + 10⁻¹²), equals the spec's ``report_log_ratio`` and passes
@@ -433,7 +433,7 @@ def _exact_law_of(rand: LocalRandomiser, radius: int) -> tuple[int, list[str]]:
 
 
 @Obligation(
-    id="ldp-randomiser.exact-law",
+    id="ldp.ldp-randomiser.exact-law",
     source=f"{LDP_REGRESSION}:L136-150 (eqs. 5-7: the reports)",
     claim=(
         "randomise, sample and collect, driven with every noise vector of a box on every "
@@ -472,10 +472,10 @@ def exact_law(config: VerifyConfig) -> CheckOutcome:
     {−2..2}^coordinates on every input (a point in each cell and outside, responses inside, at
     and beyond ±M) — returns exactly step·(centre + noise) of the stated law, and the noise
     objects it draws from are the law's (discrete Laplace of the law's scales, whose sampler is
-    pinned by ``noise.exact-samplers``; idealised: numpy's unit-variance Laplace times the law's
-    σ). So ``pmf`` is the law of the reports for any noise law the sampler has. Its controls
-    are bug controls planted in the code (the registry entry): the Z noise drawn for ε × 1.25,
-    the W indicator added twice by the sampler."""
+    pinned by ``mechanisms.noise.exact-samplers``; idealised: numpy's unit-variance Laplace times
+    the law's σ). So ``pmf`` is the law of the reports for any noise law the sampler has. Its
+    controls are bug controls planted in the code (the registry entry): the Z noise drawn for
+    ε × 1.25, the W indicator added twice by the sampler."""
     part = CubicPartition(1.0, 0.9, 1, offset=-1.0)  # cells [−1, 0) and [0, 1)
     total, problems = 0, []
     for idealised, z_only in itertools.product((False, True), (False, True)):
@@ -519,7 +519,7 @@ def _reports_asked(rand: LocalRandomiser, epsilon: float, idealised: bool) -> bo
 
 
 @Obligation(
-    id="ldp-randomiser.reported-level",
+    id="ldp.ldp-randomiser.reported-level",
     source=f"{LDP_REGRESSION}:L247-251 (Prop 1: the level alpha = epsilon)",
     claim=(
         "privacy (randomiser) and privacy_ (fitted estimators) state exactly the epsilon "

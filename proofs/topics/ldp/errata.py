@@ -7,7 +7,7 @@ from dpspec.proofs.engine.seeds import LDP_REGRESSION
 
 ERRATA: tuple[Erratum, ...] = (
     Erratum(
-        id="erratum.ldp-regression-lemma-1-strict",
+        id="ldp.erratum.ldp-regression-lemma-1-strict",
         source=f"{LDP_REGRESSION}:L706-708 (proof of Thm 4)",
         printed="Σ_n |B_n| P{|σ_Z n^{-1} Σ ε| ≥ ε h^d} = Σ_n (4λ(S)/h^d) e^{-n(εh^d/σ_Z)²/4}",
         corrected="≤ (|B_n| ≤ 4λ(S)/h^d and Lemma 1 is an inequality)",
@@ -19,7 +19,7 @@ ERRATA: tuple[Erratum, ...] = (
         obligation="ldp.laplace-mean-tail",
     ),
     Erratum(
-        id="erratum.ldp-regression-thm2-fixed-alpha",
+        id="ldp.erratum.ldp-regression-thm2-fixed-alpha",
         source=f"{LDP_REGRESSION}:L166-175 (Thm 2) vs L253-261",
         printed="Thm 2: σ_W, σ_Z fixed, M_n → ∞ gives strong consistency of the α-LDP estimate",
         corrected=(
@@ -31,15 +31,15 @@ ERRATA: tuple[Erratum, ...] = (
             "10⁶, 2.65 at 10⁸"
         ),
         tests=("tests/test_verifiers.py::test_registry_checks_pass",),
-        obligation="erratum.ldp-regression-thm2-fixed-alpha",
+        obligation="ldp.erratum.ldp-regression-thm2-fixed-alpha",
     ),
     Erratum(
-        id="erratum.ldp-regression-L94-L142-typos",
+        id="ldp.erratum.ldp-regression-L94-L142-typos",
         source=f"{LDP_REGRESSION}:L94 and L142 (eq. 6)",
         printed="ν_n(A_{h,j}) sums over Q_h(X_i) = x_{h,i}; W_{i,j} uses 1{X_i ∈ A_{h,i}}",
         corrected="x_{h,j} and A_{h,j}: the cell index, not the user index",
         counterexample="index typos (no executable content); the randomiser uses cell j",
         tests=("tests/test_ldp.py::test_two_party_api",),
-        obligation="erratum.ldp-regression-L94-L142-typos",
+        obligation="ldp.erratum.ldp-regression-L94-L142-typos",
     ),
 )

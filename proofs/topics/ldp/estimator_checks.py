@@ -85,7 +85,7 @@ def _estimator_case(
 
 
 @Obligation(
-    id="ldp-estimators.privacy",
+    id="ldp.ldp-estimators.privacy",
     source=f"{LDP_REGRESSION}:L247-251 (Prop 1); {LDP_REGRESSION}:L154 (the estimate)",
     claim=(
         "LDPPartitionRegressor and LDPPartitionClassifier, for epsilon drawn by "
@@ -162,7 +162,7 @@ def estimators_privacy(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="ldp-randomiser.log-ratio-lemma",
+    id="ldp.ldp-randomiser.log-ratio-lemma",
     source=(
         f"{LDP_REGRESSION}:L247-251 (Prop 1); {LDP_REGRESSION}:L640-656 (proof: sum "
         "over coordinates)"
@@ -175,27 +175,27 @@ def estimators_privacy(config: VerifyConfig) -> CheckOutcome:
     predicates=(onehot_change, response_change, log_ratio_core),
     lemmas=(log_ratio_core,),
     tests=("tests/test_ldp.py::test_log_ratio_core_on_examples",),
-    binding="differential: ldp-randomiser.lemma-binding",
+    binding="differential: ldp.ldp-randomiser.lemma-binding",
 )
 @Obligation(
-    id="ldp-randomiser.response-lemma",
+    id="ldp.ldp-randomiser.response-lemma",
     source=(f"{LDP_REGRESSION}:L640-656 (proof of Prop 1: truncated responses, L1 sensitivity 2M)"),
     claim="sum_j (|z_j - y' e'_j| - |z_j - y e_j|) <= 2M for |y|, |y'| <= M, attained",
     method=Method.CROSSHAIR,
     predicates=(response_change, response_sensitivity),
     lemmas=(response_sensitivity,),
     tests=("tests/test_ldp.py::test_lemmas_hold_on_examples",),
-    binding="differential: ldp-randomiser.lemma-binding",
+    binding="differential: ldp.ldp-randomiser.lemma-binding",
 )
 @Obligation(
-    id="ldp-randomiser.onehot-lemma",
+    id="ldp.ldp-randomiser.onehot-lemma",
     source=f"{LDP_REGRESSION}:L640-656 (proof of Prop 1: one-hot vector, L1 sensitivity 2)",
     claim="sum_j (|w_j - e'_j| - |w_j - e_j|) <= 2 for one-hot (or zero) cells, attained",
     method=Method.CROSSHAIR,
     predicates=(onehot_change, onehot_sensitivity),
     lemmas=(onehot_sensitivity,),
     tests=("tests/test_ldp.py::test_lemmas_hold_on_examples",),
-    binding="differential: ldp-randomiser.lemma-binding",
+    binding="differential: ldp.ldp-randomiser.lemma-binding",
 )
 def lemma_tightness(config: VerifyConfig) -> CheckOutcome:
     """The bounds CrossHair proves for Prop 1's sums are attained, so none can be tightened:
@@ -237,7 +237,7 @@ def lemma_tightness(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.ldp-regression-thm2-fixed-alpha",
+    id="ldp.erratum.ldp-regression-thm2-fixed-alpha",
     source=f"{LDP_REGRESSION}:L166-175 (Thm 2) vs {LDP_REGRESSION}:L253-261",
     claim=(
         "with sigma fixed and M_n -> infinity the privacy level grows (printed Thm 2); "

@@ -9,7 +9,7 @@ from dpspec.proofs.engine.seeds import LDP_REGRESSION
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     Obligation(
-        id="erratum.ldp-regression-L94-L142-typos",
+        id="ldp.erratum.ldp-regression-L94-L142-typos",
         source=(
             f"{LDP_REGRESSION}:L94 (x_(h,i) for x_(h,j)); {LDP_REGRESSION}:L142 "
             "(A_(h,i) for A_(h,j))"

@@ -121,7 +121,7 @@ CONFORMANCE_CASES: tuple[tuple[str, bool, bool, str, list[float], float, int, bo
 
 
 @Obligation(
-    id="ldp-randomiser.law",
+    id="ldp.ldp-randomiser.law",
     source=(
         f"{LDP_REGRESSION}:L136-150 (eqs. 5-7: the reports); {LDP_REGRESSION}:L247-251 (Prop 1)"
     ),
@@ -137,7 +137,7 @@ CONFORMANCE_CASES: tuple[tuple[str, bool, bool, str, list[float], float, int, bo
     privacy=True,
 )
 def randomiser_conformance(config: VerifyConfig) -> CheckOutcome:
-    """The law :meth:`LocalRandomiser.pmf` states (the one ``ldp-randomiser.privacy`` decides
+    """The law :meth:`LocalRandomiser.pmf` states (the one ``ldp.ldp-randomiser.privacy`` decides
     privacy on) is the law of the real entry points, by a test with power against a modest
     bug: users with a fixed input run through ``randomise``, ``sample`` or the batched path
     ``collect`` (and ``fit``) takes; each report's 5-bin pattern per coordinate (5^(2N)
@@ -146,7 +146,7 @@ def randomiser_conformance(config: VerifyConfig) -> CheckOutcome:
     (truncation), another cell, a point outside every cell, the Z-only randomiser, the
     idealised path. Control: the same entry point built for ε × 1.25 must be rejected against
     the ε law (the approximate power against it is reported). The exact equality of the
-    reports with step·(centre + noise) is ``ldp-randomiser.exact-law``; this check adds the
+    reports with step·(centre + noise) is ``ldp.ldp-randomiser.exact-law``; this check adds the
     noise samplers' draws."""
     rng = np.random.default_rng(SEED)
     part = CubicPartition(1.0, 0.9, 1, offset=-1.0)  # cells [−1, 0) and [0, 1)
@@ -232,7 +232,7 @@ class _WitnessView:
 
 
 @Obligation(
-    id="ldp-randomiser.tight-witness",
+    id="ldp.ldp-randomiser.tight-witness",
     source=f"{LDP_REGRESSION}:L247-251 (Prop 1; the witness is derived in the digest)",
     claim=(
         "the witness event's probabilities have ratio e^epsilon (exact lattice law, "

@@ -73,7 +73,7 @@ def _regression_values(nu: Any, mu: Any, threshold: float, volume: float) -> NDA
 
 
 @Obligation(
-    id="ldp-estimators.estimate-rule",
+    id="ldp.ldp-estimators.estimate-rule",
     source=(
         f"{LDP_REGRESSION}:L154 (the estimate); {LDP_REGRESSION}:L81-96 (the cubes); "
         f"{LDP_REGRESSION}:L273-300 (the classifier)"
@@ -195,7 +195,7 @@ def _trend(
 
 
 @Obligation(
-    id="ldp-regression.consistency",
+    id="ldp.ldp-regression.consistency",
     source=(
         f"{LDP_REGRESSION}:L154 (estimator); {LDP_REGRESSION}:L166-175 (Thm 2); "
         f"{LDP_REGRESSION}:L253-261 (fixed epsilon)"
@@ -232,7 +232,7 @@ def regression_trend(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="ldp-classification.consistency",
+    id="ldp.ldp-classification.consistency",
     source=f"{LDP_REGRESSION}:L273-300 (classification, Thm 4)",
     claim=(
         "the exact excess risk of sign(nu~) (Z only, sigma_Z = 2 sqrt2/epsilon) falls "
@@ -260,7 +260,7 @@ def theorem3_terms(n: int, d: int, epsilon: float, bound_y: float) -> tuple[floa
 
 
 @Obligation(
-    id="ldp-regression.rate-bound",
+    id="ldp.ldp-regression.rate-bound",
     source=f"{LDP_REGRESSION}:L191-205 (Thm 3 and eq. 11)",
     claim=(
         "mean exact L2 error <= 2 sigma_Z^2/(n c^2 h^2d) + 4 E(non-private error) + 4 "
@@ -272,7 +272,7 @@ def theorem3_terms(n: int, d: int, epsilon: float, bound_y: float) -> tuple[floa
     reason=(
         "Theorem 3's explicit bound exceeds the measured error about 100-fold "
         "(Rosenthal-type constants): no modest bug crosses it; the estimate rule is "
-        "pinned exactly by ldp-estimators.estimate-rule"
+        "pinned exactly by ldp.ldp-estimators.estimate-rule"
     ),
 )
 def theorem3_bound(config: VerifyConfig) -> CheckOutcome:
@@ -281,7 +281,7 @@ def theorem3_bound(config: VerifyConfig) -> CheckOutcome:
     over 3 fits at n ∈ {10^4, 10^5, 10^6} (d = 1, ε = 1), with the non-private m̌ error
     measured the same way. The bound exceeds the error about 100-fold or more (its constants
     come from Rosenthal-type moment bounds), so no modest bug can cross it; the
-    estimate rule itself is pinned exactly by ``ldp-estimators.estimate-rule``."""
+    estimate rule itself is pinned exactly by ``ldp.ldp-estimators.estimate-rule``."""
     rows = []
     holds = True
     ratio = math.inf
@@ -336,7 +336,7 @@ def lemma1_quadrature(config: VerifyConfig) -> CheckOutcome:
     (``--thorough``: n up to 1000, 19 values). A Chernoff bound: loose by a factor ≥ 2.3 on
     every instance, so a bound understated 2× still holds and cannot be caught here; the law of
     the sums it bounds is pinned by ``ldp.in-law-simulation`` (variance and shape, with an
-    ε × 1.25 control). Erratum erratum.ldp-regression-lemma-1-strict: the proof writes this
+    ε × 1.25 control). Erratum ldp.erratum.ldp-regression-lemma-1-strict: the proof writes this
     tail "=" the bound; the quadrature shows a strict gap everywhere. The too-strong
     2e^{−nε²} is violated somewhere."""
     ns = (1, 2, 5, 10, 50, 200, 1000) if config.thorough else (1, 2, 5, 10, 50, 200)

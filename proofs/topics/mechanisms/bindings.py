@@ -108,7 +108,7 @@ def _compare_stability(mechs: list[Any]) -> Callable[[Case], str | None]:
 
 
 @Obligation(
-    id="stability-histogram.lemma-binding",
+    id="mechanisms.stability-histogram.lemma-binding",
     source=f"{BAYES_CONSISTENCY}:L132-140 (Alg 1 release rule)",
     claim=(
         "StabilityHistogram.release_counts (exact, float-eps and idealised paths, noise "
@@ -200,7 +200,7 @@ def _compare_discrete_laplace(case: Case) -> str | None:
 
 
 @Obligation(
-    id="discrete-laplace.lemma-binding",
+    id="mechanisms.discrete-laplace.lemma-binding",
     source=f"{BAYES_CONSISTENCY}:L119-121 (Laplace / discrete Laplace privacy loss)",
     claim=(
         "the pmf ratio of DiscreteLaplaceNoise is q^-k with k the lemma functions' "
@@ -327,7 +327,7 @@ def _reduce_mistakes(c: dict[str, Any]) -> Case:
 
 
 @Obligation(
-    id="exponential.lemma-binding",
+    id="mechanisms.exponential.lemma-binding",
     source=(
         "002_9f3104e4a0d86722.txt:L655 (corrected exponential mechanism); "
         f"{BAYES_CONSISTENCY}:L349 (score = -mistakes)"

@@ -268,7 +268,7 @@ def threshold_pin(q: Fraction, delta: Fraction, lowered: int = 0) -> tuple[bool,
 
 
 @Obligation(
-    id="stability-histogram.zero-counts",
+    id="mechanisms.stability-histogram.zero-counts",
     source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1; Thm 2.4: ĉ(x) = 0 when count is 0)",
     claim="Alg 1 never releases a cell absent from the data; every release is ≥ τ",
     method=Method.PROPERTY,
@@ -305,7 +305,7 @@ def stability_zero_counts(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="laplace.lattice-outputs",
+    id="mechanisms.laplace.lattice-outputs",
     source=f"{BAYES_CONSISTENCY}:L119 (Def 2.2); float safety (Mironov 2012)",
     claim="the exact Laplace path releases only multiples of γ; the idealised one does not",
     method=Method.PROPERTY,
@@ -340,7 +340,7 @@ def laplace_outputs_on_lattice(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="noise.exact-samplers",
+    id="mechanisms.noise.exact-samplers",
     source="Canonne–Kamath–Steinke 2020, Alg 1-2 (float-safe noise for every seed mechanism)",
     claim="the integer-only samplers draw exactly their stated laws",
     method=Method.STATISTICAL,
@@ -436,7 +436,7 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-L655-exponential-half",
+    id="mechanisms.erratum.thesis-L655-exponential-half",
     source=f"{THESIS}:L655 (exponential mechanism, as printed)",
     claim="ERRATUM: weights exp(ε s) are not ε-DP — the exact verifier exhibits a pair",
     method=Method.EXACT,
@@ -445,8 +445,8 @@ def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
     tests=("tests/test_verifiers.py::test_exponential_without_half_is_caught",),
 )
 def exponential_without_half(config: VerifyConfig) -> CheckOutcome:
-    """``erratum.thesis-L655-exponential-half``: weights exp(ε·s) (no ½) are not ε-DP; the exact
-    verifier must find a pair.
+    """``mechanisms.erratum.thesis-L655-exponential-half``: weights exp(ε·s) (no ½) are not ε-DP;
+    the exact verifier must find a pair.
 
     Passes when the printed mechanism is *caught* (a pair with likelihood ratio > e^ε) and the
     corrected mechanism (weights exp(ε·s/2)) holds on the same instances.

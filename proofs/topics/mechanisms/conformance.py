@@ -113,7 +113,7 @@ def _sample_vs_pmf(
 
 
 @Obligation(
-    id="discrete-laplace.privacy",
+    id="mechanisms.discrete-laplace.privacy",
     source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.1, Def 2.2, Thm 2.3)",
     claim="integer query of sensitivity Δ plus discrete Laplace ∝ e^{−ε|z|/Δ} is ε-DP",
     method=Method.EXACT,
@@ -167,7 +167,7 @@ def _binned(edges: NDArray[np.float64]) -> Callable[[Any], Any]:
 
 
 @Obligation(
-    id="laplace.privacy",
+    id="mechanisms.laplace.privacy",
     source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.2, Thm 2.3)",
     claim="the float-safe Laplace mechanism (lattice snap + exact discrete noise) is ε-DP",
     method=Method.EXACT,
@@ -218,7 +218,7 @@ def laplace_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="exponential.privacy",
+    id="mechanisms.exponential.privacy",
     source=f"{THESIS}:L655 (exponential mechanism, corrected)",
     claim="P(a) ∝ exp(ε s(S,a)/(2Δ)) over a finite candidate set is ε-DP",
     method=Method.EXACT,
@@ -245,7 +245,7 @@ def exponential_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="randomized-response.privacy",
+    id="mechanisms.randomized-response.privacy",
     source=f"{THESIS}:L429 (local DP; randomized response, Warner 1965)",
     claim="k-ary randomized response with keep-weight e^ε is ε-LDP",
     method=Method.EXACT,
@@ -284,7 +284,7 @@ def randomized_response_conformance(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="noisy-majority.privacy",
+    id="mechanisms.noisy-majority.privacy",
     source=f"{BAYES_CONSISTENCY}:L193-206 (Alg 2, Thm 3.1 proof)",
     claim="PCL's per-cell noisy majority bits (empty cells included) are ε-DP",
     method=Method.EXACT,
@@ -326,7 +326,7 @@ def _coded_law(law: dict[tuple[Any, ...], Any]) -> Law:
 
 
 @Obligation(
-    id="stability-histogram.privacy",
+    id="mechanisms.stability-histogram.privacy",
     source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1, Thm 2.4)",
     claim="the stability-based histogram is (ε,δ)-DP (exact δ on small instances)",
     method=Method.EXACT,

@@ -74,7 +74,7 @@ def _scores(data: Any) -> Any:
 
 
 @Obligation(
-    id="exponential.law-enumerated",
+    id="mechanisms.exponential.law-enumerated",
     source=f"{THESIS}:L655 (exponential mechanism, corrected)",
     claim=(
         "ExponentialMechanism.sample draws P(a) ∝ e^{ε s_a/(2Δ)} (and ∝ q^{−s_a} with a "
@@ -131,7 +131,7 @@ def _mechanism(mech: Any, data: tuple[int, ...]) -> Program:
 
 
 @Obligation(
-    id="randomized-response.law-enumerated",
+    id="mechanisms.randomized-response.law-enumerated",
     source=f"{THESIS}:L429 (local DP; randomized response, Warner 1965)",
     claim=(
         "randomise draws y = x w.p. e^ε/(e^ε + k − 1), each other y w.p. 1/(e^ε + k − "
@@ -196,7 +196,7 @@ def _randomising(mech: RandomizedResponse, x: int) -> Program:
 
 
 @Obligation(
-    id="discrete-laplace.law-enumerated",
+    id="mechanisms.discrete-laplace.law-enumerated",
     source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.2, Thm 2.3; discrete analogue)",
     claim=(
         "DiscreteLaplaceMechanism.sample releases f(S) + Z with P(Z = z) ∝ q^{|z|} "
@@ -313,7 +313,7 @@ def histogram_spec(q: Interval | Fraction, tau: int, counts: Sequence[int]) -> S
 
 
 @Obligation(
-    id="stability-histogram.law-enumerated",
+    id="mechanisms.stability-histogram.law-enumerated",
     source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1)",
     claim=(
         "StabilityHistogram.sample releases each occupied cell as count + Z when ≥ τ, "
@@ -380,7 +380,7 @@ def _histogram_case(
 
 
 @Obligation(
-    id="laplace.law-bound",
+    id="mechanisms.laplace.law-bound",
     source=f"{BAYES_CONSISTENCY}:L117-121 (Def 2.2, Thm 2.3; the lattice path)",
     claim=(
         "LaplaceMechanism.sample (default, lattice) releases γ·(⌊f(S)/γ⌉ + Z) with Z "

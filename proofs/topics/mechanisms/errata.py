@@ -7,7 +7,7 @@ from dpspec.proofs.engine.seeds import THESIS
 
 ERRATA: tuple[Erratum, ...] = (
     Erratum(
-        id="erratum.thesis-L655-exponential-half",
+        id="mechanisms.erratum.thesis-L655-exponential-half",
         source=f"{THESIS}:L655 (exponential mechanism, Sec 3.2)",
         printed="picking a with probability ∝ exp(ε·f(S, a)) is (ε, 0)-DP",
         corrected=(
@@ -19,6 +19,6 @@ ERRATA: tuple[Erratum, ...] = (
             "((0,0),(0,0),(0,0)) and ((0,0),(0,0),(0,1)) have likelihood ratio 25/7 ≈ 3.57 > 2"
         ),
         tests=("tests/test_verifiers.py::test_exponential_without_half_is_caught",),
-        obligation="erratum.thesis-L655-exponential-half",
+        obligation="mechanisms.erratum.thesis-L655-exponential-half",
     ),
 )

@@ -185,7 +185,7 @@ def em_log_weight_difference(
     returned value, at most ε/2; the normaliser step (:func:`em_normaliser_ratio`) bounds
     ``Z(S')/Z(S)`` by ``max_b w_{S'}(b)/w_S(b) ≤ e^{ε/2}``, so the probability ratio is at most
     ``e^{ε/2}·e^{ε/2} = e^ε``. Without the ½ (as printed, ``002_9f3104e4a0d86722.txt:L655``)
-    the two factors give e^{2ε} — ``erratum.thesis-L655-exponential-half``.
+    the two factors give e^{2ε} — ``mechanisms.erratum.thesis-L655-exponential-half``.
     ``ε = eps_num/eps_den``.
 
     pre: 1 <= delta <= 3

@@ -161,7 +161,7 @@ def _quadrature_l1(
 
 
 @Obligation(
-    id="densities.exact-l1",
+    id="pcde.densities.exact-l1",
     source=f"{BAYES_CONSISTENCY}:L264 (Thm 4.3's L1 distance, evaluated exactly for the tests)",
     claim=(
         "the L1 distance of a histogram to a product density is exact (d = 1) or "

@@ -409,7 +409,7 @@ def _release_outcome(clf: PrivateUnboundedClassifier, cap: int) -> tuple[Any, ..
 
 
 @Obligation(
-    id="pcl2b.privacy",
+    id="pcl2.pcl2b.privacy",
     source=f"{BAYES_CONSISTENCY}:L554-564 (Alg 5); {BAYES_CONSISTENCY}:L568-570 (Thm A.14)",
     claim=(
         "PCL2b's release (two stability histograms over lattice cells) is (2ε, 2δ)-DP "

@@ -7,7 +7,7 @@ from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 
 ERRATA: tuple[Erratum, ...] = (
     Erratum(
-        id="erratum.bayes-consistency-lemma-A.8-proof",
+        id="pcl2.erratum.bayes-consistency-lemma-A.8-proof",
         source=f"{BAYES_CONSISTENCY}:L462-476 (Lemma A.8, last line of its proof)",
         printed="the proof of Lemma A.8 ends with ρ(a, b) ≤ r for a, b in one Voronoi cell",
         corrected="ρ(a, b) ≤ 2r (the lemma's statement, diam ≤ 2r, is true; constant 2 is sharp)",
@@ -17,6 +17,6 @@ ERRATA: tuple[Erratum, ...] = (
             "a cell of diameter 1.9 = 2r·0.95"
         ),
         tests=("tests/test_pcl2.py::test_lemma_a8_last_line_counterexample",),
-        obligation="packing.cell-diameter",
+        obligation="pcl2.packing.cell-diameter",
     ),
 )

@@ -65,7 +65,7 @@ def lattice_facts(m: int, d: int, rng: np.random.Generator) -> dict[str, Any]:
 
 
 @Obligation(
-    id="packing.lattice",
+    id="pcl2.packing.lattice",
     source=(
         f"{BAYES_CONSISTENCY}:L431-446 (Defs A.2-A.3, Thm A.4); {BAYES_CONSISTENCY}:L513 (Thm A.11)"
     ),
@@ -177,7 +177,7 @@ def packing_violations(
 
 
 @Obligation(
-    id="packing.greedy-maximal",
+    id="pcl2.packing.greedy-maximal",
     source=(
         f"{BAYES_CONSISTENCY}:L435-439 (Def A.3, maximal packing); "
         f"{BAYES_CONSISTENCY}:L466-476 (Alg 4 step 3)"
@@ -286,7 +286,7 @@ def voronoi_diameters(
 
 
 @Obligation(
-    id="packing.cell-diameter",
+    id="pcl2.packing.cell-diameter",
     source=f"{BAYES_CONSISTENCY}:L462-476 (Lemma A.8 and its proof)",
     claim=(
         "Voronoi cells of a maximal r-packing have diameter ≤ 2r (the proof's last line "

@@ -115,7 +115,7 @@ def _reduce_votes(c: dict[str, Any]) -> Case:
 
 
 @Obligation(
-    id="sensitivity.counts-binding",
+    id="privacy.sensitivity.counts-binding",
     source=(
         f"{BAYES_CONSISTENCY}:L117, L125-147, L206 (counts, histograms, PCL votes, post-processing)"
     ),

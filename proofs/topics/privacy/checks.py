@@ -83,7 +83,7 @@ def ratio_ignoring_null_outcomes(p: privacy.Dist, q: privacy.Dist) -> Fraction |
 
 
 @Obligation(
-    id="dp.event-level-equivalence",
+    id="privacy.dp.event-level-equivalence",
     source=f"{BAYES_CONSISTENCY}:L15 (Def 1.1); 002_9f3104e4a0d86722.txt:L425 (privacy loss)",
     claim="for discrete outputs, ε-DP over all events ⇔ the pointwise likelihood-ratio bound",
     method=Method.PROPERTY,
@@ -140,7 +140,7 @@ def hockey_stick_without_positive_part(p: privacy.Dist, q: privacy.Dist, ratio: 
 
 
 @Obligation(
-    id="dp.hockey-stick",
+    id="privacy.dp.hockey-stick",
     source=f"{BAYES_CONSISTENCY}:L15 (Def 1.1)",
     claim="(ε,δ)-DP for one pair ⇔ the hockey-stick divergence H_{e^ε} ≤ δ both ways",
     method=Method.PROPERTY,
@@ -190,7 +190,7 @@ def hockey_stick_event_equivalence(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="dp.group-privacy",
+    id="privacy.dp.group-privacy",
     source=f"{BAYES_CONSISTENCY}:L15 (Def 1.1, k-fold chaining)",
     claim="(ε,δ)-DP gives (kε, k e^{(k−1)ε} δ) for datasets k changes apart",
     method=Method.PROPERTY,
@@ -230,7 +230,7 @@ def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="privacy-report.theorem-levels",
+    id="privacy.privacy-report.theorem-levels",
     source=(
         f"{BAYES_CONSISTENCY}:L117-121 (Thm 2.3), L125-147 (Thm 2.4), L193-206 (Thm "
         "3.1), L249-262 (Thm 4.2), L349-371 (Thm 4.11), L466-476 (Thm A.6), L568-570 "
@@ -290,7 +290,7 @@ def privacy_reports(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="estimator.protocol",
+    id="privacy.estimator.protocol",
     source="scikit-learn estimator protocol (fit/predict/score/get_params/set_params)",
     claim="the learners follow sklearn's public estimator conventions",
     method=Method.PROPERTY,

@@ -43,7 +43,7 @@ def _exact_epsilon(eps: float, k: int, delta_prime: float, upper: float) -> floa
 
 
 @Obligation(
-    id="advanced-composition.exact-rr",
+    id="rectangles.advanced-composition.exact-rr",
     source=f"{THESIS}:L645-647 (Thm 3.2.4)",
     claim=(
         "advanced composition holds against the exact k-fold composition of ε-randomized "
@@ -98,7 +98,7 @@ def advanced_composition(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-L420-renyi",
+    id="rectangles.erratum.thesis-L420-renyi",
     source=f"{THESIS}:L417-427 (Def 2.2.1, RDP conversion)",
     claim="the Rényi divergence needs 1/(α − 1): the printed 1/(1 − α) is negative for α > 1",
     method=Method.EXACT,
@@ -129,7 +129,7 @@ def renyi_printed(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-lemma-5.3.2",
+    id="rectangles.erratum.thesis-lemma-5.3.2",
     source=f"{THESIS}:L1368-1372 (Lemma 5.3.2)",
     claim="(0.6, 0.4) vs (0.4, 0.6) are (0.1, 0.158)-indistinguishable yet have no good event",
     method=Method.EXACT,

@@ -208,7 +208,7 @@ def _tight_pairs(relation: Relation) -> list[tuple[Any, Any]]:
 
 
 @Obligation(
-    id="interior-point.exponential-median",
+    id="rectangles.interior-point.exponential-median",
     source=f"{THESIS}:L1221 (Def 5.1.1); {THESIS}:L655 (exponential mechanism)",
     claim=(
         "the exponential median fails w.p. ≤ β on every multiset of m ≥ IP_A points and "
@@ -391,7 +391,7 @@ def _difference(a: Dist, b: Dist) -> float:
 
 
 @Obligation(
-    id="rand-margins.exact-law",
+    id="rectangles.rand-margins.exact-law",
     source=f"{THESIS}:L1320-1326 (Algorithm 4)",
     claim=(
         "the exact law of fit's corner (release_law, given the tags and mixed over them) "
@@ -512,7 +512,7 @@ def _tight_family(margin: int) -> list[tuple[Any, Any]]:
 
 
 @Obligation(
-    id="rand-margins.privacy",
+    id="rectangles.rand-margins.privacy",
     source=f"{THESIS}:L1320-1326 (Algorithm 4); {THESIS}:L1336 (Lemma 5.2.6)",
     claim=(
         "fit's law is within the caller's e^ε under add/remove at a tight instance (d = "
@@ -533,7 +533,7 @@ def rand_margins_privacy(config: VerifyConfig) -> CheckOutcome:
     instance where a modest bug shows), for the exact sampler's law and the idealised one. The
     learner's ``privacy_`` is at most the caller's ε. Control: the interior point drawn for
     ε × 1.25 (the size noise is data-independent: shifting it changes the law, which
-    ``rand-margins.exact-law`` catches, not the privacy)."""
+    ``rectangles.rand-margins.exact-law`` catches, not the privacy)."""
     clf = _tight_learner()
     margin = clf._parameters(1)[0].sample_complexity
     pairs = _tight_family(margin)
@@ -584,7 +584,7 @@ COMPOSED_EPS = 8.0
 
 
 @Obligation(
-    id="rand-margins.composition",
+    id="rectangles.rand-margins.composition",
     source=f"{THESIS}:L1320-1326 (Algorithm 4); {THESIS}:L1336 (Lemma 5.2.6)",
     claim=(
         "over d = 2 axes fit's law is within the basic accounting e^ε (ε₀ = ε/d) under "
@@ -601,7 +601,8 @@ COMPOSED_EPS = 8.0
         "composition over d calls is not attained on a grid small enough to enumerate: "
         "the added record changes the margin on both axes only on outcomes of small "
         "probability (measured ln ratio ≈ 3.1 against dε₀ = 8); the single call is "
-        "tight in rand-margins.privacy and the law is pinned by rand-margins.exact-law"
+        "tight in rectangles.rand-margins.privacy and the law is pinned by "
+        "rectangles.rand-margins.exact-law"
     ),
 )
 def rand_margins_composition(config: VerifyConfig) -> CheckOutcome:
@@ -610,8 +611,8 @@ def rand_margins_composition(config: VerifyConfig) -> CheckOutcome:
     (9..11 with --thorough) is within e^ε, and under substitution within e^{2ε}; the exact δ(ε)
     curve is reported. A demonstration: on a grid this small the added record changes the
     margin on both axes only on outcomes of small probability, so the composed loss stays far
-    below dε₀ (the tight single call is ``rand-margins.privacy``; the law is pinned by
-    ``rand-margins.exact-law``)."""
+    below dε₀ (the tight single call is ``rectangles.rand-margins.privacy``; the law is pinned by
+    ``rectangles.rand-margins.exact-law``)."""
     low, high = (9, 11) if config.thorough else (6, 7)
     clf = PrivateRectangleClassifier(COMPOSED_EPS, 1e-6, 1, TIGHT_BETA, tags=1)
     law = learner_law(clf, 2)
@@ -657,7 +658,7 @@ FIT_GRID, FIT_EPS, FIT_POSITIVES = 31, 12.0, ((0,), (0,), (31,))
 
 
 @Obligation(
-    id="rand-margins.default-fit",
+    id="rectangles.rand-margins.default-fit",
     source=f"{THESIS}:L1320-1326 (Algorithm 4); {THESIS}:L1324-1326 (ties)",
     claim=(
         "the default fit path (tags = 16) exactly: its law's worst ratio and δ(ε) "
@@ -685,7 +686,7 @@ def default_fit(config: VerifyConfig) -> CheckOutcome:
     values), and the clamped sizes of ``noisy_sizes`` (the k_i of every run) follow
     ``size_pmf``. Controls: ``fit`` with the interior point drawn for ε × 1.25, and sizes drawn
     with Δ for ε × 1.25 — rejected (power stated). The privacy claim is loose here (tags
-    smooth the margins); the law is pinned exactly by ``rand-margins.exact-law``."""
+    smooth the margins); the law is pinned exactly by ``rectangles.rand-margins.exact-law``."""
     rows, ok, measured = [], True, 0.0
     largest = 3 if config.thorough else 2
     for d, eps, size in ((1, 2.0, largest), (2, 4.0, 2)):

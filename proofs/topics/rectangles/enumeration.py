@@ -65,7 +65,7 @@ def size_spec(params: RandMarginsParameters) -> SpecLaw:
 
 
 @Obligation(
-    id="interior-point.law-enumerated",
+    id="rectangles.interior-point.law-enumerated",
     source=f"{THESIS}:L1221 (Def 5.1.1); {THESIS}:L655 (exponential mechanism)",
     claim=(
         "ExponentialMedian.sample draws P(x) ∝ q^{top − score(x)} exactly on every "
@@ -122,7 +122,7 @@ def interior_point_law(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="rand-margins.size-noise-law-enumerated",
+    id="rectangles.rand-margins.size-noise-law-enumerated",
     source=f"{THESIS}:L1320-1326 (Algorithm 4: k_i = ⌈μ + Lap(2Δ)⌉, discrete here)",
     claim=(
         "noisy_sizes draws k = ⌈μ⌉ + Z with Z discrete Laplace of scale 2Δ exactly: its "

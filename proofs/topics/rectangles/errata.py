@@ -10,7 +10,7 @@ _TESTS = ("tests/test_rectangles.py::test_errata",)
 
 ERRATA: tuple[Erratum, ...] = (
     Erratum(
-        id="erratum.thesis-L647-advanced-composition",
+        id="rectangles.erratum.thesis-L647-advanced-composition",
         source=f"{THESIS}:L645-647 (Thm 3.2.4)",
         printed="ε' = ε√(sk ln(1/δ')) + 2kε², under 'Let 0 < δ', ε ≤ 1, and let 0 ≤ δ', ε ≤ 1'",
         corrected=(
@@ -20,22 +20,23 @@ ERRATA: tuple[Erratum, ...] = (
         ),
         counterexample=(
             "none (a lost symbol, like seed 004's garbles); the reconstructed formula holds "
-            "against the exact k-fold randomized response (advanced-composition.exact-rr)"
+            "against the exact k-fold randomized response "
+            "(rectangles.advanced-composition.exact-rr)"
         ),
         tests=("tests/test_rectangles.py::test_composition",),
-        obligation="erratum.thesis-L647-advanced-composition",
+        obligation="rectangles.erratum.thesis-L647-advanced-composition",
     ),
     Erratum(
-        id="erratum.thesis-L420-renyi",
+        id="rectangles.erratum.thesis-L420-renyi",
         source=f"{THESIS}:L417-427 (Def 2.2.1)",
         printed="D_α(P, Q) = (1/(1 − α)) log Σ p_i^α/q_i^{α−1}; ε' = ε + log(1/δ)/(1 − α)",
         corrected="1/(α − 1) in both",
         counterexample="P = (0.6, 0.4), Q = (0.4, 0.6), α = 2: printed D_2 = −0.154 < 0",
         tests=("tests/test_rectangles.py::test_composition",),
-        obligation="erratum.thesis-L420-renyi",
+        obligation="rectangles.erratum.thesis-L420-renyi",
     ),
     Erratum(
-        id="erratum.thesis-lemma-5.3.2",
+        id="rectangles.erratum.thesis-lemma-5.3.2",
         source=f"{THESIS}:L1368-1372 (Lemma 5.3.2)",
         printed="every (ε, δ)-DP pair has an event G, P(G), Q(G) > 1 − δ, with |loss| ≤ ε on G",
         corrected=(
@@ -46,10 +47,10 @@ ERRATA: tuple[Erratum, ...] = (
             "P = (0.6, 0.4), Q = (0.4, 0.6), ε = 0.1, δ = 0.158: |loss| = 0.405 everywhere"
         ),
         tests=_TESTS,
-        obligation="erratum.thesis-lemma-5.3.2",
+        obligation="rectangles.erratum.thesis-lemma-5.3.2",
     ),
     Erratum(
-        id="erratum.thesis-claim-5.3.1-small-samples",
+        id="rectangles.erratum.thesis-claim-5.3.1-small-samples",
         source=f"{THESIS}:L1360-1364 (Claim 5.3.1)",
         printed="Pr[|I_in| > 35 log(1/δ)] ≤ δ (no condition on the sample)",
         corrected=(
@@ -62,10 +63,10 @@ ERRATA: tuple[Erratum, ...] = (
             "x' = the origin: |I_in| ≈ 80 > 70.4 in every run"
         ),
         tests=("tests/test_rectangles.py::test_claim_531",),
-        obligation="erratum.thesis-claim-5.3.1-small-samples",
+        obligation="rectangles.erratum.thesis-claim-5.3.1-small-samples",
     ),
     Erratum(
-        id="erratum.thesis-L1326-ties",
+        id="rectangles.erratum.thesis-L1326-ties",
         source=f"{THESIS}:L1324-1326 (Algorithm 4, removal y[i] ≥ p_i)",
         printed="remove {y ∈ S̄ : y[i] ≥ p_i} (ties leave together)",
         corrected=(
@@ -74,6 +75,6 @@ ERRATA: tuple[Erratum, ...] = (
         ),
         counterexample="all positives at (5, 9), X = 15: every positive misclassified w.p. 0.562",
         tests=("tests/test_rectangles.py::test_ties",),
-        obligation="erratum.thesis-L1326-ties",
+        obligation="rectangles.erratum.thesis-L1326-ties",
     ),
 )

@@ -109,7 +109,7 @@ def decomposition(
 
 
 @Obligation(
-    id="rand-margins.no-domino",
+    id="rectangles.rand-margins.no-domino",
     source=f"{THESIS}:L1346-1372 (proof of Lemma 5.2.6); {THESIS}:L1240-1286 (failed attempts)",
     claim=(
         "the privacy loss of a path is the sum over I_in (x' ∈ B'_i) of per-call terms ≤ "
@@ -200,7 +200,7 @@ def _exceedances(
 
 
 @Obligation(
-    id="rand-margins.claim-5.3.1",
+    id="rectangles.rand-margins.claim-5.3.1",
     source=f"{THESIS}:L1360-1364 (Claim 5.3.1); {THESIS}:L1476 (sample size)",
     claim=(
         "P(|I_in| > 35 ln(1/δ)) ≤ δ at d = 80 with μ ≪ n = 6dΔ ln(1/β) (every B_i a "
@@ -257,7 +257,7 @@ def claim_531(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-claim-5.3.1-small-samples",
+    id="rectangles.erratum.thesis-claim-5.3.1-small-samples",
     source=f"{THESIS}:L1360-1364 (Claim 5.3.1)",
     claim=(
         "without the lemma's sample size the claim fails: n = 50 < μ, x' at the origin "
@@ -274,8 +274,8 @@ def claim_531_small_samples(config: VerifyConfig) -> CheckOutcome:
     ε₀ = 1 on {0..1023} (Δ = 40, μ ≈ 479), n = 50 uniform points of {1..1023}^80, x' = the
     origin: |I_in| > 35 ln(1/δ) = 70.4 in most runs — the Clopper–Pearson lower bound exceeds δ
     (false alarm ≤ 1e-6 under the claim). The proof's utility part assumes n ≥ 6dΔ ln(1/β)
-    (L1476); at that size the claim is checked by ``rand-margins.claim-5.3.1``. Control: the
-    same x' at the lemma's sample size is not flagged."""
+    (L1476); at that size the claim is checked by ``rectangles.rand-margins.claim-5.3.1``. Control:
+    the same x' at the lemma's sample size is not flagged."""
     params = RandMarginsParameters(1023, 1.0, 0.05, tags=1)
     runs = 32 if config.thorough else 16
     rng = np.random.default_rng(SEED + 2)

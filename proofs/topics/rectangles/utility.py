@@ -75,7 +75,7 @@ def _chain_probability(
 
 
 @Obligation(
-    id="rand-margins.utility",
+    id="rectangles.rand-margins.utility",
     source=(
         f"{THESIS}:L1340 (Lemma 5.2.7); {THESIS}:L1476-1478 (its proof); {THESIS}:L1328 (Thm 5.2.4)"
     ),
@@ -192,7 +192,7 @@ def pac_utility(config: VerifyConfig) -> CheckOutcome:
 
 
 @Obligation(
-    id="erratum.thesis-L1326-ties",
+    id="rectangles.erratum.thesis-L1326-ties",
     source=f"{THESIS}:L1324-1326 (removal y[i] ≥ p_i)",
     claim=(
         "with all positives at (5, 9) the printed rule misses them w.p. ≈ 9/16 (exact); "
@@ -288,7 +288,7 @@ def _crossover(epsilon: float, delta: float, beta: float, grid_max: int) -> int:
 
 
 @Obligation(
-    id="rand-margins.baseline-comparison",
+    id="rectangles.rand-margins.baseline-comparison",
     source=f"{THESIS}:L1223-1232 (baseline); {THESIS}:L1328 (Thm 5.2.4)",
     claim=(
         "asserted: at d = 3, n = 60,000 the baseline's exact error is below "
@@ -401,13 +401,13 @@ def sample_complexity(config: VerifyConfig) -> CheckOutcome:
     """Thm 1.2.2 (L259: sample complexity Õ(d (log*|X|)^{1.5}) for rectangles) against the
     implementation's actual sample sizes. The implementation's size is
     ``RandMarginsParameters.sample_size(d)`` = ⌈6dΔ ln(1/β)⌉ at the learner's ε₀ = ε/d (the proof
-    of Lemma 5.2.7, L1476; below it S̄ can run out — ``erratum.thesis-claim-5.3.1-small-samples``)
-    and equals the closed form on a grid of (d, X); its growth is measured: doubling d multiplies
-    it by ≈ 4 (Θ(d²): the basic accounting pays ε/d per axis) and squaring |X| by ≈ 2
-    (log|X|: the exponential median, not Kaplan et al.'s log* algorithm), against Thm 1.2.2's
-    2 and 1 — the theorem's bound is not attained by this implementation (it needs the
-    withdrawn accounting and a log* interior point). Control: the size with the 6 read as 3
-    (understated 2×) differs from the closed form."""
+    of Lemma 5.2.7, L1476; below it S̄ can run out —
+    ``rectangles.erratum.thesis-claim-5.3.1-small-samples``) and equals the closed form on a grid of
+    (d, X); its growth is measured: doubling d multiplies it by ≈ 4 (Θ(d²): the basic accounting
+    pays ε/d per axis) and squaring |X| by ≈ 2 (log|X|: the exponential median, not Kaplan et al.'s
+    log* algorithm), against Thm 1.2.2's 2 and 1 — the theorem's bound is not attained by this
+    implementation (it needs the withdrawn accounting and a log* interior point). Control: the size
+    with the 6 read as 3 (understated 2×) differs from the closed form."""
     eps, beta, tags = 1.0, 0.05, 16
     mismatches = 0
     rows = {}

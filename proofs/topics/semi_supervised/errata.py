@@ -7,7 +7,7 @@ from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 
 ERRATA: tuple[Erratum, ...] = (
     Erratum(
-        id="erratum.bayes-consistency-thm-4.10-sample-size",
+        id="semi-supervised.erratum.bayes-consistency-thm-4.10-sample-size",
         source=f"{BAYES_CONSISTENCY}:L349 (Thm 4.10) vs {THESIS}:L1683",
         printed="semi-private learning with O((VC/(εα)) log(1/(αβ))) unlabeled examples",
         corrected=(
