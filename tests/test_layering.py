@@ -155,17 +155,7 @@ def test_the_circle_finder_finds_a_circle() -> None:
 
 #: Import circles not yet layered, with why each is one (a new circle fails; a circle that is
 #: gone must leave this list).
-KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset(
-        f"dpspec.audit.{m}"
-        for m in (
-            "_domains", "_search", "_selection", "bounds", "loop", "pair_search", "power", "replay"
-        )
-    ): "audit() dispatches to the pair search, which calls audit() back per finalist",
-    frozenset(f"dpspec.validation.{m}" for m in ("checked", "checks", "domains")): (
-        "the argument checks are themselves checked, with domains built on their bodies"
-    ),
-}  # fmt: skip
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def test_no_import_circle_inside_a_package() -> None:

@@ -73,6 +73,9 @@ PILOT_SECONDS = 0.05
 PILOT_BYTES = 2**24
 #: ... or reaches this many draws (per kind); at most 2·PILOT_BATCH − 1 pilot draws in all
 PILOT_BATCH = {"vectorised": 2**16, "per-call": 2**9, "per-fit": 2**3}
+#: draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is (each
+#: worker holds one block's outputs: :func:`audit_plan`)
+BLOCK = 1 << 18
 #: the largest number of candidate pairs :func:`~dpspec.audit.audit_pairs` screens
 MAX_PAIRS = 10_000
 #: the entropy of the pilot's own Generator (independent of every audit seed's draws)

@@ -20,6 +20,8 @@ from dpspec.validation import (
 
 #: largest number of draws per side of an audit
 MAX_SAMPLES = MAX_AUDIT_SAMPLES
+#: largest ``selection`` (selection draws per side are held in memory)
+MAX_SELECTION = 10**7
 
 
 @dataclass(frozen=True)
@@ -156,27 +158,6 @@ class _Samples(Domain):
         return f"an integer in [1, {MAX_SAMPLES}] or 'auto'"
 
 
-@dataclass(frozen=True)
-class _SearchSpec(Domain):
-    """A :class:`dpspec.audit.pair_search.Search` (imported when checked: the search module
-    imports the audit loop)."""
-
-    def convert(self, value: Any, name: str) -> Any:
-        from dpspec.audit.pair_search import Search
-
-        if not isinstance(value, Search):
-            raise InputTypeError(
-                f"{name}: expected a dpspec.audit.Search, got {type(value).__name__}"
-            )
-        return value
-
-    def hostile(self) -> tuple[Any, ...]:
-        return (*super().hostile(), 3, "queries", {"queries": 1}, object())
-
-    def describe(self) -> str:
-        return "a dpspec.audit.Search"
-
-
 #: A mechanism to audit.
 MechanismArg = Annotated[Any, _Target()]
 #: A neighbouring pair, or None (then a search finds one).
@@ -185,8 +166,6 @@ OptionalPairArg = Annotated[Any, _Datasets(optional=True)]
 ClaimArg = Annotated[float | None, Real(0.0, optional=True, clean=1.0)]
 #: Estimation draws per side or "auto".
 SamplesArg = Annotated[int | str, _Samples()]
-#: A pair search, or None.
-OptionalSearchArg = Annotated[Any, _SearchSpec(optional=True)]
 
 
 @dataclass(frozen=True)

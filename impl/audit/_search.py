@@ -5,7 +5,9 @@ Both only *choose* a pair, on screening draws that the final audit does not reus
 final bound keeps its confidence statement (:func:`dpspec.audit.loop.audit_pairs`).
 
 * :func:`statdp_patterns` — the query-vector patterns of StatDP (Ding et al., CCS 2018): one
-  query above / below, one above and the rest below, half–half, all above / below, X-shape.
+  query above / below, one above and the rest below, half–half, all above / below, X-shape
+  (defined with the other candidate pairs in :mod:`dpspec.audit._candidates`, which the pair
+  search shares, and importable from here).
 * :func:`hypothesis_search` — Hypothesis generates neighbouring pairs from a strategy and
   ``target(score)`` steers generation toward pairs with a large screening bound (Hypothesis's
   targeted phase hill-climbs on the reported score).
@@ -18,20 +20,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, Phase, given, settings, target
+from hypothesis import given, target
 from hypothesis import strategies as st
 
-from dpspec.audit._budget import audit_plan, check_budget, screening_plan
+from dpspec.audit._budget import BLOCK, audit_plan, check_budget, screening_plan
+from dpspec.audit._candidates import MAX_QUERIES as MAX_QUERIES
+from dpspec.audit._candidates import query_vector_pairs as query_vector_pairs
+from dpspec.audit._candidates import statdp_patterns as statdp_patterns
+from dpspec.audit._candidates import targeted_search as targeted_search
+from dpspec.audit._domains import MAX_SELECTION
+from dpspec.audit._selection import _screen_bound
 from dpspec.audit._targets import as_mechanism
-from dpspec.audit.loop import (
-    BLOCK,
-    MAX_SELECTION,
-    AuditResult,
-    _check_samples,
-    _screen_bound,
-    audit,
-    default_selection,
-)
+from dpspec.audit.loop import AuditResult, _check_samples, audit, default_selection
 from dpspec.validation import (
     check_confidence,
     check_count,
@@ -40,48 +40,8 @@ from dpspec.validation import (
     check_seed,
 )
 
-#: largest query dimension of the patterns and strategies (each pair holds 2·m integers)
-MAX_QUERIES = 100_000
 #: largest number of Hypothesis examples of one search (each costs 2·screen draws)
 MAX_EXAMPLES = 10_000
-
-
-def _check_m(m: Any) -> int:
-    count = check_count(m, "m")
-    if count > MAX_QUERIES:
-        raise ValueError(f"m: at most {MAX_QUERIES} queries, got {count}")
-    return count
-
-
-def statdp_patterns(m: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """StatDP's input patterns for m queries of sensitivity 1 (each answer moves by ≤ 1)."""
-    m = check_count(m, "m", minimum=2)
-    _check_m(m)
-    half = m // 2
-    ones = (1,) * m
-    return [
-        (ones, (2,) + (1,) * (m - 1)),  # one above
-        (ones, (0,) + (1,) * (m - 1)),  # one below
-        (ones, (2,) + (0,) * (m - 1)),  # one above, rest below
-        (ones, (0,) + (2,) * (m - 1)),  # one below, rest above
-        (ones, (2,) * half + (0,) * (m - half)),  # half above, half below
-        (ones, (2,) * m),  # all above
-        (ones, (0,) * m),  # all below
-        ((1,) * half + (0,) * (m - half), (0,) * half + (1,) * (m - half)),  # X shape
-    ]
-
-
-def query_vector_pairs(m: int, top: int = 3) -> st.SearchStrategy[tuple[Any, Any]]:
-    """Neighbouring query vectors: q ∈ {0..top}^m and q' = q + d with d ∈ {−1, 0, 1}^m."""
-    m = _check_m(m)
-    top = check_count(top, "top")
-
-    def build(q: list[int], d: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        return tuple(q), tuple(a + b for a, b in zip(q, d, strict=True))
-
-    vec = st.lists(st.integers(0, top), min_size=m, max_size=m)
-    step = st.lists(st.integers(-1, 1), min_size=m, max_size=m)
-    return st.builds(build, vec, step)
 
 
 @dataclass
@@ -93,20 +53,6 @@ class SearchResult:
     examples: int
     audit: AuditResult
     history: list[float] = field(default_factory=list)
-
-
-def targeted_search(max_examples: int) -> settings:
-    """Hypothesis settings of the auditor's pair searches: ``max_examples`` generated and
-    targeted examples (steered by ``hypothesis.target``), derandomised, no example database,
-    no deadline or health checks (a screening call may be slow)."""
-    return settings(
-        max_examples=max_examples,
-        phases=[Phase.generate, Phase.target],
-        database=None,
-        deadline=None,
-        derandomize=True,
-        suppress_health_check=list(HealthCheck),
-    )
 
 
 def hypothesis_search(

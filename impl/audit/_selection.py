@@ -4,7 +4,8 @@ From the selection draws on D and on D' each family proposes candidate events (l
 ordered atom sets, thresholds and intervals, repeated values, float-representation keys,
 orthants and a learned score for vectors, NaN/inf classes); :func:`best_events` keeps the best
 event overall and the best of every family that looks more revealing than it (see its
-docstring). Nothing here touches the estimation draws.
+docstring); :func:`_screen_bound` scores a candidate pair of a pair search by that choice on
+screening draws of its own. Nothing here touches the estimation draws.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dpspec.audit._structured import (
     numbers_within,
     shapes_of,
 )
-from dpspec.audit._targets import _space, as_structured
+from dpspec.audit._targets import Mechanism, _draw, _space, as_structured
 from dpspec.audit.bounds import (
     _EXACT_TOP,
     _epsilon_lower,
@@ -722,3 +723,18 @@ def _membership(event: Event, swapped: bool, x: tuple[Any, Any]) -> bytes:
     and the repeated value 1) are one test, estimated once."""
     hits = np.concatenate([event.contains(x[0]), event.contains(x[1])])
     return bytes([swapped]) + np.packbits(hits).tobytes()
+
+
+def _screen_bound(
+    mechanism: Mechanism,
+    pair: tuple[Any, Any],
+    n: int,
+    rng: np.random.Generator,
+    delta: float,
+    alpha: float,
+) -> float:
+    """The best selection-stage ε bound on ``n`` fresh draws per side of ``pair``: the kernel
+    of :func:`dpspec.audit.loop.screen_bound` (the pair searches call it on checked
+    arguments; a score to choose a pair by, never a reported bound)."""
+    s1, s2 = _draw(mechanism, pair[0], n, rng), _draw(mechanism, pair[1], n, rng)
+    return _best_events(s1, s2, delta, alpha)[0][2]

@@ -29,6 +29,7 @@ from typing import Annotated, Any
 
 import numpy as np
 
+from dpspec.audit._budget import BLOCK as BLOCK
 from dpspec.audit._budget import (
     audit_plan,
     check_budget,
@@ -43,18 +44,19 @@ from dpspec.audit._domains import (
     ErrorLevelArg,
     MechanismArg,
     OptionalPairArg,
-    OptionalSearchArg,
     PairsArg,
     SamplesArg,
     SeedArg,
     _Datasets,
 )
+from dpspec.audit._domains import MAX_SELECTION as MAX_SELECTION
 from dpspec.audit._events import Event
 from dpspec.audit._freshness import probe
 from dpspec.audit._pair_text import describe_pair
-from dpspec.audit._selection import _best_events
+from dpspec.audit._selection import _best_events, _screen_bound
 from dpspec.audit._targets import Mechanism, _draw, _space, as_mechanism, describe_sampling
 from dpspec.audit.bounds import _cp_lower, _cp_upper, _epsilon_lower, _max_epsilon_lower
+from dpspec.audit.pair_search import OptionalSearchArg, Search, _search_and_audit
 from dpspec.audit.power import (
     DELTA_MARGIN,
     POWER,
@@ -81,10 +83,10 @@ from dpspec.validation import (
     example,
 )
 
-#: draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is
-BLOCK = 1 << 18
-#: largest ``selection`` (selection draws per side are held in memory)
-MAX_SELECTION = 10**7
+# BLOCK (draws per estimation block: one child SeedSequence per block, whatever ``jobs`` is)
+# and MAX_SELECTION (the largest ``selection``: its draws are held in memory) are imported
+# above from dpspec.audit._budget and dpspec.audit._domains, which the pair search reads too.
+
 #: largest ``jobs``
 MAX_JOBS = 1024
 
@@ -507,8 +509,6 @@ def audit(
     backend = _check_backend(jobs, backend)
     _check_refutable(n, eps, delta, confidence)
     if pair is None:
-        from dpspec.audit.pair_search import Search, _search_and_audit
-
         if not isinstance(search, Search):
             raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
         if checkpoint is not None:
@@ -516,7 +516,7 @@ def audit(
         options: dict[str, Any] = {"samples": n, "selection": n_sel, "event": event}
         options.update(float_bits=float_bits, jobs=jobs, backend=backend, progress=progress)
         options["max_seconds"] = max_seconds
-        result = _search_and_audit(mech, search, eps, delta, confidence, rng, options)
+        result = _search_and_audit(mech, search, eps, delta, confidence, rng, options, audit)
         if auto:
             result.extra["samples_auto"] = auto
         return _bracket(result, mech, replay, replay_runs, rng, start)
@@ -742,19 +742,6 @@ def screen_bound(
     """The best selection-stage ε bound on ``n`` fresh draws per side: how much ``pair``
     seems to leak (used to choose a pair; never a reported bound)."""
     return _screen_bound(as_mechanism(mechanism), pair, n, rng, delta, alpha)
-
-
-def _screen_bound(
-    mechanism: Mechanism,
-    pair: tuple[Any, Any],
-    n: int,
-    rng: np.random.Generator,
-    delta: float,
-    alpha: float,
-) -> float:
-    """The kernel of :func:`screen_bound` (the pair searches call it on checked arguments)."""
-    s1, s2 = _draw(mechanism, pair[0], n, rng), _draw(mechanism, pair[1], n, rng)
-    return _best_events(s1, s2, delta, alpha)[0][2]
 
 
 @checked

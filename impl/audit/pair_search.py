@@ -1,5 +1,7 @@
 """Auditing without a known worst pair: :class:`Search` says where neighbouring pairs live,
-:func:`_search_and_audit` finds the ones that look most revealing and audits them.
+:func:`_search_and_audit` finds the ones that look most revealing and audits them (with the
+audit it is handed: :func:`dpspec.audit.loop.audit` passes itself, so this module does not
+import the audit loop).
 
 **Candidates.** For a mechanism of query answers (``Search(queries=m)``, the data is the
 vector of m answers, each moving by at most ``sensitivity``): StatDP's patterns and the domain
@@ -29,22 +31,24 @@ from __future__ import annotations
 import contextlib
 import math
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, TypeVar
 
 import numpy as np
 from hypothesis import given, target
 from hypothesis import strategies as st
 
-from dpspec.audit._budget import audit_plan, check_budget, planned_hook, screening_plan
-from dpspec.audit._domains import MAX_SAMPLES
-from dpspec.audit._search import statdp_patterns, targeted_search
+from dpspec.audit._budget import BLOCK, audit_plan, check_budget, planned_hook, screening_plan
+from dpspec.audit._candidates import statdp_patterns, targeted_search
+from dpspec.audit._domains import MAX_SAMPLES, MAX_SELECTION
+from dpspec.audit._selection import _screen_bound
 from dpspec.audit._targets import Mechanism
-from dpspec.audit.loop import BLOCK, MAX_SELECTION, AuditResult, _screen_bound, audit
 from dpspec.validation import (
     Checked,
     Choice,
+    Domain,
+    InputTypeError,
     Instance,
     Integer,
     Pair,
@@ -139,6 +143,28 @@ class Search(Checked):
             "total_draws_per_side_at_most": self.candidates * self.screen
             + self.finalists * (samples + selection),
         }
+
+
+@dataclass(frozen=True)
+class _SearchSpec(Domain):
+    """A :class:`Search` (the domain of :func:`dpspec.audit.audit`'s ``search``)."""
+
+    def convert(self, value: Any, name: str) -> Any:
+        if not isinstance(value, Search):
+            raise InputTypeError(
+                f"{name}: expected a dpspec.audit.Search, got {type(value).__name__}"
+            )
+        return value
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), 3, "queries", {"queries": 1}, object())
+
+    def describe(self) -> str:
+        return "a dpspec.audit.Search"
+
+
+#: A pair search, or None.
+OptionalSearchArg = Annotated[Any, _SearchSpec(optional=True)]
 
 
 def _is_interval(domain: Any) -> bool:
@@ -351,6 +377,23 @@ def _screen_pairs(
     return [scored[i] for i in order]
 
 
+class _Audited(Protocol):
+    """What the search reads and sets on the results of the audit it is handed (an
+    :class:`~dpspec.audit.loop.AuditResult`)."""
+
+    epsilon_lower: float
+    pair: tuple[Any, Any]
+    samples_per_side: int
+    selection_samples: int
+    confidence: float
+    pair_source: str
+    extra: dict[str, Any]
+    finalists: list[Any]
+
+
+_Result = TypeVar("_Result", bound=_Audited)
+
+
 def _search_and_audit(
     mechanism: Mechanism,
     search: Search,
@@ -359,10 +402,13 @@ def _search_and_audit(
     confidence: float,
     rng: np.random.Generator,
     options: dict[str, Any],
-) -> AuditResult:
+    audit: Callable[..., _Result],
+) -> _Result:
     """Screen the candidates, audit the ``finalists`` best pairs with fresh draws at α/F
     each, report the largest bound (see the module docstring). ``options``: the other audit
-    options (samples, selection, events, jobs)."""
+    options (samples, selection, events, jobs); ``audit``: the audit of one pair
+    (:func:`dpspec.audit.loop.audit`, which hands itself over), called per finalist as
+    ``audit(mechanism, pair, epsilon, delta, confidence=..., seed=rng, **options)``."""
     if not isinstance(search, Search):
         raise TypeError(f"search: expected a dpspec.audit.Search, got {search!r}")
     alpha = 1.0 - confidence

@@ -20,10 +20,9 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-if TYPE_CHECKING:  # the domains import the checks, which are themselves checked
-    from dpspec.validation.domains import Domain
+from dpspec.validation.domains import Anything, Domain, domain_of
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -68,8 +67,6 @@ def parameter_domains(fn: Callable[..., Any]) -> dict[str, Domain | Unresolved |
 
 
 def _read_domains(target: Callable[..., Any]) -> dict[str, Domain | Unresolved | None]:
-    from dpspec.validation.domains import domain_of
-
     namespace = dict(getattr(target, "__globals__", {}))
     out: dict[str, Domain | Unresolved | None] = {}
     for i, param in enumerate(inspect.signature(target).parameters.values()):
@@ -107,8 +104,6 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         nonlocal declared, by_position
         if declared is None:
-            from dpspec.validation.domains import Anything, Domain
-
             declared = {  # an Anything domain checks nothing: no call for it
                 name: d
                 for name, d in parameter_domains(fn).items()
@@ -144,15 +139,6 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
 checked.__dpspec_declarative__ = "machinery of the declarations"  # type: ignore[attr-defined]
 
 
-def _body_of(fn: Callable[P, R]) -> Callable[P, R]:
-    """The body a :func:`checked` function runs once its arguments are checked (``fn`` itself
-    when it is not wrapped). For the validation machinery's own calls, whose arguments are
-    already the declared values (a domain passing its parameter's name and its settings):
-    checking them again would only repeat the work."""
-    body: Callable[P, R] = getattr(fn, "__wrapped__", fn)
-    return body
-
-
 def _wrap_members(cls: type) -> None:
     for name, member in list(vars(cls).items()):
         if name.startswith("_") and name != "__init__":
@@ -182,8 +168,6 @@ def check_constructor_params(obj: Any) -> dict[str, Any]:
     """``obj``'s constructor parameters, read back from its attributes, checked against their
     declared domains (scikit-learn's convention: an estimator validates at ``fit``); the
     converted values by name."""
-    from dpspec.validation.domains import Domain
-
     out = {}
     for name, domain in constructor_domains(type(obj)).items():
         value = getattr(obj, name)

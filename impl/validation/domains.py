@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from dpspec.validation.checks import (
+from dpspec.validation._rules import (
     LIMITS,
     MAX_EPSILON,
     InputTypeError,

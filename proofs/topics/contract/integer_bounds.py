@@ -70,7 +70,7 @@ def _constant(value: Any) -> Callable[[Any], Any]:
     ),
     bug_controls=(
         BugControl(
-            bounded_int_array,
+            "dpspec.validation._rules._bounded_int_array",  # the body bounded_int_array runs
             "if arr.size and (int(arr.max()) >= INT_BOUND or int(arr.min()) <= -INT_BOUND):",
             "if arr.size and (int(arr.max()) > INT_BOUND or int(arr.min()) < -INT_BOUND):",
             "|v| = 2^62 accepted (the bound off by one)",
