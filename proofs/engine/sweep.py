@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -183,9 +184,26 @@ def plan(entry: Entry) -> Plan:
     return Plan(entry, init, calls)
 
 
+#: values a call cannot change: passed on as they are, not copied
+_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), Fraction, np.generic)
+
+
+def _copy(value: Any) -> Any:
+    """A copy of one clean argument that the call may consume or change: a Generator restarts
+    from the same state (its bit generator's state copied, not pickled), an immutable value
+    is itself, anything else a deep copy."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    if type(value) is np.random.Generator:
+        bits = type(value.bit_generator)()
+        bits.state = value.bit_generator.state
+        return np.random.Generator(bits)
+    return copy.deepcopy(value)
+
+
 def _fresh(args: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of clean arguments (generators restart from the same state)."""
-    return {k: copy.deepcopy(v) for k, v in args.items()}
+    """A copy of clean arguments (generators restart from the same state)."""
+    return {k: _copy(v) for k, v in args.items()}
 
 
 def execute(plan_: Plan, param: str | None = None, value: Any = None) -> Any:
