@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from dpspec.accounting.pld import epsilon_of, gaussian_delta
 from dpspec.audit import audit
-from dpspec.audit._privacy_loss import epsilon_of, gaussian_delta
 from dpspec.audit.replay import replay
 from dpspec.proofs.engine.registry import VerifyConfig
 from dpspec.proofs.topics.audit import replay_checks as rc

@@ -5,7 +5,7 @@
 distribution parameters, its shape and its call site (file:line of the target's code).
 
 * **Location families** (``laplace``, ``normal``, ``standard_normal``, ``gumbel``,
-  ``logistic``: :data:`~dpspec.audit._privacy_loss.FAMILIES`) are drawn as loc + scale·e with e
+  ``logistic``: :data:`~dpspec.accounting.pld.FAMILIES`) are drawn as loc + scale·e with e
   standardised; what is recorded is e. The draw is returned as a :class:`Noise` array, which
   notes the first arithmetic it takes part in: ``c + noise``, ``noise + c``, ``c − noise`` or
   ``noise − c`` record the other operand c per element (the value the noise is added to), and
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from dpspec.audit._privacy_loss import FAMILIES
+from dpspec.accounting.pld import FAMILIES
 
 _HERE = __file__
 

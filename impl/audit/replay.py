@@ -18,7 +18,7 @@ pair, by looking at the randomness the target draws through the Generator the au
    its site, and the upper side then gives no number.
 3. **Bound.** With the release a function of noise whose law on D' is the law on D shifted by
    t, the pair's privacy curve is at most that of the shifted noise
-   (:mod:`dpspec.audit._privacy_loss`: pure sums, Gaussian μ-composition, or a privacy loss
+   (:mod:`dpspec.accounting.pld`: pure sums, Gaussian μ-composition, or a privacy loss
    distribution rounded both ways). When the release also determines the shifted noise (its
    derivative in those draws has full column rank), the curve is the pair's own: the
    optimistic value is then a lower bound too, and exceeding the claim is a violation.
@@ -39,8 +39,8 @@ from typing import Annotated, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dpspec.accounting.pld import epsilon_of, logpdf, pure_epsilon
 from dpspec.audit._domains import ClaimArg, MechanismArg, SeedArg, _Datasets
-from dpspec.audit._privacy_loss import epsilon_of, logpdf, pure_epsilon
 from dpspec.audit._recording import Call, RecordingGenerator, ReplayMismatch
 from dpspec.audit._targets import CallableMechanism, Mechanism, MechanismError, as_mechanism
 from dpspec.validation import DeltaArg, Integer, checked, example

@@ -105,7 +105,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         id="audit.replay-laplace-loss-halved",
-        file="impl/audit/_privacy_loss.py",
+        file="impl/accounting/pld.py",
         original="""    if family in ("laplace", "logistic"):
         return abs(shift)""",
         replacement="""    if family in ("laplace", "logistic"):

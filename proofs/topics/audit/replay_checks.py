@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 import dpspec.audit.power
+from dpspec.accounting import pld
 from dpspec.audit import audit
 from dpspec.audit.ci import VoteResult, vote_power
 from dpspec.audit.power import delta_resolution, resolution
@@ -124,18 +125,18 @@ GAUSS_PAIR = ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0])
     ),
     method=Method.PROPERTY,
     predicates=(bracket_verdict,),
-    impls=("dpspec.audit.replay", "dpspec.audit._recording", "dpspec.audit._privacy_loss"),
+    impls=("dpspec.audit.replay", "dpspec.audit._recording", pld),
     entry_points=(replay, audit),
     tests=("tests/test_replay.py::test_laplace_both_ways",),
     bug_controls=(
         BugControl(
-            "dpspec.audit._privacy_loss.pure_epsilon",
+            pld.pure_epsilon,
             "return abs(shift)",
             "return abs(shift) / 2",
             "the Laplace draw's pure eps halved (a bound 2x too small)",
         ),
         BugControl(
-            "dpspec.audit._privacy_loss.epsilon_of",
+            pld.epsilon_of,
             "for f, t in shifts.items() for x in t), 0.0)",
             "for f, t in shifts.items() for x in t), 0.0) / 3",
             "pure composition divided by the number of queries (an average, not the sum)",
@@ -206,18 +207,18 @@ def replay_laplace(config: VerifyConfig) -> CheckOutcome:
     ),
     method=Method.PROPERTY,
     predicates=(bracket_verdict,),
-    impls=("dpspec.audit._privacy_loss.epsilon_of", "dpspec.audit._privacy_loss.gaussian_epsilon"),
+    impls=(pld.epsilon_of, pld.gaussian_epsilon),
     entry_points=(audit,),
     tests=("tests/test_replay.py::test_gaussian_closed_forms",),
     bug_controls=(
         BugControl(
-            "dpspec.audit._privacy_loss.epsilon_of",
+            pld.epsilon_of,
             'mu = float(np.linalg.norm(shifts["gaussian"]))',
             'mu = float(np.abs(shifts["gaussian"]).max())',
             "mu from the largest coordinate's shift, not the L2 norm of all of them",
         ),
         BugControl(
-            "dpspec.audit._privacy_loss.family_grid",
+            pld.family_grid,
             "values = top if pessimistic else bottom",
             "values = bottom if pessimistic else top",
             "the pessimistic and optimistic cell ends swapped",
@@ -438,7 +439,7 @@ def _exact_epsilon(p: Any, q: Any, delta: float) -> float:
     ),
     method=Method.PROPERTY,
     predicates=(bracket_verdict,),
-    impls=("dpspec.audit._privacy_loss.family_grid", "dpspec.audit._privacy_loss.compose"),
+    impls=(pld.family_grid, pld.compose),
     entry_points=(replay, audit),
     tests=("tests/test_replay.py::test_gumbel_max_is_sound",),
     bug_controls=(

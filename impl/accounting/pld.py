@@ -21,6 +21,13 @@ What is computed, by the shifts' families:
 
 Floating point: the cells' masses come from scipy's cdf/sf (relative error ~1e-15); the FFT
 convolution adds an absolute error ≤ 1e-12 per entry, added to the pessimistic δ.
+
+This is the package's one engine for composing privacy losses on a grid (the replay auditor,
+:mod:`dpspec.audit.replay`, calls it; it was ``dpspec.audit._privacy_loss`` before 0.3). The
+exact counterpart for finite output laws, in ``Fraction`` arithmetic, is
+:mod:`dpspec.accounting.exact`. Every public function checks its declared arguments
+(:func:`~dpspec.validation.checked`): a family outside :data:`FAMILIES`' values, a NaN shift or
+a δ outside [0, 1) is refused naming the parameter.
 """
 
 from __future__ import annotations
@@ -28,10 +35,26 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Annotated, Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy import optimize, special, stats
+
+from dpspec.validation import (
+    Array,
+    Checked,
+    Choice,
+    Delta,
+    Domain,
+    FlagArg,
+    InputTypeError,
+    Integer,
+    Real,
+    as_finite_array,
+    checked,
+    example,
+)
 
 #: the location families a replay couples by a shift, by numpy Generator method
 FAMILIES: dict[str, str] = {
@@ -50,6 +73,19 @@ _LAWS = {
     "logistic": stats.logistic,
 }
 
+#: A location family, by the name the engine uses (a value of :data:`FAMILIES`).
+FamilyArg = Annotated[str, Choice(options=("laplace", "gaussian", "gumbel", "logistic"))]
+#: A shift t of a standardised draw, in units of its scale (any finite real).
+ShiftArg = Annotated[float, Real()]
+#: μ = ‖t‖₂ of a Gaussian composition (≥ 0).
+MuArg = Annotated[float, Real(0.0, clean=1.0)]
+#: A privacy level ε at which a curve is read (a finite real; ε < 0 is allowed by the formula).
+LevelArg = Annotated[float, Real(clean=1.0)]
+#: A target δ ∈ [0, 1).
+TargetDeltaArg = Annotated[float, Delta()]
+#: An absolute error (≥ 0) added to a pessimistic δ.
+ErrorArg = Annotated[float, Real(0.0, clean=0.0)]
+
 #: grid width of the discretised loss (nats)
 GRID = 1e-3
 #: losses beyond ±LOSS_CAP are truncated (pessimistic: to +∞ above, to −cap below)
@@ -60,7 +96,11 @@ FFT_ERROR = 1e-12
 TAIL = 1e-40
 
 
-def logpdf(family: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
+@example(__call__={"family": "laplace", "z": np.array([-1.0, 0.0, 2.5])})
+@checked
+def logpdf(
+    family: FamilyArg, z: Annotated[NDArray[np.float64], Array(empty=True)]
+) -> NDArray[np.float64]:
     """log p(z) of the standardised ``family``."""
     if family == "laplace":
         return -np.abs(z) - math.log(2.0)
@@ -73,7 +113,9 @@ def logpdf(family: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
     raise ValueError(f"family: unknown {family!r}")
 
 
-def pure_epsilon(family: str, shift: float) -> float:
+@example(__call__={"family": "laplace", "shift": 0.5})
+@checked
+def pure_epsilon(family: FamilyArg, shift: ShiftArg) -> float:
     """sup_z |log p(z) − log p(z + t)| of the standardised ``family`` shifted by ``shift``."""
     if shift == 0:
         return 0.0
@@ -82,7 +124,8 @@ def pure_epsilon(family: str, shift: float) -> float:
     return math.inf
 
 
-def gaussian_delta(epsilon: float, mu: float) -> float:
+@checked
+def gaussian_delta(epsilon: LevelArg, mu: MuArg) -> float:
     """δ(ε) of the Gaussian mechanism with μ = sensitivity/σ (Balle & Wang 2018, Thm 8),
     the e^ε Φ(·) term taken in logs."""
     if mu == 0:
@@ -92,7 +135,9 @@ def gaussian_delta(epsilon: float, mu: float) -> float:
     return float(special.ndtr(a) - math.exp(epsilon + float(special.log_ndtr(b))))
 
 
-def gaussian_epsilon(delta: float, mu: float) -> float:
+@example(__call__={"delta": 1e-5, "mu": 1.0})
+@checked
+def gaussian_epsilon(delta: TargetDeltaArg, mu: MuArg) -> float:
     """The smallest ε ≥ 0 with δ(ε) ≤ ``delta`` for the Gaussian mechanism with μ, to 1e-12
     (0 when μ = 0; ∞ when δ = 0 and μ > 0)."""
     if mu == 0:
@@ -107,23 +152,24 @@ def gaussian_epsilon(delta: float, mu: float) -> float:
     return float(optimize.brentq(lambda e: gaussian_delta(e, mu) - delta, 0.0, top, xtol=1e-12))
 
 
+@example(__init__={"offset": -2, "mass": np.array([0.25, 0.5, 0.25]), "infinite": 0.0})
 @dataclass(frozen=True)
-class LossGrid:
+class LossGrid(Checked):
     """A discretised privacy loss distribution: P(L = (offset + k)·GRID) = ``mass[k]``, and
     ``infinite`` = P(L = +∞)."""
 
-    offset: int
-    mass: NDArray[np.float64]
-    infinite: float
+    offset: Annotated[int, Integer(-(2**62), hi=2**62, clean=0)]
+    mass: Annotated[NDArray[np.float64], Array(ndim=1)]
+    infinite: Annotated[float, Real(0.0, clean=0.0)]
 
-    def delta(self, epsilon: float, error: float = 0.0) -> float:
+    def delta(self, epsilon: LevelArg, error: ErrorArg = 0.0) -> float:
         """E[(1 − e^{ε − L})₊] + P(L = ∞) (+ ``error``)."""
         losses = (self.offset + np.arange(self.mass.size)) * GRID
         above = losses > epsilon
         terms = self.mass[above] * -np.expm1(epsilon - losses[above])
         return float(terms.sum()) + self.infinite + error
 
-    def epsilon(self, delta: float, error: float = 0.0) -> float:
+    def epsilon(self, delta: TargetDeltaArg, error: ErrorArg = 0.0) -> float:
         """The smallest ε ≥ 0 with :meth:`delta` ≤ ``delta`` (to GRID/1000), ∞ when none."""
         if self.infinite + error > delta:
             return math.inf
@@ -137,6 +183,62 @@ class LossGrid:
             else:
                 lo = mid
         return hi
+
+
+@dataclass(frozen=True)
+class _Grids(Domain):
+    """A non-empty list or tuple of :class:`LossGrid` (what :func:`compose` convolves)."""
+
+    def convert(self, value: Any, name: str) -> list[LossGrid]:
+        if not isinstance(value, list | tuple) or not value:
+            raise InputTypeError(
+                f"{name}: expected a non-empty list of LossGrid, got {value!r:.60}"
+            )
+        for i, g in enumerate(value):
+            if not isinstance(g, LossGrid):
+                raise InputTypeError(f"{name}[{i}]: expected a LossGrid, got {type(g).__name__}")
+        return list(value)
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (*super().hostile(), [], (), [1.0], "grids", 3, [LossGrid(0, np.ones(1), 0.0), 2])
+
+    def describe(self) -> str:
+        return "a non-empty list of LossGrid"
+
+
+@dataclass(frozen=True)
+class _Shifts(Domain):
+    """The shifts of the draws by family: a non-empty mapping from a family name (a value of
+    :data:`FAMILIES`) to an array of finite reals (any shape, read flat; empty allowed)."""
+
+    def convert(self, value: Any, name: str) -> dict[str, NDArray[np.float64]]:
+        if not isinstance(value, dict) or not value:
+            raise InputTypeError(f"{name}: expected a non-empty dict family -> shifts")
+        out: dict[str, NDArray[np.float64]] = {}
+        for family, t in value.items():
+            if not isinstance(family, str) or family not in _LAWS:
+                raise ValueError(f"{name}: unknown family {family!r} (one of {sorted(_LAWS)})")
+            arr = np.asarray(t) if not isinstance(t, str | bytes | dict) else None
+            if arr is not None and arr.size == 0:
+                out[family] = np.zeros(0)
+                continue
+            out[family] = as_finite_array(t, f"{name}[{family!r}]").astype(np.float64)
+        return out
+
+    def hostile(self) -> tuple[Any, ...]:
+        return (
+            *super().hostile(),
+            {},
+            {"bogus": [1.0]},
+            {"laplace": [math.nan]},
+            {"laplace": ["a"]},
+            {1: [1.0]},
+            "laplace",
+            [1.0],
+        )
+
+    def describe(self) -> str:
+        return "a dict from family names to arrays of finite shifts"
 
 
 def _cells(family: str, shift: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -169,7 +271,9 @@ def _cells(family: str, shift: float) -> tuple[NDArray[np.float64], NDArray[np.f
     return ends, np.maximum(masses, 0.0)
 
 
-def family_grid(family: str, shift: float, pessimistic: bool) -> LossGrid:
+@example(__call__={"family": "laplace", "shift": 0.5, "pessimistic": True})
+@checked
+def family_grid(family: FamilyArg, shift: ShiftArg, pessimistic: FlagArg) -> LossGrid:
     """The loss L = log p(Z) − log p(Z + ``shift``), Z ~ standardised ``family``, on the grid:
     rounded up (``pessimistic``) or down; the two TAIL masses beyond the cells at +∞ and at
     the cap (pessimistic) or dropped (optimistic)."""
@@ -206,7 +310,9 @@ def _to_grid(
     return LossGrid(low, mass, infinite)
 
 
-def gaussian_grid(mu: float, pessimistic: bool) -> LossGrid:
+@example(__call__={"mu": 0.5, "pessimistic": True})
+@checked
+def gaussian_grid(mu: MuArg, pessimistic: FlagArg) -> LossGrid:
     """The Gaussian loss L ~ N(μ²/2, μ²) on the grid (cells of width GRID in loss space,
     masses from the normal cdf/sf)."""
     if mu == 0:
@@ -233,7 +339,14 @@ def gaussian_grid(mu: float, pessimistic: bool) -> LossGrid:
     return grid
 
 
-def compose(grids: Iterable[LossGrid], pessimistic: bool) -> LossGrid:
+@example(
+    __call__={
+        "grids": [LossGrid(-1, np.array([0.5, 0.5]), 0.0), LossGrid(0, np.array([1.0]), 0.0)],
+        "pessimistic": True,
+    }
+)
+@checked
+def compose(grids: Annotated[Iterable[LossGrid], _Grids()], pessimistic: FlagArg) -> LossGrid:
     """The grid of the sum of independent losses: convolution, truncated at ±LOSS_CAP after
     each step (pessimistically: above the cap to +∞, below to −cap; optimistically: above to
     the cap, below dropped)."""
@@ -274,12 +387,18 @@ class Curve:
     (optimistic; equal to ``upper`` where the result is closed-form), both maximised over the
     two directions, and how it was computed."""
 
+    __dpspec_declarative__ = "the curve epsilon_of returns (a record)"
+
     upper: float
     lower: float
     method: str
 
 
-def epsilon_of(shifts: dict[str, NDArray[np.float64]], delta: float) -> Curve:
+@example(__call__={"shifts": {"laplace": np.array([0.5, -0.25])}, "delta": 1e-5})
+@checked
+def epsilon_of(
+    shifts: Annotated[dict[str, NDArray[np.float64]], _Shifts()], delta: TargetDeltaArg
+) -> Curve:
     """ε(δ) of independent standardised draws of each family shifted by ``shifts[family]``
     (both directions: +t and −t)."""
     shifts = {f: np.asarray(t, dtype=np.float64).ravel() for f, t in shifts.items()}
@@ -341,3 +460,22 @@ def _power(grid: LossGrid, count: int, pessimistic: bool) -> list[LossGrid]:
         if count:
             square = compose([square, square], pessimistic)
     return out
+
+
+__all__ = [
+    "FAMILIES",
+    "FFT_ERROR",
+    "GRID",
+    "LOSS_CAP",
+    "TAIL",
+    "Curve",
+    "LossGrid",
+    "compose",
+    "epsilon_of",
+    "family_grid",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "gaussian_grid",
+    "logpdf",
+    "pure_epsilon",
+]
