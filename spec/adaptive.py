@@ -34,6 +34,8 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, TypeVar
 
+from dpspec.spec.laws import two_sided_pmf, two_sided_sf
+
 V = TypeVar("V", bound=Hashable)
 Num = Fraction
 Measure = Mapping[tuple[V, ...], Num]
@@ -256,15 +258,15 @@ def exponential_predicate_law(
 
 def clipped_count_law(count: int, n: int, q: Fraction | float) -> dict[int, Any]:
     """The law of clip(count + Z, 0, n) for Z discrete Laplace, P(Z = z) = (1 − q)/(1 + q)·q^|z|
-    (q a Fraction or a float): P(j) for 0 < j < n from the pmf, and the clipped tails
-    P(0) = P(Z ≤ −count) = q^count/(1 + q), P(n) = P(Z ≥ n − count) = q^{n−count}/(1 + q)
-    (0 ≤ count ≤ n)."""
+    (:func:`~dpspec.spec.laws.two_sided_pmf`, q a Fraction or a float): P(j) for 0 < j < n from
+    the pmf, and the clipped tails P(0) = P(Z ≤ −count) = q^count/(1 + q),
+    P(n) = P(Z ≥ n − count) = q^{n−count}/(1 + q) (:func:`~dpspec.spec.laws.two_sided_sf`;
+    0 ≤ count ≤ n)."""
     if not 0 <= count <= n:
         raise ValueError(f"count: must be in [0, n], got {count}")
-    c = (1 - q) / (1 + q)
-    out: dict[int, Any] = {j: c * q ** abs(j - count) for j in range(1, n)}
-    out[0] = q**count / (1 + q)
-    out[n] = q ** (n - count) / (1 + q) if n > 0 else 1
+    out: dict[int, Any] = {j: two_sided_pmf(j - count, q) for j in range(1, n)}
+    out[0] = two_sided_sf(count, q)  # P(Z ≤ −count) = P(Z ≥ count)
+    out[n] = two_sided_sf(n - count, q) if n > 0 else 1
     if n == 0:  # pragma: no cover - n ≥ 1 in use
         out = {0: 1}
     return dict(sorted(out.items()))
@@ -307,15 +309,11 @@ def argmax_release_law(
 ) -> tuple[dict[int, Fraction], Fraction]:
     """Algorithm 10's output law by enumeration (exact, truncated): every vector of released
     counts of the occupied cells — 0 when c + Z < τ, else the value v ∈ [τ, cap) — weighted by
-    the product of the discrete Laplace probabilities (base q); the output is −1 (h ≡ 0) when
-    nothing is released, else the first cell of the largest released count. Vectors with a
-    value ≥ cap are left out; their total mass is returned (an upper bound on every outcome's
-    error)."""
-    c = (1 - q) / (1 + q)
-
-    def tail(k: int) -> Fraction:  # P(Z ≥ k)
-        return q**k / (1 + q) if k >= 0 else 1 - q ** (1 - k) / (1 + q)
-
+    the product of the discrete Laplace probabilities (base q,
+    :func:`~dpspec.spec.laws.two_sided_pmf` and :func:`~dpspec.spec.laws.two_sided_sf`); the
+    output is −1 (h ≡ 0) when nothing is released, else the first cell of the largest released
+    count. Vectors with a value ≥ cap are left out; their total mass is returned (an upper bound
+    on every outcome's error)."""
     occupied = [(x, int(v)) for x, v in enumerate(counts) if v > 0]
     # each cell's weights as integers over the cell's common denominator: a vector's weight is
     # then an integer over the product of those denominators, the same for every vector, so
@@ -323,8 +321,8 @@ def argmax_release_law(
     options: list[list[tuple[int, int]]] = []
     denominator = 1
     for _, cnt in occupied:
-        cell = [(0, 1 - tail(tau - cnt))]
-        cell += [(v, c * q ** abs(v - cnt)) for v in range(tau, cap)]
+        cell = [(0, 1 - two_sided_sf(tau - cnt, q))]
+        cell += [(v, two_sided_pmf(v - cnt, q)) for v in range(tau, cap)]
         den = math.lcm(*(w.denominator for _, w in cell))
         options.append([(v, w.numerator * (den // w.denominator)) for v, w in cell])
         denominator *= den

@@ -3,8 +3,12 @@ parameters only, exactly: rational intervals (arithmetic rounding outward) where
 is irrational, e.g. q = e^{−1/scale} to within 2^-200.
 
 * :class:`Interval`, :func:`ipow`, :func:`exp_neg_interval` — the exact arithmetic;
+* the discrete Laplace (two-sided geometric) law, stated once: :func:`two_sided_pmf`
+  P(Z = z) = (1 − q)/(1 + q)·q^{|z|}, :func:`two_sided_sf` P(Z ≥ k) and :func:`two_sided_cdf`
+  P(Z ≤ t), at an exact rational q (every probability a ``Fraction``), an :class:`Interval`
+  (rounded outward) or a float (the same expression in floating point);
 * the laws: :func:`geometric_spec` (P(G = g) = (1 − q)q^g), :func:`two_sided_spec` (the
-  discrete Laplace, P(Z = z) = (1 − q)/(1 + q)·q^{|z|}), :func:`block_spec` and
+  discrete Laplace, :func:`two_sided_pmf` as a :data:`SpecLaw`), :func:`block_spec` and
   :func:`truncated_geometric_spec` (the parts of the block sampler), :func:`categorical_spec`
   (P(i) ∝ w_i), :func:`bernoulli_spec`, :func:`randomized_response_spec` (r/(r + k − 1)).
 
@@ -18,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 
 @dataclass(frozen=True)
@@ -147,11 +151,62 @@ def geometric_spec(q: Interval | Fraction) -> SpecLaw:
     return lambda g: (1 - qi) * ipow(qi, int(g)) if int(g) >= 0 else Fraction(0)
 
 
+def _power(q: Any, k: int) -> Any:
+    """q^k for k ≥ 0: exact for a Fraction, ``**`` for a float, :func:`ipow` for an interval."""
+    return ipow(q, k) if isinstance(q, Interval) else q**k
+
+
+@overload
+def two_sided_pmf(z: int, q: Fraction) -> Fraction: ...
+@overload
+def two_sided_pmf(z: int, q: float) -> float: ...
+@overload
+def two_sided_pmf(z: int, q: Interval) -> Interval: ...
+def two_sided_pmf(z: int, q: Any) -> Any:
+    """P(Z = z) = (1 − q)/(1 + q)·q^{|z|}, z ∈ ℤ, 0 < q < 1: the discrete Laplace (two-sided
+    geometric) law, the exact discrete analogue on integer queries of the Laplace noise of seed
+    000 Def 2.2 / Thm 2.3 (``000_dff3c4dc97cf0e21.txt:L119–121``), q = e^{−ε/Δ}. A ``Fraction``
+    q gives the exact rational probability; an :class:`Interval` an enclosure (powers rounded
+    outward, :func:`ipow`); a float the same expression in floating point."""
+    return (1 - q) / (1 + q) * _power(q, abs(z))
+
+
+@overload
+def two_sided_sf(k: int, q: Fraction) -> Fraction: ...
+@overload
+def two_sided_sf(k: int, q: float) -> float: ...
+@overload
+def two_sided_sf(k: int, q: Interval) -> Interval: ...
+def two_sided_sf(k: int, q: Any) -> Any:
+    """P(Z ≥ k) = q^k/(1 + q) for k ≥ 0 and 1 − q^{1−k}/(1 + q) for k < 0, for the law of
+    :func:`two_sided_pmf` (seed 000 Def 2.2 / Thm 2.3, ``000_dff3c4dc97cf0e21.txt:L119–121``,
+    discrete analogue): the geometric tail Σ_{z ≥ k} summed in closed form."""
+    if k >= 0:
+        return _power(q, k) / (1 + q)
+    return 1 - _power(q, 1 - k) / (1 + q)
+
+
+@overload
+def two_sided_cdf(t: int, q: Fraction) -> Fraction: ...
+@overload
+def two_sided_cdf(t: int, q: float) -> float: ...
+@overload
+def two_sided_cdf(t: int, q: Interval) -> Interval: ...
+def two_sided_cdf(t: int, q: Any) -> Any:
+    """P(Z ≤ t) = q^{−t}/(1 + q) for t < 0 and 1 − q^{t+1}/(1 + q) for t ≥ 0, for the law of
+    :func:`two_sided_pmf` (seed 000 Def 2.2 / Thm 2.3, ``000_dff3c4dc97cf0e21.txt:L119–121``,
+    discrete analogue); by symmetry P(Z ≤ t) = P(Z ≥ −t) = :func:`two_sided_sf` (−t), whose
+    t = 0 term this form writes as 1 − q/(1 + q)."""
+    if t < 0:
+        return _power(q, -t) / (1 + q)
+    return 1 - _power(q, t + 1) / (1 + q)
+
+
 def two_sided_spec(q: Interval | Fraction, shift: int = 0) -> SpecLaw:
-    """P(Z = z) = (1 − q)/(1 + q) q^{|z − shift|} on the integers."""
+    """P(Z = z) = (1 − q)/(1 + q) q^{|z − shift|} on the integers (:func:`two_sided_pmf` at
+    z − shift, as an interval)."""
     qi = q if isinstance(q, Interval) else Interval.point(q)
-    c = (1 - qi) / (1 + qi)
-    return lambda z: c * ipow(qi, abs(int(z) - shift))
+    return lambda z: two_sided_pmf(int(z) - shift, qi)
 
 
 def block_spec(q: Interval, block: int, half: int) -> SpecLaw:

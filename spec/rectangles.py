@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from dpspec.spec.laws import two_sided_pmf, two_sided_sf
+
 
 def in_rectangle(p: Sequence[int], x: Sequence[int]) -> bool:
     """h_p(x): every coordinate of x is at most the corner's."""
@@ -76,18 +78,14 @@ def exponential_median_law(data: Sequence[int], size: int, base: Fraction | floa
 
 def discrete_laplace_size_law(available: int, center: int, base: float) -> list[float]:
     """P(clamp(center + Z, 0, available) = j), j = 0..available, Z discrete Laplace with
-    P(Z = z) = (1 − b)/(1 + b)·b^{|z|}: the interior values by the pmf, each end by the tail
-    sum in closed form."""
-    unit = (1 - base) / (1 + base)
-    inner = [unit * base ** abs(j - center) for j in range(available + 1)]
-
-    def at_least(t: int) -> float:  # P(Z ≥ t)
-        return base**t / (1 + base) if t >= 0 else 1 - base ** (1 - t) / (1 + base)
-
+    P(Z = z) = (1 − b)/(1 + b)·b^{|z|} (:func:`~dpspec.spec.laws.two_sided_pmf`): the interior
+    values by the pmf, each end by the tail sum in closed form
+    (:func:`~dpspec.spec.laws.two_sided_sf`)."""
+    inner = [two_sided_pmf(j - center, base) for j in range(available + 1)]
     if available == 0:
         return [1.0]
-    inner[0] = 1 - at_least(1 - center)  # P(center + Z ≤ 0)
-    inner[available] = at_least(available - center)  # P(center + Z ≥ available)
+    inner[0] = 1 - two_sided_sf(1 - center, base)  # P(center + Z ≤ 0)
+    inner[available] = two_sided_sf(available - center, base)  # P(center + Z ≥ available)
     return inner
 
 

@@ -257,7 +257,7 @@ class LaplaceAnswers(Checked):
         c = _count(counts, query, self.n)  # type: ignore[arg-type]
         q = math.exp(-1 / float(self.scale))
         law = {j / self.n: float(discrete_laplace_pmf(j - c, q)) for j in range(1, self.n)}
-        law[0.0] = q**c / (1 + q)  # P(c + Z ≤ 0) = P(Z ≥ c)
+        law[0.0] = float(discrete_laplace_sf(c, q))  # P(c + Z ≤ 0) = P(Z ≥ c)
         law[1.0] = float(discrete_laplace_sf(self.n - c, q))  # P(c + Z ≥ n)
         return dict(sorted(law.items()))
 

@@ -1,7 +1,8 @@
 """Outcome tables of the catalogue's algorithms, with their exact probabilities and encodings.
 
 Every probability here comes from dpspec's own exact laws — ``dpspec.noise``'s
-``discrete_laplace_pmf`` / ``discrete_laplace_sf``, the mechanisms' ``pmf`` / ``local_pmf`` /
+``discrete_laplace_pmf`` / ``discrete_laplace_sf`` (the discrete Laplace law stated in
+:mod:`dpspec.spec.laws`, evaluated at the float base), the mechanisms' ``pmf`` / ``local_pmf`` /
 ``cell_pmf`` and the learners' ``release_law`` — arranged as a :class:`~dpspec.conform.gof.Law`:
 a finite table (infinite supports end in two lumped tails whose mass is computed exactly from
 the survival function) and an ``encode`` that maps a batch of a target's outputs to outcome
@@ -22,6 +23,7 @@ from numpy.typing import NDArray
 from dpspec.conform.gof import Law, _Encoder, _Kept
 from dpspec.noise import discrete_laplace_sf
 from dpspec.noise.machinery import closed_forms as _closed_forms
+from dpspec.spec.laws import two_sided_pmf, two_sided_sf
 
 #: the lumped tails of an integer table hold at most this much mass together (ε × 1.1 included)
 TAIL_MASS = 1e-12
@@ -43,7 +45,9 @@ def _as_float_array(outputs: Any) -> NDArray[np.float64]:
 
 
 def _tail_half_width(q: float, mass: float = TAIL_MASS) -> int:
-    """Smallest W with P(|Z| > W) = 2q^{W+1}/(1 + q) ≤ mass for discrete Laplace base q."""
+    """Smallest W with P(|Z| > W) = 2q^{W+1}/(1 + q) ≤ mass for discrete Laplace base q (the
+    tail :func:`~dpspec.spec.laws.two_sided_sf` inverted with logarithms; a differential test
+    holds it to the spec law on a grid)."""
     if q <= 0:
         return 1
     return max(1, math.ceil(math.log(mass * (1 + q) / 2) / math.log(q)) - 1)
@@ -55,13 +59,15 @@ _INTEGER_LAWS = _Kept[Law](64)
 
 
 def _closed_form_functions() -> tuple[Any, ...]:
-    """The closed forms of the discrete Laplace law this module reads, as they are now: part
-    of the key of a kept table (a bug planted in one of them, a verify control, is a
-    different key, never a table computed without it)."""
+    """The closed forms of the discrete Laplace law this module reads, as they are now (the
+    noise's and the spec's they call): part of the key of a kept table (a bug planted in one
+    of them, a verify control, is a different key, never a table computed without it)."""
     return (
         discrete_laplace_sf,
         _closed_forms.discrete_laplace_pmf,
         _closed_forms.discrete_laplace_sf,
+        two_sided_pmf,
+        two_sided_sf,
     )
 
 

@@ -1,6 +1,8 @@
 """Closed forms of the discrete Laplace law (what the exact verifiers and the mechanisms'
 ``pmf``/``sf`` use): P(Z = z) = (1 − q)/(1 + q)·q^{|z|} and its survival function, exact in
-Fractions with a rational q; and the continuous Laplace survival function (floats)."""
+Fractions with a rational q — the law stated in :mod:`dpspec.spec.laws`
+(:func:`~dpspec.spec.laws.two_sided_pmf`, :func:`~dpspec.spec.laws.two_sided_sf`), called here
+with the exponent checked; and the continuous Laplace survival function (floats)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from dpspec.spec.laws import two_sided_pmf, two_sided_sf
 from dpspec.validation import INT_BOUND, LIMITS
 
 Real = Fraction | float
@@ -36,17 +39,16 @@ def _integer(k: Any, name: str) -> int:
 
 
 def discrete_laplace_pmf(z: int, base: Real) -> Real:
-    """P(Z = z) = (1 − q)/(1 + q) · q^{|z|}."""
+    """P(Z = z) = (1 − q)/(1 + q) · q^{|z|} (:func:`dpspec.spec.laws.two_sided_pmf`)."""
     z = _bounded_exponent(base, _integer(z, "z"), "z")
-    return (1 - base) / (1 + base) * base ** abs(z)
+    return two_sided_pmf(z, base)
 
 
 def discrete_laplace_sf(k: int, base: Real) -> Real:
-    """P(Z ≥ k) = q^k/(1 + q) for k ≥ 0, and 1 − q^{1−k}/(1 + q) for k ≤ 0."""
+    """P(Z ≥ k) = q^k/(1 + q) for k ≥ 0, and 1 − q^{1−k}/(1 + q) for k ≤ 0
+    (:func:`dpspec.spec.laws.two_sided_sf`)."""
     k = _bounded_exponent(base, _integer(k, "k"), "k")
-    if k >= 0:
-        return base**k / (1 + base)
-    return 1 - base ** (1 - k) / (1 + base)
+    return two_sided_sf(k, base)
 
 
 def laplace_sf(t: float, scale: float) -> float:

@@ -60,6 +60,7 @@ from dpspec.rectangles.interior_point import (
     interior_point_sample_complexity,
 )
 from dpspec.spec.composition import per_step_epsilon
+from dpspec.spec.laws import two_sided_cdf
 from dpspec.spec.neighbours import Relation
 from dpspec.validation import (
     MAX_EPSILON,
@@ -220,8 +221,8 @@ class RandMarginsParameters(Checked):
 
     def size_pmf(self, available: Annotated[int, Integer(0, hi=2**26, clean=5)]) -> list[float]:
         """P(k_i = j) for j = 0..available: the law of :func:`clamp_size` of
-        :func:`noisy_sizes` (closed forms: the discrete Laplace tails q^t/(1 + q), or the
-        Laplace CDF for ``idealised``)."""
+        :func:`noisy_sizes` (closed forms: the discrete Laplace tails q^t/(1 + q) of
+        :func:`dpspec.spec.laws.two_sided_cdf`, or the Laplace CDF for ``idealised``)."""
         return _size_pmf(self, available)
 
 
@@ -238,9 +239,8 @@ def _size_pmf(params: RandMarginsParameters, available: int) -> list[float]:
     else:
         c, q = math.ceil(params.mu), params.noise_base()
 
-        def at_most(j: int) -> float:  # P(c + Z ≤ j), P(Z ≤ t) = q^{−t}/(1+q) for t < 0
-            t = j - c
-            return q ** (-t) / (1 + q) if t < 0 else 1 - q ** (t + 1) / (1 + q)
+        def at_most(j: int) -> float:  # P(c + Z ≤ j) = P(Z ≤ j − c)
+            return two_sided_cdf(j - c, q)
 
     cdf = [at_most(j) for j in range(available + 1)]
     law = [cdf[0]] + [cdf[j] - cdf[j - 1] for j in range(1, available + 1)]

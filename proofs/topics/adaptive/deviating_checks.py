@@ -45,6 +45,7 @@ from dpspec.proofs.engine.seeds import THESIS
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.spec import adaptive as ad
 from dpspec.spec.adaptive import argmax_release_law
+from dpspec.spec.laws import two_sided_sf
 from dpspec.spec.neighbours import Relation
 from dpspec.spec.privacy import satisfies_approx_dp
 
@@ -238,9 +239,10 @@ def algorithm10_privacy(config: VerifyConfig) -> CheckOutcome:
 
 def _closed_form_threshold(q: Fraction, delta: Fraction) -> int:
     """The smallest τ ≥ 1 with (1 + q^{−2})·q^τ/(1 + q) ≤ δ (StabilityHistogram's rule with
-    e^ε = q^{−2}), by direct search (τ ≤ 2^14 for the bases used)."""
+    e^ε = q^{−2}, P(Z ≥ τ) = :func:`~dpspec.spec.laws.two_sided_sf`), by direct search
+    (τ ≤ 2^14 for the bases used)."""
     for tau in range(1, 2**14):
-        if (1 + q**-2) * q**tau / (1 + q) <= delta:
+        if (1 + q**-2) * two_sided_sf(tau, q) <= delta:
             return tau
     raise ValueError("delta: no threshold below 2^14")
 

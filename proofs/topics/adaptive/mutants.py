@@ -63,8 +63,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="adaptive.laplace-clipped-tail-off-by-one",
         file=_GAME,
-        original="law[0.0] = q**c / (1 + q)",
-        replacement="law[0.0] = q ** (c + 1) / (1 + q)",
+        original="law[0.0] = float(discrete_laplace_sf(c, q))",
+        replacement="law[0.0] = float(discrete_laplace_sf(c + 1, q))",
         description="LaplaceAnswers.answer_pmf puts P(Z ≥ c + 1) on the clipped answer 0",
         kind="law",
     ),

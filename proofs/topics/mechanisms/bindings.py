@@ -219,8 +219,8 @@ def _compare_discrete_laplace(case: Case) -> str | None:
     bug_controls=(
         BugControl(
             "dpspec.noise._closed_forms.discrete_laplace_pmf",
-            "base ** abs(z)",
-            "base ** abs(2 * z)",
+            "two_sided_pmf(z, base)",
+            "two_sided_pmf(2 * z, base)",
             "the pmf at twice the distance (the law of noise for 2ε)",
         ),
     ),

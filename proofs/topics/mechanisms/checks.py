@@ -64,6 +64,7 @@ from dpspec.proofs.topics.mechanisms.verifiers import (
     verify_stability_histogram,
 )
 from dpspec.spec import privacy
+from dpspec.spec.laws import two_sided_sf
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import satisfies_pure_dp
 
@@ -257,11 +258,11 @@ THRESHOLD_PINS = (
 
 def threshold_pin(q: Fraction, delta: Fraction, lowered: int = 0) -> tuple[bool, str]:
     """The histogram's threshold against the smallest τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ found
-    by counting up in exact rationals from the closed form P(Z ≥ τ) = q^τ/(1 + q), e^ε = q^-2
-    (independent of the implementation's search); ``lowered`` moves the implementation's
-    threshold down (the control)."""
+    by counting up in exact rationals from the closed form P(Z ≥ τ) = q^τ/(1 + q)
+    (:func:`~dpspec.spec.laws.two_sided_sf`), e^ε = q^-2 (independent of the implementation's
+    search); ``lowered`` moves the implementation's threshold down (the control)."""
     tau = 1
-    while (1 + q**-2) * q**tau / (1 + q) > delta:
+    while (1 + q**-2) * two_sided_sf(tau, q) > delta:
         tau += 1
     got = int(StabilityHistogram(2, base=q, delta=delta).threshold) - lowered
     return got == tau, f"q={q}, δ={delta}: τ = {got} (closed form {tau})"

@@ -54,8 +54,9 @@ from dpspec.spec.laws import (
     SpecLaw,
     categorical_spec,
     exp_neg_interval,
-    ipow,
     randomized_response_spec,
+    two_sided_pmf,
+    two_sided_sf,
     two_sided_spec,
 )
 from dpspec.spec.neighbours import datasets
@@ -246,11 +247,9 @@ def discrete_laplace_mechanism_law(config: VerifyConfig) -> CheckOutcome:
     for data in datasets((0, 1), max_size, min_size=1):
         law = by_base.pmf(np.array(data), window)
         c = sum(data)
-        expected: dict[Any, Fraction] = {
-            y: (1 - q) / (1 + q) * q ** abs(y - c) for y in range(-3, 7)
-        }
-        expected["below"] = 1 - _upper_tail_exact(q, window[0] - c)
-        expected["above"] = _upper_tail_exact(q, window[1] + 1 - c)
+        expected: dict[Any, Fraction] = {y: two_sided_pmf(y - c, q) for y in range(-3, 7)}
+        expected["below"] = 1 - two_sided_sf(window[0] - c, q)
+        expected["above"] = two_sided_sf(window[1] + 1 - c, q)
         pmf_mismatches += sum(1 for y, p in expected.items() if law.get(y) != p)
     doubled = DiscreteLaplaceMechanism(lambda d: 2 * _count(d), 1, base=q)
     controls = [
@@ -271,19 +270,15 @@ def discrete_laplace_mechanism_law(config: VerifyConfig) -> CheckOutcome:
     return outcome
 
 
-def _upper_tail_exact(q: Fraction, k: int) -> Fraction:
-    """P(Z ≥ k) for the two-sided law of base q: q^k/(1 + q) (k ≥ 0), 1 − q^{1−k}/(1 + q)."""
-    return q**k / (1 + q) if k >= 0 else 1 - q ** (1 - k) / (1 + q)
-
-
 def _count(d: Any) -> int:
     return int(np.sum(np.asarray(d) == 1))
 
 
 def histogram_threshold(q: Fraction, delta: Fraction) -> int:
-    """τ = min{τ ≥ 1 : (1 + e^ε)·P(Z ≥ τ) ≤ δ}, e^ε = q^{-2}, P(Z ≥ τ) = q^τ/(1 + q)."""
+    """τ = min{τ ≥ 1 : (1 + e^ε)·P(Z ≥ τ) ≤ δ}, e^ε = q^{-2}, P(Z ≥ τ) = q^τ/(1 + q)
+    (:func:`~dpspec.spec.laws.two_sided_sf`)."""
     tau = 1
-    while (1 + q**-2) * q**tau / (1 + q) > delta:
+    while (1 + q**-2) * two_sided_sf(tau, q) > delta:
         tau += 1
     return tau
 
@@ -294,9 +289,6 @@ def histogram_spec(q: Interval | Fraction, tau: int, counts: Sequence[int]) -> S
     qi = q if isinstance(q, Interval) else Interval.point(q)
     cell = two_sided_spec(qi)
 
-    def upper(k: int) -> Interval:  # P(Z ≥ k)
-        return ipow(qi, k) / (1 + qi) if k >= 0 else 1 - ipow(qi, 1 - k) / (1 + qi)
-
     def law(outcome: Any) -> Interval:
         p = Interval.point(1)
         for c, v in zip(counts, outcome, strict=True):
@@ -304,7 +296,7 @@ def histogram_spec(q: Interval | Fraction, tau: int, counts: Sequence[int]) -> S
             if c == 0:
                 p = p * (1 if v == 0 else 0)
             elif v == 0:
-                p = p * (1 - upper(tau - c))
+                p = p * (1 - two_sided_sf(tau - c, qi))
             else:
                 p = p * (cell(v - c) if v >= tau else Interval.point(0))
         return p
@@ -353,8 +345,8 @@ def stability_histogram_law(config: VerifyConfig) -> CheckOutcome:
     outcome = law_check(cases, controls)
     # τ of the ε path: the smallest τ with (1 + e^ε) P(Z ≥ τ) ≤ δ (interval arithmetic)
     ratio = 1 / exp_neg_interval(eps)
-    above = ipow(qe, tau_eps) / (1 + qe) * (1 + ratio)
-    below = ipow(qe, tau_eps - 1) / (1 + qe) * (1 + ratio)
+    above = two_sided_sf(tau_eps, qe) * (1 + ratio)
+    below = two_sided_sf(tau_eps - 1, qe) * (1 + ratio)
     tau_ok = above.hi <= delta and below.lo > delta
     outcome.passed = outcome.passed and int(by_base.threshold) == tau and tau_ok
     outcome.detail += (

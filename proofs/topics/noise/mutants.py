@@ -141,8 +141,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="noise.dlap-sf-shifted",
         file="impl/noise/_closed_forms.py",
-        original="return base**k / (1 + base)",
-        replacement="return base ** (k + 1) / (1 + base)",
+        original="return two_sided_sf(k, base)",
+        replacement="return two_sided_sf(k + 1, base)",
         description="discrete_laplace_sf (the law the verifiers use) is off by one: law != sampler",
         kind="law",
     ),

@@ -45,6 +45,7 @@ from dpspec.proofs.engine.registry import (
 )
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
+from dpspec.spec.laws import two_sided_sf
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import Dist, hockey_stick, satisfies_approx_dp
 
@@ -121,10 +122,11 @@ def verify_pcde(
 def threshold_of(epsilon: float, delta: float) -> int:
     """The exact stability histogram's threshold, written out from its rule (Alg 1 with
     discrete Laplace noise P(z) ∝ q^{|z|}, q = e^{−ε/2}, L1 sensitivity 2): the least integer
-    τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ, P(Z ≥ τ) = q^τ/(1 + q)."""
+    τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ, P(Z ≥ τ) = q^τ/(1 + q)
+    (:func:`~dpspec.spec.laws.two_sided_sf`)."""
     q = math.exp(-epsilon / 2)
     tau = 1
-    while (1 + math.exp(epsilon)) * q**tau / (1 + q) > delta:
+    while (1 + math.exp(epsilon)) * two_sided_sf(tau, q) > delta:
         tau += 1
     return tau
 
@@ -134,7 +136,7 @@ def lone_point_delta(epsilon: float, delta: float) -> float:
     cube is released with probability P(Z ≥ τ − 1) = q^{τ−1}/(1 + q) and nothing else differs,
     so H_γ = P(Z ≥ τ − 1) for every γ ≥ 1 (the worst δ of the histogram)."""
     q = math.exp(-epsilon / 2)
-    return q ** (threshold_of(epsilon, delta) - 1) / (1 + q)
+    return two_sided_sf(threshold_of(epsilon, delta) - 1, q)
 
 
 def epsilon_at(delta: float, laws: list[tuple[Dist, Dist]], top: float) -> float:

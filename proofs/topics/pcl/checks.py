@@ -34,6 +34,7 @@ from dpspec.proofs.engine.registry import (
 )
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA
+from dpspec.spec.laws import two_sided_sf
 from dpspec.spec.neighbours import Relation
 from dpspec.spec.privacy import bernoulli_product, satisfies_pure_dp
 
@@ -161,7 +162,7 @@ def pcl_fixed_function(config: VerifyConfig) -> CheckOutcome:
     centres = np.stack([(cells // 200 + 0.5) / 200, (cells % 200 + 0.5) / 200], axis=1)
     ones = int(clf.decision_cells(centres).sum())
     q = math.exp(-0.5)
-    p = q / (1 + q)  # P(Z ≥ 1) of the discrete Laplace P(z) ∝ q^{|z|}, from its closed form
+    p = two_sided_sf(1, q)  # P(Z ≥ 1) = q/(1 + q) of the discrete Laplace P(z) ∝ q^{|z|}
     pv = float(stats.binomtest(ones, cells.size, p).pvalue)
     memory_ok = clf.cells_.size <= min(2000, 200**2)
     ok = same and same_model and pv > ALPHA and memory_ok

@@ -57,6 +57,7 @@ from dpspec.proofs.engine.registry import (
 )
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA, chisquare_counts
+from dpspec.spec.laws import two_sided_sf
 from dpspec.spec.neighbours import Relation, neighbouring_pairs
 from dpspec.spec.privacy import (
     Dist,
@@ -260,10 +261,11 @@ def verify_pcl2b(
 def threshold_of(epsilon: float, delta: float) -> int:
     """The exact stability histogram's threshold, written out from its rule (Alg 1 with
     discrete Laplace noise P(z) ∝ q^{|z|}, q = e^{−ε/2}, L1 sensitivity 2): the least integer
-    τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ, P(Z ≥ τ) = q^τ/(1 + q)."""
+    τ ≥ 1 with (1 + e^ε)·P(Z ≥ τ) ≤ δ, P(Z ≥ τ) = q^τ/(1 + q)
+    (:func:`~dpspec.spec.laws.two_sided_sf`)."""
     q = math.exp(-epsilon / 2)
     tau = 1
-    while (1 + math.exp(epsilon)) * q**tau / (1 + q) > delta:
+    while (1 + math.exp(epsilon)) * two_sided_sf(tau, q) > delta:
         tau += 1
     return tau
 
@@ -274,7 +276,7 @@ def lone_point_delta(epsilon: float, delta: float) -> float:
     p = P(Z ≥ τ − 1) = q^{τ−1}/(1 + q), independently, and nothing else differs, so
     H_γ = 1 − (1 − p)² for every γ ≥ 1."""
     q = math.exp(-epsilon / 2)
-    p = q ** (threshold_of(epsilon, delta) - 1) / (1 + q)
+    p = two_sided_sf(threshold_of(epsilon, delta) - 1, q)
     return 1 - (1 - p) ** 2
 
 
@@ -564,7 +566,7 @@ def pcl2_fixed_function(config: VerifyConfig) -> CheckOutcome:
     empty = np.setdiff1d(np.arange(clf.n_cells_), stored)
     ones = int(clf.decision_cells(clf.centres_[empty]).sum())
     q = math.exp(-0.5)
-    p = q / (1 + q)  # P(Z ≥ 1) of the discrete Laplace P(z) ∝ q^{|z|}, from its closed form
+    p = two_sided_sf(1, q)  # P(Z ≥ 1) = q/(1 + q) of the discrete Laplace P(z) ∝ q^{|z|}
     pv = float(stats.binomtest(ones, empty.size, p).pvalue)
     memory_ok = stored.size <= X.shape[0] and clf.n_cells_ == cand.shape[0]
     ok = same and same_lattice and pv > ALPHA and memory_ok

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, Veri
 from dpspec.proofs.engine.seeds import THESIS
 from dpspec.rectangles.interior_point import ExponentialMedian
 from dpspec.rectangles.rand_margins import RandMarginsParameters, noisy_sizes
-from dpspec.spec.laws import Interval, SpecLaw, exp_neg_interval, ipow
+from dpspec.spec.laws import SpecLaw, exp_neg_interval, two_sided_spec
 from dpspec.spec.neighbours import datasets
 
 
@@ -52,16 +51,11 @@ def _sizes(params: RandMarginsParameters) -> Program:
 
 
 def size_spec(params: RandMarginsParameters) -> SpecLaw:
-    """k = ⌈μ⌉ + Z with P(Z = z) = (1 − q)/(1 + q) q^{|z|}, q = e^{−1/(2Δ)}, μ = 4Δ ln(1/β)."""
+    """k = ⌈μ⌉ + Z with P(Z = z) = (1 − q)/(1 + q) q^{|z|} (:func:`two_sided_spec`),
+    q = e^{−1/(2Δ)}, μ = 4Δ ln(1/β)."""
     delta = params.sample_complexity
     shift = math.ceil(4 * delta * math.log(1 / params.beta))
-    q = exp_neg_interval(Fraction(1, 2 * delta))
-    c = (1 - q) / (1 + q)
-
-    def law(k: Any) -> Interval:
-        return c * ipow(q, abs(int(k) - shift))
-
-    return law
+    return two_sided_spec(exp_neg_interval(Fraction(1, 2 * delta)), shift)
 
 
 @Obligation(

@@ -107,8 +107,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="rect.size-law-shifted",
         file=_RM,
-        original="            t = j - c\n            return q ** (-t)",
-        replacement="            t = j - c - 1\n            return q ** (-t)",
+        original="return two_sided_cdf(j - c, q)",
+        replacement="return two_sided_cdf(j - c - 1, q)",
         description="the exact law of k_i is off by one (the law decides privacy on a wrong law)",
         kind="law",
     ),
