@@ -147,6 +147,40 @@ def test_runnable_unless_documented(ob) -> None:  # type: ignore[no-untyped-def]
     assert (not ob.runs) == (ob.method == Method.DOCUMENTED), ob.id
 
 
+@pytest.mark.parametrize("ob", obligations(), ids=[ob.id for ob in obligations()])
+def test_running_entries_name_a_predicate_or_a_reason(ob) -> None:  # type: ignore[no-untyped-def]
+    """Every running entry (not documented, not proven by its lemmas alone) names the spec
+    function its check evaluates or says in ``no_predicate`` what it is checked against
+    instead; a reason beside named predicates is a contradiction. Derived from the registry,
+    so a new obligation without either fails here (and at its declaration)."""
+    assert not (ob.predicates and ob.no_predicate), f"{ob.id}: predicates and a reason"
+    if ob.needs_predicate:
+        assert ob.predicates or ob.no_predicate.strip(), f"{ob.id}: no predicate, no reason"
+
+
+def test_an_obligation_without_predicate_or_reason_is_refused() -> None:
+    """The declaration itself refuses a running entry with neither a predicate nor a reason,
+    and one with both; a documented entry and a lemma-only one need neither."""
+    import dpspec.spec.privacy as spec_privacy
+    from dpspec.proofs.engine.registry import RECOMPUTED, Obligation
+
+    common = {"source": "README", "claim": "a claim"}
+    with pytest.raises(ValueError, match="no_predicate="):
+        Obligation(id="scratch.claim", method=Method.EXACT, **common)
+    with pytest.raises(ValueError, match=r"predicates .* are named"):
+        Obligation(
+            id="scratch.claim",
+            method=Method.EXACT,
+            predicates=(spec_privacy.satisfies_pure_dp,),
+            no_predicate=RECOMPUTED,
+            **common,
+        )
+    assert Obligation(id="scratch.claim", method=Method.DOCUMENTED, **common)
+    assert Obligation(id="scratch.claim", method=Method.CROSSHAIR, lemmas=("a_lemma",), **common)
+    given = Obligation(id="scratch.claim", method=Method.EXACT, no_predicate=RECOMPUTED, **common)
+    assert given.no_predicate == RECOMPUTED
+
+
 def test_privacy_obligations_name_entry_points() -> None:
     """A privacy obligation names the real callables it exercises (``test_verifiers`` runs each
     check traced and fails when one of them is never called); each resolves to a function."""
@@ -246,3 +280,29 @@ def test_guarantee_report_lists_the_registry() -> None:
     }
     for e in errata():
         assert f"| {e.id} |" in text, e.id
+
+
+def test_the_report_says_why_an_obligation_names_no_predicate() -> None:
+    """An obligation without a predicate shows ``— (<its no_predicate>)`` in the predicate
+    column of ``dpspec report``, in the Markdown and the HTML page, and in the committed
+    ``proofs/guarantees.md``; one with predicates shows them."""
+    import html
+
+    from dpspec.proofs.engine.index import entries
+    from dpspec.proofs.engine.report import build_rows, html_page, markdown
+
+    rows = {r.id: r for r in build_rows(None)}
+    without = [ob for ob in entries() if not ob.predicates and not ob.lemmas and ob.no_predicate]
+    assert without, "no obligation gives a reason for naming no predicate"
+    for ob in without:
+        assert rows[ob.id].predicate == f"— ({ob.no_predicate})", ob.id
+    some = next(ob for ob in entries() if ob.predicates)
+    assert rows[some.id].predicate.startswith(some.predicates[0].rsplit(".", 1)[-1])
+    page = html_page(list(rows.values()), [], "t")
+    text = markdown(list(rows.values()), [], "t")
+    committed = (ROOT / "proofs" / "guarantees.md").read_text(encoding="utf-8")
+    for ob in without:
+        cell = f"— ({ob.no_predicate})"
+        assert html.escape(cell) in page, ob.id
+        assert f"| {cell.replace('|', chr(92) + '|')} |" in text, ob.id
+        assert cell in committed, f"{ob.id}: regenerate proofs/guarantees.md"

@@ -98,6 +98,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             "claim": ob.claim,
             "method": ob.method.value,
             "predicates": list(ob.predicates),
+            "no_predicate": ob.no_predicate,
             "impls": list(ob.impls),
             "tests": list(ob.tests),
         }

@@ -190,6 +190,50 @@ class Citation:
     theorem: str
 
 
+# Why a running obligation names no spec predicate (``Obligation.no_predicate``): what its
+# property is checked against instead. An entry gives one of these, followed by ``": "`` and
+# what it is in that check, or text of its own where none fits.
+
+#: The expectation is a second computation of the same quantity by independent exact
+#: arithmetic (closed forms, brute force, rationals, quadrature) written in the check.
+RECOMPUTED = "checked against an independent exact recomputation of the same quantity"
+#: The property is the project's own input, CLI or API contract: no seed states it.
+CONTRACT = (
+    "the project's own input/CLI/API contract, which no seed states, documented in "
+    "docs/layout-and-api.md and docs/commands.md"
+)
+#: A utility, consistency or tail rate (or a support property) against the bound the claim
+#: states, measured exactly or by a test with a stated false alarm.
+STATED_BOUND = "a rate or bound checked against its statement in the claim"
+#: The false-alarm rate and power of dpspec's own checkers (the auditor, ``dpspec conform``).
+CHECKER_SOUNDNESS = (
+    "a checker's own soundness, the false alarm and power of dpspec's auditor or conform"
+)
+#: Two code paths of dpspec against each other (value by value or in law).
+DIFFERENTIAL = "a differential check, two code paths of dpspec against each other"
+#: A sampler's outputs against the law the implementation itself states (its ``pmf``), whose
+#: privacy the topic's privacy obligation decides against the spec.
+OWN_LAW = (
+    "conformance to the law the implementation states, its pmf, whose privacy the topic's "
+    "privacy obligation decides against the spec"
+)
+#: A seed's statement refuted as printed by a counterexample (exact, or by a test with a stated
+#: false alarm), the corrected form checked as the claim states it.
+ERRATUM = (
+    "an erratum, the printed statement refuted by a counterexample and the corrected one checked"
+)
+#: The shared reasons, for the report and the tests.
+NO_PREDICATE_REASONS = (
+    RECOMPUTED,
+    CONTRACT,
+    STATED_BOUND,
+    CHECKER_SOUNDNESS,
+    DIFFERENTIAL,
+    OWN_LAW,
+    ERRATUM,
+)
+
+
 @dataclass(frozen=True)
 class Obligation:
     """One registered guarantee, declared where it is checked.
@@ -218,8 +262,18 @@ class Obligation:
     one proven by its lemmas alone — is data in the topic's ``OBLIGATIONS``.
 
     ``tests`` are pytest node ids ``tests/test_x.py::test_y`` (every runnable entry is also run
-    by ``tests/test_verifiers.py::test_registry_checks_pass[<id>]``). ``no_predicate`` says why
-    a running entry names no predicate (the property it checks is stated in its claim).
+    by ``tests/test_verifiers.py::test_registry_checks_pass[<id>]``).
+
+    ``predicates`` or ``no_predicate``: a running entry (not ``documented``, not proven by its
+    ``lemmas`` alone) names the spec functions its check evaluates — a predicate or a stated law
+    of :mod:`dpspec.spec`, called by the check or passed to the engine helper that applies it —
+    or, when it evaluates none, says in ``no_predicate`` what its property is checked against
+    instead: one of the shared reasons (:data:`NO_PREDICATE_REASONS`: :data:`RECOMPUTED`,
+    :data:`CONTRACT`, :data:`STATED_BOUND`, :data:`CHECKER_SOUNDNESS`, :data:`DIFFERENTIAL`,
+    :data:`OWN_LAW`, :data:`ERRATUM`), followed by ``": "`` and what it is in this check, or
+    text of its own. Construction refuses a running entry with neither, and one with both (a
+    reason for naming no predicate beside named predicates). ``dpspec report`` shows the
+    reason in the predicate column: ``— (<reason>)``.
 
     ``bug_controls``: plausible one-line bugs of the implementation (:class:`BugControl`);
     ``dpspec verify`` runs the passing check again with each planted and the check must fail.
@@ -260,12 +314,30 @@ class Obligation:
         object.__setattr__(self, "lemmas", lemmas)
         parts = self.parts
         object.__setattr__(self, "checks", tuple(f"{f.__module__}:{f.__name__}" for f in parts))
+        if self.predicates and self.no_predicate:
+            raise ValueError(
+                f"{self.id}: no_predicate gives a reason for naming no predicate, but "
+                f"predicates {self.predicates} are named"
+            )
+        if self.needs_predicate and not self.predicates and not self.no_predicate.strip():
+            raise ValueError(
+                f"{self.id}: a running obligation names the spec function(s) its check "
+                "evaluates (predicates=) or says what it is checked against instead "
+                "(no_predicate=, e.g. one of NO_PREDICATE_REASONS)"
+            )
 
     def __call__(self, check: C) -> C:
         """Declare this obligation on its check function (which is returned unchanged)."""
         declared = (*getattr(check, DECLARED, ()), replace(self, function=check))
         setattr(check, DECLARED, declared)
         return check
+
+    @property
+    def needs_predicate(self) -> bool:
+        """Whether the entry must name a predicate or say why not: it runs a check (not
+        ``documented``) and is not proven by its CrossHair ``lemmas`` alone (a lemma's
+        contract is its statement)."""
+        return self.method is not Method.DOCUMENTED and not self.lemmas
 
     @property
     def parts(self) -> tuple[Check, ...]:

@@ -1,6 +1,7 @@
 """``dpspec report``: the guarantee table — theorem, seed and line, predicate, entry point, method,
 status, time — as Markdown and as a self-contained HTML page, with the errata and the map from
-the ids of dpspec 0.1.
+the ids of dpspec 0.1. An obligation that names no spec predicate shows ``— (<reason>)`` in the
+predicate column: its ``no_predicate``, what its property is checked against instead.
 
 The registry gives every column but status and time; those come from a ``dpspec verify --json``
 report (``--from``) or from running ``dpspec verify`` first.
@@ -80,7 +81,11 @@ def row(ob: Entry, result: dict[str, Any] | None) -> Row:
     where = "; ".join(
         f"{c.seed[:3]}:L{c.first}" + (f"-{c.last}" if c.last != c.first else "") for c in cites
     )
-    predicate = ", ".join(_short(p) for p in ob.predicates) or ", ".join(ob.lemmas) or "—"
+    predicate = (
+        ", ".join(_short(p) for p in ob.predicates)
+        or ", ".join(ob.lemmas)
+        or (f"— ({ob.no_predicate})" if ob.no_predicate else "—")
+    )
     entry = ", ".join(_short(e) for e in ob.entry_points) or ", ".join(
         _short(i) for i in ob.impls[:2]
     )

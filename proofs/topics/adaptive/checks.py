@@ -22,6 +22,7 @@ from dpspec.adaptive import tight_example, tight_example_law
 from dpspec.proofs.engine.conformance import conformance, conformance_rng, power_against
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    ERRATUM,
     CheckOutcome,
     Control,
     Method,
@@ -621,6 +622,10 @@ def _binomial_below_half(n: int, psi: float) -> float:
     source=f"{THESIS}:L2056-2076 (Lemma 7.1.5; L2067 Chernoff step)",
     claim="P(Bin(n, ψ) < nψ/2) ≤ e^{−nψ/8}, not e^{−n/8} (n = 194, ψ = 0.2: 9.6e-5 > 2.9e-11)",
     method=Method.EXACT,
+    no_predicate=(
+        f"{ERRATUM}: the exact binomial tail P(Bin(n, ψ) < nψ/2) against the printed e^(−n/8) and "
+        "the corrected e^(−nψ/8)"
+    ),
     tests=("tests/test_adaptive.py::test_errata",),
 )
 def lemma_715_chernoff(config: VerifyConfig) -> CheckOutcome:

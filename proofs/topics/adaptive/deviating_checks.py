@@ -33,6 +33,7 @@ from dpspec.adaptive import (
 from dpspec.proofs.engine.conformance import ConformanceReport, conformance, conformance_rng
 from dpspec.proofs.engine.exact import verify_pairs
 from dpspec.proofs.engine.registry import (
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Kind,
@@ -386,6 +387,7 @@ def algorithm10_law(config: VerifyConfig) -> CheckOutcome:
         "released w.p. δ/4"
     ),
     method=Method.STATISTICAL,
+    no_predicate=f"{STATED_BOUND}: the deviation rate (Clopper–Pearson) against 1 − β − e^(−nψ/8)",
     impls=(minimum_sample_size, DeviatingAlgorithm),
     entry_points=(DeviatingAlgorithm.run,),
     tests=("tests/test_adaptive.py::test_deviating_algorithm",),

@@ -32,6 +32,7 @@ from dpspec.proofs.engine.conformance import conformance, conformance_rng
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import RTOL, ExactReport, verify_pairs
 from dpspec.proofs.engine.registry import (
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Kind,
@@ -347,6 +348,9 @@ def _failure_probability(
         "(nearly attained: β/P = 1.004), both idealised; the game fails at the exact rate"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{STATED_BOUND}: the exact failure probability (answer_pmf, the Laplace tail) against β"
+    ),
     impls=(LaplaceAnswers, Transcript),
     entry_points=(LaplaceAnswers.error_bound, play),
     tests=("tests/test_adaptive.py::test_laplace_answers",),
@@ -446,6 +450,9 @@ def _gaps(transcript: Any, counts: np.ndarray, population: np.ndarray, n: int) -
         "attack at n = 4600, k = 8001 (--thorough); Clopper–Pearson at 1e-6"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{STATED_BOUND}: the games' failure rates (Clopper–Pearson) against β + δ/ε and δ/ε"
+    ),
     impls=(LaplaceAnswers, RandomAnalyst, AggregationAttack, HomogeneousChain),
     tests=("tests/test_adaptive.py::test_game",),
     kind=Kind.DEMONSTRATION,

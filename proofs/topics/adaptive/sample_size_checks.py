@@ -9,6 +9,7 @@ from dpspec.adaptive import DeviatingAlgorithm, minimum_sample_size
 from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Method,
@@ -37,6 +38,7 @@ SAMPLE_SIZE_GRID = {
         "grid; 0.8 n falls short"
     ),
     method=Method.EXACT,
+    no_predicate=f"{STATED_BOUND}: the exact release probability of a count ⌈nψ/2⌉ against 1 − β",
     impls=(minimum_sample_size,),
     entry_points=(minimum_sample_size, StabilityHistogram.release_probability),
     tests=("tests/test_adaptive.py::test_deviating_algorithm",),

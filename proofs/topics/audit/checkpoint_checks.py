@@ -12,7 +12,14 @@ import numpy as np
 
 from dpspec.audit import audit
 from dpspec.audit.zoo import zoo
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    DIFFERENTIAL,
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    VerifyConfig,
+)
 
 SEED = 9000
 
@@ -150,6 +157,7 @@ class _ScaledRelease:
         "counts; a foreign checkpoint is refused"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{DIFFERENTIAL}: a resumed audit's counts against the uninterrupted one's",
     impls=(
         audit,
         "dpspec.audit._checkpoint.Progress",

@@ -58,6 +58,7 @@ from dpspec.audit.zoo_kinds import (
 )
 from dpspec.mechanisms.randomized_response import RandomizedResponse
 from dpspec.proofs.engine.registry import (
+    CHECKER_SOUNDNESS,
     CheckOutcome,
     Control,
     Method,
@@ -160,6 +161,7 @@ def _rr_mechanism(epsilon: float) -> FunctionMechanism:
         "correct one is; Laplace 0.5 gives eps_LCB >= 0.48"
     ),
     method=Method.STATISTICAL,
+    no_predicate=f"{CHECKER_SOUNDNESS}: the verdicts on the zoo's correct and broken mechanisms",
     impls=(
         audit_pairs,
         "dpspec.audit._events.float_keys",
@@ -320,6 +322,9 @@ class _Verdict:
         "epsilon"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{CHECKER_SOUNDNESS}: assert_dp's stated false alarm against its vote rule's exact one"
+    ),
     impls=(
         assert_dp,
         vote,
@@ -412,6 +417,9 @@ def assert_dp_validity(config: VerifyConfig) -> CheckOutcome:
         "noisy-max v1b and SVT Alg 4, and none for their correct versions"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{CHECKER_SOUNDNESS}: the searches' verdicts on broken and correct noisy max and SVT"
+    ),
     impls=(
         "dpspec.audit._search.statdp_patterns",
         "dpspec.audit._search.query_vector_pairs",
@@ -491,6 +499,9 @@ def pair_search(config: VerifyConfig) -> CheckOutcome:
         "claim; honest claims pass, halved claims are flagged"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{CHECKER_SOUNDNESS}: audits of user and library targets at their claims and miscalibrated"
+    ),
     impls=(
         load_target,
         "dpspec.audit.libraries._LibraryMechanism",

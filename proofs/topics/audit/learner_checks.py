@@ -45,6 +45,7 @@ from dpspec.learners.pcde import PrivateHistogramDensity
 from dpspec.learners.pcl import PrivateHistogramClassifier
 from dpspec.proofs.engine.conformance import conformance, conformance_rng, draws, outcome
 from dpspec.proofs.engine.registry import (
+    CHECKER_SOUNDNESS,
     CheckOutcome,
     Control,
     Method,
@@ -74,6 +75,9 @@ ALPHA_TEST = Fraction(1, 10**6)
         "correct ones are not, and PCL's eps_LCB reaches >= 0.95 of its exact eps"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{CHECKER_SOUNDNESS}: the verdicts on the learner zoo's correct and broken learners"
+    ),
     impls=(
         LearnerMechanism,
         "dpspec.audit.learners._shortcut_of",
@@ -265,6 +269,7 @@ def _classes_defining(method: str) -> list[str]:
         "exact law of fit(X, y).predict(probe), probes in one cube sharing its noise"
     ),
     method=Method.STATISTICAL,
+    predicates=(bernoulli_product,),
     impls=(PrivateHistogramClassifier.repeated_predictions,),
     tests=("tests/test_audit_learners.py::test_repeated_predictions_match_fit",),
     binding="differential: pcl.privacy",
@@ -513,6 +518,9 @@ def one_run(config: VerifyConfig) -> CheckOutcome:
         "find a violating pair for PCL with half its noise and none for PCL"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{CHECKER_SOUNDNESS}: PCL with half its noise found by both searches, PCL by neither"
+    ),
     impls=(
         "dpspec.audit._learner_search.canary_pairs",
         "dpspec.audit._learner_search.canary_pair_strategy",

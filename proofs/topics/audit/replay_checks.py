@@ -27,6 +27,7 @@ from dpspec.audit.power import delta_resolution, resolution
 from dpspec.audit.replay import ReplayCall, ReplayResult, replay
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    CHECKER_SOUNDNESS,
     CheckOutcome,
     Control,
     Method,
@@ -694,6 +695,9 @@ def fixed_seed_coin(data: Any, n: int, rng: np.random.Generator) -> Any:
         "correct targets are never called deterministic"
     ),
     method=Method.PROPERTY,
+    no_predicate=(
+        f"{CHECKER_SOUNDNESS}: targets ignoring their Generator flagged, correct ones never"
+    ),
     impls=("dpspec.audit._freshness",),
     entry_points=(audit,),
     tests=(

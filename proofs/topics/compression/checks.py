@@ -48,6 +48,7 @@ from dpspec.compression.schemes import (
 from dpspec.proofs.engine.bindings import Case, differential
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Method,
@@ -272,6 +273,7 @@ def quantiles(config: VerifyConfig) -> CheckOutcome:
         "factor < e^(-gamma^2/4), Kegl's bound, zero violations at T >= (4/gamma^2) ln m"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{STATED_BOUND}: MedBoost's trace against Lemma 4.1.1, Cor 4.1.2 and e^(−γ²/4)",
     impls=(medboost, BoostResult, WeakLearner, CompressionFailure),
     tests=("tests/test_compression.py::test_bad_input",),
     bug_controls=(
@@ -589,6 +591,7 @@ def learner_rules(config: VerifyConfig) -> CheckOutcome:
     source=f"{THESIS}:L889-897 (deterministic proper ERM); {THESIS}:L1030-1050 (BV)",
     claim="the step learner stays in BV(v), the interpolation keeps the Lipschitz constant",
     method=Method.PROPERTY,
+    no_predicate=f"{STATED_BOUND}: the hypotheses' variation and slope on a 10^4-point grid",
     impls=(StepLearner, LinearLearner),
 )
 def lipschitz_learner_is_proper(config: VerifyConfig) -> CheckOutcome:

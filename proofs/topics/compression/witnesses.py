@@ -13,6 +13,8 @@ from fractions import Fraction
 import numpy as np
 
 from dpspec.proofs.engine.registry import (
+    ERRATUM,
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Method,
@@ -33,6 +35,7 @@ from dpspec.spec.compression import quantile_minus, quantile_plus
         "gamma"
     ),
     method=Method.EXACT,
+    no_predicate=f"{ERRATUM}: both sides of Lemma 4.1.3 in exact rationals (10th powers)",
 )
 def lemma_413(config: VerifyConfig) -> CheckOutcome:
     """Erratum ``compression.erratum.thesis-lemma-4.1.3``:
@@ -90,6 +93,9 @@ def _min_changes(n: int) -> int:
     source=f"{THESIS}:L1061-1066 (Lemma 4.2.5)",
     claim="V(M) >= 2^n/n fails at n = 1 (brute force); (2^n - 1)/n holds for n <= 3",
     method=Method.EXACT,
+    no_predicate=(
+        f"{ERRATUM}: min V(M) by brute force over row orders against 2^n/n and (2^n − 1)/n"
+    ),
 )
 def lemma_425(config: VerifyConfig) -> CheckOutcome:
     """Erratum ``compression.erratum.thesis-lemma-4.2.5``:
@@ -152,6 +158,9 @@ def binary_margin(config: VerifyConfig) -> CheckOutcome:
         "BV(v); the corrected Lemma 4.2.5 bounds k <= 2 log2(v/t)"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{STATED_BOUND}: the Gray-code functions' variation and sign patterns, counted exactly"
+    ),
 )
 def gray_code_witness(config: VerifyConfig) -> CheckOutcome:
     """Dual fat-shattering of BV(v) (Lemma 4.2.7): n = ⌊log₂(v/t)⌋ functions ±t on the grid
@@ -195,6 +204,7 @@ def gray_code_witness(config: VerifyConfig) -> CheckOutcome:
         "the packing number"
     ),
     method=Method.EXACT,
+    no_predicate=f"{STATED_BOUND}: the McShane extensions' slope and sign patterns on a 10^4 grid",
 )
 def lipschitz_dual_witness(config: VerifyConfig) -> CheckOutcome:
     """Dual fat-shattering of L-Lipschitz functions on [0, 1] (Lemma 4.2.10, corrected: the
@@ -245,6 +255,7 @@ def lipschitz_dual_witness(config: VerifyConfig) -> CheckOutcome:
     source=f"{THESIS}:L1001-1003 (eq. 4.6, per-point Chernoff bound in Sparsify)",
     claim="P(>= n/2 of n draws wrong) <= 2 exp(-n gamma^2/2), exact binomial tails",
     method=Method.EXACT,
+    no_predicate=f"{STATED_BOUND}: exact binomial tails against 2 exp(−nγ²/2)",
 )
 def chernoff_per_point(config: VerifyConfig) -> CheckOutcome:
     """Sparsify's per-point bound (4.6, L1001–1003), safe form: if each drawn hypothesis is

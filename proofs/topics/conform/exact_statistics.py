@@ -34,7 +34,14 @@ import dpspec.conform.gof
 from dpspec.conform import core, gof
 from dpspec.conform.core import plan
 from dpspec.proofs.engine.controls import BugControl, planted
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    VerifyConfig,
+)
 
 #: the whole run's false alarm, the float 1e-6 (dpspec.conform.gof.ALPHA, restated: the
 #: expectation is ours), as the exact rational it is
@@ -162,6 +169,9 @@ AUDITS_LEFT_OUT = BugControl(
         "per side, and alpha_each is exactly alpha over the run's law tests and audits"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{RECOMPUTED}: the critical counts by an exact binomial walk, α per test as α/tests"
+    ),
     impls=(dpspec.conform.gof, plan),
     tests=(
         "tests/test_conform_exact_statistics.py::test_critical_counts_are_the_exact_binomial_quantiles",

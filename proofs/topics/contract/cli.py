@@ -20,7 +20,7 @@ from pathlib import Path
 from dpspec.cli import main
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.errors import check_writable, one_line_errors
-from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.registry import CONTRACT, CheckOutcome, Method, Obligation, VerifyConfig
 
 #: (argv, expected exit code) — ``{tmp}`` is a writable scratch folder, ``{file}`` a regular
 #: file in it (so ``{file}/x.json`` cannot be created).
@@ -118,6 +118,7 @@ def _problem(code: int, stderr: str, expected: int) -> str | None:
     source="dpspec standard: exit codes 0 holds, 1 violation, 2 usage error, 3 internal error",
     claim="hostile command lines get their exit code and one line on stderr, no traceback",
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: exit codes and one-line errors",
     impls=(main, check_writable),
     entry_points=(main,),
     tests=("tests/test_contract_cli.py::test_usage_errors",),

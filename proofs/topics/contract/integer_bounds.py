@@ -21,6 +21,7 @@ from dpspec.noise import (
 )
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    CONTRACT,
     CheckOutcome,
     Method,
     Obligation,
@@ -56,6 +57,7 @@ def _constant(value: Any) -> Callable[[Any], Any]:
         "the argument"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: integer arithmetic below 2^62, refusals naming the argument",
     impls=(
         ExpNegExponents,
         exp_neg_exponents,

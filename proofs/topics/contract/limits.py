@@ -20,6 +20,7 @@ from functools import partial
 from dpspec.proofs.engine import sweep
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    CONTRACT,
     CheckOutcome,
     Method,
     Obligation,
@@ -59,6 +60,7 @@ def capped(domain: Domain | object) -> int | None:
         "budget; at 2^40 it is refused within 0.1 s"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: declared maxima finish or are refused in time",
     impls=(Integer, "dpspec.validation.checks.LIMITS"),
     bug_controls=(
         BugControl(

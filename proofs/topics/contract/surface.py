@@ -27,6 +27,7 @@ from dpspec.cli import build_parser, command_modules, main
 from dpspec.mechanisms import DiscreteLaplaceMechanism
 from dpspec.proofs.engine.discovery import PublicObject, declarative_kind, public_objects
 from dpspec.proofs.engine.registry import (
+    CONTRACT,
     CheckOutcome,
     Control,
     Method,
@@ -76,6 +77,7 @@ def _scratch_objects() -> tuple[PublicObject, ...]:
         "privacy contract, is exported and registered, and the hostile sweep reaches it"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: every public object keeps the declared contract",
     impls=("dpspec.validation.checked", dpspec.validation.domains, dpspec.contract),
     tests=("tests/test_contract.py::test_a_new_class_without_the_contract_is_reported",),
 )
@@ -138,6 +140,7 @@ def _family_rows(tally: Tally) -> str:
         "time"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: every refused value refused naming the parameter",
     impls=(dpspec.validation.checks, dpspec.validation.domains),
     tests=("tests/test_contract.py::test_the_sweep_catches_bypassed_validation",),
 )
@@ -191,6 +194,7 @@ def hostile_sweep(config: VerifyConfig) -> CheckOutcome:
         "every text its domain refuses ends with exit code 2 and one line on stderr"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: every option declares its domain, refusals exit 2",
     impls=(
         dpspec.proofs.engine.options,
         build_parser,
@@ -248,6 +252,9 @@ def _undeclared_option_control() -> bool:
         "idealised False and True"
     ),
     method=Method.PROPERTY,
+    no_predicate=(
+        f"{CONTRACT}: every privacy-stating class has a privacy obligation and report cases"
+    ),
     impls=(dpspec.proofs.engine.reports,),
 )
 def privacy_coverage(config: VerifyConfig) -> CheckOutcome:

@@ -494,6 +494,10 @@ def a2_not_private(config: VerifyConfig) -> CheckOutcome:
         "exact_sampler False exactly when idealised"
     ),
     method=Method.PROPERTY,
+    no_predicate=(
+        "privacy_ against the level Thm 7 and Thm 26 state, written out in the check (the "
+        "level's privacy is decided against the spec by the topic's privacy obligations)"
+    ),
     impls=(PrivateCoverClassifier, LabelPrivateCoverClassifier),
     tests=("tests/test_cover_learners.py::test_privacy_report",),
     bug_controls=(

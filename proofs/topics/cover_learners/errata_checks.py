@@ -15,6 +15,7 @@ import numpy as np
 
 from dpspec.cover_learners import PrivateCoverClassifier
 from dpspec.proofs.engine.registry import (
+    ERRATUM,
     CheckOutcome,
     Control,
     Method,
@@ -224,6 +225,7 @@ def thm5_counting(config: VerifyConfig) -> CheckOutcome:
         "(3/ε) ln(4/δ)"
     ),
     method=Method.EXACT,
+    no_predicate=f"{ERRATUM}: exact binomial tails against L557's form and Eq. (9)",
     tests=("tests/test_cover_learners.py::test_errata",),
 )
 def chernoff_l557(config: VerifyConfig) -> CheckOutcome:
@@ -274,6 +276,7 @@ def chernoff_l557(config: VerifyConfig) -> CheckOutcome:
         "𝒰(W) = 1/2, printed 1 − 2e^{-3/8} < 0 and 1/4)"
     ),
     method=Method.EXACT,
+    no_predicate=f"{ERRATUM}: the band mass at n = 3 (exactly γ) against the printed equalities",
     tests=("tests/test_cover_learners.py::test_sphere_band_masses",),
 )
 def lemmas_20_21_printed(config: VerifyConfig) -> CheckOutcome:
@@ -307,6 +310,7 @@ def lemmas_20_21_printed(config: VerifyConfig) -> CheckOutcome:
         "cap ratio 2^{-(n-1)} is 1/2 at n = 3, r = 1"
     ),
     method=Method.EXACT,
+    no_predicate=f"{ERRATUM}: ρ_D ≤ 1 on 500 separators and the cap ratio at n = 3",
     tests=("tests/test_cover_learners.py::test_doubling_dimension",),
 )
 def lemma25_large_r(config: VerifyConfig) -> CheckOutcome:

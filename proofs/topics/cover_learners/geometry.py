@@ -28,6 +28,7 @@ from dpspec.cover_learners import (
 )
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Kind,
@@ -346,6 +347,9 @@ def lemma21_log_kappa(n: int, gamma: float) -> float:
         "state"
     ),
     method=Method.PROPERTY,
+    no_predicate=(
+        f"{STATED_BOUND}: Lemmas 20–21's κ against κ* = 1/𝒰(W) from the Beta law of (u·x)²"
+    ),
     tests=("tests/test_cover_learners.py::test_sphere_band_masses",),
 )
 def examples_2_3(config: VerifyConfig) -> CheckOutcome:
@@ -533,6 +537,7 @@ def _lemma17_needed(samples: NDArray[np.float64]) -> NDArray[np.float64]:
         "relative deviation bounds hold with ε_m as printed (failure rate ≤ δ)"
     ),
     method=Method.STATISTICAL,
+    no_predicate=f"{STATED_BOUND}: the least ε each sample needs, computed exactly, against ε_m",
     tests=("tests/test_cover_learners.py::test_doubling_dimension",),
     kind=Kind.DEMONSTRATION,
     reason=(
@@ -605,6 +610,7 @@ def _cap_packing(n: int, r: float, rng: np.random.Generator, tries: int) -> list
         "of ≥ 2^{n-2} members (exhibited at r = 1/10, n = 3..6)"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{STATED_BOUND}: a greedy packing's size and angles against 2^(n−2), πr/2 and πr",
     tests=("tests/test_cover_learners.py::test_doubling_dimension",),
     kind=Kind.DEMONSTRATION,
     reason=(

@@ -31,6 +31,7 @@ from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import slack_of, verify_pairs
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
     CheckOutcome,
     Control,
     Kind,
@@ -540,6 +541,9 @@ def _thm12_closed_form(counts: tuple[int, ...], alpha: float) -> float:
         "closed form (weight classes; sample counts) to 1e-9"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{RECOMPUTED}: the pmf against closed forms over weight classes and sample counts"
+    ),
     impls=(ExponentialMechanism,),
     tests=("tests/test_cover_learners.py::test_lemma11",),
 )

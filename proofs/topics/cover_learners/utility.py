@@ -36,6 +36,8 @@ from dpspec.cover_learners import (
 from dpspec.cover_learners.learners import a1_certificate, a1r_certificate, a2_certificate
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    DIFFERENTIAL,
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Kind,
@@ -58,6 +60,10 @@ _UTILITY_REASON = (
     "0.11, 0.03), so a certificate understated several times still passes; the "
     "companion *.selection-step checks the step the learner is responsible for "
     "where it is nearly attained"
+)
+_UTILITY_NO_PREDICATE = (
+    f"{STATED_BOUND}: the mean exact P(excess > ε) against the certificate δ_cert "
+    "(one-sided Hoeffding at 1e-6)"
 )
 
 TARGET = 0.37  # the target threshold of the utility checks (x ~ Unif[0, 1], κ = 1)
@@ -131,6 +137,7 @@ def _utility_outcome(name: str, result: tuple[float, float, float, float, int]) 
         "|G|e^{-αmε/8} (exact per-sample failure probability, Hoeffding at 1e-6)"
     ),
     method=Method.STATISTICAL,
+    no_predicate=_UTILITY_NO_PREDICATE,
     impls=(PrivateCoverClassifier, a1_certificate),
     tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
     kind=Kind.DEMONSTRATION,
@@ -161,6 +168,7 @@ def a1_utility(config: VerifyConfig) -> CheckOutcome:
     source=f"{CHAUDHURI_HSU}:L278-290 (Thm 9); {CHAUDHURI_HSU}:L540-567 (proof, corrected)",
     claim="realizable: excess ≤ ε except w.p. ≤ |G|e^{-mε/400} + δ/4 + |G|e^{-3αmε/40}",
     method=Method.STATISTICAL,
+    no_predicate=_UTILITY_NO_PREDICATE,
     impls=(PrivateCoverClassifier, a1r_certificate),
     tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
     kind=Kind.DEMONSTRATION,
@@ -190,6 +198,7 @@ def a1r_utility(config: VerifyConfig) -> CheckOutcome:
     source=f"{CHAUDHURI_HSU}:L804-812 (Thm 27)",
     claim="thresholds: excess ≤ ε except w.p. ≤ 4e^{-mε²/32} + |G|e^{-αmε/8}",
     method=Method.STATISTICAL,
+    no_predicate=_UTILITY_NO_PREDICATE,
     impls=(LabelPrivateCoverClassifier, a2_certificate),
     tests=("tests/test_cover_learners.py::test_certificates_by_hand",),
     kind=Kind.DEMONSTRATION,
@@ -471,6 +480,7 @@ def _disagreements(learner: Learner, X: NDArray[np.float64], y: NDArray[np.int64
         "releases the candidate it scored"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{DIFFERENTIAL}: the mistakes each learner scores against its predict's",
     impls=(PrivateCoverClassifier, LabelPrivateCoverClassifier, Boxes),
     tests=("tests/test_cover_learners.py::test_boxes_on_their_ends",),
     bug_controls=(

@@ -37,6 +37,7 @@ from dpspec.ldp.partition import CubicPartition
 from dpspec.noise import DiscreteLaplaceNoise
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    OWN_LAW,
     CheckOutcome,
     Control,
     Method,
@@ -441,6 +442,9 @@ def _exact_law_of(rand: LocalRandomiser, radius: int) -> tuple[int, list[str]]:
         "draw from the law's noise objects (exact and idealised, W+Z and Z only)"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{OWN_LAW}: reports with injected noise against step·(centre + noise) of pmf's law"
+    ),
     impls=(LocalRandomiser, Reports),
     entry_points=(
         LocalRandomiser.randomise,

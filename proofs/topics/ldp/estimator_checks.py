@@ -42,6 +42,7 @@ from dpspec.proofs.topics.ldp.lemmas import log_ratio_core, onehot_sensitivity, 
 from dpspec.spec.ldp import (
     onehot_change,
     prop1_bound,
+    report_log_ratio,
     response_change,
 )
 
@@ -93,6 +94,7 @@ def _estimator_case(
         "of a randomiser built from the caller's epsilon, whose exact level is <= epsilon"
     ),
     method=Method.EXACT,
+    predicates=(onehot_change, response_change, report_log_ratio),
     impls=(LDPPartitionRegressor, LDPPartitionClassifier, aggregate),
     entry_points=(
         LDPPartitionRegressor.fit,

@@ -19,6 +19,8 @@ from scipy import stats
 from dpspec.ldp.mechanism import W_ONE, LocalRandomiser, ReportLaw, Reports, aggregate
 from dpspec.ldp.partition import CubicPartition
 from dpspec.proofs.engine.registry import (
+    DIFFERENTIAL,
+    OWN_LAW,
     CheckOutcome,
     Control,
     Method,
@@ -131,6 +133,9 @@ CONFORMANCE_CASES: tuple[tuple[str, bool, bool, str, list[float], float, int, bo
         "built for epsilon x 1.25 is rejected)"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{OWN_LAW}: the entry points' report patterns against pmf's product law (chi-square)"
+    ),
     impls=(LocalRandomiser, ReportLaw),
     entry_points=(LocalRandomiser.randomise, LocalRandomiser.sample),
     tests=("tests/test_ldp.py::test_reports_on_lattice",),
@@ -318,6 +323,9 @@ Z_CRITICAL = float(stats.norm.isf(ALPHA / 2))
         "rejected"
     ),
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{DIFFERENTIAL}: collect_in_law against collect (KS) and the sums' exact variance"
+    ),
     impls=(Reports, aggregate),
     entry_points=(LocalRandomiser.collect_in_law, LocalRandomiser.collect),
     tests=("tests/test_ldp.py::test_collect_in_batches",),

@@ -26,6 +26,8 @@ from dpspec.ldp.problems import SineProblem
 from dpspec.proofs.engine.consistency_runs import ldp_error, run_ldp_consistency
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Kind,
@@ -84,6 +86,9 @@ def _regression_values(nu: Any, mu: Any, threshold: float, volume: float) -> NDA
         "0]"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{RECOMPUTED}: ν/μ above c_n h^d and each point's cell in rationals (L154, L273–300)"
+    ),
     impls=(LDPPartitionRegressor, PartitioningRegressor, LDPPartitionClassifier, CubicPartition),
     tests=("tests/test_ldp.py::test_partition_is_public_and_covers_the_ball",),
     bug_controls=(
@@ -267,6 +272,7 @@ def theorem3_terms(n: int, d: int, epsilon: float, bound_y: float) -> tuple[floa
         "L^2 (5 sigma_W^2 + 1)/(n c^2 h^2d)"
     ),
     method=Method.STATISTICAL,
+    no_predicate=f"{STATED_BOUND}: the mean exact L2 error against Theorem 3's explicit bound",
     impls=(PartitioningRegressor,),
     kind=Kind.DEMONSTRATION,
     reason=(
@@ -323,6 +329,7 @@ def laplace_mean_tail(n: int, eps: float) -> float:
         "by exact quadrature"
     ),
     method=Method.EXACT,
+    no_predicate=f"{STATED_BOUND}: exact tails by quadrature against 2 exp(−nε²/4)",
     kind=Kind.DEMONSTRATION,
     reason=(
         "a Chernoff bound, loose by a factor >= 2.3 on every instance (exact tails by "

@@ -44,7 +44,15 @@ from dpspec.proofs.engine.exact import (
     slack_of,
     verify_pairs,
 )
-from dpspec.proofs.engine.registry import CheckOutcome, Control, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
+    STATED_BOUND,
+    CheckOutcome,
+    Control,
+    Method,
+    Obligation,
+    VerifyConfig,
+)
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
 from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.proofs.topics.mechanisms.verifiers import (
@@ -273,6 +281,9 @@ def threshold_pin(q: Fraction, delta: Fraction, lowered: int = 0) -> tuple[bool,
     source=f"{BAYES_CONSISTENCY}:L125-147 (Alg 1; Thm 2.4: ĉ(x) = 0 when count is 0)",
     claim="Alg 1 never releases a cell absent from the data; every release is ≥ τ",
     method=Method.PROPERTY,
+    no_predicate=(
+        f"{STATED_BOUND}: the released cells and values against Alg 1's support (values ≥ τ)"
+    ),
     impls=(stability_histogram, paper_threshold),
     bug_controls=(
         BugControl(
@@ -310,6 +321,10 @@ def stability_zero_counts(config: VerifyConfig) -> CheckOutcome:
     source=f"{BAYES_CONSISTENCY}:L119 (Def 2.2); float safety (Mironov 2012)",
     claim="the exact Laplace path releases only multiples of γ; the idealised one does not",
     method=Method.PROPERTY,
+    no_predicate=(
+        "a float-safety property of the implementation, checked directly: the exact path's "
+        "outputs are multiples of γ (its law: mechanisms.laplace.law-bound)"
+    ),
     impls=(LaplaceMechanism,),
     bug_controls=(
         BugControl(
@@ -345,6 +360,10 @@ def laplace_outputs_on_lattice(config: VerifyConfig) -> CheckOutcome:
     source="Canonne–Kamath–Steinke 2020, Alg 1-2 (float-safe noise for every seed mechanism)",
     claim="the integer-only samplers draw exactly their stated laws",
     method=Method.STATISTICAL,
+    no_predicate=(
+        f"{RECOMPUTED}: chi-square against the laws written out in the check (enumerated "
+        "against dpspec.spec.laws by the noise topic's law-enumerated obligations)"
+    ),
     impls=(
         bernoulli_exp_neg,
         discrete_laplace,

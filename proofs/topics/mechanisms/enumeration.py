@@ -41,6 +41,7 @@ from dpspec.proofs.engine.law_checks import (
     with_attribute,
 )
 from dpspec.proofs.engine.registry import (
+    DIFFERENTIAL,
     CheckOutcome,
     Control,
     Method,
@@ -82,6 +83,7 @@ def _scores(data: Any) -> Any:
         "base) exactly on every dataset of a tiny domain: its law derived from its code"
     ),
     method=Method.EXACT,
+    predicates=(categorical_spec,),
     impls=(ExponentialMechanism, check_base_loss),
     entry_points=(ExponentialMechanism.sample,),
 )
@@ -140,6 +142,7 @@ def _mechanism(mech: Any, data: tuple[int, ...]) -> Program:
         "every input"
     ),
     method=Method.EXACT,
+    predicates=(randomized_response_spec,),
     impls=(RandomizedResponse,),
     entry_points=(RandomizedResponse.randomise,),
 )
@@ -205,6 +208,7 @@ def _randomising(mech: RandomizedResponse, x: int) -> Program:
         "its code"
     ),
     method=Method.EXACT,
+    predicates=(two_sided_spec, two_sided_pmf, two_sided_sf),
     impls=(
         DiscreteLaplaceMechanism,
         "dpspec.noise._closed_forms.discrete_laplace_pmf",
@@ -313,6 +317,7 @@ def histogram_spec(q: Interval | Fraction, tau: int, counts: Sequence[int]) -> S
         "form): its law derived from its code on every dataset of a tiny domain"
     ),
     method=Method.EXACT,
+    predicates=(two_sided_spec, two_sided_sf),
     impls=(StabilityHistogram,),
     entry_points=(StabilityHistogram.sample,),
 )
@@ -381,6 +386,7 @@ def _histogram_case(
         "recomputed exactly"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{DIFFERENTIAL}: the releases against discrete_laplace's draws, value by value",
     impls=(LaplaceMechanism,),
     entry_points=(LaplaceMechanism.sample,),
     binding="differential: noise.discrete-laplace-law-enumerated",

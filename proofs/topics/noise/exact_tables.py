@@ -35,6 +35,7 @@ from dpspec.noise.machinery import (
 )
 from dpspec.proofs.engine.law_checks import table_off_by_one_ulp
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
     CheckOutcome,
     Control,
     Method,
@@ -224,6 +225,7 @@ BERNOULLI_RATES = tuple(
         "difference"
     ),
     method=Method.EXACT,
+    no_predicate=f"{RECOMPUTED}: every floor against ⌊2^64 c_k⌋ of the stated law to 2^-256",
     impls=("dpspec.noise._laws.TwoSidedSampler", "dpspec.noise._tables.ThresholdTable"),
 )
 def tables_exact(config: VerifyConfig) -> CheckOutcome:

@@ -100,6 +100,7 @@ def _series(e: ExpNegExponents) -> Program:
         "reach is run"
     ),
     method=Method.EXACT,
+    predicates=(two_sided_spec, geometric_spec, block_spec, truncated_geometric_spec),
     impls=(
         discrete_laplace,
         discrete_laplace_base,
@@ -275,6 +276,7 @@ def _heavier(within: Any) -> Any:
         "many-exponent path: derived from their code, within 2^-64"
     ),
     method=Method.EXACT,
+    predicates=(bernoulli_spec,),
     impls=(
         bernoulli_exp_neg,
         bernoulli_exp_neg_exponents,
@@ -384,6 +386,7 @@ def _bernoulli_planted(a: int, d: int, bugs: dict[str, Callable[..., Any]]) -> P
         "included): derived from their code, within 2^-64"
     ),
     method=Method.EXACT,
+    predicates=(categorical_spec,),
     impls=(
         categorical_exp_neg,
         categorical_exp_gap,

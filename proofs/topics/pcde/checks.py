@@ -35,6 +35,7 @@ from dpspec.proofs.engine.exact import (
     verify_pairs,
 )
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
     CheckOutcome,
     Control,
     Method,
@@ -349,6 +350,10 @@ def _fitted(n: int, d: int, seed: int) -> PrivateHistogramDensity:
     source=f"{BAYES_CONSISTENCY}:L258 (Remark 4.1 and its footnote, L268)",
     claim="f̂ is a density: ≥ 0, integrates to 1, sample_points draws from it",
     method=Method.STATISTICAL,
+    no_predicate=(
+        "the definition of a density checked directly (f̂ ≥ 0, ∫ f̂ = 1) and sample_points "
+        "against f̂'s own cube law ĉ/Σĉ (chi-square, KS)"
+    ),
     impls=(PrivateHistogramDensity, "dpspec.learners.pcde._match_rows"),
     tests=("tests/test_pcde.py::test_sample_lands_in_released_cubes",),
     bug_controls=(
@@ -442,6 +447,9 @@ def pcde_is_density(config: VerifyConfig) -> CheckOutcome:
         "the estimator protocol are correct"
     ),
     method=Method.PROPERTY,
+    no_predicate=(
+        f"{RECOMPUTED}: cube keys, lookups and counts by brute force; the estimator protocol"
+    ),
     impls=(
         side_for,
         "dpspec.learners.pcde._check_points",
@@ -553,6 +561,7 @@ NOISELESS_EPSILON = 700.0
         "(cubes [k r, (k+1) r) anchored at 0), on points on and next to cube faces"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{RECOMPUTED}: f̂(x) = c(C(x))/(n r^d) with ⌊x/r⌋ written out in the check",
     impls=(PrivateHistogramDensity, "dpspec.learners.pcde._cube_ids"),
     tests=("tests/test_pcde.py::test_pdf_integrates_to_one",),
     bug_controls=(

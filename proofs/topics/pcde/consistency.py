@@ -23,7 +23,14 @@ from dpspec.densities import DENSITIES, ProductDensity, SymmetricMarginal
 from dpspec.learners.pcde import PrivateHistogramDensity, side_for
 from dpspec.proofs.engine.consistency_runs import NO_RELEASE_L1, density_l1_distance
 from dpspec.proofs.engine.controls import BugControl
-from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, Slack, VerifyConfig
+from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
+    CheckOutcome,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+)
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY
 from dpspec.proofs.engine.stats import ALPHA
 from dpspec.spec.consistency import welch_greater_pvalue
@@ -87,6 +94,7 @@ def shows_trend(pvals: list[float], means: list[float], steps: int, bound: float
     source=f"{BAYES_CONSISTENCY}:L264-319 (Thm 4.3 and proof, eqs. 3-7)",
     claim="E‖f − f̂‖₁ falls along an n-grid for N(0, 1) (trend; the theorem is a limit)",
     method=Method.STATISTICAL,
+    predicates=(welch_greater_pvalue,),
     impls=(PrivateHistogramDensity, side_for),
     tests=("tests/test_pcde.py::test_consistency_trend_small",),
     bug_controls=(
@@ -168,6 +176,7 @@ def _quadrature_l1(
         "quadrature with a stated error (d = 2), matching adaptive quadrature"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{RECOMPUTED}: the closed-form L1 distances against scipy's adaptive quadrature",
     impls=(ProductDensity, SymmetricMarginal),
     tests=("tests/test_pcde.py::test_l1_closed_form_matches_quadrature",),
     bug_controls=(

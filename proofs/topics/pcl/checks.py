@@ -26,6 +26,7 @@ from dpspec.proofs.engine.exact import (
     slack_of,
 )
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
     CheckOutcome,
     Method,
     Obligation,
@@ -119,6 +120,7 @@ def pcl_exact_privacy(config: VerifyConfig) -> CheckOutcome:
     source=f"{BAYES_CONSISTENCY}:L193-200 (Alg 2: one noise draw per cube, fixed)",
     claim="PCL's output is one function: same x → same answer; empty cubes carry noise",
     method=Method.STATISTICAL,
+    predicates=(two_sided_sf,),
     impls=(
         PrivateHistogramClassifier,
         "dpspec.learners._keyed_noise.keyed_values",
@@ -364,6 +366,7 @@ NOISELESS_EPSILON = 700.0
         "there (half-open cubes, the last closed), on points on and next to cube edges"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{RECOMPUTED}: predict at ε = 700 against the noiseless rule of reference_bits",
     impls=(PrivateHistogramClassifier, "dpspec.learners.pcl._cube_keys"),
     tests=("tests/test_pcl.py::test_cube_keys_match_the_definition",),
     bug_controls=(

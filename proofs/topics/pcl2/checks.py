@@ -47,6 +47,7 @@ from dpspec.proofs.engine.exact import (
     verify_pairs,
 )
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
     CheckOutcome,
     Control,
     Method,
@@ -523,6 +524,7 @@ def _grid_candidates(k: int) -> NDArray[np.float64]:
     source=f"{BAYES_CONSISTENCY}:L466-476 (Alg 4 step 6: one noise draw per cell, fixed)",
     claim="PCL2's output is one function: same x → same answer; empty cells carry noise",
     method=Method.STATISTICAL,
+    predicates=(two_sided_sf,),
     impls=(PrivatePackingClassifier,),
     tests=("tests/test_pcl2.py::test_predictions_are_one_function",),
     bug_controls=(
@@ -641,6 +643,7 @@ def _unbounded_bits(
         "reads there: lattice cubes, Voronoi ties to the lowest index, cubes of ℝ^d"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{RECOMPUTED}: predict without noise against the rule from the cell boundaries",
     impls=(PrivatePackingClassifier, PrivateUnboundedClassifier),
     tests=("tests/test_pcl2.py::test_packing_mode_cells_and_law",),
     bug_controls=(

@@ -20,6 +20,8 @@ from dpspec.learners.packing import (
 )
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Method,
@@ -74,6 +76,9 @@ def lattice_facts(m: int, d: int, rng: np.random.Generator) -> dict[str, Any]:
         "iff d ≤ 3, and its Voronoi cells are its cubes"
     ),
     method=Method.PROPERTY,
+    no_predicate=(
+        f"{RECOMPUTED}: separation, covering radius and Voronoi cells by brute-force distances"
+    ),
     impls=(CubicLattice,),
     tests=(
         "tests/test_pcl2.py::test_lattice_is_packing_and_cover",
@@ -187,6 +192,7 @@ def packing_violations(
         "maximal in that set (every candidate < r from a centre), ties at r included"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{RECOMPUTED}: packing and maximality of the output by brute-force distances",
     impls=(greedy_maximal_packing, nearest_centre, pairwise_distances),
     tests=(
         "tests/test_pcl2.py::test_greedy_packing_is_maximal",
@@ -293,6 +299,7 @@ def voronoi_diameters(
         "'≤ r' is false: a d = 2 lattice counterexample)"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{STATED_BOUND}: Voronoi cell diameters by brute force against Lemma A.8's 2r",
     impls=(CubicLattice, greedy_maximal_packing),
     tests=("tests/test_pcl2.py::test_lemma_a8_last_line_counterexample",),
 )

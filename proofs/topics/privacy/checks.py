@@ -40,6 +40,7 @@ from dpspec.mechanisms.stability_histogram import StabilityHistogram
 from dpspec.proofs.engine.cells import checkerboard_sample
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.registry import (
+    CONTRACT,
     CheckOutcome,
     Control,
     Method,
@@ -238,6 +239,11 @@ def group_privacy_chains(config: VerifyConfig) -> CheckOutcome:
     ),
     claim="privacy / privacy_ report exactly the theorem's (ε, δ) for the caller's arguments",
     method=Method.PROPERTY,
+    no_predicate=(
+        "the theorems' (ε, δ) written out per case in each topic's reports.py (for the LDP "
+        "cases by spec.ldp.prop1_bound, evaluated when the cases are built, not during the "
+        "check); the levels' privacy is decided against the spec by the privacy obligations"
+    ),
     impls=(
         epsilon_rational,
         PrivacyLevel,
@@ -294,6 +300,7 @@ def privacy_reports(config: VerifyConfig) -> CheckOutcome:
     source="scikit-learn estimator protocol (fit/predict/score/get_params/set_params)",
     claim="the learners follow sklearn's public estimator conventions",
     method=Method.PROPERTY,
+    no_predicate=f"{CONTRACT}: scikit-learn's estimator conventions, refusals naming the parameter",
     impls=(
         EstimatorProtocol,
         NotFittedError,

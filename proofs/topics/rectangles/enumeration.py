@@ -21,7 +21,7 @@ import numpy as np
 
 from dpspec.noise.machinery import laws as noise_laws
 from dpspec.proofs.engine.law_checks import LawCase, Program, law_check, with_attribute
-from dpspec.proofs.engine.registry import CheckOutcome, Method, Obligation, VerifyConfig
+from dpspec.proofs.engine.registry import RECOMPUTED, CheckOutcome, Method, Obligation, VerifyConfig
 from dpspec.proofs.engine.seeds import THESIS
 from dpspec.rectangles.interior_point import ExponentialMedian
 from dpspec.rectangles.rand_margins import RandMarginsParameters, noisy_sizes
@@ -67,6 +67,9 @@ def size_spec(params: RandMarginsParameters) -> SpecLaw:
         "< 2^-64)"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{RECOMPUTED}: the law P(x) ∝ q^(top − s(x)) written out in the check (median_spec)"
+    ),
     impls=(
         ExponentialMedian,
         "dpspec.noise._laws.CumulativeLevels",
@@ -123,6 +126,7 @@ def interior_point_law(config: VerifyConfig) -> CheckOutcome:
         "law derived from its code for Δ = 1 (and 2, 3 with --thorough)"
     ),
     method=Method.EXACT,
+    predicates=(two_sided_spec,),
     impls=(noisy_sizes, RandMarginsParameters),
     entry_points=(noisy_sizes,),
 )

@@ -15,6 +15,8 @@ from numpy.typing import NDArray
 
 from dpspec.audit.core import cp_lower
 from dpspec.proofs.engine.registry import (
+    ERRATUM,
+    STATED_BOUND,
     CheckOutcome,
     Control,
     Method,
@@ -117,6 +119,9 @@ def decomposition(
         "effect)"
     ),
     method=Method.EXACT,
+    no_predicate=(
+        f"{STATED_BOUND}: every path's decomposition, enumerated exactly, against ε₀ per call"
+    ),
     impls=(margin_set, clamp_size, ExponentialMedian),
     tests=("tests/test_rectangles.py::test_no_domino",),
 )
@@ -207,6 +212,7 @@ def _exceedances(
         "proper subset), x' at the origin and the far corner (Clopper–Pearson at 1e-6)"
     ),
     method=Method.STATISTICAL,
+    no_predicate=f"{STATED_BOUND}: the exceedance frequency (Clopper–Pearson) against δ",
     impls=(rand_margins_trace, RandMarginsParameters),
     tests=("tests/test_rectangles.py::test_claim_531",),
 )
@@ -264,6 +270,7 @@ def claim_531(config: VerifyConfig) -> CheckOutcome:
         "sits in every D_i and survives, |I_in| > 35 ln(1/δ) in most runs"
     ),
     method=Method.STATISTICAL,
+    no_predicate=f"{ERRATUM}: the exceedance frequency (Clopper–Pearson) above δ at n = 50 < μ",
     impls=(rand_margins_trace,),
     tests=("tests/test_rectangles.py::test_claim_531",),
 )

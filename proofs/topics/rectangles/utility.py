@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from dpspec.audit.core import cp_lower, cp_upper
 from dpspec.proofs.engine.registry import (
+    RECOMPUTED,
     CheckOutcome,
     Control,
     Kind,
@@ -394,6 +395,7 @@ class HalfSampleSize(RandMarginsParameters):
         "exponents)"
     ),
     method=Method.EXACT,
+    no_predicate=f"{RECOMPUTED}: sample_size against its closed form ⌈6dΔ ln(1/β)⌉",
     impls=(RandMarginsParameters,),
     tests=("tests/test_rectangles.py::test_classifier",),
 )

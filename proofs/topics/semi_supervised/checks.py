@@ -38,6 +38,9 @@ from dpspec.proofs.engine.exact import (
     verify_pairs,
 )
 from dpspec.proofs.engine.registry import (
+    DIFFERENTIAL,
+    RECOMPUTED,
+    STATED_BOUND,
     CheckOutcome,
     Kind,
     Method,
@@ -162,6 +165,7 @@ def threshold_error(clf: PrivateSemiSupervisedClassifier, t0: float) -> float:
     source=f"{BAYES_CONSISTENCY}:L355-371 (Thm 4.11 and proof)",
     claim="realizable thresholds: err ≤ 0.05 w.p. ≥ 0.9 at 10^5 unlabeled, 300 labeled",
     method=Method.STATISTICAL,
+    no_predicate=f"{STATED_BOUND}: the failures (err > 0.05) against Bin(R, 0.1) at 1e-6",
     impls=(PrivateSemiSupervisedClassifier,),
     tests=("tests/test_semi_supervised.py::test_learns_intervals_and_rectangles",),
     kind=Kind.DEMONSTRATION,
@@ -219,6 +223,7 @@ def semi_supervised_accuracy(config: VerifyConfig) -> CheckOutcome:
         "induce on Û, and their mistake counts are right (ties on Û included)"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{RECOMPUTED}: mistakes and candidate sets by brute force over all boxes",
     impls=(Dichotomies, dichotomies),
     tests=("tests/test_semi_supervised.py::test_dichotomies_are_exact",),
     bug_controls=(
@@ -435,6 +440,7 @@ def semi_supervised_fit_conformance(config: VerifyConfig) -> CheckOutcome:
         "hypothesis predict applies when it is released (closed box ends), ties included"
     ),
     method=Method.PROPERTY,
+    no_predicate=f"{DIFFERENTIAL}: the selection's scored mistakes against the released predict's",
     impls=(PrivateSemiSupervisedClassifier, Dichotomies),
     tests=("tests/test_semi_supervised.py::test_dichotomies_are_exact",),
     bug_controls=(
