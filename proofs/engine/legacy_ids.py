@@ -52,7 +52,7 @@ LEGACY_IDS: dict[str, str] = {
     "lemma.stability.histogram-support": "mechanisms.stability-histogram.support-lemma",
     "lemma.binding.stability-release": "mechanisms.stability-histogram.lemma-binding",
     "000.alg2.L206.noisy-majority": "mechanisms.noisy-majority.privacy",
-    "impl.noise.exact-samplers": "mechanisms.noise.exact-samplers",
+    "impl.noise.exact-samplers": "noise.exact-samplers",
     # PCL, PCL2, PCL2b
     "000.alg2.thm3.1.pcl-privacy": "pcl.privacy",
     "000.alg2.pcl-fixed-function": "pcl.fixed-function",
@@ -227,7 +227,6 @@ LEGACY_IDS: dict[str, str] = {
     "markov-chain.lemmas-7.3.9-7.3.11": "adaptive.markov-chain.lemmas-7.3.9-7.3.11",
     "medboost.invariants": "compression.medboost.invariants",
     "metric.vc-lemmas-16-17": "cover-learners.metric.vc-lemmas-16-17",
-    "noise.exact-samplers": "mechanisms.noise.exact-samplers",
     "noisy-majority.privacy": "mechanisms.noisy-majority.privacy",
     "packing.cell-diameter": "pcl2.packing.cell-diameter",
     "packing.greedy-maximal": "pcl2.packing.greedy-maximal",

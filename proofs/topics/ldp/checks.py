@@ -476,7 +476,7 @@ def exact_law(config: VerifyConfig) -> CheckOutcome:
     {−2..2}^coordinates on every input (a point in each cell and outside, responses inside, at
     and beyond ±M) — returns exactly step·(centre + noise) of the stated law, and the noise
     objects it draws from are the law's (discrete Laplace of the law's scales, whose sampler is
-    pinned by ``mechanisms.noise.exact-samplers``; idealised: numpy's unit-variance Laplace times
+    pinned by ``noise.exact-samplers``; idealised: numpy's unit-variance Laplace times
     the law's σ). So ``pmf`` is the law of the reports for any noise law the sampler has. Its
     controls are bug controls planted in the code (the registry entry): the Z noise drawn for
     ε × 1.25, the W indicator added twice by the sampler."""

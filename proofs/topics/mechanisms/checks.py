@@ -1,18 +1,15 @@
-"""Checks of the basic mechanisms: exact privacy of their laws, lattice outputs, the exact
-samplers' laws, the stability histogram's zero counts, and the exponential mechanism as
-printed (erratum).
+"""Checks of the basic mechanisms: exact privacy of their laws, lattice outputs, the stability
+histogram's zero counts, and the exponential mechanism as printed (erratum). (The exact
+samplers' draws against their laws are the noise topic's.)
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
-from dpspec import noise
 from dpspec.mechanisms import (
     LaplaceMechanism,
     NoisyMajorityVote,
@@ -22,20 +19,6 @@ from dpspec.mechanisms import (
 )
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.mechanisms.stability_histogram import paper_threshold
-from dpspec.noise import (
-    bernoulli_exp_neg,
-    bernoulli_power,
-    bernoulli_rational,
-    categorical_base,
-    categorical_exp_neg,
-    coarsen_up,
-    discrete_laplace,
-    discrete_laplace_base,
-    discrete_laplace_pmf,
-    discrete_laplace_sf,
-    geometric,
-    laplace_sf,
-)
 from dpspec.proofs.engine.controls import BugControl
 from dpspec.proofs.engine.exact import (
     ExactReport,
@@ -45,7 +28,6 @@ from dpspec.proofs.engine.exact import (
     verify_pairs,
 )
 from dpspec.proofs.engine.registry import (
-    RECOMPUTED,
     STATED_BOUND,
     CheckOutcome,
     Control,
@@ -54,7 +36,6 @@ from dpspec.proofs.engine.registry import (
     VerifyConfig,
 )
 from dpspec.proofs.engine.seeds import BAYES_CONSISTENCY, THESIS
-from dpspec.proofs.engine.stats import ALPHA, chisquare_gof
 from dpspec.proofs.topics.mechanisms.verifiers import (
     EPSILON_BUG,
     discrete_laplace_count_law,
@@ -352,106 +333,6 @@ def laplace_outputs_on_lattice(config: VerifyConfig) -> CheckOutcome:
         and not ideal.privacy.exact_sampler,
         f"exact path on lattice: {on_lattice}; idealised path leaves it: {off_lattice}",
         {"granularity": exact.granularity},
-    )
-
-
-@Obligation(
-    id="mechanisms.noise.exact-samplers",
-    source="Canonne–Kamath–Steinke 2020, Alg 1-2 (float-safe noise for every seed mechanism)",
-    claim="the integer-only samplers draw exactly their stated laws",
-    method=Method.STATISTICAL,
-    no_predicate=(
-        f"{RECOMPUTED}: chi-square against the laws written out in the check (enumerated "
-        "against dpspec.spec.laws by the noise topic's law-enumerated obligations)"
-    ),
-    impls=(
-        bernoulli_exp_neg,
-        discrete_laplace,
-        coarsen_up,
-        bernoulli_rational,
-        bernoulli_power,
-        geometric,
-        discrete_laplace_base,
-        categorical_exp_neg,
-        categorical_base,
-        discrete_laplace_pmf,
-        discrete_laplace_sf,
-        laplace_sf,
-    ),
-)
-def exact_samplers_statistical(config: VerifyConfig) -> CheckOutcome:
-    """Each exact sampler matches its law (chi-square, α = 1e-6 each, 6 tests: family-wise
-    false-alarm ≤ 6e-6). Controls: the same samplers called with a parameter off by a modest
-    margin (scale × 1.25, ε × 1.25, base 1/2 → 4/7, 2/3 → 7/10), as a miscalibrated caller
-    would, are rejected against the stated law by the same test."""
-    n = 10**6 if config.thorough else 2 * 10**5
-    rng = np.random.default_rng(SEED + 4)
-    window = range(-60, 61)
-
-    def dlap_law(q: float) -> dict[int, float]:
-        return {z: float(noise.discrete_laplace_pmf(z, q)) for z in window}
-
-    def exp_neg_law(exponents: tuple[int, ...], d: float) -> dict[int, float]:
-        weights = [math.exp(-a / d) for a in exponents]
-        return {i: w / sum(weights) for i, w in enumerate(weights)}
-
-    def rr(epsilon: float) -> Callable[[np.random.Generator], np.ndarray]:
-        return lambda r: RandomizedResponse(3, epsilon).randomise(np.zeros(n, dtype=np.int64), r)
-
-    seven = np.full(n, 7, dtype=np.int64)
-    levels = np.array([0, 1, 3, 6])
-    cases: dict[str, tuple[Any, dict[int, float], Any]] = {
-        "discrete_laplace(scale=3)": (
-            lambda r: noise.discrete_laplace(Fraction(3), n, r),
-            dlap_law(math.exp(-1 / 3)),
-            lambda r: noise.discrete_laplace(Fraction(15, 4), n, r),
-        ),
-        "discrete_laplace_base(1/2)": (
-            lambda r: noise.discrete_laplace_base(Fraction(1, 2), n, r),
-            dlap_law(0.5),
-            lambda r: noise.discrete_laplace_base(Fraction(4, 7), n, r),
-        ),
-        "bernoulli_exp_neg(7/3)": (
-            lambda r: noise.bernoulli_exp_neg(seven, 3, r),
-            {1: math.exp(-7 / 3), 0: 1 - math.exp(-7 / 3)},
-            lambda r: noise.bernoulli_exp_neg(4 * seven, 15, r),
-        ),
-        "categorical_exp_neg": (
-            lambda r: noise.categorical_exp_neg(levels, 2, n, r),
-            exp_neg_law((0, 1, 3, 6), 2),
-            lambda r: noise.categorical_exp_neg(2 * levels, 5, n, r),
-        ),
-        "geometric(2/3)": (
-            lambda r: noise.geometric(Fraction(2, 3), n, r),
-            {g: (1 / 3) * (2 / 3) ** g for g in range(80)},
-            lambda r: noise.geometric(Fraction(7, 10), n, r),
-        ),
-        "randomized_response(eps=1, k=3)": (
-            rr(1.0),
-            {0: math.e / (math.e + 2), 1: 1 / (math.e + 2), 2: 1 / (math.e + 2)},
-            rr(1.25),
-        ),
-    }
-    accepted, pvalues, controls = 0, {}, []
-    for name, (draw, law, miscalibrated) in cases.items():
-        good = chisquare_gof(np.asarray(draw(rng)).astype(np.int64), law)
-        accepted += not good.rejected
-        pvalues[name] = good.pvalue
-        bad = chisquare_gof(np.asarray(miscalibrated(rng)).astype(np.int64), law)
-        controls.append(
-            Control(
-                f"{name} called with a parameter off by a modest margin",
-                bad.rejected,
-                f"p = {bad.pvalue:.3g} against the stated law",
-            )
-        )
-    caught = sum(c.caught for c in controls)
-    return CheckOutcome(
-        accepted == len(cases) and caught == len(cases),
-        f"{accepted}/{len(cases)} samplers fit their law at alpha={ALPHA}; miscalibrated "
-        f"calls rejected: {caught}/{len(cases)}; n={n}",
-        {"pvalues": pvalues, "alpha": ALPHA, "n": n},
-        controls,
     )
 
 
