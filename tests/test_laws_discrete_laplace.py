@@ -120,3 +120,19 @@ def test_the_scale_one_factor_is_an_enclosure() -> None:
         enclosure = two_sided_pmf(z, qi)
         assert math.isclose(float(enclosure.lo), two_sided_pmf(z, qf), rel_tol=1e-14)
         assert enclosure.width < Fraction(1, 2**150)
+
+
+@pytest.mark.parametrize("epsilon", [0.25, 0.5, 1.0, 2.0])
+def test_the_learner_zoos_data_range_epsilon_is_the_spec_law_in_logs(epsilon: float) -> None:
+    """``pcl-data-range``'s true ε is written in logs (finite at every ε); on a grid where the
+    plain form does not underflow it equals the log-ratios of the spec law's survival
+    function: the released bit is 1 with P(Z ≥ −19) under D and P(Z ≥ 22) under D'."""
+    from dpspec.audit.learner_zoo import data_range_epsilon
+
+    q = math.exp(-epsilon / 2)
+    on_d, on_d2 = two_sided_sf(-19, q), two_sided_sf(22, q)
+    expected = max(math.log(on_d / on_d2), math.log((1 - on_d2) / (1 - on_d)))
+    assert data_range_epsilon(epsilon) == pytest.approx(expected, rel=1e-12)
+    assert data_range_epsilon(epsilon) != pytest.approx(  # the control: a tail one step off
+        max(math.log(two_sided_sf(-19, q) / two_sided_sf(21, q)), 0.0), rel=1e-6
+    )
