@@ -16,7 +16,8 @@ against the stated ones), ``finite`` (lemmas settled on finite domains), ``bindi
 (the entry point's draws against its exact law, with a stated false alarm), ``cells`` (the
 one-bit-per-cell learners' shared checks), ``consistency_runs`` (the trend runs),
 ``reports`` (privacy reports against the theorems), ``sweep`` (the hostile-input sweep),
-``controls`` (bug controls planted in the code that runs).
+``controls`` (bug controls planted in the code that runs), ``edits`` (the one edit type of a
+bug control and of a ``dpspec mutate`` mutant: a snippet of a function, class or module).
 
 **Runners** — what executes them:
 ``verify`` (``dpspec verify``), ``crosshair`` and ``crosshair_worker`` (``dpspec prove``),

@@ -1,73 +1,35 @@
 """Bug controls: a check re-run on the implementation with one plausible bug planted.
 
-A :class:`BugControl` names a function or method of the package (``target``), a snippet of its
-source and the snippet that replaces it — a one-line bug a developer could write (a ``>=`` that
-became ``>``, a scale halved, a boundary off by one). :func:`planted` recompiles the target from
-its own source with the bug, puts it in place of the original for the duration of a ``with``
-block (re-applying :func:`dpspec.validation.checked` when the original carried it), and restores
-it. ``dpspec verify`` runs every passing obligation's check again under each of its bug
-controls: the check must now fail, or the obligation fails for want of power.
+A :data:`BugControl` (an :class:`~dpspec.proofs.engine.edits.Edit`) names a function or method
+of the package (``target``), a snippet of its source and the snippet that replaces it — a
+one-line bug a developer could write (a ``>=`` that became ``>``, a scale halved, a boundary off
+by one). :func:`planted` recompiles the target from its own source with the bug, puts it in
+place of the original for the duration of a ``with`` block (re-applying
+:func:`dpspec.validation.checked` when the original carried it), and restores it. ``dpspec
+verify`` runs every passing obligation's check again under each of its bug controls: the check
+must now fail, or the obligation fails for want of power.
 
 Unlike the mutants of ``dpspec mutate`` (a scratch copy of the tree, one subprocess per
-mutant), a bug control runs in the process, in the time of one more run of the check.
+mutant), a bug control runs in the process, in the time of one more run of the check;
+``dpspec mutate`` runs every bug control as a mutant too (the same edit made in its copy of the
+file, :func:`dpspec.proofs.engine.mutation.controls`).
 """
 
 from __future__ import annotations
 import __future__
 
-import importlib
 import inspect
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
-from dpspec.proofs.engine.links import dotted_name
+from dpspec.proofs.engine.edits import Edit, raw, resolve
 
-
-@dataclass(frozen=True)
-class BugControl:
-    """A one-line bug: ``original`` replaced by ``replacement`` (exactly one occurrence) in the
-    source of ``target`` (the function or method itself, e.g. ``discrete_laplace_pmf`` or
-    ``StabilityHistogram.release_counts``; the dotted name of one inside private code); ``bug``
-    says what is wrong. ``target`` is kept as its dotted name (:func:`dotted_name`)."""
-
-    target: Any
-    original: str
-    replacement: str
-    bug: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "target", dotted_name(self.target))
-
-
-def _resolve(dotted: str) -> tuple[Any, str, Any]:
-    """(owner, attribute, member) of a dotted name: the module or class that holds it."""
-    parts = dotted.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        try:
-            owner: Any = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for attr in parts[cut:-1]:
-            owner = getattr(owner, attr)
-        name = parts[-1]
-        return owner, name, inspect.getattr_static(owner, name)
-    raise ValueError(f"target: cannot resolve {dotted!r}")
-
-
-def _raw(member: Any) -> tuple[Callable[..., Any], str]:
-    """The function under a member, and how it is held (function, staticmethod, classmethod,
-    or the getter of a property)."""
-    if isinstance(member, staticmethod):
-        return member.__func__, "static"
-    if isinstance(member, classmethod):
-        return member.__func__, "class"
-    if isinstance(member, property) and member.fget is not None:
-        return member.fget, "property"
-    return member, "function"
+#: A bug control is an :class:`~dpspec.proofs.engine.edits.Edit` (the name the declarations
+#: use): ``BugControl(target, original, replacement, bug)``.
+BugControl = Edit
 
 
 def mutated(function: Callable[..., Any], original: str, replacement: str) -> Callable[..., Any]:
@@ -102,8 +64,8 @@ def mutated(function: Callable[..., Any], original: str, replacement: str) -> Ca
 @contextmanager
 def planted(control: BugControl) -> Iterator[None]:
     """The package with ``control``'s bug in place, for the duration of the block."""
-    owner, name, member = _resolve(control.target)
-    function, how = _raw(member)
+    owner, name, member = resolve(control.target)
+    function, how = raw(member)
     bug = mutated(function, control.original, control.replacement)
     wrap: dict[str, Callable[[Any], Any]] = {
         "static": staticmethod,
