@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from dpspec import noise
 from dpspec.conform import algorithm, core, gaussian, laws, reference
 from dpspec.conform.gof import Law
-from dpspec.proofs.engine.controls import BugControl, planted
+from dpspec.proofs.engine.controls import planted
 from dpspec.proofs.topics.conform.exact_statistics import (
     CRITICAL_CASES,
     critical_problems,
@@ -371,39 +371,31 @@ def _gaussian_cells() -> list[str]:
     ]
 
 
-#: mutant id → (the function its snippet is in, the check of this file that must fail on it)
-KILLERS: dict[str, tuple[str, Callable[[], list[str]]]] = {
-    "conform.pvalue-upper-tail-off-by-one": ("dpspec.conform.gof._count_test", _pvalues),
-    "conform.alpha-split-ignores-audits": ("dpspec.conform.core.plan", _split_and_run),
-    "conform.critical-counts-at-full-alpha": (
-        "dpspec.conform.gof._critical_counts",
-        _critical_or_power,
-    ),
-    "conform.discrete-gaussian-law-variance-halved": (
-        "dpspec.conform.laws._discrete_gaussian_law",
-        _gaussian_cells,
-    ),
+#: mutant id → the check of this file that must fail on it
+KILLERS: dict[str, Callable[[], list[str]]] = {
+    "conform.pvalue-upper-tail-off-by-one": _pvalues,
+    "conform.alpha-split-ignores-audits": _split_and_run,
+    "conform.critical-counts-at-full-alpha": _critical_or_power,
+    "conform.discrete-gaussian-law-variance-halved": _gaussian_cells,
 }
 
 
 @contextmanager
-def _planted(mutant_id: str, target: str) -> Iterator[None]:
-    m = next(m for m in MUTANTS if m.id == mutant_id)
-    with planted(BugControl(target, m.original, m.replacement, m.description)):
+def _planted(mutant_id: str) -> Iterator[None]:
+    with planted(next(m for m in MUTANTS if m.id == mutant_id).edit):
         yield
 
 
 @pytest.mark.parametrize("mutant_id", [*KILLERS, "conform.discrete-gaussian-acceptance-squared"])
 def test_the_new_mutants_are_killed_by_these_checks(mutant_id: str) -> None:
-    """Each mutant written for these statistics, planted in the process (its snippet in the
-    function's own source, ``dpspec.proofs.engine.controls.planted``), makes its exact check
+    """Each mutant written for these statistics, planted in the process (its edit made in its
+    target's own source, ``dpspec.proofs.engine.controls.planted``), makes its exact check
     report a problem."""
     if mutant_id == "conform.discrete-gaussian-acceptance-squared":
-        target = "dpspec.conform.gaussian._discrete_gaussian"
         assert not acceptance_problems(Fraction(4), 500)
-        assert acceptance_problems(Fraction(4), 500, lambda: _planted(mutant_id, target))
+        assert acceptance_problems(Fraction(4), 500, lambda: _planted(mutant_id))
         return
-    target, check = KILLERS[mutant_id]
+    check = KILLERS[mutant_id]
     assert not check()
-    with _planted(mutant_id, target):
+    with _planted(mutant_id):
         assert check(), mutant_id

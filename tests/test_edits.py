@@ -1,4 +1,4 @@
-"""One edit type: every bug control of the registry is an
+"""One edit type: every bug control of the registry and every mutant of the catalogue is an
 :class:`~dpspec.proofs.engine.edits.Edit` that resolves in its target's span."""
 
 from __future__ import annotations
@@ -9,15 +9,18 @@ import pytest
 from dpspec.mechanisms.exponential import ExponentialMechanism
 from dpspec.proofs.engine.controls import BugControl, planted
 from dpspec.proofs.engine.edits import Edit, StaleEdit, locate
-from dpspec.proofs.engine.mutation import source_root
+from dpspec.proofs.engine.mutation import catalogue, source_root
 from dpspec.proofs.engine.registry import obligations
 
 ROOT = source_root()
-#: Every bug control of the registry.
+#: Every edit declared anywhere: each topic's mutants and each obligation's bug controls.
 EDITS: list[tuple[str, Edit]] = [
-    (f"{ob.id}.control-{k}", control)
-    for ob in obligations()
-    for k, control in enumerate(ob.bug_controls, 1)
+    *((m.id, m.edit) for m in catalogue()),
+    *(
+        (f"{ob.id}.control-{k}", control)
+        for ob in obligations()
+        for k, control in enumerate(ob.bug_controls, 1)
+    ),
 ]
 #: The exponential mechanism's ½ dropped (a control of mechanisms.exponential.lemma-binding).
 HALF = next(e for _, e in EDITS if e.original == "c = 2 if half else 1")

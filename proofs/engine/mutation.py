@@ -1,14 +1,15 @@
 """Mutation testing: apply privacy-critical mutations to a scratch copy and run ``dpspec verify``.
 
-Each :class:`Mutant` (catalogued in the topics' ``mutants`` modules) replaces one short snippet
-of one file of ``impl/`` by a plausible privacy bug. For every mutant the engine
+Each :class:`Mutant` (catalogued in the topics' ``mutants`` modules) is an id and an
+:class:`~dpspec.proofs.engine.edits.Edit`: one short snippet of one function, class or module of
+``impl/`` replaced by a plausible privacy bug. For every mutant the engine
 
 1. copies ``spec/``, ``impl/``, ``proofs/`` of one snapshot of the tree into a scratch directory
    laid out as the importable package ``dpspec`` (``impl/`` as ``dpspec/``, ``spec/`` and
    ``proofs/`` inside it), a regular package that
    wins over the installed editable one on ``PYTHONPATH``;
-2. applies the mutation (the snippet must occur exactly once in the file, else the mutant is
-   reported *stale* and nothing runs);
+2. applies the edit in its target's span of the copied file (the snippet must occur exactly
+   once there, else the mutant is reported *stale* and nothing runs);
 3. runs ``python -m dpspec.cli verify --ids ...`` there, restricted to the obligations the
    registry links to the mutated module (an obligation is linked when a dotted name of its
    ``impls`` or ``entry_points`` lies in the module, textually or by the module that defines the
@@ -38,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dpspec.proofs.engine.edits import Edit, StaleEdit
 from dpspec.proofs.engine.errors import InternalError, write_json
 from dpspec.proofs.engine.layout import ROOTS
 from dpspec.proofs.engine.preload import PRELOAD
@@ -56,8 +58,8 @@ _IMPORT_PREFIXES = tuple(
 DEFAULT_TIMEOUT = 600.0
 
 
-class StaleMutant(Exception):
-    """The mutant's snippet does not occur exactly once in its file."""
+class StaleMutant(StaleEdit):
+    """The mutant's snippet does not occur exactly once in its target's span."""
 
 
 def source_root() -> Path:
@@ -123,14 +125,12 @@ def linked_obligations(file: str, registry: Sequence[Obligation] | None = None) 
 
 
 def apply_mutation(text: str, mutant: Mutant) -> str:
-    """``text`` with the mutant's snippet replaced; :class:`StaleMutant` unless it occurs once."""
-    count = text.count(mutant.original)
-    if count != 1:
-        raise StaleMutant(
-            f"stale mutant {mutant.id}: snippet occurs {count} times in {mutant.file} "
-            f"(expected exactly once): {mutant.original!r}"
-        )
-    return text.replace(mutant.original, mutant.replacement)
+    """``text`` (the mutant's file) with its edit made in the target's span; :class:`StaleMutant`
+    unless the snippet occurs exactly once there."""
+    try:
+        return mutant.edit.apply(text)
+    except StaleEdit as exc:
+        raise StaleMutant(f"stale mutant {mutant.id}: {exc}") from exc
 
 
 def snapshot(root: Path, into: Path) -> Path:
@@ -446,9 +446,9 @@ def _plan(
         plan.results.append(res)
         try:
             text = apply_mutation((src / m.file).read_text(encoding="utf-8"), m)
-        except (StaleMutant, FileNotFoundError) as exc:
+        except (StaleEdit, OSError, SyntaxError) as exc:
             res.stale, res.status = True, "stale"
-            res.detail = str(exc) if isinstance(exc, StaleMutant) else f"no file {m.file}"
+            res.detail = str(exc) if isinstance(exc, StaleMutant) else f"{m.file}: {exc}"
             continue
         if m.file not in links:
             links[m.file] = [i for i in linked_obligations(m.file, registry) if i in all_ids]
@@ -632,11 +632,19 @@ def exit_code(report: dict[str, Any]) -> int:
 
 @dataclass(frozen=True)
 class Mutant:
-    """One mutation: in ``file`` (repo-relative) replace ``original`` by ``replacement``."""
+    """One mutation ``dpspec mutate`` runs: ``edit`` made in a scratch copy of its file;
+    ``kind`` sorts it in the note."""
 
     id: str
-    file: str
-    original: str
-    replacement: str
-    description: str
+    edit: Edit
     kind: str = ""
+
+    @property
+    def file(self) -> str:
+        """The repo-relative file the edit is made in."""
+        return self.edit.file
+
+    @property
+    def description(self) -> str:
+        """What is wrong with the mutated code (the edit's ``bug``)."""
+        return self.edit.bug

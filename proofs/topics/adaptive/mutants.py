@@ -3,151 +3,192 @@ control some adaptive obligation reports, and ``dpspec verify`` must kill it."""
 
 from __future__ import annotations
 
+from dpspec.adaptive.deviating import DeviatingAlgorithm, PredicateMechanism, minimum_sample_size
+from dpspec.adaptive.game import LaplaceAnswers, RoundingAnswers
+from dpspec.adaptive.measures import tight_example
+from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
-
-_GAME = "impl/adaptive/game.py"
-_DEV = "impl/adaptive/deviating.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="adaptive.tight-example-psi-doubled",
-        file="impl/adaptive/measures.py",
-        original="rng.random((size, n)) < psi",
-        replacement="rng.random((size, n)) < 2 * psi",
-        description="the tight example's sampler copies x* with probability 2ψ (sampler ≠ law)",
+        edit=Edit(
+            target=tight_example,
+            original="rng.random((size, n)) < psi",
+            replacement="rng.random((size, n)) < 2 * psi",
+            bug="the tight example's sampler copies x* with probability 2ψ (sampler ≠ law)",
+        ),
         kind="sampler",
     ),
     Mutant(
         id="adaptive.rounding-off-midpoint",
-        file=_GAME,
-        original="return (2 * j + 1) * self.alpha",
-        replacement="return (2 * j + 2) * self.alpha",
-        description="the rounding mechanism answers the cell's upper end: error up to 2α",
+        edit=Edit(
+            target=RoundingAnswers.answer,
+            original="return (2 * j + 1) * self.alpha",
+            replacement="return (2 * j + 2) * self.alpha",
+            bug="the rounding mechanism answers the cell's upper end: error up to 2α",
+        ),
         kind="law",
     ),
     Mutant(
         id="adaptive.rounding-cells-too-wide",
-        file=_GAME,
-        original="j = min(int(value / (2 * self.alpha)), self.cells - 1)",
-        replacement="j = min(int(value / (4 * self.alpha)), self.cells - 1)",
-        description="the rounding grid has cells of width 4α: error up to 3α",
+        edit=Edit(
+            target=RoundingAnswers.answer,
+            original="j = min(int(value / (2 * self.alpha)), self.cells - 1)",
+            replacement="j = min(int(value / (4 * self.alpha)), self.cells - 1)",
+            bug="the rounding grid has cells of width 4α: error up to 3α",
+        ),
         kind="law",
     ),
     Mutant(
         id="adaptive.laplace-budget-over-k-minus-1",
-        file=_GAME,
-        original="basic = Fraction(epsilon) / k",
-        replacement="basic = Fraction(epsilon) / max(1, k - 1)",
-        description=(
-            "LaplaceAnswers splits ε over k − 1 answers (a composition count off by one): "
-            "kε/(k − 1) delivered"
+        edit=Edit(
+            target="dpspec.adaptive.game._composition_plan",
+            original="basic = Fraction(epsilon) / k",
+            replacement="basic = Fraction(epsilon) / max(1, k - 1)",
+            bug=(
+                "LaplaceAnswers splits ε over k − 1 answers (a composition count off by one): "
+                "kε/(k − 1) delivered"
+            ),
         ),
         kind="claim",
     ),
     Mutant(
         id="adaptive.laplace-noise-for-1.25-epsilon",
-        file=_GAME,
-        original='scale = coarsen_up(rational_at_least(1 / step, "epsilon"))',
-        replacement='scale = coarsen_up(rational_at_least(4 / (5 * step), "epsilon"))',
-        description="LaplaceAnswers draws its noise for ε × 1.25",
+        edit=Edit(
+            target="dpspec.adaptive.game._composition_plan",
+            original='scale = coarsen_up(rational_at_least(1 / step, "epsilon"))',
+            replacement='scale = coarsen_up(rational_at_least(4 / (5 * step), "epsilon"))',
+            bug="LaplaceAnswers draws its noise for ε × 1.25",
+        ),
         kind="half",
     ),
     Mutant(
         id="adaptive.laplace-idealised-half-scale",
-        file=_GAME,
-        original="noisy: float = count + float(rng.laplace(0.0, float(self.scale)))",
-        replacement="noisy: float = count + float(rng.laplace(0.0, float(self.scale) / 2))",
-        description="the idealised LaplaceAnswers draws Lap(scale/2): 2ε delivered (sampler ≠ law)",
+        edit=Edit(
+            target=LaplaceAnswers.answer,
+            original="noisy: float = count + float(rng.laplace(0.0, float(self.scale)))",
+            replacement="noisy: float = count + float(rng.laplace(0.0, float(self.scale) / 2))",
+            bug="the idealised LaplaceAnswers draws Lap(scale/2): 2ε delivered (sampler ≠ law)",
+        ),
         kind="sampler",
     ),
     Mutant(
         id="adaptive.laplace-clipped-tail-off-by-one",
-        file=_GAME,
-        original="law[0.0] = float(discrete_laplace_sf(c, q))",
-        replacement="law[0.0] = float(discrete_laplace_sf(c + 1, q))",
-        description="LaplaceAnswers.answer_pmf puts P(Z ≥ c + 1) on the clipped answer 0",
+        edit=Edit(
+            target=LaplaceAnswers.answer_pmf,
+            original="law[0.0] = float(discrete_laplace_sf(c, q))",
+            replacement="law[0.0] = float(discrete_laplace_sf(c + 1, q))",
+            bug="LaplaceAnswers.answer_pmf puts P(Z ≥ c + 1) on the clipped answer 0",
+        ),
         kind="law",
     ),
     Mutant(
         id="adaptive.laplace-error-bound-one-step-low",
-        file=_GAME,
-        original="                return t / self.n",
-        replacement="                return max(t - 1, 0) / self.n",
-        description="LaplaceAnswers.error_bound one grid step below the union bound's α",
+        edit=Edit(
+            target=LaplaceAnswers.error_bound,
+            original="                return t / self.n",
+            replacement="                return max(t - 1, 0) / self.n",
+            bug="LaplaceAnswers.error_bound one grid step below the union bound's α",
+        ),
         kind="claim",
     ),
     Mutant(
         id="adaptive.deviating-picks-an-unreleased-cell",
-        file=_DEV,
-        original="return np.where(released.max(axis=1) > 0, choice, NOTHING)",
-        replacement="return choice",
-        description=(
-            "Algorithm 10 returns cell 0 when nothing was released (sampler ≠ law: h ≡ 0 is lost)"
+        edit=Edit(
+            target=DeviatingAlgorithm.sample,
+            original="return np.where(released.max(axis=1) > 0, choice, NOTHING)",
+            replacement="return choice",
+            bug=(
+                "Algorithm 10 returns cell 0 when nothing was released (sampler ≠ law: h ≡ 0 is "
+                "lost)"
+            ),
         ),
         kind="law",
     ),
     Mutant(
         id="adaptive.deviating-histogram-at-4-delta",
-        file=_DEV,
-        original="StabilityHistogram(bins, epsilon, delta, base=base, idealised=idealised)",
-        replacement="StabilityHistogram(bins, epsilon, 4 * delta, base=base, idealised=idealised)",
-        description=(
-            "Algorithm 10 runs its histogram at 4δ (Thm 7.1.4's δ/4 read the wrong way): the "
-            "threshold drops from 5 to 3 and the caller's δ is violated"
+        edit=Edit(
+            target=DeviatingAlgorithm.__init__,
+            original="StabilityHistogram(bins, epsilon, delta, base=base, idealised=idealised)",
+            replacement=(
+                "StabilityHistogram(bins, epsilon, 4 * delta, base=base, idealised=idealised)"
+            ),
+            bug=(
+                "Algorithm 10 runs its histogram at 4δ (Thm 7.1.4's δ/4 read the wrong way): the "
+                "threshold drops from 5 to 3 and the caller's δ is violated"
+            ),
         ),
         kind="claim",
     ),
     Mutant(
         id="adaptive.deviating-pmf-ties-reversed",
-        file=_DEV,
-        original="q ** (-int(counts[y]) + (1 if y > x else 0)) / (1 + q)",
-        replacement="q ** (-int(counts[y]) + (1 if y < x else 0)) / (1 + q)",
-        description="Algorithm 10's pmf breaks ties of large released counts the other way",
+        edit=Edit(
+            target="dpspec.adaptive.deviating.DeviatingAlgorithm._discrete_law",
+            original="q ** (-int(counts[y]) + (1 if y > x else 0)) / (1 + q)",
+            replacement="q ** (-int(counts[y]) + (1 if y < x else 0)) / (1 + q)",
+            bug="Algorithm 10's pmf breaks ties of large released counts the other way",
+        ),
         kind="law",
     ),
     Mutant(
         id="adaptive.predicate-mechanism-full-epsilon-weights",
-        file=_DEV,
-        original="self.prior[h] / self.base ** sum(c for v, c in zip(h, counts, strict=True) if v)",
-        replacement=(
-            "self.prior[h] / self.base ** (2 * sum(c for v, c in zip(h, counts, strict=True) if v))"
-        ),
-        description=(
-            "Lemma 7.1.1's exponential mechanism uses weights exp(εn·score) instead of "
-            "exp((εn/2)·score): 2ε-DP while ε is claimed"
+        edit=Edit(
+            target="dpspec.adaptive.deviating.PredicateMechanism._law",
+            original=(
+                "self.prior[h] / self.base ** sum(c for v, c in zip(h, counts, strict=True) if v)"
+            ),
+            replacement=(
+                "self.prior[h] / self.base ** (2 * sum(c for v, c in zip(h, counts, strict=True) "
+                "if v))"
+            ),
+            bug=(
+                "Lemma 7.1.1's exponential mechanism uses weights exp(εn·score) instead of "
+                "exp((εn/2)·score): 2ε-DP while ε is claimed"
+            ),
         ),
         kind="half",
     ),
     Mutant(
         id="adaptive.predicate-mechanism-base-for-2-epsilon",
-        file=_DEV,
-        original="q = Fraction(math.nextafter(math.exp(-epsilon / 2), 1.0))",
-        replacement="q = Fraction(math.nextafter(math.exp(-epsilon), 1.0))",
-        description="PredicateMechanism's rational base is e^{−ε}, not e^{−ε/2}: 2ε delivered",
+        edit=Edit(
+            target="dpspec.adaptive.deviating._rational_base_at_least",
+            original="q = Fraction(math.nextafter(math.exp(-epsilon / 2), 1.0))",
+            replacement="q = Fraction(math.nextafter(math.exp(-epsilon), 1.0))",
+            bug="PredicateMechanism's rational base is e^{−ε}, not e^{−ε/2}: 2ε delivered",
+        ),
         kind="claim",
     ),
     Mutant(
         id="adaptive.predicate-mechanism-sampler-one-off",
-        file=_DEV,
-        original="        return table[index]",
-        replacement="        return table[(index + 1) % len(table)]",
-        description="PredicateMechanism.sample returns the predicate after the one drawn",
+        edit=Edit(
+            target=PredicateMechanism.sample,
+            original="        return table[index]",
+            replacement="        return table[(index + 1) % len(table)]",
+            bug="PredicateMechanism.sample returns the predicate after the one drawn",
+        ),
         kind="sampler",
     ),
     Mutant(
         id="adaptive.sample-size-without-threshold-term",
-        file="impl/adaptive/deviating.py",
-        original="value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))",
-        replacement="value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))",
-        description="Algorithm 10's explicit n without the threshold's ln(1 + e^eps) term",
+        edit=Edit(
+            target=minimum_sample_size,
+            original="value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))",
+            replacement=(
+                "value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))"
+            ),
+            bug="Algorithm 10's explicit n without the threshold's ln(1 + e^eps) term",
+        ),
         kind="claim",
     ),
     Mutant(
         id="adaptive.rounding-floor-cells",
-        file="impl/adaptive/game.py",
-        original="self.cells = math.ceil(1 / (2 * alpha))",
-        replacement="self.cells = int(1 / (2 * alpha))",
-        description="floor(1/(2 alpha)) rounding cells: one short when 1/(2 alpha) is no integer",
+        edit=Edit(
+            target=RoundingAnswers.__init__,
+            original="self.cells = math.ceil(1 / (2 * alpha))",
+            replacement="self.cells = int(1 / (2 * alpha))",
+            bug="floor(1/(2 alpha)) rounding cells: one short when 1/(2 alpha) is no integer",
+        ),
         kind="claim",
     ),
 )

@@ -4,99 +4,119 @@ stated power — and must be killed by this topic's obligations."""
 
 from __future__ import annotations
 
+from dpspec.conform.core import plan
+from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         id="conform.union-bound-dropped",
-        file="impl/conform/gof.py",
-        original="k = len(events.names) if union else 1",
-        replacement="k = 1",
-        description=(
-            "the law test without its union bound: each of the K events at alpha instead of "
-            "alpha/K (false alarm above the stated level)"
+        edit=Edit(
+            target="dpspec.conform.gof._count_test",
+            original="k = len(events.names) if union else 1",
+            replacement="k = 1",
+            bug=(
+                "the law test without its union bound: each of the K events at alpha instead of "
+                "alpha/K (false alarm above the stated level)"
+            ),
         ),
         kind="level",
     ),
     Mutant(
         id="conform.budget-sized-for-the-squared-factor",
-        file="impl/conform/mechanisms.py",
-        original="_integer_law(v, q**factor, v - w, v + w",
-        replacement="_integer_law(v, q ** (factor**2), v - w, v + w",
-        description=(
-            "discrete Laplace's budget sized against eps x 1.21 and eps / 1.21 instead of "
-            "eps x 1.1 and eps / 1.1: the stated power 0.99 at the resolution is not reached"
+        edit=Edit(
+            target="dpspec.conform.mechanisms._DiscreteLaplace._instances",
+            original="_integer_law(v, q**factor, v - w, v + w",
+            replacement="_integer_law(v, q ** (factor**2), v - w, v + w",
+            bug=(
+                "discrete Laplace's budget sized against eps x 1.21 and eps / 1.21 instead of "
+                "eps x 1.1 and eps / 1.1: the stated power 0.99 at the resolution is not reached"
+            ),
         ),
         kind="power",
     ),
     Mutant(
         id="conform.stated-power-at-epsilon",
-        file="impl/conform/core.py",
-        original="for v in (inst.variant, below[0])",
-        replacement="for v in (inst.law, inst.law)",
-        description="the stated power computed against the law at eps instead of the resolution",
+        edit=Edit(
+            target=plan,
+            original="for v in (inst.variant, below[0])",
+            replacement="for v in (inst.law, inst.law)",
+            bug="the stated power computed against the law at eps instead of the resolution",
+        ),
         kind="power",
     ),
     Mutant(
         id="conform.resolution-ignored",
-        file="impl/conform/core.py",
-        original="r = RESOLUTION if resolution is None else float(resolution)",
-        replacement="r = RESOLUTION",
-        description="resolution= accepted and ignored: the budget of the default 10% stated",
+        edit=Edit(
+            target=plan,
+            original="r = RESOLUTION if resolution is None else float(resolution)",
+            replacement="r = RESOLUTION",
+            bug="resolution= accepted and ignored: the budget of the default 10% stated",
+        ),
         kind="power",
     ),
     Mutant(
         id="conform.pvalue-upper-tail-off-by-one",
-        file="impl/conform/gof.py",
-        original="stats.binom.sf(c - 1, n, mass)",
-        replacement="stats.binom.sf(c, n, mass)",
-        description=(
-            "the law test's upper tail read one count too far: P(X >= c + 1) instead of "
-            "P(X >= c), a p-value below the exact binomial one (false alarm above alpha)"
+        edit=Edit(
+            target="dpspec.conform.gof._count_test",
+            original="stats.binom.sf(c - 1, n, mass)",
+            replacement="stats.binom.sf(c, n, mass)",
+            bug=(
+                "the law test's upper tail read one count too far: P(X >= c + 1) instead of "
+                "P(X >= c), a p-value below the exact binomial one (false alarm above alpha)"
+            ),
         ),
         kind="level",
     ),
     Mutant(
         id="conform.alpha-split-ignores-audits",
-        file="impl/conform/core.py",
-        original="tests = len(instances) * (2 if claim is not None else 1)",
-        replacement="tests = len(instances)",
-        description=(
-            "alpha split over the law tests only, not over the privacy audits too: each test "
-            "at twice its share, the whole run's false alarm up to 2 alpha"
+        edit=Edit(
+            target=plan,
+            original="tests = len(instances) * (2 if claim is not None else 1)",
+            replacement="tests = len(instances)",
+            bug=(
+                "alpha split over the law tests only, not over the privacy audits too: each test "
+                "at twice its share, the whole run's false alarm up to 2 alpha"
+            ),
         ),
         kind="level",
     ),
     Mutant(
         id="conform.critical-counts-at-full-alpha",
-        file="impl/conform/gof.py",
-        original="half = alpha_each / 2",
-        replacement="half = alpha_each",
-        description=(
-            "the critical counts behind the stated power at alpha per side instead of alpha/2: "
-            "the power of a test at twice the level stated (power overstated)"
+        edit=Edit(
+            target="dpspec.conform.gof._critical_counts",
+            original="half = alpha_each / 2",
+            replacement="half = alpha_each",
+            bug=(
+                "the critical counts behind the stated power at alpha per side instead of alpha/2: "
+                "the power of a test at twice the level stated (power overstated)"
+            ),
         ),
         kind="power",
     ),
     Mutant(
         id="conform.discrete-gaussian-law-variance-halved",
-        file="impl/conform/laws.py",
-        original="weights = np.exp(-(z * z) / (2.0 * sigma * sigma))",
-        replacement="weights = np.exp(-(z * z) / (sigma * sigma))",
-        description=(
-            "the discrete Gaussian's table at exp(-z^2/sigma^2): the law of sigma/sqrt(2) "
-            "judged as sigma's"
+        edit=Edit(
+            target="dpspec.conform.laws._discrete_gaussian_law",
+            original="weights = np.exp(-(z * z) / (2.0 * sigma * sigma))",
+            replacement="weights = np.exp(-(z * z) / (sigma * sigma))",
+            bug=(
+                "the discrete Gaussian's table at exp(-z^2/sigma^2): the law of sigma/sqrt(2) "
+                "judged as sigma's"
+            ),
         ),
         kind="law",
     ),
     Mutant(
         id="conform.discrete-gaussian-acceptance-squared",
-        file="impl/conform/gaussian.py",
-        original="den = 2 * a * b * t * t",
-        replacement="den = a * b * t * t",
-        description=(
-            "the discrete Gaussian sampler's acceptance exp(-(|y| - sigma^2/t)^2/sigma^2): "
-            "twice the exponent of CKS 2020 Alg 3, not the discrete Gaussian"
+        edit=Edit(
+            target="dpspec.conform.gaussian._discrete_gaussian",
+            original="den = 2 * a * b * t * t",
+            replacement="den = a * b * t * t",
+            bug=(
+                "the discrete Gaussian sampler's acceptance exp(-(|y| - sigma^2/t)^2/sigma^2): "
+                "twice the exponent of CKS 2020 Alg 3, not the discrete Gaussian"
+            ),
         ),
         kind="sampler",
     ),
