@@ -198,12 +198,13 @@ def test_every_id_cited_in_the_documents_resolves() -> None:
     code's docstrings exist (old ids resolve through the legacy map)."""
     import re
 
-    from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS
+    from dpspec.proofs.engine.legacy_ids import LEGACY_ERRATA, LEGACY_IDS, LEGACY_MUTANTS
     from dpspec.proofs.engine.mutation import catalogue
     from dpspec.proofs.engine.registry import ID_PATTERN, errata, obligations
 
     known = {ob.id for ob in obligations()} | {e.id for e in errata()}
-    known |= set(LEGACY_IDS) | set(LEGACY_ERRATA) | {m.id for m in catalogue()}
+    known |= set(LEGACY_IDS) | set(LEGACY_ERRATA) | set(LEGACY_MUTANTS)
+    known |= {m.id for m in catalogue()}
     subjects = {i.split(".")[0] for i in known}
     dangling = []
     code = [p for tree in ("impl", "spec", "proofs") for p in sorted((ROOT / tree).rglob("*.py"))]

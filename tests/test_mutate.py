@@ -22,6 +22,7 @@ from dpspec.proofs.engine.mutation import (
     module_of,
     probe_imports,
     run_mutants,
+    select_mutants,
     snapshot,
     source_root,
 )
@@ -29,8 +30,9 @@ from dpspec.proofs.engine.mutation import (
 ROOT = source_root()
 MUTANTS = catalogue()
 BY_ID = {m.id: m for m in MUTANTS}
-#: The exponential mechanism's ½ dropped.
-HALF = BY_ID["exp.half-dropped"]
+#: The exponential mechanism's ½ dropped: a bug control of mechanisms.exponential.lemma-binding,
+#: the catalogued mutant exp.half-dropped before (the id still selects it).
+HALF = select_mutants("exp.half-dropped")[0]
 
 
 def test_catalogue_size_and_ids() -> None:
@@ -66,6 +68,12 @@ def test_links_name_the_mutated_module() -> None:
     linked = linked_obligations("impl/mechanisms/exponential.py")
     assert "mechanisms.exponential.privacy" in linked
     assert "ldp.ldp-randomiser.privacy" not in linked
+
+
+def test_an_obligation_is_linked_to_its_controls_modules() -> None:
+    """A bug control's module links its obligation, so the mutant the control becomes runs it
+    (``spec/adaptive.py`` is in no obligation's impls or entry points)."""
+    assert "adaptive.markov-chain.lemma-7.3.3" in linked_obligations("spec/adaptive.py")
 
 
 def test_stale_snippet_raises() -> None:
@@ -137,6 +145,7 @@ def test_cli_usage_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert report["total"] == 1 and report["killed"] == 1
     row = report["mutants"][0]
     assert set(row) >= {"id", "file", "description", "killed", "killed_by", "stale", "seconds"}
+    assert row["id"] == HALF.id  # the old id selects the control it became
     assert report["fail_fast"] and len(row["killed_by"]) == 1
 
 

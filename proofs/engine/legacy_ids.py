@@ -6,7 +6,8 @@ readable ``<subject>.<claim>`` ids, some not starting with their topic (``laplac
 (``mechanisms.laplace.privacy``, ``cover-learners.a1.privacy``). An id that did not change is
 not listed (no key is a current id). Citations made with an old id still resolve:
 ``dpspec verify --ids`` and :func:`dpspec.proofs.engine.registry.by_id` accept them, and
-``dpspec report`` lists the map.
+``dpspec report`` lists the map. The ids of the mutants that became bug controls are here too
+(:data:`LEGACY_MUTANTS`).
 """
 
 from __future__ import annotations
@@ -330,4 +331,70 @@ LEGACY_ERRATA: dict[str, str] = {
     "erratum.thesis-lemma-7.2.6-strict": "adaptive.erratum.thesis-lemma-7.2.6-strict",
     "erratum.thesis-remark-7.2.5-hoeffding": "adaptive.erratum.thesis-remark-7.2.5-hoeffding",
     "erratum.thesis-thm-7.3.6": "adaptive.erratum.thesis-thm-7.3.6",
+}
+
+#: Mutant ids of ``dpspec mutate`` whose mutant was the same edit as a bug control, → the id of
+#: that control in the catalogue (``<obligation id>.control-<k>``): the catalogue runs each edit
+#: once, and ``dpspec mutate --only`` and the citations accept the old id.
+LEGACY_MUTANTS: dict[str, str] = {
+    "adaptive.laplace-error-bound-one-step-low": "adaptive.laplace-answers.accuracy.control-1",
+    "adaptive.predicate-mechanism-base-for-2-epsilon": (
+        "adaptive.predicate-mechanism.privacy.control-1"
+    ),
+    "adaptive.predicate-mechanism-sampler-one-off": "adaptive.predicate-mechanism.law.control-1",
+    "adaptive.rounding-floor-cells": "adaptive.adaptive-game.rounding-compression.control-1",
+    "adaptive.sample-size-without-threshold-term": "adaptive.algorithm-10.sample-size.control-1",
+    "adaptive.tight-example-psi-doubled": "adaptive.tight-example.lemma-7.1.3.control-1",
+    "audit.beyond-range-events-dropped": "audit.delta-resolution.control-2",
+    "audit.delta-resolution-at-half-power": "audit.delta-resolution.control-1",
+    "audit.freshness-never-compared": "audit.fresh-draws.control-1",
+    "audit.replay-laplace-loss-halved": "audit.replay-laplace.control-1",
+    "audit.resolution-at-half-power": "audit.resolution-power.control-1",
+    "audit.unresolved-delta-consistent": "audit.delta-resolution.control-3",
+    "compression.adaboost-alpha": "compression.medboost.invariants.control-1",
+    "compression.interval-open-right": "compression.learner-rules.control-2",
+    "compression.quantile-nonstrict-share": "compression.quantiles.lemma-binding.control-2",
+    "compression.rho-lower-median": "compression.quantiles.lemma-binding.control-1",
+    "compression.threshold-open-end": "compression.learner-rules.control-1",
+    "conform.budget-sized-for-the-squared-factor": "conform.own-implementations.control-1",
+    "conform.resolution-ignored": "conform.resolution.control-1",
+    "conform.union-bound-dropped": "conform.gof-guarantees.control-1",
+    "consistency.disk-radius-wide": "consistency.distributions.exact-areas.control-1",
+    "consistency.gap-without-region": "consistency.plugin-rule.excess-risk-bound.control-1",
+    "consistency.mixture-truncation": "consistency.distributions.exact-areas.control-2",
+    "cover.a1-certificate-halved": "cover-learners.a1.selection-step.control-1",
+    "cover.a1r-certificate-printed-exponent": "cover-learners.a1r.selection-step.control-1",
+    "cover.idealised-reports-exact": "cover-learners.privacy-report.control-1",
+    "cover.score-open-lower-end": "cover-learners.score-is-predict.control-1",
+    "cover.selection-epsilon-1.25": "cover-learners.threshold-lower-bound.a1-level.control-1",
+    "cover.threshold-grid-shifted": "cover-learners.cover.grids.control-1",
+    "exp.half-dropped": "mechanisms.exponential.lemma-binding.control-1",
+    "hist.release-below-threshold": "mechanisms.stability-histogram.lemma-binding.control-2",
+    "hist.threshold-strict": "mechanisms.stability-histogram.lemma-binding.control-1",
+    "keyed.noise-by-query-rank": "pcl.fixed-function.control-2",
+    "ldp.classifier-sign-zero-positive": "ldp.ldp-estimators.estimate-rule.control-3",
+    "ldp.cubes-closed-right": "ldp.ldp-estimators.estimate-rule.control-2",
+    "ldp.estimators-epsilon-125": "ldp.ldp-estimators.privacy.control-1",
+    "ldp.threshold-without-volume": "ldp.ldp-estimators.estimate-rule.control-1",
+    "ldp.w-signal-doubled": "ldp.ldp-randomiser.exact-law.control-2",
+    "ldp.z-noise-for-125-epsilon": "ldp.ldp-randomiser.exact-law.control-1",
+    "packing.greedy-drops-ties": "pcl2.packing.greedy-maximal.control-1",
+    "pcde.delta-doubled": "pcde.privacy.control-2",
+    "pcde.histogram-at-1.25eps": "pcde.privacy.control-1",
+    "pcde.pdf-other-end": "pcde.score-is-pdf.control-1",
+    "pcde.side-exponent": "pcde.consistency.control-1",
+    "pcde.volume-missing": "pcde.density.control-1",
+    "pcl.empty-cubes-noiseless": "pcl.fixed-function.control-1",
+    "pcl.noise-for-1.25eps": "pcl.privacy.control-2",
+    "pcl.one-label-encoded-as-itself": "pcl.label-encoding-public.control-1",
+    "pcl.predict-other-end": "pcl.score-is-predict.control-1",
+    "pcl.sensitivity-one": "pcl.privacy.control-1",
+    "pcl.strict-vote-dropped": "pcl.privacy.control-3",
+    "pcl2.inner-at-1.25eps": "pcl2.privacy.control-1",
+    "pcl2b.histograms-at-2delta": "pcl2.pcl2b.privacy.control-1",
+    "pcl2b.predict-other-end": "pcl2.score-is-predict.control-1",
+    "ssl.predict-open-lower-end": "semi-supervised.score-is-predict.control-1",
+    "ssl.selection-at-1.25eps": "semi-supervised.label-privacy.control-1",
+    "ssl.selection-half-dropped": "semi-supervised.label-privacy.control-2",
+    "ssl.slots-ties-lost": "semi-supervised.dichotomies.control-1",
 }

@@ -1,8 +1,11 @@
 """Mutation testing: apply privacy-critical mutations to a scratch copy and run ``dpspec verify``.
 
-Each :class:`Mutant` (catalogued in the topics' ``mutants`` modules) is an id and an
-:class:`~dpspec.proofs.engine.edits.Edit`: one short snippet of one function, class or module of
-``impl/`` replaced by a plausible privacy bug. For every mutant the engine
+Each :class:`Mutant` is an id and an :class:`~dpspec.proofs.engine.edits.Edit`: one short
+snippet of one function, class or module of ``impl/`` replaced by a plausible privacy bug. The
+catalogue (:func:`catalogue`) is every topic's ``MUTANTS`` and every obligation's bug controls
+(:func:`controls`, kind ``"control"``: the edits ``dpspec verify`` plants in the process, made
+here in the file); a catalogued mutant is no control's edit again (a test). For every mutant the
+engine
 
 1. copies ``spec/``, ``impl/``, ``proofs/`` of one snapshot of the tree into a scratch directory
    laid out as the importable package ``dpspec`` (``impl/`` as ``dpspec/``, ``spec/`` and
@@ -12,9 +15,9 @@ Each :class:`Mutant` (catalogued in the topics' ``mutants`` modules) is an id an
    once there, else the mutant is reported *stale* and nothing runs);
 3. runs ``python -m dpspec.cli verify --ids ...`` there, restricted to the obligations the
    registry links to the mutated module (an obligation is linked when a dotted name of its
-   ``impls`` or ``entry_points`` lies in the module, textually or by the module that defines the
-   named object); ``--all-obligations`` runs the whole registry instead and reports failing
-   obligations that are not linked (a missing link in the registry).
+   ``impls``, ``entry_points`` or bug-control targets lies in the module, textually or by the
+   module that defines the named object); ``--all-obligations`` runs the whole registry instead
+   and reports failing obligations that are not linked (a missing link in the registry).
 
 A mutant is *killed* when at least one obligation fails on the mutated copy that passes on the
 unmutated copy of the same snapshot (the baseline run; an obligation that already fails there
@@ -42,6 +45,7 @@ from typing import Any
 from dpspec.proofs.engine.edits import Edit, StaleEdit
 from dpspec.proofs.engine.errors import InternalError, write_json
 from dpspec.proofs.engine.layout import ROOTS
+from dpspec.proofs.engine.legacy_ids import LEGACY_MUTANTS
 from dpspec.proofs.engine.preload import PRELOAD
 from dpspec.proofs.engine.registry import Obligation, obligations, topic_module, topics
 
@@ -112,11 +116,12 @@ def _in_module(name: str, module: str) -> bool:
 
 
 def linked_obligations(file: str, registry: Sequence[Obligation] | None = None) -> list[str]:
-    """Ids of the obligations whose ``impls`` or ``entry_points`` name code in ``file``."""
+    """Ids of the obligations whose ``impls``, ``entry_points`` or bug controls' targets name
+    code in ``file``."""
     module = module_of(file)
     out = []
     for ob in obligations() if registry is None else registry:
-        names = (*ob.impls, *ob.entry_points)
+        names = (*ob.impls, *ob.entry_points, *(c.target for c in ob.bug_controls))
         if any(_in_module(n, module) for n in names) or any(
             (m := _defining_module(n)) is not None and _in_module(m, module) for n in names
         ):
@@ -384,7 +389,7 @@ def judge(
     return result
 
 
-def catalogue() -> tuple[Mutant, ...]:
+def topic_mutants() -> tuple[Mutant, ...]:
     """Every topic's ``MUTANTS``, topics in name order."""
     found: list[Mutant] = []
     for topic in topics():
@@ -394,11 +399,30 @@ def catalogue() -> tuple[Mutant, ...]:
     return tuple(found)
 
 
+def controls(registry: Sequence[Obligation] | None = None) -> tuple[Mutant, ...]:
+    """Every obligation's bug controls as mutants of kind ``"control"``, the ``k``-th control of
+    obligation ``ob`` as ``<ob.id>.control-<k>`` (from 1); a control that is the same change as
+    an earlier one (two obligations planting one bug) is listed once."""
+    found: list[Mutant] = []
+    for ob in obligations() if registry is None else registry:
+        for k, edit in enumerate(ob.bug_controls, 1):
+            if not any(edit.same_change(m.edit) for m in found if m.file == edit.file):
+                found.append(Mutant(f"{ob.id}.control-{k}", edit, "control"))
+    return tuple(found)
+
+
+def catalogue() -> tuple[Mutant, ...]:
+    """What ``dpspec mutate`` runs: the topics' mutants, then the bug controls."""
+    return (*topic_mutants(), *controls())
+
+
 def select_mutants(
     only: str | None = None, mutants: Sequence[Mutant] | None = None
 ) -> list[Mutant]:
-    """The mutants of ``mutants`` (default: the whole catalogue) whose id contains ``only``."""
+    """The mutants of ``mutants`` (default: the whole catalogue) whose id contains ``only`` (an
+    id a mutant had before it became a bug control stands for the control's)."""
     pool = catalogue() if mutants is None else mutants
+    only = LEGACY_MUTANTS.get(only, only) if only is not None else None
     return [m for m in pool if only is None or only in m.id]
 
 
@@ -633,7 +657,7 @@ def exit_code(report: dict[str, Any]) -> int:
 @dataclass(frozen=True)
 class Mutant:
     """One mutation ``dpspec mutate`` runs: ``edit`` made in a scratch copy of its file;
-    ``kind`` sorts it in the note."""
+    ``kind`` sorts it in the note (``"control"``: an obligation's bug control)."""
 
     id: str
     edit: Edit

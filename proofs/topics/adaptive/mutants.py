@@ -3,23 +3,12 @@ control some adaptive obligation reports, and ``dpspec verify`` must kill it."""
 
 from __future__ import annotations
 
-from dpspec.adaptive.deviating import DeviatingAlgorithm, PredicateMechanism, minimum_sample_size
+from dpspec.adaptive.deviating import DeviatingAlgorithm
 from dpspec.adaptive.game import LaplaceAnswers, RoundingAnswers
-from dpspec.adaptive.measures import tight_example
 from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
 
 MUTANTS: tuple[Mutant, ...] = (
-    Mutant(
-        id="adaptive.tight-example-psi-doubled",
-        edit=Edit(
-            target=tight_example,
-            original="rng.random((size, n)) < psi",
-            replacement="rng.random((size, n)) < 2 * psi",
-            bug="the tight example's sampler copies x* with probability 2ψ (sampler ≠ law)",
-        ),
-        kind="sampler",
-    ),
     Mutant(
         id="adaptive.rounding-off-midpoint",
         edit=Edit(
@@ -84,16 +73,6 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="law",
     ),
     Mutant(
-        id="adaptive.laplace-error-bound-one-step-low",
-        edit=Edit(
-            target=LaplaceAnswers.error_bound,
-            original="                return t / self.n",
-            replacement="                return max(t - 1, 0) / self.n",
-            bug="LaplaceAnswers.error_bound one grid step below the union bound's α",
-        ),
-        kind="claim",
-    ),
-    Mutant(
         id="adaptive.deviating-picks-an-unreleased-cell",
         edit=Edit(
             target=DeviatingAlgorithm.sample,
@@ -148,47 +127,5 @@ MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         kind="half",
-    ),
-    Mutant(
-        id="adaptive.predicate-mechanism-base-for-2-epsilon",
-        edit=Edit(
-            target="dpspec.adaptive.deviating._rational_base_at_least",
-            original="q = Fraction(math.nextafter(math.exp(-epsilon / 2), 1.0))",
-            replacement="q = Fraction(math.nextafter(math.exp(-epsilon), 1.0))",
-            bug="PredicateMechanism's rational base is e^{−ε}, not e^{−ε/2}: 2ε delivered",
-        ),
-        kind="claim",
-    ),
-    Mutant(
-        id="adaptive.predicate-mechanism-sampler-one-off",
-        edit=Edit(
-            target=PredicateMechanism.sample,
-            original="        return table[index]",
-            replacement="        return table[(index + 1) % len(table)]",
-            bug="PredicateMechanism.sample returns the predicate after the one drawn",
-        ),
-        kind="sampler",
-    ),
-    Mutant(
-        id="adaptive.sample-size-without-threshold-term",
-        edit=Edit(
-            target=minimum_sample_size,
-            original="value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) + threshold_log))",
-            replacement=(
-                "value = (2 / psi) * (1 + (2 / epsilon) * (-math.log(beta) - math.log(delta)))"
-            ),
-            bug="Algorithm 10's explicit n without the threshold's ln(1 + e^eps) term",
-        ),
-        kind="claim",
-    ),
-    Mutant(
-        id="adaptive.rounding-floor-cells",
-        edit=Edit(
-            target=RoundingAnswers.__init__,
-            original="self.cells = math.ceil(1 / (2 * alpha))",
-            replacement="self.cells = int(1 / (2 * alpha))",
-            bug="floor(1/(2 alpha)) rounding cells: one short when 1/(2 alpha) is no integer",
-        ),
-        kind="claim",
     ),
 )

@@ -6,11 +6,9 @@ obligations are the same bugs, run in the check itself."""
 
 from __future__ import annotations
 
-from dpspec.cover_learners.hypotheses import Boxes, empirical_threshold_cover, threshold_grid
+from dpspec.cover_learners.hypotheses import Boxes, empirical_threshold_cover
 from dpspec.cover_learners.learners import (
     LabelPrivateCoverClassifier,
-    a1_certificate,
-    a1r_certificate,
 )
 from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
@@ -27,16 +25,6 @@ MUTANTS: tuple[Mutant, ...] = (
             bug="A1/A1r/A2 select with weights exp(−α·mistakes) (the ½ dropped): 2α",
         ),
         kind="half",
-    ),
-    Mutant(
-        id="cover.selection-epsilon-1.25",
-        edit=Edit(
-            target="dpspec.cover_learners.learners._CoverExponentialClassifier._selection_epsilon",
-            original='        return float(s["epsilon"])\n',
-            replacement='        return 1.25 * float(s["epsilon"])\n',
-            bug="the selection step calibrated for ε × 1.25 (fit and release_law, both paths)",
-        ),
-        kind="sampler",
     ),
     Mutant(
         id="cover.fit-half-false",
@@ -125,26 +113,6 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="sensitivity",
     ),
     Mutant(
-        id="cover.score-open-lower-end",
-        edit=Edit(
-            target=Boxes.mistakes,
-            original='                xs, self.lower, side="left"',
-            replacement='                xs, self.lower, side="right"',
-            bug="mistakes counted with an open lower end (x > lower) while predict is closed",
-        ),
-        kind="utility",
-    ),
-    Mutant(
-        id="cover.threshold-grid-shifted",
-        edit=Edit(
-            target=threshold_grid,
-            original="w = (2 * np.arange(1, size + 1) - 1) / (2 * size)",
-            replacement="w = np.arange(1, size + 1) / size",
-            bug="A1's threshold grid at j/J: cover radius 1/J, not the 1/(2J) the proof needs",
-        ),
-        kind="utility",
-    ),
-    Mutant(
         id="cover.a2-cover-too-coarse",
         edit=Edit(
             target=empirical_threshold_cover,
@@ -163,35 +131,5 @@ MUTANTS: tuple[Mutant, ...] = (
             bug="A2 reports a substitution (fully private) guarantee it does not have",
         ),
         kind="reported",
-    ),
-    Mutant(
-        id="cover.idealised-reports-exact",
-        edit=Edit(
-            target="dpspec.cover_learners.learners._CoverExponentialClassifier.fit",
-            original="level = PrivacyLevel(eps, math.exp(eps), 0, False, self.relation)",
-            replacement="level = PrivacyLevel(eps, math.exp(eps), 0, True, self.relation)",
-            bug="the idealised (float) learner reports an exact sampler",
-        ),
-        kind="reported",
-    ),
-    Mutant(
-        id="cover.a1-certificate-halved",
-        edit=Edit(
-            target=a1_certificate,
-            original="return 2 * size * math.exp(-m * accuracy**2 / 8) + size",
-            replacement="return size * math.exp(-m * accuracy**2 / 8) + size",
-            bug="A1's certificate without the 2 of the two-sided Hoeffding bound",
-        ),
-        kind="certificate",
-    ),
-    Mutant(
-        id="cover.a1r-certificate-printed-exponent",
-        edit=Edit(
-            target=a1r_certificate,
-            original="+ size * math.exp(-3 * epsilon * m * accuracy / 40)",
-            replacement="+ size * math.exp(-3 * m * accuracy / 20)",
-            bug="A1r's certificate with L565's printed exponent (α and ½ dropped)",
-        ),
-        kind="certificate",
     ),
 )

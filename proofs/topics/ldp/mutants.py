@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import dpspec.ldp.mechanism
-from dpspec.ldp.estimators import LDPPartitionClassifier, LDPPartitionRegressor
+from dpspec.ldp.estimators import LDPPartitionRegressor
 from dpspec.ldp.mechanism import LocalRandomiser, noise_scales
-from dpspec.ldp.partition import CubicPartition, bandwidth
+from dpspec.ldp.partition import bandwidth
 from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
 
@@ -72,16 +72,6 @@ MUTANTS: tuple[Mutant, ...] = (
             bug="randomise halves the W lattice noise it draws (pmf unchanged)",
         ),
         kind="noise",
-    ),
-    Mutant(
-        id="ldp.w-signal-doubled",
-        edit=Edit(
-            target="dpspec.ldp.mechanism.LocalRandomiser._randomise",
-            original="w_units[rows, own] += W_ONE",
-            replacement="w_units[rows, own] += 2 * W_ONE",
-            bug="randomise adds the W signal twice (sensitivity 4 for noise calibrated to 2)",
-        ),
-        kind="sensitivity",
     ),
     Mutant(
         id="ldp.z-signal-doubled",
@@ -202,21 +192,6 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="claim",
     ),
     Mutant(
-        id="ldp.estimators-epsilon-125",
-        edit=Edit(
-            target="dpspec.ldp.estimators._PrivatePartitionEstimator._randomiser",
-            original=(
-                'partition, params["epsilon"], truncation, z_only, idealised=params["idealised"]'
-            ),
-            replacement=(
-                'partition, min(700.0, 1.25 * params["epsilon"]), truncation, z_only, '
-                'idealised=params["idealised"]'
-            ),
-            bug="the LDP estimators randomise for epsilon x 1.25",
-        ),
-        kind="claim",
-    ),
-    Mutant(
         id="ldp.estimators-reported-epsilon-halved",
         edit=Edit(
             target="dpspec.ldp.estimators._PrivatePartitionEstimator._reports",
@@ -233,16 +208,6 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="reported",
     ),
     Mutant(
-        id="ldp.z-noise-for-125-epsilon",
-        edit=Edit(
-            target=LocalRandomiser.__init__,
-            original="self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z)",
-            replacement="self.noise_z = DiscreteLaplaceNoise(scale=self.scale_z * Fraction(4, 5))",
-            bug="randomise draws its Z noise for epsilon x 1.25 (pmf states epsilon)",
-        ),
-        kind="noise",
-    ),
-    Mutant(
         id="ldp.budget-125",
         edit=Edit(
             target=LocalRandomiser.__init__,
@@ -251,36 +216,6 @@ MUTANTS: tuple[Mutant, ...] = (
             bug="the lattice calibration spends epsilon x 1.25 (law and sampler agree)",
         ),
         kind="noise",
-    ),
-    Mutant(
-        id="ldp.threshold-without-volume",
-        edit=Edit(
-            target=LDPPartitionRegressor.fit,
-            original="keep = mu >= c * partition.h**d",
-            replacement="keep = mu >= c",
-            bug="LDPPartitionRegressor compares mu~ with c_n instead of c_n h^d (L154)",
-        ),
-        kind="utility",
-    ),
-    Mutant(
-        id="ldp.cubes-closed-right",
-        edit=Edit(
-            target=CubicPartition.cell_index,
-            original="scaled = np.floor((arr - self.offset) / self.h)",
-            replacement="scaled = np.ceil((arr - self.offset) / self.h) - 1",
-            bug="cell_index puts a point on a cube edge in the lower cube (closed right)",
-        ),
-        kind="boundary",
-    ),
-    Mutant(
-        id="ldp.classifier-sign-zero-positive",
-        edit=Edit(
-            target=LDPPartitionClassifier.predict,
-            original="positive = self.decision_values(X) > 0",
-            replacement="positive = self.decision_values(X) >= 0",
-            bug="LDPPartitionClassifier predicts classes_[1] where nu~ = 0 (sign(0) = -1)",
-        ),
-        kind="boundary",
     ),
     Mutant(
         id="ldp.bandwidth-exponent-doubled",

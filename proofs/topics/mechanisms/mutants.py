@@ -18,20 +18,6 @@ from dpspec.proofs.engine.mutation import Mutant
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
-        id="exp.half-dropped",
-        edit=Edit(
-            target=ExponentialMechanism.__init__,
-            original="c = 2 if half else 1",
-            replacement="c = 1",
-            bug=(
-                "ExponentialMechanism without the 1/2 (weights exp(eps*s/Delta)): 2eps-DP claimed "
-                "as "
-                "eps"
-            ),
-        ),
-        kind="half",
-    ),
-    Mutant(
         id="exp.sample-exponent-doubled",
         edit=Edit(
             target=ExponentialMechanism.sample,
@@ -97,16 +83,6 @@ MUTANTS: tuple[Mutant, ...] = (
         kind="law",
     ),
     Mutant(
-        id="hist.release-below-threshold",
-        edit=Edit(
-            target=StabilityHistogram.release_counts,
-            original="np.where(noisy >= self.threshold, noisy, 0.0)",
-            replacement="np.where(noisy >= self.threshold - 1, noisy, 0.0)",
-            bug="release_counts releases cells one below the threshold tau",
-        ),
-        kind="threshold",
-    ),
-    Mutant(
         id="hist.threshold-drops-factor",
         edit=Edit(
             target=discrete_threshold,
@@ -115,19 +91,6 @@ MUTANTS: tuple[Mutant, ...] = (
             bug="discrete_threshold forgets the (1 + e^eps) factor: tau too small, delta exceeded",
         ),
         kind="threshold",
-    ),
-    Mutant(
-        id="hist.threshold-strict",
-        edit=Edit(
-            target=StabilityHistogram.release_counts,
-            original="np.where(noisy >= self.threshold, noisy, 0.0)",
-            replacement="np.where(noisy > self.threshold, noisy, 0.0)",
-            bug=(
-                "off-by-one >= -> > in release_counts: still private, but the drawn law is not "
-                "cell_pmf"
-            ),
-        ),
-        kind="law",
     ),
     Mutant(
         id="hist.sensitivity-one",

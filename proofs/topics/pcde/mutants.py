@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dpspec.learners.pcde import PrivateHistogramDensity
 from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
 
@@ -53,58 +52,5 @@ MUTANTS: tuple[Mutant, ...] = (
             bug="PCDE privacy_ says eps/2",
         ),
         kind="reported",
-    ),
-    Mutant(
-        id="pcde.histogram-at-1.25eps",
-        edit=Edit(
-            target="dpspec.learners.pcde.PrivateHistogramDensity._histogram",
-            original="bins=None, epsilon=float(self.epsilon), delta=self.delta",
-            replacement="bins=None, epsilon=1.25 * float(self.epsilon), delta=self.delta",
-            bug="PCDE's histogram noised for 1.25 eps (privacy_ follows it)",
-        ),
-        kind="noise",
-    ),
-    Mutant(
-        id="pcde.delta-doubled",
-        edit=Edit(
-            target="dpspec.learners.pcde.PrivateHistogramDensity._histogram",
-            original="delta=self.delta, idealised",
-            replacement="delta=2 * self.delta, idealised",
-            bug="PCDE's histogram run at 2 delta (the threshold one step low)",
-        ),
-        kind="claim",
-    ),
-    Mutant(
-        id="pcde.side-exponent",
-        edit=Edit(
-            target="dpspec.learners.pcde._side_for",
-            original="return float(n ** (-1.0 / (2 * d)))",
-            replacement="return float(n ** (-1.0 / d))",
-            bug="cube side n^(-1/d): n r^d = 1, not consistent (Thm 4.3 needs n r^d -> inf)",
-        ),
-        kind="utility",
-    ),
-    Mutant(
-        id="pcde.pdf-other-end",
-        edit=Edit(
-            target=PrivateHistogramDensity.pdf,
-            original="idx = _match_rows(self.released_cells_, _cube_ids(X, self.side_))",
-            replacement=(
-                "idx = _match_rows(self.released_cells_, _cube_ids(np.nextafter(X, -np.inf), "
-                "self.side_))"
-            ),
-            bug="pdf reads cubes (k r, (k+1) r] while fit counts [k r, (k+1) r)",
-        ),
-        kind="utility",
-    ),
-    Mutant(
-        id="pcde.volume-missing",
-        edit=Edit(
-            target="dpspec.learners.pcde.PrivateHistogramDensity._fit",
-            original="self.density_values_ = self.released_counts_ / (mass * side**d)",
-            replacement="self.density_values_ = self.released_counts_ / (mass * side)",
-            bug="f̂ normalised by r instead of r^d (not a density for d > 1)",
-        ),
-        kind="utility",
     ),
 )

@@ -112,44 +112,4 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
         kind="reported",
     ),
-    Mutant(
-        id="pcl2b.histograms-at-2delta",
-        edit=Edit(
-            target="dpspec.learners.pcl2.PrivateUnboundedClassifier._histogram",
-            original="return release_histogram(self.epsilon, self.delta, self.idealised)",
-            replacement="return release_histogram(self.epsilon, 2 * self.delta, self.idealised)",
-            bug="PCL2b runs each histogram at 2delta (the total 2delta given to each)",
-        ),
-        kind="composition",
-    ),
-    Mutant(
-        id="pcl2.inner-at-1.25eps",
-        edit=Edit(
-            target="dpspec.learners.pcl2.PrivatePackingClassifier._inner",
-            original="self.epsilon, self.idealised, cells_per_axis=k_or_m",
-            replacement="1.25 * float(self.epsilon), self.idealised, cells_per_axis=k_or_m",
-            bug="PCL2's cell votes noised for 1.25 eps (privacy_ follows the inner PCL)",
-        ),
-        kind="noise",
-    ),
-    Mutant(
-        id="pcl2b.predict-other-end",
-        edit=Edit(
-            target=PrivateUnboundedClassifier.decision_cells,
-            original="query = _row_keys(self.lattice_.cell_coords(X))",
-            replacement="query = _row_keys(self.lattice_.cell_coords(np.nextafter(X, -np.inf)))",
-            bug="PCL2b's predict reads cubes (k r, (k+1) r] while fit counts [k r, (k+1) r)",
-        ),
-        kind="utility",
-    ),
-    Mutant(
-        id="packing.greedy-drops-ties",
-        edit=Edit(
-            target="dpspec.learners.packing._greedy",
-            original="remaining = rest[inner[i, rest] >= radius]",
-            replacement="remaining = rest[inner[i, rest] > radius]",
-            bug="greedy packing drops a candidate at distance exactly r (not maximal)",
-        ),
-        kind="public",
-    ),
 )

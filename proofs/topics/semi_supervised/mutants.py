@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-from dpspec.learners.semi_supervised import PrivateSemiSupervisedClassifier, exponential_choice
+from dpspec.learners.semi_supervised import PrivateSemiSupervisedClassifier
 from dpspec.proofs.engine.edits import Edit
 from dpspec.proofs.engine.mutation import Mutant
 
 MUTANTS: tuple[Mutant, ...] = (
-    Mutant(
-        id="ssl.selection-half-dropped",
-        edit=Edit(
-            target=exponential_choice,
-            original="denominator = eps.denominator * (2 if half else 1) * sensitivity",
-            replacement="denominator = eps.denominator * sensitivity",
-            bug=(
-                "exponential_choice (the selection in PrivateSemiSupervisedClassifier.fit) drops "
-                "the "
-                "1/2"
-            ),
-        ),
-        kind="half",
-    ),
     Mutant(
         id="ssl.fit-half-false",
         edit=Edit(
@@ -59,35 +45,5 @@ MUTANTS: tuple[Mutant, ...] = (
             ),
         ),
         kind="reported",
-    ),
-    Mutant(
-        id="ssl.selection-at-1.25eps",
-        edit=Edit(
-            target="dpspec.learners.semi_supervised.PrivateSemiSupervisedClassifier._selection",
-            original="return ExponentialMechanism(scores, 1, epsilon=self.label_epsilon)",
-            replacement="return ExponentialMechanism(scores, 1, epsilon=1.25 * self.label_epsilon)",
-            bug="the selection (and its law, and privacy_) at 1.25 eps_label",
-        ),
-        kind="noise",
-    ),
-    Mutant(
-        id="ssl.predict-open-lower-end",
-        edit=Edit(
-            target=PrivateSemiSupervisedClassifier.decision,
-            original="inside = np.all((pts >= self.lower_) & (pts <= self.upper_), axis=1)",
-            replacement="inside = np.all((pts > self.lower_) & (pts <= self.upper_), axis=1)",
-            bug="predict with an open lower end where the selection's score counts it closed",
-        ),
-        kind="utility",
-    ),
-    Mutant(
-        id="ssl.slots-ties-lost",
-        edit=Edit(
-            target="dpspec.learners.semi_supervised._slots",
-            original='right = np.searchsorted(coords, values, side="right")',
-            replacement='right = np.searchsorted(coords, values, side="left")',
-            bug="a labeled point on a synthetic coordinate scored as between coordinates",
-        ),
-        kind="utility",
     ),
 )
