@@ -1,12 +1,53 @@
 """Privacy accounting: the privacy curve δ(ε) of a composition of mechanisms.
 
+* :mod:`dpspec.accounting.exact` — exact privacy loss distributions of finite output laws
+  (:class:`LossDistribution`, one ordered pair; :class:`PrivacyCurve`, both directions of a
+  relation kept apart), composed in ``Fraction`` arithmetic; δ(ε) exact at a rational e^ε and a
+  certified :class:`Bracket` at a real ε; ε(δ) a certified bracket of stated width.
+* :mod:`dpspec.accounting.pairs` — the worst-case pairs of mechanisms as curves: randomized
+  response, the discrete Laplace count, and Poisson subsampling of any curve.
 * :mod:`dpspec.accounting.pld` — the grid engine: discretised privacy loss distributions of
   shifted location-family noise (pessimistic and optimistic rounding), composed by convolution,
   and the Gaussian μ-composition in closed form. The replay auditor
   (:mod:`dpspec.audit.replay`) composes its per-call losses with it; it is exported whole (its
   names stay under ``dpspec.accounting.pld``).
+
+The guarantees checked of it are the ``accounting.*`` obligations (``dpspec verify --only
+accounting``; the method in ``proofs/topics/accounting/note.md``).
 """
 
 from dpspec.accounting import pld
+from dpspec.accounting.exact import (
+    EPSILON_WIDTH,
+    EXP_BITS,
+    LIMIT_CAP,
+    MAX_PRODUCTS,
+    Bracket,
+    LossDistribution,
+    PrivacyCurve,
+    exp_bounds,
+    loss_distribution,
+    privacy_curve,
+)
+from dpspec.accounting.pairs import (
+    discrete_laplace_curve,
+    randomized_response_curve,
+    subsampled,
+)
 
-__all__ = ["pld"]
+__all__ = [
+    "EPSILON_WIDTH",
+    "EXP_BITS",
+    "LIMIT_CAP",
+    "MAX_PRODUCTS",
+    "Bracket",
+    "LossDistribution",
+    "PrivacyCurve",
+    "discrete_laplace_curve",
+    "exp_bounds",
+    "loss_distribution",
+    "pld",
+    "privacy_curve",
+    "randomized_response_curve",
+    "subsampled",
+]
