@@ -126,11 +126,17 @@ def product_hockey_stick(p: Law, q: Law, copies: int, ratio: Fraction) -> tuple[
     return hockey_stick_enclosure(product_laws(p, q, copies), ratio)
 
 
-@lru_cache(maxsize=4096)
 def exp_bounds(epsilon: Fraction, bits: int = 256) -> tuple[Fraction, Fraction]:
     """Rational R_lo ≤ e^ε ≤ R_hi, ε ≥ 0 (from the bounds on e^{−ε} of
-    :func:`dpspec.spec.laws.exp_neg_interval`; kept for repeated ε)."""
-    below = exp_neg_interval(Fraction(epsilon), bits)
+    :func:`dpspec.spec.laws.exp_neg_interval`)."""
+    return _exp_bounds(Fraction(epsilon), bits)
+
+
+@lru_cache(maxsize=4096)
+def _exp_bounds(epsilon: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    """:func:`exp_bounds`, kept for repeated ε (the function a check names stays the one it
+    calls: a cache hit never hides the call)."""
+    below = exp_neg_interval(epsilon, bits)
     return max(Fraction(1), 1 / below.hi), 1 / below.lo
 
 

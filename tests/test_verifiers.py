@@ -57,6 +57,19 @@ def run_traced(ob: Obligation) -> tuple[CheckOutcome, set[str], set[str]]:
     return outcome, set(targets.values()), seen
 
 
+def test_no_named_predicate_or_entry_point_is_cached() -> None:
+    """A named predicate or entry point behind a cache (``functools.cache``/``lru_cache``)
+    would not be entered on a cache hit: whether the tracer below sees it called would depend
+    on what ran earlier in the process. Cache a private helper the named function calls."""
+    cached = [
+        f"{ob.id}: {name}"
+        for ob in RUNNABLE
+        for name in (*ob.predicates, *ob.entry_points)
+        if hasattr(_resolve(name), "cache_info")
+    ]
+    assert not cached, cached
+
+
 @pytest.mark.parametrize("ob", RUNNABLE, ids=[ob.id for ob in RUNNABLE])
 def test_registry_checks_pass(ob):  # type: ignore[no-untyped-def]
     """Each check passes, and calls every predicate its entry names (the named predicate is
