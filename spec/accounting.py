@@ -194,3 +194,93 @@ def interval_contains(lo: Any, hi: Any, x: Any) -> bool:
 def intervals_meet(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
     """Whether [a₀, a₁] and [b₀, b₁] share a point (both enclose one true value: they must)."""
     return bool(a[0] <= b[1] and b[0] <= a[1])
+
+
+# Shuffled fixed batches of the Gaussian mechanism (dpspec.accounting.shuffling): the law of
+# the max-of-batches statistic, the μ-composition's ε and a Poisson-subsampling upper bound,
+# each written from the formula with math.erfc / math.lgamma (never scipy's log_ndtr, which the
+# accountant uses).
+
+
+def _log_normal_cdf(x: float) -> float:
+    """ln Φ(x): ln of the survival function on the left, log1p(−Φ̄(x)) on the right."""
+    return math.log(_normal_sf(-x)) if x < 0 else math.log1p(-_normal_sf(x))
+
+
+def max_of_shifted_cdf(c: float, shift: float, sigma: float, batches: int) -> tuple[float, float]:
+    """(F(c), 1 − F(c)) of M = max of T independent normals, one N(shift, σ²) and T − 1
+    N(0, σ²): F(c) = Φ((c − shift)/σ)·Φ(c/σ)^{T−1}, both ends from ln F (for 1 − F in the upper
+    tail, −expm1(ln F))."""
+    log_f = _log_normal_cdf((c - shift) / sigma) + (batches - 1) * _log_normal_cdf(c / sigma)
+    return math.exp(log_f), -math.expm1(log_f)
+
+
+def max_of_shifted_density(c: float, shift: float, sigma: float, batches: int) -> float:
+    """The density of that M at c: φ_a·Φ_b^{T−1} + (T − 1)·Φ_a·Φ_b^{T−2}·φ_b, with a =
+    (c − shift)/σ, b = c/σ, φ the normal density divided by σ (terms taken in logs)."""
+    a, b = (c - shift) / sigma, c / sigma
+    log_phi_a = -a * a / 2 - math.log(sigma * math.sqrt(2 * math.pi))
+    log_phi_b = -b * b / 2 - math.log(sigma * math.sqrt(2 * math.pi))
+    first = math.exp(log_phi_a + (batches - 1) * _log_normal_cdf(b))
+    if batches == 1:
+        return first
+    rest = _log_normal_cdf(a) + (batches - 2) * _log_normal_cdf(b) + log_phi_b
+    return first + (batches - 1) * math.exp(rest)
+
+
+def gaussian_epsilon(delta: float, mu: float) -> float:
+    """The smallest ε ≥ 0 with :func:`gaussian_delta` ≤ δ, by bisection to 10^-13 (δ(ε) is
+    decreasing in ε)."""
+    if gaussian_delta(0.0, mu) <= delta:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while gaussian_delta(hi, mu) > delta:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1e-13 * max(1.0, hi):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if gaussian_delta(mid, mu) <= delta else (mid, hi)
+    return hi
+
+
+def sampled_gaussian_rdp(rate: float, sigma: float, order: int) -> float:
+    """The Rényi divergence of integer order α of the Poisson-subsampled Gaussian mechanism
+    (sensitivity 1, noise σ, rate q): ln(A_α)/(α − 1) with A_α = Σ_k C(α, k)(1 − q)^{α−k} q^k
+    e^{(k² − k)/(2σ²)} (Mironov, Talwar & Zhang 2019, "Rényi differential privacy of the
+    sampled Gaussian mechanism", arXiv:1908.10530; it bounds both orders of the pair)."""
+    terms = [
+        math.lgamma(order + 1)
+        - math.lgamma(k + 1)
+        - math.lgamma(order - k + 1)
+        + (order - k) * math.log1p(-rate)
+        + k * math.log(rate)
+        + (k * k - k) / (2 * sigma * sigma)
+        for k in range(order + 1)
+    ]
+    top = max(terms)
+    return (top + math.log(sum(math.exp(t - top) for t in terms))) / (order - 1)
+
+
+def poisson_gaussian_epsilon_upper(
+    rate: float, sigma: float, steps: int, delta: float, orders: range = range(2, 129)
+) -> float:
+    """An upper bound on ε(δ) of ``steps`` compositions of the Poisson-subsampled Gaussian:
+    min over integer orders α of steps·RDP(α) + ln(1/δ)/(α − 1) (RDP composes additively;
+    Mironov 2017, "Rényi differential privacy", CSF, the conversion to (ε, δ)), inflated by
+    10^-9 relative for the floats' rounding."""
+    best = min(
+        steps * sampled_gaussian_rdp(rate, sigma, a) + math.log(1 / delta) / (a - 1) for a in orders
+    )
+    return best * (1 + 1e-9)
+
+
+def laplace_pure_epsilon(copies: int, scale: Fraction) -> Fraction:
+    """ε at δ = 0 of k Laplace mechanisms of scale b (sensitivity 1): the sum k·(1/b)."""
+    return Fraction(copies) / Fraction(scale)
+
+
+def subsampled_pure_epsilon(epsilon: float, rate: float) -> tuple[float, float]:
+    """The pure level of one ε-DP step whose likelihood ratio attains e^{±ε}, Poisson sampled
+    at rate q, in each direction: remove log(1 + q(e^ε − 1)), add −log(1 + q(e^{−ε} − 1))
+    (the mixture's largest ratio)."""
+    remove = math.log(1 + rate * (math.exp(epsilon) - 1))
+    return remove, -math.log(1 + rate * (math.exp(-epsilon) - 1))

@@ -11,6 +11,11 @@
   and the Gaussian μ-composition in closed form. The replay auditor
   (:mod:`dpspec.audit.replay`) composes its per-call losses with it; it is exported whole (its
   names stay under ``dpspec.accounting.pld``).
+* :mod:`dpspec.accounting.shuffling` — shuffled fixed batches of the Gaussian mechanism (each
+  record in one batch per epoch): a certified interval [ε_lo, ε_hi]
+  (:func:`shuffled_gaussian_epsilon`, :func:`shuffled_gaussian_delta`), ε_hi from the
+  unamplified μ-composition, ε_lo from the max-of-batches statistic of a worst-case pair
+  (:func:`max_cells`), composed on the grid engine's optimistic side.
 
 The guarantees checked of it are the ``accounting.*`` obligations (``dpspec verify --only
 accounting``; the method in ``proofs/topics/accounting/note.md``).
@@ -34,6 +39,11 @@ from dpspec.accounting.pairs import (
     randomized_response_curve,
     subsampled,
 )
+from dpspec.accounting.shuffling import (
+    max_cells,
+    shuffled_gaussian_delta,
+    shuffled_gaussian_epsilon,
+)
 
 __all__ = [
     "EPSILON_WIDTH",
@@ -46,8 +56,11 @@ __all__ = [
     "discrete_laplace_curve",
     "exp_bounds",
     "loss_distribution",
+    "max_cells",
     "pld",
     "privacy_curve",
     "randomized_response_curve",
+    "shuffled_gaussian_delta",
+    "shuffled_gaussian_epsilon",
     "subsampled",
 ]
