@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from scipy import optimize
@@ -37,6 +39,24 @@ UPPER_LEVELS = (0.5, 2.0)
 UPPER_TOLERANCE = 1e-9
 #: The sensitivity of each relation (the module docstring of dpspec.accounting.shuffling).
 SENSITIVITY = {"zero-out": 1.0, "substitution": 2.0}
+
+#: One case's failures and its measure (a distance, a width or a ratio).
+CaseRun = Callable[..., tuple[list[str], float]]
+
+
+def _each(
+    config: VerifyConfig, label: str, cases: Sequence[tuple[Any, ...]], run: CaseRun
+) -> tuple[list[str], list[float]]:
+    """Every case run, its failures labelled (ending at the first under a bug control), and
+    the measures."""
+    failures: list[str] = []
+    measures: list[float] = []
+    for case in cases:
+        found, measure = run(*case)
+        measures.append(measure)
+        failures += [f"{label} {case}: {text}" for text in found]
+        stop_if_failed(config, not found, failures[-1] if found else "")
+    return failures, measures
 
 
 def _upper_case(sigma: float, batches: int, epochs: int, relation: str) -> tuple[list[str], float]:
@@ -96,13 +116,8 @@ def _upper_case(sigma: float, batches: int, epochs: int, relation: str) -> tuple
 )
 def shuffled_upper_mu_composition(config: VerifyConfig) -> CheckOutcome:
     """Every case of :data:`UPPER_CASES` against the spec's closed form."""
-    failures: list[str] = []
-    worst = 0.0
-    for case in UPPER_CASES:
-        found, distance = _upper_case(*case)
-        worst = max(worst, distance)
-        failures += [f"{case}: {text}" for text in found]
-        stop_if_failed(config, not found, failures[-1] if found else "")
+    failures, distances = _each(config, "case", UPPER_CASES, _upper_case)
+    worst = max(distances)
     return CheckOutcome(
         not failures,
         f"{len(UPPER_CASES)} cases × {len(UPPER_DELTAS)} δ and {len(UPPER_LEVELS)} ε: the "
@@ -142,17 +157,19 @@ def _spec_masses(
     return masses, scales
 
 
-def _cell_case(sigma: float, batches: int, relation: str) -> list[str]:
-    """Failures of one case's cell brackets against the spec's masses."""
+def _cell_case(sigma: float, batches: int, relation: str) -> tuple[list[str], float]:
+    """Failures of one case's cell brackets against the spec's masses, and the widest
+    bracket (in units of its scale times 1 + |ln scale|)."""
     cells = max_cells(sigma, batches, relation)
     edges = cells.edges.tolist()
-    out = []
+    out, widest = [], 0.0
     a, b = shuffling.SHIFTS[relation]
     for law, shift, lo, hi in (("P", a, cells.p_lo, cells.p_hi), ("Q", b, cells.q_lo, cells.q_hi)):
         masses, scales = _spec_masses(edges, shift, sigma, batches)
         for j, (m, scale) in enumerate(zip(masses, scales, strict=True)):
             unit = (scale * (1 + abs(math.log(scale))) if scale > 0 else 0.0) + 1e-300
             slack = CELL_TOLERANCE * unit
+            widest = max(widest, (hi[j] - lo[j]) / unit)
             if not (
                 lo[j] <= m + slack and m - slack <= hi[j] and hi[j] - lo[j] <= CELL_WIDTH * unit
             ):
@@ -160,7 +177,7 @@ def _cell_case(sigma: float, batches: int, relation: str) -> list[str]:
                 break
         if not (float(np.sum(lo)) <= 1.0 <= float(np.sum(hi))):
             out.append(f"{law}: the brackets' sums [{np.sum(lo)!r}, {np.sum(hi)!r}] miss 1")
-    return out
+    return out, widest
 
 
 #: (σ, T, relation) of the integration cases (E = 1), the levels ε and targets δ.
@@ -291,21 +308,15 @@ def _true_case(sigma: float, batches: int, relation: str) -> tuple[list[str], fl
 def shuffled_lower_below_true(config: VerifyConfig) -> CheckOutcome:
     """The cells of :data:`CELL_CASES` against the spec, then :data:`TRUE_CASES` against the
     integrated δ."""
-    failures: list[str] = []
-    for case in CELL_CASES:
-        found = _cell_case(*case)
-        failures += [f"cells {case}: {text}" for text in found]
-        stop_if_failed(config, not found, failures[-1] if found else "")
-    tightest = math.inf
-    for case in TRUE_CASES:
-        found, ratio = _true_case(*case)
-        tightest = min(tightest, ratio)
-        failures += [f"δ {case}: {text}" for text in found]
-        stop_if_failed(config, not found, failures[-1] if found else "")
+    failures, widths = _each(config, "cells", CELL_CASES, _cell_case)
+    more, ratios = _each(config, "δ", TRUE_CASES, _true_case)
+    failures += more
+    tightest = min(ratios)
     return CheckOutcome(
         not failures,
         f"{len(CELL_CASES)} cell laws × 2 ({shuffling.CELLS + 2} cells each) inside their "
-        f"brackets; {len(TRUE_CASES)} one-epoch cases: the true δ inside [δ_lo, δ_hi] at "
+        f"brackets (widest {max(widths):.3g} of the scale, stated ≤ {CELL_WIDTH:g}); "
+        f"{len(TRUE_CASES)} one-epoch cases: the true δ inside [δ_lo, δ_hi] at "
         f"{len(TRUE_LEVELS)} levels (smallest δ_lo/δ_true {tightest:.4f}) and ε_lo below the "
         f"true ε at {len(TRUE_DELTAS)} targets; {len(failures)} failures"
         + (f": {failures[0]}" if failures else ""),
