@@ -33,26 +33,26 @@ its float error bound, is ≤ δ (:data:`REL_ERROR`): certified up to the float 
 
 **Lower bound.** The hockey-stick divergence of any post-processing of a valid pair is ≤ the
 true δ(ε). The pair (one coordinate per step, contributions in [−1, 1]): every other record
-contributes −1, the differing record +1 in D, and 0 (zero-out) or −1 (substitution) in D′.
-Per epoch, shifted by the other records' sum, the step of the differing record's batch i
-carries a and the others 0 under D, b and 0 under D′: P = (1/T) Σ_i N(a·e_i, σ² I_T),
-Q = (1/T) Σ_i N(b·e_i, σ² I_T) with (a, b) = (2, 1) for zero-out and (2, 0) for substitution
-(:data:`SHIFTS`) — the batch with the empty slot (or the differing record) sums differently, so
-the max locates it; with (a, b) = (1, 0) (the others contributing 0, the batch hidden) the
-bound is several times smaller at σ ≥ 1 (7–8× at σ = 1, T = 100). Post-processed by M = max_i x_i per epoch,
-whose laws are closed form: P(M ≤ c) = Φ((c − a)/σ)·Φ(c/σ)^{T−1}, and the same with b for Q.
-M is discretised into :data:`CELLS` + 2 cells (another post-processing): (−∞, c₀],
-:data:`CELLS` equal cells on [c₀, c_K] = [LOW·σ, a + HIGH·σ], and (c_K, ∞). For each cell the
-masses are bracketed [p_lo, p_hi], [q_lo, q_hi] (:func:`max_cells`; every float error bounded,
-below). E epochs are E independent copies of the cell pair (the permutations are independent;
-the pair's releases do not depend on the past, so no adaptivity is needed for a lower bound),
-composed on the optimistic side of the package's grid engine
-(:func:`dpspec.accounting.pld.compose`): the cell becomes the loss ln(p_lo/q_hi) rounded down
-to the grid with sub-probability mass p_lo. Then Σ (p_lo − e^ε q_hi)₊ over the product cells is
-≤ Σ (p − e^ε q)₊, every product's p_lo ≤ p and q_hi ≥ q, and rounding a loss down, capping it,
-or dropping mass lowers it further: δ_lower(ε) ≤ H_{e^ε}(P_M^E ‖ Q_M^E) ≤ δ(ε). Both
-directions ((P, Q) and (Q, P)) are lower bounds; the larger is taken. ε_lo(δ) is the largest ε
-(bisection to :data:`RESOLUTION`) with δ_lower(ε) > δ, hence < the true ε(δ); 0 when none.
+contributes −1, the differing record +1 in D, and 0 (zero-out) or −1 (substitution) in D′. Per
+epoch, shifted by the other records' sum, the step of the differing record's batch i carries a
+and the others 0 under D, b and 0 under D′: P = (1/T) Σ_i N(a·e_i, σ² I_T), Q = (1/T) Σ_i
+N(b·e_i, σ² I_T) with (a, b) = (2, 1) for zero-out and (2, 0) for substitution (:data:`SHIFTS`)
+— the batch with the empty slot (or the differing record) sums differently, so the max locates
+it; with (a, b) = (1, 0) (the others contributing 0, the batch hidden) the bound is several
+times smaller at σ ≥ 1 (7–8× at σ = 1, T = 100). Post-processed by M = max_i x_i per epoch,
+whose laws are closed form: P(M ≤ c) = Φ((c − a)/σ)·Φ(c/σ)^{T−1}, and the same with b for Q. M
+is discretised into :data:`CELLS` + 2 cells (another post-processing): (−∞, c₀], :data:`CELLS`
+equal cells on [c₀, c_K] = [LOW·σ, a + HIGH·σ], and (c_K, ∞). For each cell the masses are
+bracketed [p_lo, p_hi], [q_lo, q_hi] (:func:`max_cells`; every float error bounded, below). E
+epochs are E independent copies of the cell pair (the permutations are independent; the pair's
+releases do not depend on the past, so no adaptivity is needed for a lower bound), composed on
+the optimistic side of the package's grid engine (:func:`dpspec.accounting.pld.compose`): the
+cell becomes the loss ln(p_lo/q_hi) rounded down to the grid with sub-probability mass p_lo.
+Then Σ (p_lo − e^ε q_hi)₊ over the product cells is ≤ Σ (p − e^ε q)₊, every product's p_lo ≤ p
+and q_hi ≥ q, and rounding a loss down, capping it, or dropping mass lowers it further:
+δ_lower(ε) ≤ H_{e^ε}(P_M^E ‖ Q_M^E) ≤ δ(ε). Both directions ((P, Q) and (Q, P)) are lower
+bounds; the larger is taken. ε_lo(δ) is the largest ε (bisection to :data:`RESOLUTION`) with
+δ_lower(ε) > δ, hence < the true ε(δ); 0 when none.
 
 **Floating point** (what is assumed, what is bounded). scipy's ``log_ndtr``, ``exp``, ``expm1``
 and ``log`` are assumed accurate to a relative :data:`REL_ERROR` = 10^-12 (their documented
