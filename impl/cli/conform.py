@@ -1,5 +1,10 @@
 """``dpspec conform TARGET --as ALGORITHM [--param k=v …]``: is TARGET the algorithm it claims?
 
+``dpspec conform TARGET --as accountant [--looseness R]``: TARGET is a privacy accountant
+(``LIBRARY:NAME`` of :mod:`dpspec.conform.accountant_libraries`, ``dpspec`` or
+``module:fn`` with ``fn(composition, delta) -> ε``) asked ε(δ) over the grid of
+:mod:`dpspec.conform.accountants`; exit 0 conforms or loose, 1 unsafe or nothing judged.
+
 TARGET is ``module:callable`` or ``path/file.py:callable`` (your implementation: the working
 directory, or the file's folder, is put on the import path), ``LIBRARY:NAME`` (a function of
 OpenDP, PyDP or diffprivlib: ``dpspec conform --list`` shows them) or ``dpspec`` (dpspec's own
@@ -25,12 +30,18 @@ from dpspec.validation import Domain, Integer, Real
 EXIT_CODES = """exit codes:
   0  conforms: the draws fit the exact law on every instance and the privacy audit holds
   1  deviates (the largest per-outcome discrepancy and where is printed) or not private
-     (false alarm <= 1e-6 for the whole run)
+     (false alarm <= 1e-6 for the whole run); --as accountant: a row unsafe (a reported
+     epsilon below the certified interval) or no row judged (0: conforms or loose)
   2  usage error: bad option or parameter, unknown algorithm, a target that cannot be
      imported, a draw budget above --max-draws (checked before any draw: --resolution
      0.02 that would need more draws is refused with the draws it needs)
   3  internal error: the target raised, a file could not be written
 one line on stderr for 2 and 3; `dpspec --debug conform ...` prints the traceback."""
+
+#: ``--as accountant``: the target is a privacy accountant, judged over the grid of compositions
+ACCOUNTANT = "accountant"
+#: the looseness r of an accountant run (dpspec.conform.accountants.conform_accountant's)
+LOOSENESS = Real(0.0, 100.0)
 
 #: the domains of conform's options: those of dpspec.conform.conform's keywords (the same
 #: bounds; declared here so that building the parser does not import the catalogue)
@@ -48,10 +59,12 @@ class _AlgorithmName(Domain):
     def convert(self, value: Any, name: str) -> str:
         from dpspec.conform.catalogue import NAMES
 
+        if value == ACCOUNTANT:
+            return ACCOUNTANT
         if not isinstance(value, str) or value not in NAMES:
             raise ValueError(
                 f"{name}: unknown algorithm {value!r}; choose from {', '.join(NAMES)} "
-                "(dpspec conform --list)"
+                f"or {ACCOUNTANT} (dpspec conform --list)"
             )
         return value
 
@@ -111,6 +124,11 @@ def _list(args: argparse.Namespace) -> int:
             for p in row["params"]
         )
         print(f"    params: {params or 'none'}; source: {row['source']}")
+    from dpspec.conform.accountant_libraries import ACCOUNTANT_TARGETS
+
+    print(f"\naccountant targets (LIBRARY:NAME --as {ACCOUNTANT}; also dpspec, module:fn):")
+    for a in ACCOUNTANT_TARGETS:
+        print(f"  {a.name:30s} {a.call} [{_version_of_accountant(a.library)}]")
     print("\nlibrary targets (LIBRARY:NAME --as ALGORITHM):")
     libs = []
     for t in LIBRARY_TARGETS:
@@ -126,6 +144,45 @@ def _list(args: argparse.Namespace) -> int:
         print(f"  {t.name:34s} --as {t.algorithm:22s} {t.call} [{_version(t.library)}]")
     write_json(args.json, {"algorithms": rows, "library_targets": libs})
     return 0
+
+
+def _version_of_accountant(library: str) -> str:
+    from dpspec.conform.accountant_libraries import _version
+
+    return _version(library)
+
+
+def _accountant(args: argparse.Namespace) -> int:
+    """``dpspec conform TARGET --as accountant``: the target asked ε(δ) over the grid."""
+    from dpspec.conform import TargetError
+    from dpspec.conform.accountant_libraries import _accountant_target, _is_accountant_library
+    from dpspec.conform.accountants import LOOSENESS as DEFAULT
+    from dpspec.conform.accountants import conform_accountant, reference_accountant
+    from dpspec.conform.machinery import load as _load
+
+    for option in ("param", "max_draws", "audit_samples", "resolution", "max_seconds"):
+        if getattr(args, option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise UsageError(f"{flag}: not an option of --as {ACCOUNTANT}")
+    try:
+        if args.target == "dpspec":
+            target: Any = reference_accountant
+        elif _is_accountant_library(args.target):
+            target = _accountant_target(args.target)
+        else:
+            target = _load(args.target)
+    except TargetError as exc:
+        raise InternalError(str(exc)) from exc
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    looseness = DEFAULT if args.looseness is None else args.looseness
+    try:
+        result = conform_accountant(target, looseness=looseness)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    print("\n".join(result.lines()))
+    write_json(args.json, {"target_spec": args.target, **result.to_json()})
+    return result.exit_code
 
 
 def _target(spec: str, algorithm: str, params: dict[str, Any]) -> Any:
@@ -164,6 +221,10 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         )
     if args.algorithm is None:
         raise UsageError("--as: required (dpspec conform --list shows the algorithms)")
+    if args.algorithm == ACCOUNTANT:
+        return _accountant(args)
+    if args.looseness is not None:
+        raise UsageError(f"--looseness: an option of --as {ACCOUNTANT} only")
     from dpspec.audit.core import MechanismError
     from dpspec.conform import TargetError, conform, plan
     from dpspec.conform.machinery import find as _find
@@ -257,6 +318,13 @@ def register(sub: Any) -> None:
         metavar="R",
         help="size the budget to catch the algorithm off by a factor 1 + R either way "
         "(R = 0.02: a scale off by 2%%) with power 0.99 (default 0.1)",
+    )
+    add_option(
+        p,
+        "--looseness",
+        domain=LOOSENESS,
+        metavar="R",
+        help=f"--as {ACCOUNTANT}: a report up to ε_hi·(1 + R) conforms (default 0.1)",
     )
     add_option(
         p, "--json", domain=WritablePath(), metavar="PATH", help="write every number as JSON"

@@ -1,0 +1,320 @@
+"""Checks of ``conform_accountant`` (:mod:`dpspec.conform.accountants`): its reference against
+closed forms written here, and its verdicts on control accountants whose truth is known.
+
+* ``conform.accountant-reference-closed-form``: every row of the grid the reference certifies
+  (the unsubsampled Gaussian and Laplace rows) — its [ε_lo, ε_hi] against the closed form
+  evaluated here, independently of the code under test: the Gaussian δ(ε) in logs from
+  ``math.erfc`` (with the asymptotic series of log Φ far in the tail, where erfc underflows),
+  the Laplace δ(ε) = 1 − e^{(ε − ε₀)/2}, the pure sum T·ε₀ exactly.
+* ``conform.accountant-verdicts``: control accountants — dpspec's own (ε_hi: must conform on
+  every row), one that reports the optimistic side of a grid (the optimistic privacy loss
+  distribution of :mod:`dpspec.accounting.pld`), one 2× off upward (must be loose) and one
+  that accounts only the *add* direction of Poisson subsampling (randomized response, in
+  exact arithmetic, where *remove* dominates). Each verdict "unsafe" must coincide with what
+  the closed form, or the enumerated product laws of :mod:`dpspec.spec.accounting`, state:
+  δ(reported) > δ; each control must be caught on at least one row.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from dpspec.accounting import Bracket, pld, randomized_response_curve, subsampled
+from dpspec.conform import accountants
+from dpspec.conform.accountants import (
+    GRID,
+    AccountantResult,
+    Row,
+    conform_accountant,
+    judge,
+    reference_accountant,
+)
+from dpspec.proofs.engine.controls import BugControl
+from dpspec.proofs.engine.registry import (
+    CheckOutcome,
+    Method,
+    Obligation,
+    Slack,
+    VerifyConfig,
+    stop_if_failed,
+)
+from dpspec.spec import accounting as stated
+from dpspec.spec.laws import as_interval, randomized_response_spec
+
+#: a float comparison of δ's closer than this (relative) is not called either way
+RELATIVE = 1e-9
+
+
+def _log_sf(x: float) -> float:
+    """log P(N(0, 1) > x): from erfc while it is representable, else the asymptotic series
+    log(φ(x)/x) + log(1 − 1/x² + 3/x⁴ − …) (8 terms: relative error < 10^-14 for x ≥ 20)."""
+    if x < 20:
+        return math.log(0.5 * math.erfc(x / math.sqrt(2)))
+    series, term = 1.0, 1.0
+    for n in range(1, 9):
+        term *= -(2 * n - 1) / (x * x)
+        series += term
+    return -x * x / 2 - math.log(x * math.sqrt(2 * math.pi)) + math.log(series)
+
+
+def gaussian_delta(epsilon: float, mu: float) -> float:
+    """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Balle & Wang 2018): the spec's formula where
+    e^ε is a float (ε < 600), else the same in logs (its e^ε overflows)."""
+    if epsilon < 600:
+        return stated.gaussian_delta(epsilon, mu)
+    first = math.exp(_log_sf(epsilon / mu - mu / 2))
+    return first - math.exp(epsilon + _log_sf(epsilon / mu + mu / 2))
+
+
+def _side(value: float, delta: float) -> int:
+    """+1: δ(ε) > δ; −1: ≤ δ; 0: within RELATIVE of δ (floats do not decide)."""
+    if value > delta * (1 + RELATIVE):
+        return 1
+    return -1 if value <= delta * (1 - RELATIVE) else 0
+
+
+def closed_form_side(row: Row, epsilon: float) -> int:
+    """Whether the row's true δ at ``epsilon`` exceeds its δ (+1), is at most it (−1), or
+    floats cannot say (0), from the closed forms written here."""
+    c = row.composition
+    if c.mechanism == "gaussian":
+        if row.delta == 0:
+            return 1  # δ(ε) > 0 at every finite ε
+        return _side(gaussian_delta(epsilon, math.sqrt(c.steps) / c.noise), row.delta)
+    eps0 = 1 / c.noise
+    if row.delta == 0:  # the pure sum: δ(ε) = 0 exactly from T·ε₀ on
+        return 1 if Fraction(epsilon) < c.steps / Fraction(c.noise) else -1
+    assert c.steps == 1
+    value = 0.0 if epsilon >= eps0 else -math.expm1((epsilon - eps0) / 2)
+    return _side(value, row.delta)
+
+
+def _closed_rows() -> list[Row]:
+    return [r for r in GRID if r.composition.sampling == "none"]
+
+
+@Obligation(
+    id="conform.accountant-reference-closed-form",
+    source=(
+        "Balle & Wang 2018 (the Gaussian mechanism's exact curve); Dong, Roth & Su 2022 "
+        "(μ-GDP composition, μ = √T/σ); the Laplace pair's hockey-stick divergence"
+    ),
+    claim=(
+        "for every unsubsampled row of the accountant grid (Gaussian σ ∈ {0.5, 10}, T ∈ "
+        "{1, 100, 10^4}, δ ∈ {10^-5, 10^-12, 0.1}, add/remove, and T = 100 under "
+        "substitution; Laplace b ∈ {1, 10}, one step at each δ, T ∈ {100, 10^4} "
+        "at δ = 0) the reference's interval [ε_lo, ε_hi] brackets ε(δ) by the closed form "
+        "evaluated independently: δ(ε_hi) ≤ δ and (ε_lo = 0 or δ(ε_lo) > δ), floats within "
+        "10^-9 relative of δ not deciding; the pure sums exactly T·ε₀"
+    ),
+    method=Method.PROPERTY,
+    predicates=(stated.gaussian_delta,),
+    impls=(accountants,),
+    entry_points=(conform_accountant, reference_accountant),
+    tests=("tests/test_conform_accountants.py::test_the_reference_brackets_the_closed_form",),
+    bug_controls=(
+        BugControl(
+            "dpspec.conform.accountants._epsilon_interval",
+            "return _gaussian_interval(math.sqrt(c.steps) / c.noise, delta)",
+            "return _gaussian_interval((1 + (c.relation == 'substitution')) * "
+            "math.sqrt(c.steps) / c.noise, delta)",
+            "substitution's sensitivity doubled although the noise multiplier is already "
+            "relative to it",
+        ),
+        BugControl(
+            "dpspec.conform.accountants._epsilon_interval",
+            "math.sqrt(c.steps) / c.noise",
+            "math.sqrt(c.steps + 1) / c.noise",
+            "one step too many in the μ-composition",
+        ),
+        BugControl(
+            "dpspec.conform.accountants._laplace_interval",
+            "value = float(eps0) + 2 * math.log1p(-delta)",
+            "value = float(eps0) + math.log1p(-delta)",
+            "the Laplace curve's exponent (ε − ε₀)/2 taken without the 1/2",
+        ),
+    ),
+)
+def accountant_reference_closed_form(config: VerifyConfig) -> CheckOutcome:
+    """Every unsubsampled row: the reference's bracket against the closed form, read through
+    the public entry point (dpspec's own accountant run by ``conform_accountant``)."""
+    rows = _closed_rows()
+    result = conform_accountant(reference_accountant, rows)
+    failures: list[str] = []
+    undecided, widest = 0, 0.0
+    for row, report in zip(rows, result.rows, strict=True):
+        if report.lo is None or report.hi is None:
+            failures.append(f"{row.label}: no interval ({report.why})")
+            continue
+        top = closed_form_side(row, report.hi)
+        bottom = 1 if report.lo == 0 else closed_form_side(row, report.lo)
+        if row.delta == 0 and row.composition.mechanism == "laplace":
+            exact = row.composition.steps / Fraction(row.composition.noise)
+            if not Fraction(report.lo) == Fraction(report.hi) == exact:
+                failures.append(f"{row.label}: [{report.lo}, {report.hi}] is not T·ε₀ = {exact}")
+            continue
+        undecided += (top == 0) + (bottom == 0 and report.lo != 0)
+        if top > 0 or bottom < 0:
+            failures.append(
+                f"{row.label}: [{report.lo:.9g}, {report.hi:.9g}] misses the closed form "
+                f"(δ at ε_hi {'above' if top > 0 else 'ok'}, at ε_lo "
+                f"{'at most δ' if bottom < 0 else 'ok'})"
+            )
+        widest = max(widest, (report.hi - report.lo) / max(1.0, report.hi))
+        stop_if_failed(config, not failures, failures[-1] if failures else "")
+    return CheckOutcome(
+        not failures,
+        f"{len(rows)} unsubsampled rows: the reference's interval brackets the closed form "
+        f"(widest relative width {widest:.3g}; {undecided} ends floats did not decide); "
+        f"{len(failures)} failures" + (f": {failures[0]}" if failures else ""),
+        numbers={"rows": len(rows), "undecided": undecided, "failures": len(failures)},
+        slack=[Slack("relative width", 1e-6, widest)],
+    )
+
+
+def _optimistic_grid(composition: object, delta: float) -> float:
+    """A control accountant: ε(δ) of the *optimistic* grid of the Gaussian loss (rounded
+    down), as an accountant that keeps the wrong side of its discretisation would report."""
+    c = composition
+    assert isinstance(c, accountants._Composition)
+    if c.mechanism != "gaussian" or c.sampling != "none":
+        raise accountants.NotExpressible("the control covers unsubsampled Gaussians")
+    mu = math.sqrt(c.steps) / c.noise
+    if mu > 2:
+        raise accountants.NotExpressible("the control's grid covers μ ≤ 2")
+    return pld.gaussian_grid(mu, False).epsilon(delta)
+
+
+def _doubled(composition: object, delta: float) -> float:
+    """A control accountant 2× off upward (a valid but loose bound)."""
+    return 2 * reference_accountant(composition, delta) + 1  # type: ignore[arg-type]
+
+
+def _verdicts_agree(name: str, result: AccountantResult, rows: list[Row]) -> list[str]:
+    """Failures where a row's verdict disagrees with what the closed form says of it."""
+    out = []
+    for row, report in zip(rows, result.rows, strict=True):
+        if report.reported is None or report.verdict not in ("unsafe", "conforms", "loose"):
+            continue
+        side = closed_form_side(row, report.reported)
+        if (report.verdict == "unsafe") != (side > 0) and side != 0:
+            out.append(
+                f"{name} on {row.label}: {report.verdict} at ε {report.reported:.9g}, the "
+                f"closed form's δ there {'>' if side > 0 else '<='} δ"
+            )
+    return out
+
+
+#: the add-only control's instance: randomized response (k = 2, e^ε = 3) Poisson-subsampled at
+#: rate 1/5, composed 1–3 times, at δ = 1/100 (remove dominates: the add-only ε is too small)
+DIRECTION_RATIO, DIRECTION_RATE, DIRECTION_COPIES = Fraction(3), Fraction(1, 5), (1, 2, 3)
+DIRECTION_DELTA = Fraction(1, 100)
+DIRECTION_WIDTH = Fraction(1, 2**12)
+
+
+def _direction_case(copies: int) -> tuple[str, str, bool]:
+    """(verdict of the add-only report, the report, whether the enumerated remove pair
+    certifies δ(report) > δ)."""
+    curve = subsampled(randomized_response_curve(2, DIRECTION_RATIO), DIRECTION_RATE).power(copies)
+    add_only = curve.backward.epsilon_at(DIRECTION_DELTA, DIRECTION_WIDTH).hi  # a Fraction
+    reference = curve.epsilon_at(DIRECTION_DELTA, DIRECTION_WIDTH)
+    verdict = judge(float(add_only), Bracket(reference.lo, reference.hi))
+    p = {y: as_interval(randomized_response_spec(DIRECTION_RATIO, 2, 0)(y)).lo for y in (0, 1)}
+    q = {y: as_interval(randomized_response_spec(DIRECTION_RATIO, 2, 1)(y)).lo for y in (0, 1)}
+    remove_p, remove_q = stated.poisson_subsampled(p, q, DIRECTION_RATE, "remove")
+    ratio_hi = stated.exp_bounds(Fraction(float(add_only)))[1]  # e^ε ≤ R_hi: δ(ε) ≥ δ(R_hi)
+    low, _ = stated.product_hockey_stick(remove_p, remove_q, copies, ratio_hi)
+    return verdict, f"{float(add_only):.6g}", low > DIRECTION_DELTA
+
+
+@Obligation(
+    id="conform.accountant-verdicts",
+    source=(
+        "Balle, Barthe & Gaboardi 2018 and Zhu, Dong & Wang 2022 (Poisson subsampling: the add "
+        "and remove pairs, the curve their maximum); Sommer, Meiser & Mohammadi 2019 "
+        "(optimistic and pessimistic rounding of a privacy loss distribution)"
+    ),
+    claim=(
+        "conform_accountant's verdicts agree with the truth stated independently: dpspec's own "
+        "accountant conforms on every unsubsampled row; an accountant reporting the optimistic "
+        "grid of the Gaussian loss is flagged unsafe exactly on the rows where the closed form "
+        "says δ(reported) > δ (at least one); one 2× off upward is loose, never unsafe; one "
+        "that accounts only the add direction of Poisson-subsampled randomized response "
+        "(e^ε = 3, rate 1/5, 1–3 copies, δ = 1/100) is unsafe where the enumerated remove "
+        "pair certifies δ(reported) > δ (every case)"
+    ),
+    method=Method.PROPERTY,
+    predicates=(stated.gaussian_delta, stated.poisson_subsampled, stated.product_hockey_stick),
+    impls=(accountants,),
+    entry_points=(conform_accountant, judge, reference_accountant),
+    tests=("tests/test_conform_accountants.py::test_judge_reads_the_interval",),
+    bug_controls=(
+        BugControl(
+            judge,
+            "if reported < interval.lo:",
+            "if reported * 1.25 < interval.lo:",
+            "a report up to 25% below the certified lower end accepted",
+        ),
+        BugControl(
+            judge,
+            "if reported <= hi + max(looseness * hi, ABSOLUTE_SLACK):",
+            "if reported <= 3 * hi + max(looseness * hi, ABSOLUTE_SLACK):",
+            "the loose bound taken 3× too wide",
+        ),
+        BugControl(
+            conform_accountant,
+            "reports = [_row(target, r, looseness) for r in chosen]",
+            "reports = [_row(target, r, looseness) for r in chosen[1:]]",
+            "the first row never asked",
+        ),
+        BugControl(
+            "dpspec.conform.accountants._overall",
+            'for v in ("unsafe", "loose", "conforms"):',
+            'for v in ("conforms", "unsafe", "loose"):',
+            "a run with unsafe and conforming rows called conforming",
+        ),
+    ),
+)
+def accountant_verdicts(config: VerifyConfig) -> CheckOutcome:
+    """The control accountants through ``conform_accountant`` (the add-only one through
+    ``judge``: its reference is the exact accountant, not a grid row)."""
+    rows = _closed_rows()
+    failures: list[str] = []
+    own = conform_accountant(reference_accountant, rows)
+    if len(own.rows) != len(rows) or own.count("conforms") != len(rows):
+        failures.append(f"dpspec's own: {own.count('conforms')} of {len(rows)} rows conform")
+    optimistic = conform_accountant(_optimistic_grid, rows)
+    failures += _verdicts_agree("optimistic grid", optimistic, rows)
+    caught = optimistic.count("unsafe")
+    if not caught or optimistic.verdict != "unsafe":
+        failures.append(f"optimistic grid: verdict {optimistic.verdict}, {caught} rows unsafe")
+    doubled = conform_accountant(_doubled, rows)
+    failures += _verdicts_agree("2× upward", doubled, rows)
+    if doubled.count("loose") != len(rows) or doubled.verdict != "loose":
+        failures.append(f"2× upward: {doubled.count('loose')} of {len(rows)} rows loose")
+    stop_if_failed(config, not failures, failures[-1] if failures else "")
+    direction = 0
+    for copies in DIRECTION_COPIES:
+        verdict, shown, certified = _direction_case(copies)
+        direction += verdict == "unsafe"
+        if not certified or verdict != "unsafe":
+            failures.append(
+                f"add-only, {copies} copies: {verdict} at ε {shown}; the enumerated remove pair "
+                f"{'certifies' if certified else 'does not certify'} δ(ε) > δ"
+            )
+    return CheckOutcome(
+        not failures,
+        f"{len(rows)} rows: dpspec's own conforms on {own.count('conforms')}; optimistic grid "
+        f"unsafe on {caught} ({optimistic.count('not expressible')} beyond its μ ≤ 2), every "
+        f"verdict matching the closed form; 2× upward loose on {doubled.count('loose')}; "
+        f"add-only unsafe on {direction}/{len(DIRECTION_COPIES)} subsampled compositions; "
+        f"{len(failures)} failures" + (f": {failures[0]}" if failures else ""),
+        numbers={
+            "rows": len(rows),
+            "optimistic_unsafe": caught,
+            "direction_unsafe": direction,
+            "failures": len(failures),
+        },
+        slack=[Slack("controls caught", 1.0, min(caught, direction) / max(caught, 1))],
+    )
