@@ -40,6 +40,7 @@ from dpspec.accounting.pairs import (
     subsampled,
 )
 from dpspec.accounting.shuffling import (
+    MaxCells,
     max_cells,
     shuffled_gaussian_delta,
     shuffled_gaussian_epsilon,
@@ -52,6 +53,7 @@ __all__ = [
     "MAX_PRODUCTS",
     "Bracket",
     "LossDistribution",
+    "MaxCells",
     "PrivacyCurve",
     "discrete_laplace_curve",
     "exp_bounds",
