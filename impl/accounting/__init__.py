@@ -16,12 +16,25 @@
   (:func:`shuffled_gaussian_epsilon`, :func:`shuffled_gaussian_delta`), ε_hi from the
   unamplified μ-composition, ε_lo from the max-of-batches statistic of a worst-case pair
   (:func:`max_cells`), composed on the grid engine's optimistic side.
+* :mod:`dpspec.accounting.certified` — certified δ(ε) and ε(δ) of k identical steps: one step's
+  loss cells (:class:`~dpspec.accounting.certified.Step`, a finite law's loss distribution
+  too) rounded to a grid preserving means, composed by one FFT power, every error bounded
+  (Hoeffding, truncation, wrap-around, floats).
+* :mod:`dpspec.accounting.compositions` — the catalogue: :class:`Composition` (Gaussian or
+  Laplace steps, unsampled, Poisson-sampled under add/remove, or sampled without replacement
+  under substitution) and its certified :func:`epsilon_interval` and :func:`delta_interval`.
 
 The guarantees checked of it are the ``accounting.*`` obligations (``dpspec verify --only
 accounting``; the method in ``proofs/topics/accounting/note.md``).
 """
 
-from dpspec.accounting import pld
+from dpspec.accounting import certified, pld
+from dpspec.accounting.compositions import (
+    Composition,
+    composition_steps,
+    delta_interval,
+    epsilon_interval,
+)
 from dpspec.accounting.exact import (
     EPSILON_WIDTH,
     EXP_BITS,
@@ -52,10 +65,15 @@ __all__ = [
     "LIMIT_CAP",
     "MAX_PRODUCTS",
     "Bracket",
+    "Composition",
     "LossDistribution",
     "MaxCells",
     "PrivacyCurve",
+    "certified",
+    "composition_steps",
+    "delta_interval",
     "discrete_laplace_curve",
+    "epsilon_interval",
     "exp_bounds",
     "loss_distribution",
     "max_cells",

@@ -462,11 +462,86 @@ def _power(grid: LossGrid, count: int, pessimistic: bool) -> list[LossGrid]:
     return out
 
 
+#: The constant c of the normwise error bound of a floating-point FFT of length N,
+#: ‖fl(F x) − F x‖₂ ≤ c·log₂N·u·‖F x‖₂ (u the unit roundoff; Higham 2002, "Accuracy and
+#: Stability of Numerical Algorithms", the chapter on the FFT: c ≈ 4√2 + the twiddles' error
+#: for radix 2; 8 is taken for pocketfft's mixed radices, an assumption stated, not proven).
+FFT_CONSTANT = 8.0
+#: The largest circular length :func:`power_fft` accepts (about 0.5 GiB of working arrays).
+MAX_FFT = 2**25
+#: The unit roundoff of float64.
+UNIT = 2.0**-53
+
+#: A non-negative mass vector (finite reals).
+MassArg = Annotated[NDArray[np.float64], Array(ndim=1)]
+#: How many copies are composed.
+CopiesArg = Annotated[int, Integer(1, hi=2**40, clean=3)]
+#: A circular length.
+SizeArg = Annotated[int, Integer(1, hi=MAX_FFT, clean=8)]
+
+
+def _full_square_norm(half: NDArray[np.float64], n: int) -> float:
+    """Σ_j |Z_j|² over the full spectrum of length ``n`` from the moduli of its rfft half
+    (every entry but the first, and the last when n is even, stands for two)."""
+    total = 2 * float(np.dot(half, half)) - float(half[0]) ** 2
+    if n % 2 == 0:
+        total -= float(half[-1]) ** 2
+    return max(total, 0.0)
+
+
+@example(__call__={"mass": np.array([0.25, 0.5, 0.25]), "copies": 3, "size": 8})
+@checked
+def power_fft(mass: MassArg, copies: CopiesArg, size: SizeArg) -> tuple[NDArray[np.float64], float]:
+    """The ``copies``-fold circular self-convolution of ``mass`` (entry i at i mod ``size``) by
+    ONE FFT power — y = F⁻¹((F x)^k) — and a bound on its floating-point error ‖ỹ − y‖₁.
+
+    The bound (Koskela, Jälkö & Honkela 2020, "Computing tight differential privacy guarantees
+    using FFT", AISTATS, arXiv:1906.03049, compose by one power; the error model is the normwise
+    FFT bound of :data:`FFT_CONSTANT`, γ = c·log₂N·u): with X = F x, ‖X̃ − X‖₂ ≤ γ‖X‖₂ =
+    γ√N‖x‖₂ =: e, every |X_j| ≤ s = ‖x‖₁, so |X̃_j^k − X_j^k| ≤ k(s + e)^{k−1}|X̃_j − X_j|; the
+    power, taken in polar form (exp(k·log r), cos/sin(kθ)), has relative error at most
+    (2k(|log r| + 8) + 4)·u per entry; the inverse FFT adds γ‖Ỹ‖₂/√N in ℓ2. The ℓ1 norm is at
+    most √N times the ℓ2 norm, and ‖F⁻¹Z‖₂ = ‖Z‖₂/√N, so ‖ỹ − y‖₁ ≤ k(s + e)^{k−1}e +
+    ‖pow error‖₂ + γ‖Ỹ‖₂ (returned, with a factor 1 + 10^-6 for the bound's own rounding).
+    Entries below 0 (float noise) are set to 0, which moves no entry away from its exact value.
+    ``copies`` × log₂N must stay below 2^40 (checked by the domains)."""
+    from scipy import fft
+
+    if np.any(mass < 0):
+        raise ValueError("mass: entries must be >= 0")
+    n = size
+    if mass.size <= n:
+        folded = np.zeros(n)
+        folded[: mass.size] = mass
+    else:
+        folded = np.bincount(np.arange(mass.size) % n, weights=mass, minlength=n).astype(np.float64)
+    gamma = FFT_CONSTANT * max(1.0, math.log2(n)) * UNIT
+    spectrum = fft.rfft(folded)
+    total = float(folded.sum()) * (1 + 2 * n * UNIT)
+    e = gamma * math.sqrt(n) * float(np.linalg.norm(folded))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        logr = 0.5 * np.log(spectrum.real**2 + spectrum.imag**2)
+        angle = np.arctan2(spectrum.imag, spectrum.real)
+        modulus = np.exp(copies * logr)  # |X̃_j|^k (0 where X̃_j = 0)
+        power = modulus * np.exp(1j * (copies * angle))
+        rel = (2 * copies * (np.abs(np.nan_to_num(logr, neginf=0.0)) + 8) + 4) * UNIT
+    del spectrum, angle
+    pow_err = math.sqrt(_full_square_norm(rel * modulus, n))
+    inverse = gamma * math.sqrt(_full_square_norm(modulus, n))
+    y = fft.irfft(power, n)
+    grow = math.exp((copies - 1) * math.log1p(e / total)) if total > 0 else 1.0
+    first = copies * total ** (copies - 1) * grow * e if total > 0 else 0.0
+    error = (first + pow_err + inverse) * (1 + 1e-6)
+    return np.maximum(y, 0.0), error
+
+
 __all__ = [
     "FAMILIES",
+    "FFT_CONSTANT",
     "FFT_ERROR",
     "GRID",
     "LOSS_CAP",
+    "MAX_FFT",
     "TAIL",
     "Curve",
     "LossGrid",
@@ -477,5 +552,6 @@ __all__ = [
     "gaussian_epsilon",
     "gaussian_grid",
     "logpdf",
+    "power_fft",
     "pure_epsilon",
 ]
