@@ -11,6 +11,11 @@
   and the Gaussian μ-composition in closed form. The replay auditor
   (:mod:`dpspec.audit.replay`) composes its per-call losses with it; it is exported whole (its
   names stay under ``dpspec.accounting.pld``).
+* :mod:`dpspec.accounting.sampling` — the batch samplers the accountants assume, as dpspec's
+  reference implementations: Poisson (:func:`poisson_batches`), fixed-size without
+  replacement (:func:`fixed_size_batches`) and shuffling (:func:`shuffled_batches`), each also
+  as ``*_membership`` (many epochs at once, a boolean array); ``dpspec conform`` judges a
+  library's sampler against their exact laws (:mod:`dpspec.conform.samplers`).
 * :mod:`dpspec.accounting.shuffling` — shuffled fixed batches of the Gaussian mechanism (each
   record in one batch per epoch): a certified interval [ε_lo, ε_hi]
   (:func:`shuffled_gaussian_epsilon`, :func:`shuffled_gaussian_delta`), ε_hi from the
@@ -52,6 +57,14 @@ from dpspec.accounting.pairs import (
     randomized_response_curve,
     subsampled,
 )
+from dpspec.accounting.sampling import (
+    fixed_size_batches,
+    fixed_size_membership,
+    poisson_batches,
+    poisson_membership,
+    shuffled_batches,
+    shuffled_membership,
+)
 from dpspec.accounting.shuffling import (
     MaxCells,
     max_cells,
@@ -75,11 +88,17 @@ __all__ = [
     "discrete_laplace_curve",
     "epsilon_interval",
     "exp_bounds",
+    "fixed_size_batches",
+    "fixed_size_membership",
     "loss_distribution",
     "max_cells",
     "pld",
+    "poisson_batches",
+    "poisson_membership",
     "privacy_curve",
     "randomized_response_curve",
+    "shuffled_batches",
+    "shuffled_membership",
     "shuffled_gaussian_delta",
     "shuffled_gaussian_epsilon",
     "subsampled",

@@ -3,8 +3,8 @@
 :func:`catalogue` lists them (``dpspec conform --list``), :func:`algorithm` finds one by its
 name or an alias, :func:`reference` gives dpspec's own implementation of one as a target. What
 an entry states is in :mod:`dpspec.conform.base`; the entries are in
-:mod:`dpspec.conform.mechanisms`, :mod:`dpspec.conform.gaussian` and
-:mod:`dpspec.conform.learners`.
+:mod:`dpspec.conform.mechanisms`, :mod:`dpspec.conform.gaussian`,
+:mod:`dpspec.conform.learners` and :mod:`dpspec.conform.samplers` (DP-SGD batch samplers).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from dpspec.conform.base import Algorithm
 from dpspec.conform.gaussian import NOISE
 from dpspec.conform.learners import LEARNERS
 from dpspec.conform.mechanisms import MECHANISMS
+from dpspec.conform.samplers import SAMPLERS
 from dpspec.validation import Choice, checked, example
 
 #: every algorithm of the catalogue, in the order ``dpspec conform --list`` shows them
-ALGORITHMS: tuple[Algorithm, ...] = (*MECHANISMS, *NOISE, *LEARNERS)
+ALGORITHMS: tuple[Algorithm, ...] = (*MECHANISMS, *NOISE, *LEARNERS, *SAMPLERS)
 
 #: every name an algorithm answers to (its name and its aliases)
 NAMES: tuple[str, ...] = tuple(n for a in ALGORITHMS for n in (a.name, *a.aliases))

@@ -65,6 +65,10 @@ PARAMS: dict[str, dict[str, Any]] = {
     "lattice-laplace": {"epsilon": 1.0, "granularity": 2.0**-20},
     "bernoulli-exp": {},
     "pcl": {"epsilon": 1.0, "trend": False},
+    # the batch samplers (no ε): small realistic instances (proofs/topics/conform/samplers.py)
+    "poisson-batches": {"n": 200, "q": 0.05, "steps": 3},
+    "fixed-size-batches": {"n": 200, "b": 10, "steps": 3},
+    "shuffled-batches": {"n": 200, "b": 20},
 }
 #: replicates of the ε × 1.1 implementation per instance (the empirical power)
 REPLICATES = (20, 200)
