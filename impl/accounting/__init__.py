@@ -98,8 +98,8 @@ __all__ = [
     "privacy_curve",
     "randomized_response_curve",
     "shuffled_batches",
-    "shuffled_membership",
     "shuffled_gaussian_delta",
     "shuffled_gaussian_epsilon",
+    "shuffled_membership",
     "subsampled",
 ]
