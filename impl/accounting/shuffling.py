@@ -75,7 +75,7 @@ and δ_lower's own sum is scaled by 1 − 10^-10 and lowered by 10^-13 (the grid
 the sum's rounding).
 
 **Cost.** Building the cells is a few milliseconds; each epoch is one convolution per direction
-of at most 2·LOSS_CAP/GRID + 1 = 128001 entries with the epoch's grid (~15 ms at full size).
+of at most 2·LOSS_CAP/GRID + 1 = 128001 entries with the epoch's grid (~20 ms at full size).
 A request whose convolution lengths (Σ_k N_k over the E − 1 convolutions, bounded before any
 work with the largest grid, 128001 entries) exceed :data:`MAX_ENTRIES` is refused, stating
 both. ε_lo is at most the grid's cap, LOSS_CAP = 64 nats (a loss beyond it is counted at it).
@@ -106,7 +106,7 @@ LOW, HIGH = -4.0, 10.0
 RESOLUTION = 1e-6
 #: The normwise relative error of one FFT, per level of its log₂N levels (module docstring).
 FFT_ETA = 1e-13
-#: The most grid entries a request may convolve (2^27: ~500 epochs of full grids, ~10 s).
+#: The most grid entries a request may convolve (2^27: 525 epochs of full grids, ~25 CPU-s).
 MAX_ENTRIES = 2**27
 #: The relations, with the shifts (a, b) of the differing record's contribution.
 SHIFTS = {"zero-out": (2.0, 1.0), "substitution": (2.0, 0.0)}
@@ -239,7 +239,7 @@ class _Lower:
 def _lower_bounds(noise: float, batches: int, epochs: int, relation: str) -> list[_Lower]:
     """Both directions' composed lower grids (refused before the composition when too big)."""
     top = 2 * round(pld.LOSS_CAP / pld.GRID) + 1
-    work = sum(_convolved_entries(top, epochs))
+    work = (epochs - 1) * (2 * top - 1)  # Σ_k N_k at the largest grid, in closed form
     require_within(work, MAX_ENTRIES, "epochs", "grid entries to convolve")
     cells = max_cells(noise, batches, relation)
     out = []
