@@ -374,17 +374,16 @@ def _search(c: Composition, read: Callable[[ComposedLoss], Bracket], accuracy: f
     live = [True, True]
     found = Bracket(0.0, math.inf)
     for _ in range(4):
-        steps = composition_steps(c, grid)
-        for d in (0, 1):
-            if live[d]:
-                best[d] = _meet(best[d], read(compose_step(steps[d], c.steps, grid)))
+        steps = {d: _step(c, d == 0, grid) for d in (0, 1) if live[d]}
+        for d, step in steps.items():
+            best[d] = _meet(best[d], read(compose_step(step, c.steps, grid)))
         known = [b for b in best if b is not None]
         found = Bracket(max(b.lo for b in known), max(b.hi for b in known))
         width, top = float(found.hi - found.lo), float(found.hi)
         if not math.isfinite(top) or width <= accuracy * top:
             break
         live = [b is not None and b.hi >= found.lo for b in best]
-        chosen = tuple(steps[d] for d in (0, 1) if live[d])
+        chosen = tuple(steps[d] for d in (0, 1) if live[d] and d in steps)
         grid = _refined(c, chosen, grid, width, accuracy * top)
     return found
 
