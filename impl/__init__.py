@@ -6,7 +6,7 @@ Hypothesis strategies as :mod:`dpspec.strategies`.
 
 Subpackages: :mod:`dpspec.mechanisms` (Laplace, discrete Laplace, exponential, randomized
 response, stability histogram, noisy majority), :mod:`dpspec.learners` (PCL, PCDE, PCL2, PCL2b,
-semi-supervised), :mod:`dpspec.ldp` (locally private partitioning estimates),
+semi-supervised, DP-SGD), :mod:`dpspec.ldp` (locally private partitioning estimates),
 :mod:`dpspec.compression` (sample compression by boosting), :mod:`dpspec.audit` (the statistical
 auditor), :mod:`dpspec.noise` (exact samplers). Randomness comes only from a passed-in
 ``numpy.random.Generator`` (``rng``) or an estimator's ``random_state``; the default samplers are
@@ -38,6 +38,7 @@ _EXPORTS = {
     "StabilityHistogram": "dpspec.mechanisms",
     "NoisyMajorityVote": "dpspec.mechanisms",
     "HistogramRuleClassifier": "dpspec.learners",
+    "DPSGDRegressor": "dpspec.learners",
     "PrivateHistogramClassifier": "dpspec.learners",
     "PrivateHistogramDensity": "dpspec.learners",
     "PrivatePackingClassifier": "dpspec.learners",
@@ -59,6 +60,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "DPSGDRegressor",
     "DeviatingAlgorithm",
     "DiscreteLaplaceMechanism",
     "ExponentialMechanism",
@@ -100,6 +102,7 @@ if TYPE_CHECKING:
         PartitioningRegressor,
     )
     from dpspec.learners import (
+        DPSGDRegressor,
         HistogramRuleClassifier,
         PrivateHistogramClassifier,
         PrivateHistogramDensity,

@@ -1,4 +1,5 @@
-"""Private universally consistent learners of seed 000 (PCL, PCDE, PCL2, PCL2b, semi-supervised).
+"""Private universally consistent learners of seed 000 (PCL, PCDE, PCL2, PCL2b, semi-supervised),
+and DP-SGD for a linear model (``DPSGDRegressor``: Poisson or shuffled batches).
 
 sklearn-compatible estimators: ``fit`` / ``predict`` / ``score`` / ``get_params`` /
 ``set_params`` with a ``random_state``; they implement the public estimator protocol without
@@ -7,6 +8,7 @@ the public packings PCL2 partitions by, the grid formulas, the exact selection s
 input checks and estimator protocol every learner of dpspec shares.
 """
 
+from dpspec.learners.dpsgd import DPSGDRegressor
 from dpspec.learners.estimator import (
     BinaryCellClassifier,
     DataConversionWarning,
@@ -48,6 +50,7 @@ from dpspec.learners.semi_supervised import (
 __all__ = [
     "BinaryCellClassifier",
     "CubicLattice",
+    "DPSGDRegressor",
     "DataConversionWarning",
     "Dichotomies",
     "EstimatorProtocol",
