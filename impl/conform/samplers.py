@@ -48,7 +48,9 @@ epoch c; dpspec's ``*_membership`` functions), judged the same way, vectorised.
 The budget of each instance is sized (:func:`dpspec.conform.core.plan`) against the scheme off
 by the resolution either way: Poisson at odds q/(1 − q) × (1 + r) and / (1 + r); fixed size at
 b + 1 and b − 1; shuffling against a fresh subset per batch (sampling without replacement,
-not a permutation) and the first epoch's permutation reused. The power against the realistic
+not a permutation) and the first epoch's permutation reused; and, on the tiny instances of
+fixed size and shuffling, against a non-uniform draw with record 0 (1 + r) times likelier, and
+1/(1 + r), in the first step of each block (a step; an epoch). The power against the realistic
 bugs (the jax_privacy #121 recipe, a fixed size claimed as Poisson, with replacement) is stated.
 No privacy claim is audited (a sampler releases nothing).
 """
@@ -356,6 +358,7 @@ _BUILDERS = (
     "_mask",
     "_label",
     "_encode_codes",
+    "_favoured",
 )
 
 
@@ -418,9 +421,31 @@ def _odds(q: float, factor: float) -> float:
     return factor * q / (1 - q + factor * q)
 
 
-def _instance(label: str, data: tuple[Any, ...], laws: list[Law]) -> Instance:
-    """laws = [claimed, variant, alternatives…]."""
-    return Instance(label, data, laws[0], laws[1], alternatives=laws[2:])
+def _instance(label: str, data: tuple[Any, ...], laws: list[Law], sized: int = 0) -> Instance:
+    """laws = [claimed, variant, alternatives…, the last ``sized`` of them laws the budget is
+    sized against too]."""
+    end = len(laws) - sized
+    return Instance(label, data, laws[0], laws[1], alternatives=laws[2:end], sized=laws[end:])
+
+
+def _favoured(law: Dist, factor: float, n: int, per: int, units: int) -> Dist:
+    """``law`` of ``units`` independent blocks of ``per`` n-bit steps (a step, an epoch) with
+    each block's outcomes holding record 0 in its first step weighted by ``factor`` (one
+    record ``factor`` times likelier than the others: a non-uniform draw), renormalised per
+    block; computed from the block's law (the marginal of the first block)."""
+    width = per * n
+    block: Dist = {}
+    for code, p in law.items():
+        b = code & ((1 << width) - 1)
+        block[b] = block.get(b, Fraction(0)) + p
+    weight = Fraction(factor)
+    weighted = {b: p * (weight if b & 1 else 1) for b, p in block.items()}
+    total = sum(weighted.values())
+    return _steps_product({b: p / total for b, p in weighted.items()}, width, units)
+
+
+def _favoured_text(factor: float) -> str:
+    return f"record 0 × {factor:.4g} likelier in the first step (a non-uniform draw)"
 
 
 # --- the three algorithms -------------------------------------------------------------------
@@ -546,7 +571,7 @@ class _Poisson(_BatchSampler):
             )
             label = f"pairs (2i, 2i+1) together in a step ~ Bin(steps·⌊n/2⌋, q²), {where}"
             out.append(_instance(label, (n, q, steps, PAIRS), laws))
-        return out
+        return out[len(self.TINY) :] + out[: len(self.TINY)]  # the realistic ones first
 
     def _joint(self, n: int, q: float, steps: int, factor: float) -> list[Law]:
         exact, fixed = Fraction(q), max(1, round(n * q))
@@ -615,7 +640,7 @@ class _FixedSize(_BatchSampler):
         for n, b, steps in self.TINY:
             laws = _kept_joint(self._joint, n, b, steps, factor)
             label = f"joint law of the epoch, n={n}, b={b}, steps={steps}"
-            out.append(_instance(label, (n, b, steps, JOINT), laws))
+            out.append(_instance(label, (n, b, steps, JOINT), laws, sized=1))
         n, b, steps = params["n"], params["b"], params["steps"]
         other = b + 1 if factor > 1 else b - 1
         where = f"n={n}, b={b}, steps={steps}"
@@ -635,12 +660,13 @@ class _FixedSize(_BatchSampler):
             )
             label = f"overlaps |B_t ∩ B_t+1| ~ Σ Hyp(n, b, b), {where}"
             out.append(_instance(label, (n, b, steps, OVERLAP), laws))
-        return out
+        return out[len(self.TINY) :] + out[: len(self.TINY)]  # the realistic ones first
 
     def _joint(self, n: int, b: int, steps: int, factor: float) -> list[Law]:
         other = b + 1 if factor > 1 else b - 1
+        claimed = _steps_product(_subset_step(n, b), n, steps)
         return _joint_laws(
-            _steps_product(_subset_step(n, b), n, steps),
+            claimed,
             [
                 (_steps_product(_subset_step(n, other), n, steps), self._deviation_text(factor)),
                 (_steps_product(_poisson_step(n, Fraction(b, n)), n, steps), "Poisson(b/n)"),
@@ -648,6 +674,7 @@ class _FixedSize(_BatchSampler):
                     _steps_product(_with_replacement_step(n, b), n, steps),
                     "with replacement, duplicates dropped",
                 ),
+                (_favoured(claimed, factor, n, 1, steps), _favoured_text(factor)),
             ],
             n,
             steps,
@@ -711,7 +738,7 @@ class _Shuffled(_BatchSampler):
             steps = 2 * n // b
             laws = _kept_joint(self._joint, n, b, factor)
             label = f"joint law of two epochs, n={n}, b={b}, steps={steps}"
-            out.append(_instance(label, (n, b, steps, JOINT), laws))
+            out.append(_instance(label, (n, b, steps, JOINT), laws, sized=1))
         n, b = params["n"], params["b"]
         m = n // b
         groups = min(m, GROUPS)
@@ -729,14 +756,16 @@ class _Shuffled(_BatchSampler):
         laws = [law, law.with_probs(bug_table.ravel(), text)]
         label = f"batch of record 0 in epochs 1 and 2 ({groups} groups), n={n}, b={b}"
         out.append(_instance(label, (n, b, 2 * m, PLACE, groups), laws))
-        return out
+        return out[len(self.TINY) :] + out[: len(self.TINY)]  # the realistic ones first
 
     def _joint(self, n: int, b: int, factor: float) -> list[Law]:
         steps = 2 * n // b
         fresh = (_steps_product(_subset_step(n, b), n, steps), self._deviation_text(2.0))
         reused = (_shuffle_epochs(n, b, 2, reuse=True), self._deviation_text(0.5))
         bugs = [fresh, reused] if factor > 1 else [reused, fresh]  # both on the table
-        return _joint_laws(_shuffle_epochs(n, b, 2, reuse=False), bugs, n, steps)
+        claimed = _shuffle_epochs(n, b, 2, reuse=False)
+        favoured = (_favoured(claimed, factor, n, n // b, 2), _favoured_text(factor))
+        return _joint_laws(claimed, [*bugs, favoured], n, steps)
 
     def _reference(self, params: dict[str, Any], factor: float = 1.0) -> Sampler:
         if factor == 1:
