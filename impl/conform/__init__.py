@@ -20,6 +20,16 @@ library functions of the table (:class:`LibraryTarget`, ``LIBRARY_TARGETS``).
 
 from typing import Any
 
+from dpspec.conform.accountant_libraries import ACCOUNTANT_TARGETS, AccountantTarget
+from dpspec.conform.accountants import (
+    AccountantResult,
+    NotExpressible,
+    Row,
+    RowReport,
+    conform_accountant,
+    judge,
+    reference_accountant,
+)
 from dpspec.conform.adapters import Sampler, TargetError, as_sampler
 from dpspec.conform.base import Algorithm, Instance, Param
 from dpspec.conform.catalogue import algorithm, catalogue, reference
@@ -35,9 +45,12 @@ from dpspec.conform.gof import ALPHA, POWER, FitResult, Law
 from dpspec.conform.libraries import LIBRARY_TARGETS, LibraryTarget
 
 __all__ = [
+    "ACCOUNTANT_TARGETS",
     "ALPHA",
     "LIBRARY_TARGETS",
     "POWER",
+    "AccountantResult",
+    "AccountantTarget",
     "Algorithm",
     "ConformResult",
     "ConformanceFailure",
@@ -46,17 +59,23 @@ __all__ = [
     "InstanceReport",
     "Law",
     "LibraryTarget",
+    "NotExpressible",
     "Param",
     "Plan",
+    "Row",
+    "RowReport",
     "Sampler",
     "TargetError",
     "algorithm",
     "as_sampler",
     "catalogue",
     "conform",
+    "conform_accountant",
+    "judge",
     "plan",
     "pytest_configure",
     "reference",
+    "reference_accountant",
 ]
 
 #: names provided by the pytest plugin module, imported on first access

@@ -326,7 +326,8 @@ def judge(
 
 @dataclass
 class RowReport:
-    """What was found on one row (every number is in :meth:`to_json`)."""
+    """What was found on one row (every number is in :meth:`to_json`); ``seconds`` is the
+    wall-clock time the target took (not part of the report's value)."""
 
     __dpspec_declarative__ = "the numbers and verdict of one row (a result record)"
 
@@ -337,7 +338,11 @@ class RowReport:
     hi: float | None
     verdict: str
     why: str
-    seconds: float = 0.0
+    _seconds: float = field(default=0.0, repr=False, compare=False)
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float | None) -> float | str | None:
@@ -446,7 +451,7 @@ def _row(target: Callable[..., Any], row: Row, looseness: float) -> RowReport:
             hi=hi,
             verdict=verdict,
             why=why,
-            seconds=time.perf_counter() - start,
+            _seconds=time.perf_counter() - start,
         )
     except Exception as exc:  # a library's failure is that row's finding, not the run's
         why = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
@@ -458,7 +463,7 @@ def _row(target: Callable[..., Any], row: Row, looseness: float) -> RowReport:
             hi=hi,
             verdict="error",
             why=why,
-            seconds=time.perf_counter() - start,
+            _seconds=time.perf_counter() - start,
         )
     if interval is None:
         verdict, why = "no reference", missing
@@ -473,7 +478,7 @@ def _row(target: Callable[..., Any], row: Row, looseness: float) -> RowReport:
         hi=hi,
         verdict=verdict,
         why=why,
-        seconds=time.perf_counter() - start,
+        _seconds=time.perf_counter() - start,
     )
 
 

@@ -17,11 +17,12 @@ closed forms written here, and its verdicts on control accountants whose truth i
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from fractions import Fraction
 
 from dpspec.accounting import Bracket, pld, randomized_response_curve, subsampled
-from dpspec.conform import accountants
+from dpspec.conform import accountant_libraries, accountants
 from dpspec.conform.accountants import (
     GRID,
     AccountantResult,
@@ -242,11 +243,13 @@ def _direction_case(copies: int) -> tuple[str, str, bool]:
         "says δ(reported) > δ (at least one); one 2× off upward is loose, never unsafe; one "
         "that accounts only the add direction of Poisson-subsampled randomized response "
         "(e^ε = 3, rate 1/5, 1–3 copies, δ = 1/100) is unsafe where the enumerated remove "
-        "pair certifies δ(reported) > δ (every case)"
+        "pair certifies δ(reported) > δ (every case); each library adapter asked a row "
+        "either answers it or, its library absent, says so as 'not expressible' (the "
+        "adapters' verdicts are the table of benchmarks/conform_accountants.py)"
     ),
     method=Method.PROPERTY,
     predicates=(stated.gaussian_delta, stated.poisson_subsampled, stated.product_hockey_stick),
-    impls=(accountants,),
+    impls=(accountants, accountant_libraries),
     entry_points=(conform_accountant, judge, reference_accountant),
     tests=("tests/test_conform_accountants.py::test_judge_reads_the_interval",),
     bug_controls=(
@@ -303,8 +306,17 @@ def accountant_verdicts(config: VerifyConfig) -> CheckOutcome:
                 f"add-only, {copies} copies: {verdict} at ε {shown}; the enumerated remove pair "
                 f"{'certifies' if certified else 'does not certify'} δ(ε) > δ"
             )
+    absent = 0
+    for entry in accountant_libraries.ACCOUNTANT_TARGETS:
+        if importlib.util.find_spec(entry.library) is not None:
+            continue  # installed: its answers are the benchmark's table, not this check's
+        absent += 1
+        report = conform_accountant(entry, rows[:1]).rows[0]
+        if report.verdict != "not expressible" or "not installed" not in report.why:
+            failures.append(f"{entry.name} without its library: {report.verdict} ({report.why})")
     return CheckOutcome(
         not failures,
+        f"{absent} library adapters without their library say so; "
         f"{len(rows)} rows: dpspec's own conforms on {own.count('conforms')}; optimistic grid "
         f"unsafe on {caught} ({optimistic.count('not expressible')} beyond its μ ≤ 2), every "
         f"verdict matching the closed form; 2× upward loose on {doubled.count('loose')}; "
