@@ -286,7 +286,7 @@ def _any(mass: float, copies: int) -> float:
 
 
 #: The most circle points a side may use (refused before the FFT, stating the estimate).
-MAX_POINTS = 2**24
+MAX_POINTS = 2**22
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,8 @@ subsampled to k·max(log(1 + q(e^{1/b} − 1)), −log(1 + q(e^{−1/b} − 1)))
 by 10^-12 relative); the Gaussian has ε = ∞ at δ = 0.
 
 **Accuracy.** The grid path runs at a coarse grid, then at grids scaled so that the width
-(hi − lo) is about ``accuracy`` × hi (up to four passes, each at most 32 times finer); the
+(hi − lo) is about ``accuracy`` × hi (× max(hi, 10^-2) for ε; up to four passes, each at most
+32 times finer); the
 grid is capped at :data:`~dpspec.accounting.certified.MAX_POINTS` circle points, so a bracket
 may be returned wider than asked (still certified).
 """
@@ -99,6 +100,8 @@ Z_TAIL = 10.35
 COARSE = 16384
 #: The most cells a step may have (refused before work, stating the estimate).
 MAX_CELLS = 2**23
+#: An ε bracket's width is aimed at ``accuracy`` × max(ε_hi, EPSILON_FLOOR).
+EPSILON_FLOOR = 1e-2
 #: Circle points aimed at by the first, coarse pass.
 FIRST_POINTS = 2**13
 
@@ -365,7 +368,9 @@ def _meet(a: Bracket | None, b: Bracket) -> Bracket:
     return Bracket(max(a.lo, b.lo), min(a.hi, b.hi))
 
 
-def _search(c: Composition, read: Callable[[ComposedLoss], Bracket], accuracy: float) -> Bracket:
+def _search(
+    c: Composition, read: Callable[[ComposedLoss], Bracket], accuracy: float, floor: float
+) -> Bracket:
     """The grid path: up to four passes, each direction's brackets intersected across passes;
     a direction whose upper end is below another's lower end cannot be the maximum and is not
     refined further."""
@@ -379,7 +384,7 @@ def _search(c: Composition, read: Callable[[ComposedLoss], Bracket], accuracy: f
             best[d] = _meet(best[d], read(compose_step(step, c.steps, grid)))
         known = [b for b in best if b is not None]
         found = Bracket(max(b.lo for b in known), max(b.hi for b in known))
-        width, top = float(found.hi - found.lo), float(found.hi)
+        width, top = float(found.hi - found.lo), max(float(found.hi), floor)
         if not math.isfinite(top) or width <= accuracy * top:
             break
         live = [b is not None and b.hi >= found.lo for b in best]
@@ -410,7 +415,7 @@ def epsilon_interval(
         mu = _mu(c)
         if gaussian_delta(hi, mu) <= delta and (lo == 0 or gaussian_delta(lo, mu) > delta):
             return Bracket(lo, hi)
-    found = _search(c, lambda composed: composed.epsilon_bracket(delta), accuracy)
+    found = _search(c, lambda composed: composed.epsilon_bracket(delta), accuracy, EPSILON_FLOOR)
     top = min(float(found.hi), float(pure.hi))  # δ(ε) = 0 ≤ δ from the pure level on
     return Bracket(min(float(found.lo), top), top)
 
@@ -432,7 +437,7 @@ def delta_interval(
     if _closed(c, method):
         value = gaussian_delta(epsilon, _mu(c))
         return Bracket(value * (1 - CLOSED_FORM_WIDENING), value * (1 + CLOSED_FORM_WIDENING))
-    return _search(c, lambda composed: composed.delta_bracket(epsilon), accuracy)
+    return _search(c, lambda composed: composed.delta_bracket(epsilon), accuracy, 0.0)
 
 
 __all__ = [

@@ -530,6 +530,8 @@ def power_fft(mass: MassArg, copies: CopiesArg, size: SizeArg) -> tuple[NDArray[
         folded[: mass.size] = mass
     else:
         folded = np.bincount(np.arange(mass.size) % n, weights=mass, minlength=n).astype(np.float64)
+    if copies == 1:  # no transform: the entries themselves (a fold adds ≤ n·u of the sum)
+        return folded, (0.0 if mass.size <= n else n * UNIT * float(folded.sum()))
     gamma = FFT_CONSTANT * max(1.0, math.log2(n)) * UNIT
     spectrum = fft.rfft(folded)
     total = float(folded.sum()) * (1 + 2 * n * UNIT)
