@@ -14,7 +14,8 @@ The batches (``batch_sampler``):
 
 * ``"poisson"``: every record joins B_t independently with probability q = b/n at every step
   (the sampling the usual accountants assume: the moments accountant of Abadi et al. 2016, the
-  privacy loss distributions of Koskela, Jälkö & Honkela 2020); the sum is divided by the
+  FFT accountant of Koskela, Jälkö & Honkela, "Computing tight differential privacy
+  guarantees using FFT", AISTATS 2020, arXiv:1906.03049); the sum is divided by the
   expected batch size b, never by |B_t| (which would make the step depend on the count);
 * ``"shuffle"``: every epoch draws one permutation of the n records and cuts it into n/b
   batches of exactly b (b must divide n); the steps run through the epochs in order.
@@ -27,6 +28,10 @@ The two share (σ, q = b/n, T) but not their privacy: Chua, Ghazi, Kamath, Kumar
 Sinha & Zhang, "How Private are DP-SGD Implementations?" (ICML 2024, arXiv:2403.17673) show
 that shuffled batches can lose much more than the Poisson accountant claims for the same
 parameters; ``dpsgd.*`` obligations measure it on this estimator (``proofs/topics/dpsgd``).
+A fit's (ε, δ) is its scheme's accountant's, with noise multiplier σ (the noise std over the
+sensitivity C of adding or removing one record): ``epsilon_interval(Composition("gaussian", σ,
+"poisson", b/n, T, "add_remove"), δ)`` for Poisson batches, ``shuffled_gaussian_epsilon(σ,
+n/b, ⌈T·b/n⌉, δ)`` (zero-out relation) for shuffled ones (:mod:`dpspec.accounting`).
 
 Randomness comes only from ``random_state`` (a numpy Generator is drawn from as it is, an int
 seeds ``numpy.random.default_rng``): the batches, drawn first (``random`` for Poisson,
