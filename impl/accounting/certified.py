@@ -62,6 +62,7 @@ from dpspec.validation import (
     Delta,
     Domain,
     InputTypeError,
+    Instance,
     Integer,
     Real,
     checked,
@@ -317,29 +318,13 @@ class ComposedLoss:
 _EXAMPLE_STEP = Step(np.array([-0.5, 0.5]), np.array([-0.5, 0.5]), np.array([0.5, 0.5]))
 
 
-@dataclass(frozen=True)
-class _StepDomain(Domain):
-    """A :class:`Step`."""
-
-    def convert(self, value: Any, name: str) -> Step:
-        if not isinstance(value, Step):
-            raise InputTypeError(f"{name}: expected a Step, got {type(value).__name__}")
-        return value
-
-    def hostile(self) -> tuple[Any, ...]:
-        return (*super().hostile(), 3, "step", (1, 2))
-
-    @property
-    def example(self) -> Any:
-        return None if self.optional else _EXAMPLE_STEP
-
-    def describe(self) -> str:
-        return "a Step"
+#: A :class:`Step`.
+StepArg = Annotated[Step, Instance(types=(Step,), clean=_EXAMPLE_STEP)]
 
 
 @example(__call__={"copies": 3, "grid": 1e-3})
 @checked
-def circle_points(step: Annotated[Step, _StepDomain()], copies: CopiesArg, grid: GridArg) -> int:
+def circle_points(step: StepArg, copies: CopiesArg, grid: GridArg) -> int:
     """The circle length the upper side of ``step`` × ``copies`` needs at ``grid`` (its Chernoff
     window, before any FFT): what :data:`MAX_POINTS` is compared with."""
     offset, mass, _ = _rounded(step, grid, True)
@@ -379,9 +364,7 @@ def _side(step: Step, copies: int, grid: float, upper: bool) -> Side:
 
 @example(__call__={"copies": 3, "grid": 1e-3})
 @checked
-def compose_step(
-    step: Annotated[Step, _StepDomain()], copies: CopiesArg, grid: GridArg
-) -> ComposedLoss:
+def compose_step(step: StepArg, copies: CopiesArg, grid: GridArg) -> ComposedLoss:
     """``step`` composed ``copies`` times on a grid of step ``grid``, both sides (the module
     docstring); refused before the FFT when a side's circle would exceed :data:`MAX_POINTS`."""
     return ComposedLoss(_side(step, copies, grid, True), _side(step, copies, grid, False))

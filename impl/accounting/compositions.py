@@ -83,8 +83,7 @@ from dpspec.validation import (
     Checked,
     Choice,
     Delta,
-    Domain,
-    InputTypeError,
+    Instance,
     Integer,
     Real,
     checked,
@@ -170,28 +169,8 @@ class Composition(Checked):
             )
 
 
-@dataclass(frozen=True)
-class _CompositionDomain(Domain):
-    """A :class:`Composition`."""
-
-    def convert(self, value: Any, name: str) -> Composition:
-        if not isinstance(value, Composition):
-            raise InputTypeError(f"{name}: expected a Composition, got {type(value).__name__}")
-        return value
-
-    def hostile(self) -> tuple[Any, ...]:
-        return (*super().hostile(), 3, "gaussian", {"mechanism": "gaussian"})
-
-    @property
-    def example(self) -> Any:
-        return None if self.optional else _EXAMPLE
-
-    def describe(self) -> str:
-        return "a Composition"
-
-
 _EXAMPLE = Composition("laplace", 1.0, "poisson", 0.5, 3, "add_remove")
-CompositionArg = Annotated[Composition, _CompositionDomain()]
+CompositionArg = Annotated[Composition, Instance(types=(Composition,), clean=_EXAMPLE)]
 
 
 def _log_ratio(c: Composition, x: NDArray[np.float64]) -> NDArray[np.float64]:
