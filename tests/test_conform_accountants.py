@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dpspec.accounting import Bracket
+from dpspec.accounting import Bracket, Composition
 from dpspec.conform import accountants
 from dpspec.conform.accountant_libraries import (
     ACCOUNTANT_TARGETS,
@@ -29,8 +29,6 @@ from dpspec.conform.accountants import (
     reference_accountant,
 )
 
-Composition = accountants._Composition
-
 
 def _delta_closed(epsilon: float, mu: float) -> float:
     """The Gaussian δ(ε), written here (valid while e^ε is a float)."""
@@ -43,13 +41,14 @@ def _delta_closed(epsilon: float, mu: float) -> float:
 
 def test_the_reference_brackets_the_closed_form() -> None:
     """Every unsubsampled Gaussian row with ε < 600: δ(ε_hi) ≤ δ < δ(ε_lo) (or ε_lo = 0); the
-    Laplace rows from δ(ε) = 1 − e^{(ε − ε₀)/2} and the pure sums T/b exactly."""
+    one-step Laplace rows contain ε(δ) = max(0, 1/b + 2 ln(1 − δ)) (from δ(ε) =
+    1 − e^{(ε − 1/b)/2}) and the pure sums are T/b exactly."""
     checked = 0
     for row in GRID:
         c = row.composition
         if c.sampling != "none":
             continue
-        interval = accountants._epsilon_interval(c, row.delta)
+        interval = accountants.epsilon_interval(c, row.delta)
         factor = 1  # the noise multiplier is relative to the relation's sensitivity
         if c.mechanism == "laplace":
             eps0 = factor / c.noise
@@ -104,17 +103,25 @@ def test_the_grid_covers_the_boundaries() -> None:
     assert len({r.label for r in GRID}) == len(GRID)
 
 
-def test_dpspec_own_accountant_conforms_and_subsampled_rows_have_no_reference() -> None:
-    result = conform_accountant(reference_accountant)
-    assert result.verdict == "conforms"
-    assert result.count("conforms") == sum(r.composition.sampling == "none" for r in GRID)
-    assert result.count("no reference") == sum(r.composition.sampling != "none" for r in GRID)
+def test_dpspec_own_accountant_conforms() -> None:
+    """On the closed-form rows and two subsampled ones (the reference's grid path)."""
+    rows = [r for r in GRID if r.composition.sampling == "none"]
+    rows += [r for r in GRID if r.composition.sampling != "none" and r.delta == 0.1][:2]
+    result = conform_accountant(reference_accountant, rows)
+    assert result.verdict == "conforms" and result.count("conforms") == len(rows)
     assert result.exit_code == 0
-    subsampled = next(r for r in GRID if r.composition.sampling == "poisson")
-    with pytest.raises(ValueError, match=r"^composition:"):
-        accountants._epsilon_interval(subsampled.composition, subsampled.delta)
-    with pytest.raises(NotExpressible):
-        reference_accountant(subsampled.composition, subsampled.delta)
+
+
+def test_a_row_the_reference_refuses_has_no_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(composition: object, delta: float) -> Bracket:
+        raise ValueError("composition: beyond the catalogue")
+
+    monkeypatch.setattr(accountants, "epsilon_interval", refuse)
+    report = conform_accountant(lambda c, d: 1.0, GRID[:1]).rows[0]
+    assert report.verdict == "no reference" and report.why == "beyond the catalogue"
+    assert report.lo is None and report.reported == 1.0
+    mine = conform_accountant(reference_accountant, GRID[:1])
+    assert mine.rows[0].verdict == "no reference" and mine.verdict == "not judged"
 
 
 def _rows() -> list[Row]:
@@ -212,17 +219,19 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
 
 def test_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    done = _cli("dpspec", "--as", "accountant", "--json", str(out))
+    few = ("--rows", "σ=10 T=1 add_remove")
+    done = _cli("dpspec", "--as", "accountant", *few, "--json", str(out))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith("verdict: conforms")
     assert json.loads(out.read_text())["verdict"] == "conforms"
     (tmp_path / "mine.py").write_text("def acct(composition, delta):\n    return 0.0\n")
-    done = _cli("mine.py:acct", "--as", "accountant", cwd=tmp_path)
+    done = _cli("mine.py:acct", "--as", "accountant", *few, cwd=tmp_path)
     assert done.returncode == 1 and "verdict: unsafe" in done.stdout
     for bad, start in (
         (("dpspec", "--as", "accountant", "--param", "k=1"), "--param:"),
         (("dpspec", "--as", "accountant", "--looseness", "-1"), "argument --looseness:"),
         (("dpspec", "--as", "discrete-laplace", "--looseness", "0.2"), "--looseness:"),
+        (("dpspec", "--as", "accountant", "--rows", "nothing"), "--rows:"),
         (("nowhere:fn", "--as", "accountant"), "target:"),
     ):
         done = _cli(*bad)

@@ -1,7 +1,7 @@
 """``dpspec conform TARGET --as ALGORITHM [--param k=v …]``: is TARGET the algorithm it claims?
 
-``dpspec conform TARGET --as accountant [--looseness R]``: TARGET is a privacy accountant
-(``LIBRARY:NAME`` of :mod:`dpspec.conform.accountant_libraries`, ``dpspec`` or
+``dpspec conform TARGET --as accountant [--looseness R] [--rows TEXT]``: TARGET is a privacy
+accountant (``LIBRARY:NAME`` of :mod:`dpspec.conform.accountant_libraries`, ``dpspec`` or
 ``module:fn`` with ``fn(composition, delta) -> ε``) asked ε(δ) over the grid of
 :mod:`dpspec.conform.accountants`; exit 0 conforms or loose, 1 unsafe or nothing judged.
 
@@ -175,9 +175,14 @@ def _accountant(args: argparse.Namespace) -> int:
         raise InternalError(str(exc)) from exc
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    from dpspec.conform.accountants import GRID
+
     looseness = DEFAULT if args.looseness is None else args.looseness
+    rows = [r for r in GRID if args.rows is None or args.rows in r.label]
+    if not rows:
+        raise UsageError(f"--rows: no row of the grid contains {args.rows!r}")
     try:
-        result = conform_accountant(target, looseness=looseness)
+        result = conform_accountant(target, rows, looseness=looseness)
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
     print("\n".join(result.lines()))
@@ -223,8 +228,9 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         raise UsageError("--as: required (dpspec conform --list shows the algorithms)")
     if args.algorithm == ACCOUNTANT:
         return _accountant(args)
-    if args.looseness is not None:
-        raise UsageError(f"--looseness: an option of --as {ACCOUNTANT} only")
+    for option in ("looseness", "rows"):
+        if getattr(args, option) is not None:
+            raise UsageError(f"--{option}: an option of --as {ACCOUNTANT} only")
     from dpspec.audit.core import MechanismError
     from dpspec.conform import TargetError, conform, plan
     from dpspec.conform.machinery import find as _find
@@ -325,6 +331,14 @@ def register(sub: Any) -> None:
         domain=LOOSENESS,
         metavar="R",
         help=f"--as {ACCOUNTANT}: a report up to ε_hi·(1 + R) conforms (default 0.1)",
+    )
+    add_option(
+        p,
+        "--rows",
+        domain=TEXT,
+        metavar="TEXT",
+        help=f"--as {ACCOUNTANT}: only the grid's rows whose label contains TEXT "
+        "(e.g. 'poisson q=0.01')",
     )
     add_option(
         p, "--json", domain=WritablePath(), metavar="PATH", help="write every number as JSON"

@@ -31,8 +31,9 @@ standard deviation (the Laplace scale) over the sensitivity *under the compositi
   replacement.
 * **autodp** (Zhu & Wang): ``ExactGaussianMechanism(σ)`` / ``LaplaceMechanism(b)`` (σ, b over
   the sensitivity of the relation), ``AmplificationBySampling(PoissonSampling=True)``
-  (Poisson, add/remove) or ``False`` (without replacement, substitution), ``Composition`` of
-  T copies, ``get_approxDP(δ)``.
+  (Poisson, add/remove) or ``False`` (without replacement, substitution: the base
+  mechanism's ``neighboring`` set to ``"replace_one"``, which autodp requires there),
+  ``Composition`` of T copies, ``get_approxDP(δ)``.
 * **opacus** (Meta): ``RDPAccountant``, ``PRVAccountant``, ``GaussianAccountant`` (GDP, the
   central limit theorem; its own warning: "can underestimate privacy expenditure"), their
   ``history`` set to [(σ, q, T)] — what T calls of ``step(noise_multiplier=σ,
@@ -195,6 +196,8 @@ def _autodp(c: Any, delta: float) -> float:
         if c.mechanism == "gaussian"
         else mechanism_zoo.LaplaceMechanism(b=c.noise)
     )
+    if c.sampling == "without_replacement":
+        mech.neighboring = "replace_one"  # σ is over the substitution sensitivity (the units)
     if c.sampling != "none":
         sample = transformer_zoo.AmplificationBySampling(PoissonSampling=poisson)
         mech = sample(mech, c.rate, improved_bound_flag=c.mechanism == "gaussian")

@@ -24,35 +24,21 @@ differential privacy", PoPETs). The verdict of one row (:func:`judge`):
 The run's verdict is *unsafe* if any row is, else *loose* if any is, else *conforms* if any
 row was judged, else *not judged*.
 
-**The reference** (the closed-form cases, until ``dpspec.accounting.epsilon_interval`` covers
-every composition): :func:`_epsilon_interval` certifies the **unsubsampled** compositions only —
+**The reference** is the certified catalogue of :mod:`dpspec.accounting.compositions`:
+:func:`dpspec.accounting.epsilon_interval` (closed forms where they exist — the unsubsampled
+Gaussian μ-composition, μ = √T/σ (Dong, Roth & Su 2022, "Gaussian differential privacy", JRSS
+B; Balle & Wang 2018, ICML), the pure Laplace sum — and a grid with every error bounded
+otherwise: Poisson sampling under add/remove, sampling without replacement under
+substitution, both directions of each relation kept apart). Its units are the rows' units:
+the noise multiplier is the standard deviation (the Laplace scale) over the sensitivity
+*under the composition's relation*. A row it refuses (a ValueError) is *no reference*, with
+its reason. Its brackets can be wide where floats cannot resolve δ (at δ = 10^-12 on the grid
+path ε_hi may be ∞): a report is then judged against the bracket as it is — only a report
+below ε_lo is called unsafe, and ε_lo is certified.
 
-* Gaussian, T steps of noise multiplier σ: the μ-composition, μ = √T/σ (Dong, Roth & Su
-  2022, "Gaussian differential privacy", JRSS B; Balle & Wang 2018, "Improving the Gaussian
-  mechanism for differential privacy: analytical calibration and optimal denoising", ICML),
-  δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2);
-* Laplace, noise multiplier b, ε₀ = 1/b: one step at any δ, ε(δ) = max(0, ε₀ + 2 ln(1 − δ))
-  (from δ(ε) = 1 − e^{(ε − ε₀)/2} on [0, ε₀], the hockey-stick divergence of Lap(0, b) and
-  Lap(1, b)); T steps at δ = 0, the pure sum ε = T·ε₀, exactly.
-
-Units are those of ``dpspec.accounting.Composition``: the noise multiplier is the standard
-deviation (the Laplace scale) over the sensitivity *under the composition's relation* (a sum
-of records clipped to C has sensitivity C under add/remove, 2C under substitution), so one
-step's pair is the noise law at 0 and at 1 under either relation.
-
-Any other composition (a subsampled one, T > 1 Laplace steps at δ > 0) is refused with a
-ValueError naming ``composition``, and its rows are reported as *no reference*.
-
-Floating point: the Gaussian bracket is ε̂ ± w, ε̂ the root of the closed form to 10^-12
-(:func:`dpspec.accounting.pld.gaussian_epsilon`), w = 10^-9·max(1, ε̂) (widened ×16 up to
-six times until certified), and it is certified in floats: δ(ε_hi) + e ≤ δ and (ε_lo = 0 or
-δ(ε_lo) − e > δ), where e = 2^-40·(1 + ε + |ln Φ(b)|)·(Φ(a) + e^ε Φ(b)) bounds the floating
-error of the two terms (scipy's ``ndtr`` / ``log_ndtr``, relative error ~10^-15 by the Cephes
-documentation — taken from there, not proven here — and the rounding of ε + ln Φ(b) inside
-``exp``, at most 2^-52 of its size). δ decreases in ε, so ε_lo < ε(δ) ≤ ε_hi. The Laplace
-bracket is the float value widened by 10^-12·(1 + ε₀) each way (log1p and the product are
-within a few ulps). Floats cannot decide a row whose ε(δ) is within that width of a reported
-value; such a report is judged against the bracket as it is.
+The guarantees checked of this module are ``conform.accountant-reference-closed-form`` and
+``conform.accountant-verdicts`` (``dpspec verify --only conform.accountant``); the library
+table is ``proofs/notes/conformance-accountants.md`` (``benchmarks/conform_accountants.py``).
 """
 
 from __future__ import annotations
@@ -64,17 +50,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any
 
-from scipy import special
-
-from dpspec.accounting import Bracket, pld
+from dpspec.accounting import Bracket, Composition, epsilon_interval
 from dpspec.validation import (
     Checked,
-    Choice,
     Domain,
     Function,
     InputTypeError,
     Instance,
-    Integer,
     Real,
     checked,
     example,
@@ -91,19 +73,6 @@ VERDICTS = ("unsafe", "loose", "conforms", "not judged")
 LOOSENESS = 0.1
 #: a report within this many nats above ε_hi is never called loose (ε_hi = 0 rows)
 ABSOLUTE_SLACK = 1e-3
-#: the Gaussian bracket's half-width, relative to max(1, ε̂), before widening
-GAUSS_WIDTH = 1e-9
-#: the relative floating error allowed for each term of the Gaussian closed form (× (1 + ε))
-GAUSS_ERROR = 2.0**-40
-#: the Laplace bracket's half-width, relative to 1 + ε₀
-LAPLACE_WIDTH = 1e-12
-
-#: A noise multiplier σ (Gaussian: std / sensitivity; Laplace: scale / sensitivity).
-NoiseArg = Annotated[float, Real(0.0, 1e6, lo_open=True, clean=1.0)]
-#: A sampling rate q ∈ (0, 1].
-RateArg = Annotated[float, Real(0.0, 1.0, lo_open=True, clean=1.0)]
-#: The number of steps composed.
-StepsArg = Annotated[int, Integer(1, hi=10**9, clean=1)]
 #: A target δ ∈ [0, 1).
 TargetDeltaArg = Annotated[float, Real(0.0, 1.0, hi_open=True, clean=1e-5)]
 #: The stated looseness r ≥ 0.
@@ -115,118 +84,20 @@ class NotExpressible(Exception):
     no verdict."""
 
 
-# --- the reference's closed-form cases ------------------------------------------------------
-
-
-@example(
-    __init__={
-        "mechanism": "gaussian",
-        "noise": 1.0,
-        "sampling": "none",
-        "rate": 1.0,
-        "steps": 10,
-        "relation": "add_remove",
-    }
-)
-@dataclass(frozen=True)
-class _Composition(Checked):
-    """A composition the reference accounts (the fields and units of
-    ``dpspec.accounting.Composition``): ``steps`` runs of ``mechanism`` with noise multiplier
-    ``noise`` (std, or the Laplace scale, over the sensitivity *under* ``relation``), each on a
-    sample drawn by ``sampling`` at ``rate`` (1 when "none"; "poisson" under add/remove,
-    "without_replacement" under substitution)."""
-
-    mechanism: Annotated[str, Choice(options=MECHANISMS)]
-    noise: NoiseArg
-    sampling: Annotated[str, Choice(options=SAMPLINGS)]
-    rate: RateArg
-    steps: StepsArg
-    relation: Annotated[str, Choice(options=RELATIONS)]
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.sampling == "none" and self.rate != 1:
-            raise ValueError(f"rate: must be 1 without sampling, got {self.rate!r}")
-        if self.sampling == "poisson" and self.relation != "add_remove":
-            raise ValueError("relation: Poisson sampling is stated under add_remove only")
-        if self.sampling == "without_replacement" and self.relation != "substitution":
-            raise ValueError("relation: sampling without replacement is stated under substitution")
-
-    @property
-    def label(self) -> str:
-        sampled = "" if self.sampling == "none" else f" {self.sampling} q={self.rate:g}"
-        return f"{self.mechanism} σ={self.noise:g}{sampled} T={self.steps} {self.relation}"
-
-
-#: A composition the reference accounts.
+#: A composition of the reference's catalogue.
 CompositionArg = Annotated[
-    _Composition,
+    Composition,
     Instance(
-        types=(_Composition,), clean=_Composition("gaussian", 1.0, "none", 1.0, 1, "add_remove")
+        types=(Composition,), clean=Composition("gaussian", 1.0, "none", 1.0, 1, "add_remove")
     ),
 ]
 
 
-def _gauss_terms(epsilon: float, mu: float) -> tuple[float, float, float]:
-    """Φ(−ε/μ + μ/2), e^ε Φ(−ε/μ − μ/2) and |ln Φ(−ε/μ − μ/2)| in floats."""
-    log_b = float(special.log_ndtr(-epsilon / mu - mu / 2))
-    return float(special.ndtr(-epsilon / mu + mu / 2)), math.exp(epsilon + log_b), abs(log_b)
-
-
-def _gauss_side(epsilon: float, mu: float, delta: float) -> int:
-    """+1 when δ(ε) > δ is certified, −1 when δ(ε) ≤ δ is, 0 when floats cannot decide."""
-    first, second, log_b = _gauss_terms(epsilon, mu)
-    error = GAUSS_ERROR * (1 + epsilon + log_b) * (first + second)
-    value = pld.gaussian_delta(epsilon, mu)
-    if value - error > delta:
-        return 1
-    return -1 if value + error <= delta else 0
-
-
-def _gaussian_interval(mu: float, delta: float) -> Bracket:
-    """The certified bracket of the Gaussian ε(δ) at μ (module docstring)."""
-    if delta == 0:
-        return Bracket(math.inf, math.inf)
-    if _gauss_side(0.0, mu, delta) < 0:
-        return Bracket(Fraction(0), Fraction(0))
-    guess = pld.gaussian_epsilon(delta, mu)
-    width = GAUSS_WIDTH * max(1.0, guess)
-    for _ in range(7):
-        lo, hi = max(0.0, guess - width), guess + width
-        if _gauss_side(hi, mu, delta) < 0 and (lo == 0 or _gauss_side(lo, mu, delta) > 0):
-            return Bracket(Fraction(lo), Fraction(hi))
-        width *= 16
-    raise ValueError(f"composition: μ = {mu:g}, δ = {delta:g}: floats cannot certify ε(δ)")
-
-
-def _laplace_interval(eps0: Fraction, steps: int, delta: float) -> Bracket:
-    """The certified bracket of the Laplace ε(δ) (module docstring: one step, or δ = 0)."""
-    if delta == 0:
-        return Bracket(steps * eps0, steps * eps0)
-    if steps != 1:
-        raise ValueError(
-            f"composition: {steps} Laplace steps at δ = {delta:g} > 0 have no closed form "
-            "(the reference's shim certifies one step, or δ = 0)"
-        )
-    value = float(eps0) + 2 * math.log1p(-delta)
-    if value <= 0:
-        return Bracket(Fraction(0), Fraction(0))
-    width = LAPLACE_WIDTH * (1 + float(eps0))
-    return Bracket(Fraction(max(0.0, value - width)), Fraction(value + width))
-
-
-def _epsilon_interval(composition: _Composition, delta: float) -> Bracket:
-    """The reference's certified [ε_lo, ε_hi] ∋ ε(δ) of ``composition``: the closed-form
-    cases only (module docstring); any other is refused naming ``composition``."""
+def composition_label(composition: Composition) -> str:
+    """A short name of a composition (what the reports print)."""
     c = composition
-    if c.sampling != "none":
-        raise ValueError(
-            f"composition: {c.sampling} sampling has no closed-form interval "
-            "(the reference's shim certifies unsubsampled compositions only)"
-        )
-    if c.mechanism == "gaussian":
-        return _gaussian_interval(math.sqrt(c.steps) / c.noise, delta)
-    return _laplace_interval(1 / Fraction(c.noise), c.steps, delta)
+    sampled = "" if c.sampling == "none" else f" {c.sampling} q={c.rate:g}"
+    return f"{c.mechanism} σ={c.noise:g}{sampled} T={c.steps} {c.relation}"
 
 
 # --- the grid -------------------------------------------------------------------------------
@@ -234,7 +105,7 @@ def _epsilon_interval(composition: _Composition, delta: float) -> Bracket:
 
 @example(
     __init__={
-        "composition": _Composition("gaussian", 1.0, "none", 1.0, 1, "add_remove"),
+        "composition": Composition("gaussian", 1.0, "none", 1.0, 1, "add_remove"),
         "delta": 1e-5,
     }
 )
@@ -247,7 +118,7 @@ class Row(Checked):
 
     @property
     def label(self) -> str:
-        return f"{self.composition.label} δ={self.delta:g}"
+        return f"{composition_label(self.composition)} δ={self.delta:g}"
 
 
 def _grid() -> tuple[Row, ...]:
@@ -260,17 +131,17 @@ def _grid() -> tuple[Row, ...]:
         for rate in (1e-4, 0.01, 1.0):
             sampling = "none" if rate == 1 else "poisson"
             for steps in (1, 100, 10**4):
-                c = _Composition("gaussian", noise, sampling, rate, steps, "add_remove")
+                c = Composition("gaussian", noise, sampling, rate, steps, "add_remove")
                 rows += [Row(c, d) for d in (1e-5, 1e-12, 0.1)]
         for rate in (0.01, 1.0):
             sampling = "none" if rate == 1 else "without_replacement"
-            c = _Composition("gaussian", noise, sampling, rate, 100, "substitution")
+            c = Composition("gaussian", noise, sampling, rate, 100, "substitution")
             rows.append(Row(c, 1e-5))
     for noise in (1.0, 10.0):
-        one = _Composition("laplace", noise, "none", 1.0, 1, "add_remove")
+        one = Composition("laplace", noise, "none", 1.0, 1, "add_remove")
         rows += [Row(one, d) for d in (1e-5, 1e-12, 0.1)]
         for t in (100, 10**4):
-            rows.append(Row(_Composition("laplace", noise, "none", 1.0, t, "add_remove"), 0.0))
+            rows.append(Row(Composition("laplace", noise, "none", 1.0, t, "add_remove"), 0.0))
     return tuple(rows)
 
 
@@ -433,7 +304,7 @@ def _row(target: Callable[..., Any], row: Row, looseness: float) -> RowReport:
     start = time.perf_counter()
     missing = ""
     try:
-        interval = _epsilon_interval(row.composition, row.delta)
+        interval = epsilon_interval(row.composition, row.delta)
     except ValueError as exc:
         interval = None
         missing = str(exc).partition(": ")[2]
@@ -504,10 +375,7 @@ def conform_accountant(
     that row's "error"."""
     chosen = GRID if rows is None else tuple(rows)
     name = getattr(target, "name", None) or getattr(target, "__qualname__", repr(target))
-    notes = [
-        "reference: the closed-form cases only (unsubsampled Gaussian μ-composition; one "
-        "Laplace step, or Laplace steps at δ = 0); other rows are 'no reference'"
-    ]
+    notes = ["reference: dpspec.accounting.epsilon_interval (certified; closed forms or grid)"]
     relation = getattr(target, "relation", None)
     if relation:
         notes.append(f"the library's relation: {relation}")
@@ -517,16 +385,17 @@ def conform_accountant(
 
 @example(
     __call__={
-        "composition": _Composition("gaussian", 1.0, "none", 1.0, 1, "add_remove"),
+        "composition": Composition("gaussian", 1.0, "none", 1.0, 1, "add_remove"),
         "delta": 1e-5,
     }
 )
 @checked
 def reference_accountant(composition: CompositionArg, delta: TargetDeltaArg) -> float:
-    """dpspec's own accountant as a target: the upper end ε_hi of the reference's certified
-    interval (the smallest ε it certifies); NotExpressible where the reference has none."""
+    """dpspec's own accountant as a target: the upper end ε_hi of
+    :func:`dpspec.accounting.epsilon_interval` (the smallest ε it certifies); NotExpressible
+    where the reference has none."""
     try:
-        return float(_epsilon_interval(composition, delta).hi)
+        return float(epsilon_interval(composition, delta).hi)
     except ValueError as exc:
         raise NotExpressible(str(exc).partition(": ")[2]) from exc
 
