@@ -11,9 +11,11 @@ closed forms written here, and its verdicts on control accountants whose truth i
   every row), one that reports the optimistic side of a grid (the optimistic privacy loss
   distribution of :mod:`dpspec.accounting.pld`), one 2× off upward (must be loose) and one
   that accounts only the *add* direction of Poisson subsampling (randomized response, in
-  exact arithmetic, where *remove* dominates). Each verdict "unsafe" must coincide with what
-  the closed form, or the enumerated product laws of :mod:`dpspec.spec.accounting`, state:
-  δ(reported) > δ; each control must be caught on at least one row.
+  exact arithmetic, where *remove* dominates; and of the Poisson-subsampled Gaussian, on
+  dpspec's own grid engine, judged against the reference's grid interval). Each verdict
+  "unsafe" must coincide with what the closed form, or the enumerated product laws of
+  :mod:`dpspec.spec.accounting`, state: δ(reported) > δ; each control must be caught on at
+  least one row.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from dpspec.accounting import (
     randomized_response_curve,
     subsampled,
 )
+from dpspec.accounting.certified import compose_step
+from dpspec.accounting.compositions import composition_steps
 from dpspec.conform import accountant_libraries, accountants
 from dpspec.conform.accountants import (
     GRID,
@@ -218,6 +222,41 @@ def _verdicts_agree(name: str, result: AccountantResult, rows: list[Row]) -> lis
     return out
 
 
+#: the Gaussian add-only control's row: one step, σ = 0.5, Poisson q = 0.01, δ = 10^-5 (the
+#: remove direction dominates: ε ≈ 3.02 against the add direction's ≈ 0.01)
+GAUSS_ADD_ONLY = next(
+    r
+    for r in GRID
+    if r.composition.sampling == "poisson"
+    and (r.composition.noise, r.composition.rate, r.composition.steps, r.delta)
+    == (0.5, 0.01, 1, 1e-5)
+)
+
+
+def _add_only(composition: object, delta: float) -> float:
+    """A control accountant that composes only the *add* direction of a Poisson-subsampled
+    composition (dpspec's own certified grid engine, ε_hi of that direction alone)."""
+    assert isinstance(composition, Composition)
+    add = composition_steps(composition, 1e-2)[1]
+    return float(compose_step(add, composition.steps, 1e-2).epsilon_bracket(delta).hi)
+
+
+def remove_delta(row: Row, epsilon: float) -> float:
+    """δ(ε) of one step of the remove pair of the Poisson-subsampled Gaussian, written here:
+    P = (1 − q)N(0, σ²) + qN(1, σ²) against Q = N(0, σ²); P/Q(x) = 1 − q + q·e^{(2x − 1)/(2σ²)}
+    increases in x, so δ(ε) = P(X > x*) − e^ε Q(X > x*) at P/Q(x*) = e^ε."""
+    c = row.composition
+    sigma, q = c.noise, c.rate
+    cut = sigma**2 * math.log((math.exp(epsilon) - (1 - q)) / q) + 0.5
+
+    def sf(x: float) -> float:
+        return 0.5 * math.erfc(x / math.sqrt(2))
+
+    return (
+        (1 - q) * sf(cut / sigma) + q * sf((cut - 1) / sigma) - math.exp(epsilon) * sf(cut / sigma)
+    )
+
+
 #: the add-only control's instance: randomized response (k = 2, e^ε = 3) Poisson-subsampled at
 #: rate 1/5, composed 1–3 times, at δ = 1/100 (remove dominates: the add-only ε is too small)
 DIRECTION_RATIO, DIRECTION_RATE, DIRECTION_COPIES = Fraction(3), Fraction(1, 5), (1, 2, 3)
@@ -254,7 +293,10 @@ def _direction_case(copies: int) -> tuple[str, str, bool]:
         "says δ(reported) > δ (at least one); one 2× off upward is loose, never unsafe; one "
         "that accounts only the add direction of Poisson-subsampled randomized response "
         "(e^ε = 3, rate 1/5, 1–3 copies, δ = 1/100) is unsafe where the enumerated remove "
-        "pair certifies δ(reported) > δ (every case); each library adapter asked a row "
+        "pair certifies δ(reported) > δ (every case), and one that composes only the add "
+        "direction of the Poisson-subsampled Gaussian (σ = 0.5, q = 0.01, one step, δ = "
+        "10^-5) is unsafe, the remove pair's δ at its report written here in closed form "
+        "above δ; each library adapter asked a row "
         "either answers it or, its library absent, says so as 'not expressible' (the "
         "adapters' verdicts are the table of benchmarks/conform_accountants.py)"
     ),
@@ -317,21 +359,32 @@ def accountant_verdicts(config: VerifyConfig) -> CheckOutcome:
                 f"add-only, {copies} copies: {verdict} at ε {shown}; the enumerated remove pair "
                 f"{'certifies' if certified else 'does not certify'} δ(ε) > δ"
             )
+    gauss = conform_accountant(_add_only, [GAUSS_ADD_ONLY])
+    report = gauss.rows[0]
+    truth = _side(remove_delta(GAUSS_ADD_ONLY, report.reported or 0.0), GAUSS_ADD_ONLY.delta)
+    if report.verdict != "unsafe" or truth <= 0:
+        failures.append(
+            f"add-only on {GAUSS_ADD_ONLY.label}: {report.verdict} at ε {report.reported}; the "
+            f"remove pair's δ there {'>' if truth > 0 else '<='} δ"
+        )
     absent = 0
     for entry in accountant_libraries.ACCOUNTANT_TARGETS:
         if importlib.util.find_spec(entry.library) is not None:
             continue  # installed: its answers are the benchmark's table, not this check's
         absent += 1
-        report = conform_accountant(entry, rows[:1]).rows[0]
-        if report.verdict != "not expressible" or "not installed" not in report.why:
-            failures.append(f"{entry.name} without its library: {report.verdict} ({report.why})")
+        answer = conform_accountant(entry, rows[:1]).rows[0]
+        if answer.verdict != "not expressible" or "not installed" not in answer.why:
+            failures.append(f"{entry.name} without its library: {answer.verdict} ({answer.why})")
     return CheckOutcome(
         not failures,
         f"{absent} library adapters without their library say so; "
         f"{len(rows)} rows: dpspec's own conforms on {own.count('conforms')}; optimistic grid "
         f"unsafe on {caught} ({optimistic.count('not expressible')} beyond its μ ≤ 2), every "
         f"verdict matching the closed form; 2× upward loose on {doubled.count('loose')}; "
-        f"add-only unsafe on {direction}/{len(DIRECTION_COPIES)} subsampled compositions; "
+        f"add-only unsafe on {direction}/{len(DIRECTION_COPIES)} subsampled randomized "
+        f"responses and on {GAUSS_ADD_ONLY.label} ({report.verdict} at ε "
+        f"{report.reported or 0.0:.4g}, reference [{report.lo or 0.0:.4g}, "
+        f"{report.hi or 0.0:.4g}]); "
         f"{len(failures)} failures" + (f": {failures[0]}" if failures else ""),
         numbers={
             "rows": len(rows),
