@@ -93,7 +93,7 @@ CompositionArg = Annotated[
 ]
 
 
-def composition_label(composition: Composition) -> str:
+def _label(composition: Composition) -> str:
     """A short name of a composition (what the reports print)."""
     c = composition
     sampled = "" if c.sampling == "none" else f" {c.sampling} q={c.rate:g}"
@@ -118,7 +118,7 @@ class Row(Checked):
 
     @property
     def label(self) -> str:
-        return f"{composition_label(self.composition)} δ={self.delta:g}"
+        return f"{_label(self.composition)} δ={self.delta:g}"
 
 
 def _grid() -> tuple[Row, ...]:
