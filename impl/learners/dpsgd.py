@@ -178,12 +178,24 @@ class DPSGDRegressor(EstimatorProtocol):
         theta: NDArray[np.float64],
         rng: np.random.Generator,
     ) -> NDArray[np.float64]:
-        """Σ_{i ∈ batch} clip_C((x_i·θ − y_i) x_i) + N(0, σ²C² I), the noise drawn last."""
+        """Σ_{i ∈ batch} clip_C((x_i·θ − y_i) x_i) + N(0, σ²C² I), the noise drawn last.
+
+        Written so that no finite input overflows into a NaN: with s = max_j |x_j| and
+        x̂ = x/s, r = s·(x̂·θ) − y (±∞ when it overflows, never NaN: x̂·θ is finite) and
+        clip_C(r x) = sign(r)·min(|r|·s·‖x̂‖, C)·x̂/‖x̂‖ — the same value as g·min(1, C/‖g‖)
+        for g = r x, an overflowing ‖g‖ = ∞ clipped to C (0 when r = 0 or x = 0)."""
         C = float(self.clip_norm)
         rows = X[batch]
-        grads = (rows @ theta - y[batch])[:, None] * rows
-        norms = np.sqrt(np.einsum("ij,ij->i", grads, grads))
-        clipped = grads * (C / np.maximum(norms, C))[:, None]
+        scale = np.max(np.abs(rows), axis=1, initial=0.0)
+        safe = np.where(scale > 0, scale, 1.0)
+        unit = rows / safe[:, None]
+        length = np.sqrt(np.einsum("ij,ij->i", unit, unit))
+        with np.errstate(over="ignore"):  # an overflow is ±∞, handled by the clip below
+            residual = safe * (unit @ theta) - y[batch]
+            norm = np.abs(residual) * safe * length
+        size = np.where(residual == 0, 0.0, np.minimum(norm, C))
+        direction = unit / np.where(length > 0, length, 1.0)[:, None]
+        clipped = (np.sign(residual) * size)[:, None] * direction
         summed = clipped.sum(axis=0)
         return np.asarray(summed + rng.normal(0.0, float(self.noise_multiplier) * C, X.shape[1]))
 
@@ -192,10 +204,14 @@ class DPSGDRegressor(EstimatorProtocol):
             raise NotFittedError(f"self: this {type(self).__name__} is not fitted; call fit")
 
     def predict(self, X: PointsArg) -> NDArray[np.float64]:
-        """x·θ_T for each row of X."""
+        """x·θ_T for each row of X (±∞ where it overflows: s·(x̂·θ_T) with s = max_j |x_j|)."""
         self._check_fitted()
         self.check_n_features(X)
-        return np.asarray(_rows(X) @ self.coef_)
+        rows = _rows(X)
+        scale = np.max(np.abs(rows), axis=1, initial=0.0)
+        safe = np.where(scale > 0, scale, 1.0)
+        with np.errstate(over="ignore"):
+            return np.asarray(safe * ((rows / safe[:, None]) @ self.coef_))
 
 
 __all__ = ["MAX_WORK", "SAMPLERS", "DPSGDRegressor"]

@@ -189,14 +189,14 @@ def _shuffled(poisson_hi: float) -> tuple[list[str], dict[str, float]]:
         ),
         BugControl(
             DPSGDRegressor._noisy_sum,
-            "clipped = grads * (C / np.maximum(norms, C))[:, None]",
-            "clipped = grads",
+            "size = np.where(residual == 0, 0.0, np.minimum(norm, C))",
+            "size = np.where(residual == 0, 0.0, norm)",
             "clipping skipped",
         ),
         BugControl(
             DPSGDRegressor._noisy_sum,
-            "clipped = grads * (C / np.maximum(norms, C))[:, None]",
-            "clipped = grads * (2 * C / np.maximum(norms, 2 * C))[:, None]",
+            "size = np.where(residual == 0, 0.0, np.minimum(norm, C))",
+            "size = np.where(residual == 0, 0.0, np.minimum(norm, 2 * C))",
             "gradients clipped to norm 2C (noise still σ·C)",
         ),
         BugControl(
