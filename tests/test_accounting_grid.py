@@ -124,8 +124,14 @@ def test_the_poisson_gaussian_lies_below_its_renyi_bound() -> None:
 
 
 def test_the_catalogue_refuses_what_it_does_not_compute() -> None:
-    with pytest.raises(ValueError, match=r"sampling.*dpspec\.accounting\.shuffling"):
-        Composition("gaussian", 1.0, "shuffle", 0.1, 10, "substitution")
+    with pytest.raises(ValueError, match="mechanism"):
+        Composition("laplace", 1.0, "shuffle", 0.1, 10, "add_remove")
+    with pytest.raises(ValueError, match="rate"):
+        Composition("gaussian", 1.0, "shuffle", 0.3, 10, "add_remove")
+    with pytest.raises(ValueError, match="steps"):
+        Composition("gaussian", 1.0, "shuffle", 0.1, 15, "add_remove")
+    with pytest.raises(ValueError, match="epsilon"):
+        delta_interval(Composition("gaussian", 1.0, "shuffle", 0.1, 10, "add_remove"), 65.0)
     with pytest.raises(ValueError, match="rate"):
         Composition("gaussian", 1.0, "none", 0.5, 10, "add_remove")
     with pytest.raises(ValueError, match="relation"):
@@ -180,3 +186,26 @@ def test_the_curve_is_monotone_and_its_two_readings_agree(c: Composition) -> Non
 def test_the_obligations_pass(identifier: str) -> None:
     outcome = check_of(by_id(identifier))(VerifyConfig())
     assert outcome.passed, outcome.detail
+
+
+@pytest.mark.parametrize("relation", ["add_remove", "substitution"])
+def test_a_shuffled_composition_is_the_shuffling_bracket_in_its_units(relation: str) -> None:
+    """Composition's noise is over the relation's sensitivity (C, or 2C under substitution);
+    the shuffling module's is over C, the factor 2 applied inside: the same bracket."""
+    from dpspec.accounting import shuffled_gaussian_delta, shuffled_gaussian_epsilon
+
+    c = Composition("gaussian", 0.75, "shuffle", 0.1, 20, relation)
+    sigma, rel = (0.75, "zero-out") if relation == "add_remove" else (1.5, "substitution")
+    assert epsilon_interval(c, 1e-5) == shuffled_gaussian_epsilon(sigma, 10, 2, 1e-5, rel)
+    assert delta_interval(c, 1.0) == shuffled_gaussian_delta(sigma, 10, 2, 1.0, rel)
+
+
+def test_shuffling_is_bracketed_above_poisson_at_the_same_rate() -> None:
+    """σ = 1, T = 100 batches, 3 epochs, δ = 1e-5: the shuffled ε_lo is above the Poisson
+    ε_hi at q = 1/T (the gap an accountant treating shuffling as Poisson misses)."""
+    shuffled = epsilon_interval(
+        Composition("gaussian", 1.0, "shuffle", 0.01, 300, "add_remove"), 1e-5
+    )
+    poisson = epsilon_interval(
+        Composition("gaussian", 1.0, "poisson", 0.01, 300, "add_remove"), 1e-5
+    )

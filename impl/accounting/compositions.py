@@ -26,10 +26,17 @@ mixture M_q = (1 − q)A + qB:
   (A, M_γ) (the same papers: sampling without replacement amplifies a substitution pair as
   Poisson sampling amplifies an add/remove pair, with γ for q).
 
+* ``sampling="shuffle"`` (Gaussian only), rate 1/T for an integer T: every epoch a fresh
+  permutation cut into T fixed batches, ``steps`` a whole number E·T of steps. Its bracket is
+  :func:`dpspec.accounting.shuffling.shuffled_gaussian_epsilon` (and ``_delta``) with T batches
+  and E epochs: ``relation="add_remove"`` is that module's ``"zero-out"`` (the record's slot
+  emptied, sensitivity C) and ``"substitution"`` its ``"substitution"`` (sensitivity 2C, applied
+  there to a noise multiplier over C: 2·``noise`` in this module's units). Its ε_lo is a
+  post-processing's (the max of the epoch's releases), not the curve itself: the bracket is
+  certified, not tight.
+
 Poisson sampling under substitution and sampling without replacement under add/remove are not
-in the catalogue (refused naming ``relation``); ``sampling="shuffle"`` (fixed batches of a
-shuffled epoch) is computed by :mod:`dpspec.accounting.shuffling` (refused here naming
-``sampling``).
+in the catalogue (refused naming ``relation``).
 
 **The loss** L = log P/Q of each pair is monotone in the output x (L = ±log((1 − q) +
 q·e^{r(x)}) with r(x) = (2x − 1)/(2σ²) for the Gaussian, (|x| − |x − 1|)/b for the Laplace), so
@@ -64,7 +71,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Annotated
 
 import numpy as np
 from numpy.typing import NDArray
@@ -78,7 +85,8 @@ from dpspec.accounting.certified import (
     compose_step,
 )
 from dpspec.accounting.exact import Bracket
-from dpspec.accounting.pld import UNIT, gaussian_delta, gaussian_epsilon
+from dpspec.accounting.pld import LOSS_CAP, UNIT, gaussian_delta, gaussian_epsilon
+from dpspec.accounting.shuffling import shuffled_gaussian_delta, shuffled_gaussian_epsilon
 from dpspec.validation import (
     Checked,
     Choice,
@@ -105,21 +113,9 @@ EPSILON_FLOOR = 1e-2
 FIRST_POINTS = 2**13
 
 
-class _Sampling(Choice):
-    """The sampling schemes of the catalogue; "shuffle" is refused with where it is computed."""
-
-    def convert(self, value: Any, name: str) -> Any:
-        if value == "shuffle" and isinstance(value, str):
-            raise ValueError(
-                f"{name}: 'shuffle' (fixed batches of a shuffled epoch) is computed by "
-                "dpspec.accounting.shuffling, not by Composition"
-            )
-        return super().convert(value, name)
-
-
 MechanismArg = Annotated[str, Choice(options=("gaussian", "laplace"))]
 NoiseArg = Annotated[float, Real(1e-3, 1e6, clean=1.0)]
-SamplingArg = Annotated[str, _Sampling(options=("none", "poisson", "without_replacement"))]
+SamplingArg = Annotated[str, Choice(options=("none", "poisson", "without_replacement", "shuffle"))]
 RateArg = Annotated[float, Real(0.0, 1.0, lo_open=True, clean=1.0)]
 StepsArg = Annotated[int, Integer(1, hi=2**30, clean=10)]
 RelationArg = Annotated[str, Choice(options=("add_remove", "substitution"))]
@@ -144,7 +140,8 @@ class Composition(Checked):
     """``steps`` identical steps of the ``mechanism`` ("gaussian" | "laplace") with noise
     multiplier ``noise`` (module docstring: std or scale over the relation's sensitivity), each
     on a sample: ``sampling`` "none" (``rate`` must be 1), "poisson" (``rate`` q, relation
-    "add_remove") or "without_replacement" (``rate`` b/n, relation "substitution")."""
+    "add_remove"), "without_replacement" (``rate`` b/n, relation "substitution") or "shuffle"
+    (Gaussian, ``rate`` 1/T, ``steps`` whole epochs of T batches; either relation)."""
 
     mechanism: MechanismArg
     noise: NoiseArg
@@ -162,11 +159,37 @@ class Composition(Checked):
                 "relation: Poisson sampling is catalogued under add_remove only (substitution "
                 "under Poisson sampling is not a mixture of the base pair)"
             )
+        if self.sampling == "shuffle":
+            self._check_shuffle()
         if self.sampling == "without_replacement" and self.relation != "substitution":
             raise ValueError(
                 "relation: sampling without replacement is catalogued under substitution only "
                 "(the batch size is fixed, so add_remove changes it)"
             )
+
+    def _check_shuffle(self) -> None:
+        if self.mechanism != "gaussian":
+            raise ValueError("mechanism: shuffled batches are catalogued for the Gaussian only")
+        batches = round(1 / self.rate)
+        if abs(batches * self.rate - 1) > 1e-12:
+            raise ValueError(
+                f"rate: shuffled batches need rate 1/T for an integer T batches per epoch, "
+                f"got {self.rate!r}"
+            )
+        if self.steps % batches:
+            raise ValueError(
+                f"steps: shuffled batches need whole epochs of T = {batches} steps, got "
+                f"{self.steps}"
+            )
+
+
+def _shuffled(c: Composition) -> tuple[float, int, int, str]:
+    """(noise multiplier over C, batches T, epochs E, relation) of a shuffled composition, in
+    :mod:`dpspec.accounting.shuffling`'s terms (module docstring)."""
+    batches = round(1 / c.rate)
+    if c.relation == "add_remove":
+        return c.noise, batches, c.steps // batches, "zero-out"
+    return 2 * c.noise, batches, c.steps // batches, "substitution"
 
 
 _EXAMPLE = Composition("laplace", 1.0, "poisson", 0.5, 3, "add_remove")
@@ -387,6 +410,9 @@ def epsilon_interval(
     pure = _pure(c)
     if delta == 0:
         return pure
+    if c.sampling == "shuffle":
+        noise, batches, epochs, relation = _shuffled(c)
+        return shuffled_gaussian_epsilon(noise, batches, epochs, delta, relation)
     if _closed(c, method):
         eps = gaussian_epsilon(delta, _mu(c))
         lo = max(0.0, eps * (1 - CLOSED_FORM_WIDENING) - 1e-12)
@@ -413,6 +439,14 @@ def delta_interval(
     c = composition
     if epsilon >= _pure(c).hi:
         return Bracket(0.0, 0.0)
+    if c.sampling == "shuffle":
+        if epsilon > LOSS_CAP:
+            raise ValueError(
+                f"epsilon: shuffled batches are bracketed up to ε = {LOSS_CAP:g} (the grid's "
+                f"cap), got {epsilon!r}"
+            )
+        noise, batches, epochs, relation = _shuffled(c)
+        return shuffled_gaussian_delta(noise, batches, epochs, epsilon, relation)
     if _closed(c, method):
         value = gaussian_delta(epsilon, _mu(c))
         return Bracket(value * (1 - CLOSED_FORM_WIDENING), value * (1 + CLOSED_FORM_WIDENING))
