@@ -209,3 +209,4 @@ def test_shuffling_is_bracketed_above_poisson_at_the_same_rate() -> None:
     poisson = epsilon_interval(
         Composition("gaussian", 1.0, "poisson", 0.01, 300, "add_remove"), 1e-5
     )
+    assert float(shuffled.lo) > 2 * float(poisson.hi)
