@@ -160,8 +160,8 @@ def _prv(which: int) -> Callable[[Any, float], float]:
 
         if c.relation != "add_remove":
             raise NotExpressible("prv_accountant states add/remove neighbours only")
-        if c.sampling == "without_replacement":
-            raise NotExpressible("prv_accountant has no sampling without replacement")
+        if c.sampling not in ("none", "poisson"):
+            raise NotExpressible(f"prv_accountant has no {c.sampling} sampling")
         if delta == 0:
             raise NotExpressible("prv_accountant needs δ > 0 (its δ error is δ/1000)")
         if c.mechanism == "gaussian":
@@ -190,6 +190,8 @@ def _autodp(c: Any, delta: float) -> float:
     transformer_zoo = importlib.import_module("autodp.transformer_zoo")
     if delta == 0:
         raise NotExpressible("autodp's approximate-DP conversion needs δ > 0")
+    if c.sampling not in ("none", "poisson", "without_replacement"):
+        raise NotExpressible(f"autodp has no {c.sampling} sampling")
     poisson = c.sampling == "poisson"
     mech = (
         mechanism_zoo.ExactGaussianMechanism(sigma=c.noise)
@@ -213,7 +215,7 @@ def _opacus(kind: str) -> Callable[[Any, float], float]:
         found = importlib.import_module("opacus.accountants")
         if c.mechanism != "gaussian":
             raise NotExpressible("Opacus accounts the Gaussian mechanism only")
-        if c.relation != "add_remove" or c.sampling == "without_replacement":
+        if c.relation != "add_remove" or c.sampling not in ("none", "poisson"):
             raise NotExpressible("Opacus states Poisson sampling under add/remove only")
         if delta == 0:
             raise NotExpressible("Opacus' accountants need δ > 0")
