@@ -279,6 +279,41 @@ def _direction_case(copies: int) -> tuple[str, str, bool]:
     return verdict, f"{float(add_only):.6g}", low > DIRECTION_DELTA
 
 
+#: the shuffled control's row: σ = 1, T = 100 fixed batches, one epoch, δ = 10^-5, add/remove
+#: (the zero-out pair of :mod:`dpspec.accounting.shuffling`)
+SHUFFLED = Row(Composition("gaussian", 1.0, "shuffle", 0.01, 100, "add_remove"), 1e-5)
+#: the cells of the midpoint rule of :func:`max_statistic_delta`
+MAX_CELLS = 2**12
+
+
+def _shuffle_as_poisson(composition: object, delta: float) -> float:
+    """A control accountant that accounts shuffled fixed batches as Poisson sampling at
+    q = 1/T (common practice): dpspec's certified Poisson ε_hi for the same (σ, q, steps)."""
+    assert isinstance(composition, Composition)
+    c = composition
+    if c.sampling != "shuffle":
+        raise accountants.NotExpressible("the control answers shuffled compositions only")
+    poisson = Composition(c.mechanism, c.noise, "poisson", c.rate, c.steps, "add_remove")
+    return float(epsilon_interval(poisson, delta, accuracy=1e-2).hi)
+
+
+def max_statistic_delta(epsilon: float, sigma: float, batches: int) -> float:
+    """A lower bound on δ(ε) of one shuffled epoch, written here: the hockey-stick divergence
+    ∫(p − e^ε q)₊ of the epoch's maximum M = max_i x_i under the zero-out pair (one batch
+    shifted by 2 under P, by 1 under Q, the others 0; densities from the spec), by the midpoint
+    rule on [−6σ, 2 + 12σ] (the mass outside is below 10^-8); M is a post-processing of the
+    releases, so its divergence is at most the mechanism's."""
+    lo, hi = -6 * sigma, 2 + 12 * sigma
+    width = (hi - lo) / MAX_CELLS
+    total = 0.0
+    for i in range(MAX_CELLS):
+        c = lo + (i + 0.5) * width
+        p = stated.max_of_shifted_density(c, 2.0, sigma, batches)
+        q = stated.max_of_shifted_density(c, 1.0, sigma, batches)
+        total += max(0.0, p - math.exp(epsilon) * q) * width
+    return total
+
+
 @Obligation(
     id="conform.accountant-verdicts",
     source=(
@@ -296,12 +331,20 @@ def _direction_case(copies: int) -> tuple[str, str, bool]:
         "pair certifies δ(reported) > δ (every case), and one that composes only the add "
         "direction of the Poisson-subsampled Gaussian (σ = 0.5, q = 0.01, one step, δ = "
         "10^-5) is unsafe, the remove pair's δ at its report written here in closed form "
-        "above δ; each library adapter asked a row "
+        "above δ; one that accounts shuffled fixed batches (σ = 1, T = 100, one epoch, δ = "
+        "10^-5) as Poisson sampling at q = 1/T is unsafe, the max-of-batches statistic's δ at "
+        "its report (integrated here from the spec's densities) above 10·δ; each library "
+        "adapter asked a row "
         "either answers it or, its library absent, says so as 'not expressible' (the "
         "adapters' verdicts are the table of benchmarks/conform_accountants.py)"
     ),
     method=Method.PROPERTY,
-    predicates=(stated.gaussian_delta, stated.poisson_subsampled, stated.product_hockey_stick),
+    predicates=(
+        stated.gaussian_delta,
+        stated.poisson_subsampled,
+        stated.product_hockey_stick,
+        stated.max_of_shifted_density,
+    ),
     impls=(accountants, accountant_libraries),
     entry_points=(conform_accountant, judge, reference_accountant),
     tests=("tests/test_conform_accountants.py::test_judge_reads_the_interval",),
@@ -325,6 +368,12 @@ def _direction_case(copies: int) -> tuple[str, str, bool]:
             "the first row never asked",
         ),
         BugControl(
+            epsilon_interval,
+            'if c.sampling == "shuffle":',
+            'if c.sampling == "shuffle" and False:',
+            "the reference accountant computing shuffled fixed batches as Poisson sampling",
+        ),
+        BugControl(
             "dpspec.conform.accountants._overall",
             'for v in ("unsafe", "loose", "conforms"):',
             'for v in ("conforms", "unsafe", "loose"):',
@@ -337,6 +386,14 @@ def accountant_verdicts(config: VerifyConfig) -> CheckOutcome:
     ``judge``: its reference is the exact accountant, not a grid row)."""
     rows = _closed_rows()
     failures: list[str] = []
+    shuffled = conform_accountant(_shuffle_as_poisson, [SHUFFLED]).rows[0]
+    shuffle_truth = max_statistic_delta(shuffled.reported or 0.0, 1.0, 100)
+    if shuffled.verdict != "unsafe" or shuffle_truth <= 10 * SHUFFLED.delta:
+        failures.append(
+            f"shuffling as Poisson on {SHUFFLED.label}: {shuffled.verdict} at ε "
+            f"{shuffled.reported}; the max statistic's δ there {shuffle_truth:.3g}"
+        )
+    stop_if_failed(config, not failures, failures[-1] if failures else "")
     own = conform_accountant(reference_accountant, rows)
     if len(own.rows) != len(rows) or own.count("conforms") != len(rows):
         failures.append(f"dpspec's own: {own.count('conforms')} of {len(rows)} rows conform")
@@ -384,12 +441,15 @@ def accountant_verdicts(config: VerifyConfig) -> CheckOutcome:
         f"add-only unsafe on {direction}/{len(DIRECTION_COPIES)} subsampled randomized "
         f"responses and on {GAUSS_ADD_ONLY.label} ({report.verdict} at ε "
         f"{report.reported or 0.0:.4g}, reference [{report.lo or 0.0:.4g}, "
-        f"{report.hi or 0.0:.4g}]); "
+        f"{report.hi or 0.0:.4g}]); shuffling as Poisson {shuffled.verdict} at ε "
+        f"{shuffled.reported or 0.0:.4g} (reference [{shuffled.lo or 0.0:.4g}, "
+        f"{shuffled.hi or 0.0:.4g}], the max statistic's δ there {shuffle_truth:.3g}); "
         f"{len(failures)} failures" + (f": {failures[0]}" if failures else ""),
         numbers={
             "rows": len(rows),
             "optimistic_unsafe": caught,
             "direction_unsafe": direction,
+            "shuffle_as_poisson_delta": shuffle_truth,
             "failures": len(failures),
         },
         slack=[Slack("controls caught", 1.0, min(caught, direction) / max(caught, 1))],
