@@ -147,17 +147,18 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _version_of_accountant(library: str) -> str:
-    from dpspec.conform.accountant_libraries import _version
+    from dpspec.conform.machinery import accountant_version
 
-    return _version(library)
+    return accountant_version(library)
 
 
 def _accountant(args: argparse.Namespace) -> int:
     """``dpspec conform TARGET --as accountant``: the target asked ε(δ) over the grid."""
     from dpspec.conform import TargetError
-    from dpspec.conform.accountant_libraries import _accountant_target, _is_accountant_library
     from dpspec.conform.accountants import LOOSENESS as DEFAULT
     from dpspec.conform.accountants import conform_accountant, reference_accountant
+    from dpspec.conform.machinery import accountant_target as _accountant_target
+    from dpspec.conform.machinery import is_accountant_library as _is_accountant_library
     from dpspec.conform.machinery import load as _load
 
     for option in ("param", "max_draws", "audit_samples", "resolution", "max_seconds"):

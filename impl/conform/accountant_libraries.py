@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dpspec.conform.accountants import NotExpressible
+from dpspec.conform.libraries import _installed
 
 #: the PyPI package of each library
 PACKAGES = {
@@ -90,10 +91,7 @@ class AccountantTarget:
 
 def _version(library: str) -> str:
     """The installed version of ``library`` (its PyPI package), or "not installed"."""
-    try:
-        return importlib.metadata.version(PACKAGES[library])
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
+    return _installed(PACKAGES[library])
 
 
 def _sample_size(c: Any) -> int:

@@ -61,12 +61,17 @@ class LibraryTarget:
         return self.name.partition(":")[0]
 
 
-def _version(library: str) -> str:
-    """The installed version of ``library`` (its PyPI package), or "not installed"."""
+def _installed(package: str) -> str:
+    """The installed version of the PyPI ``package``, or "not installed"."""
     try:
-        return importlib.metadata.version(PACKAGES[library])
+        return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+
+
+def _version(library: str) -> str:
+    """The installed version of ``library`` (its PyPI package), or "not installed"."""
+    return _installed(PACKAGES[library])
 
 
 def _legacy(rng: np.random.Generator) -> np.random.RandomState:
