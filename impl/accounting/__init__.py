@@ -26,8 +26,10 @@
   too) rounded to a grid preserving means, composed by one FFT power, every error bounded
   (Hoeffding, truncation, wrap-around, floats).
 * :mod:`dpspec.accounting.compositions` — the catalogue: :class:`Composition` (Gaussian or
-  Laplace steps, unsampled, Poisson-sampled under add/remove, or sampled without replacement
-  under substitution) and its certified :func:`epsilon_interval` and :func:`delta_interval`.
+  Laplace steps, unsampled, Poisson-sampled under add/remove, sampled without replacement
+  under substitution, or shuffled into fixed batches (Gaussian; bracketed by
+  :mod:`~dpspec.accounting.shuffling`)) and its certified :func:`epsilon_interval` and
+  :func:`delta_interval`.
 
 The guarantees checked of it are the ``accounting.*`` obligations (``dpspec verify --only
 accounting``; the method in ``proofs/topics/accounting/note.md``).
