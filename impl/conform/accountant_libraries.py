@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dpspec.conform.accountants import NotExpressible
-from dpspec.conform.libraries import _installed
+from dpspec.conform.libraries import _entry, _installed
 
 #: the PyPI package of each library
 PACKAGES = {
@@ -280,14 +280,7 @@ ACCOUNTANT_TARGETS: tuple[AccountantTarget, ...] = (
 
 def _accountant_target(name: str) -> AccountantTarget:
     """The entry ``LIBRARY:NAME``; ValueError naming ``target`` when unknown or not installed."""
-    library = name.partition(":")[0]
-    known = {t.name: t for t in ACCOUNTANT_TARGETS}
-    if name not in known:
-        offered = ", ".join(t.name for t in ACCOUNTANT_TARGETS if t.library == library)
-        raise ValueError(f"target: unknown {name!r}; {library} offers {offered or 'none'}")
-    if importlib.util.find_spec(library) is None:
-        raise ValueError(f"target: {library} is not installed (pip install {PACKAGES[library]})")
-    return known[name]
+    return _entry(name, ACCOUNTANT_TARGETS, PACKAGES)
 
 
 def _is_accountant_library(name: str) -> bool:

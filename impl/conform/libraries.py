@@ -30,15 +30,28 @@ import importlib.metadata
 import importlib.util
 import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from dpspec.conform.adapters import Sampler
 
 PACKAGES = {"opendp": "opendp", "pydp": "python-dp", "diffprivlib": "diffprivlib"}
+
+
+class _Named(Protocol):
+    """A row of a library table: its ``LIBRARY:NAME`` and its library."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def library(self) -> str: ...
+
+
+_Entry = TypeVar("_Entry", bound=_Named)
 
 
 @dataclass(frozen=True)
@@ -529,16 +542,22 @@ LIBRARY_TARGETS: tuple[LibraryTarget, ...] = (
 )
 
 
+def _entry(name: str, targets: Sequence[_Entry], packages: dict[str, str]) -> _Entry:
+    """The entry ``LIBRARY:NAME`` of ``targets`` (a library table, its PyPI ``packages``);
+    ValueError naming ``target`` when unknown or not installed."""
+    library = name.partition(":")[0]
+    known = {t.name: t for t in targets}
+    if name not in known:
+        offered = ", ".join(t.name for t in targets if t.library == library)
+        raise ValueError(f"target: unknown {name!r}; {library} offers {offered or 'none'}")
+    if importlib.util.find_spec(library) is None:
+        raise ValueError(f"target: {library} is not installed (pip install {packages[library]})")
+    return known[name]
+
+
 def _library_target(name: str) -> LibraryTarget:
     """The entry ``LIBRARY:NAME``; ValueError naming ``target`` when unknown or not installed."""
-    library = name.partition(":")[0]
-    known = {t.name: t for t in LIBRARY_TARGETS}
-    if name not in known:
-        offered = ", ".join(t.name for t in LIBRARY_TARGETS if t.library == library)
-        raise ValueError(f"target: unknown {name!r}; {library} offers {offered}")
-    if importlib.util.find_spec(library) is None:
-        raise ValueError(f"target: {library} is not installed (pip install {PACKAGES[library]})")
-    return known[name]
+    return _entry(name, LIBRARY_TARGETS, PACKAGES)
 
 
 def _is_library(name: str) -> bool:
