@@ -310,46 +310,31 @@ def _row(target: Callable[..., Any], row: Row, looseness: float) -> RowReport:
         missing = str(exc).partition(": ")[2]
     lo = None if interval is None else float(interval.lo)
     hi = None if interval is None else float(interval.hi)
-    try:
-        reported = _as_epsilon(target(row.composition, row.delta))
-    except NotExpressible as exc:
-        verdict, why = ("not expressible", str(exc)) if interval else ("no reference", missing)
+
+    def report(reported: float | None, verdict: str, why: str) -> RowReport:
         return RowReport(
             row.label,
             row.delta,
-            reported=None,
+            reported=reported,
             lo=lo,
             hi=hi,
             verdict=verdict,
             why=why,
             _seconds=time.perf_counter() - start,
         )
+
+    try:
+        reported = _as_epsilon(target(row.composition, row.delta))
+    except NotExpressible as exc:
+        verdict, why = ("not expressible", str(exc)) if interval else ("no reference", missing)
+        return report(None, verdict, why)
     except Exception as exc:  # a library's failure is that row's finding, not the run's
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
-        return RowReport(
-            row.label,
-            row.delta,
-            reported=None,
-            lo=lo,
-            hi=hi,
-            verdict="error",
-            why=why,
-            _seconds=time.perf_counter() - start,
-        )
+        return report(None, "error", f"{type(exc).__name__}: {exc}".splitlines()[0][:200])
     if interval is None:
-        verdict, why = "no reference", missing
-    else:
-        verdict = judge(reported, interval, looseness)
-        why = _why(verdict, reported, float(interval.lo), float(interval.hi))
-    return RowReport(
-        row.label,
-        row.delta,
-        reported=reported,
-        lo=lo,
-        hi=hi,
-        verdict=verdict,
-        why=why,
-        _seconds=time.perf_counter() - start,
+        return report(reported, "no reference", missing)
+    verdict = judge(reported, interval, looseness)
+    return report(
+        reported, verdict, _why(verdict, reported, float(interval.lo), float(interval.hi))
     )
 
 
